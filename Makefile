@@ -1,0 +1,49 @@
+# A thin layer over the CMake presets. `make demo` and `make test` are the two commands a
+# new user needs; `make bench` runs the benchmarks; `make h200` builds the static sm_90
+# binaries that run on the GPU machine.
+
+PRESET   ?= default
+BUILD    := $(if $(filter h200,$(PRESET)),build-h200,build)
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+DEB_PKGS := cmake g++ make zlib1g-dev libboost-program-options-dev libgtest-dev
+DEMO_GRAPH ?= datasets/USA-road-d.NY.gr.gz
+
+.PHONY: all deps configure build demo test bench h200 clean
+
+all: build
+
+# Installs the Debian packages that are missing when we are root; otherwise prints the exact line.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing:$$missing"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; \
+	  else \
+	    echo "Missing packages. Run:  sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi; \
+	command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || \
+	  echo "note: no CUDA toolkit (nvcc) found; building the CPU parts only. Install CUDA 12.4+ for the GPU solvers."
+
+configure: deps
+	@PATH="$$PATH:/usr/local/cuda/bin" cmake --preset $(PRESET) >/dev/null
+
+build: configure
+	@PATH="$$PATH:/usr/local/cuda/bin" cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	./$(BUILD)/deltasplit sssp $(DEMO_GRAPH) --source 1 --validate
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	./bench/run_all.sh $(BUILD)
+
+h200:
+	$(MAKE) build PRESET=h200
+
+clean:
+	rm -rf build build-h200

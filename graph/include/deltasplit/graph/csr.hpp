@@ -1,0 +1,51 @@
+// Compressed sparse row graphs: the one in-memory form every reader produces and every
+// solver consumes. Host C++ only (graph/ never includes CUDA headers).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace deltasplit::graph {
+
+using vertex_t = std::uint32_t;  // vertex ids are 32-bit: at most max_vertices vertices
+using edge_t = std::uint64_t;    // arc offsets are 64-bit: graphs past 2^31 arcs load
+
+inline constexpr vertex_t invalid_vertex = std::numeric_limits<vertex_t>::max();
+inline constexpr std::uint64_t max_vertices = invalid_vertex;  // ids 0 .. 2^32 - 2
+
+enum class weight_kind : std::uint8_t { integer, real };
+
+// Where a graph came from and what cleaning did to it; `info` prints this.
+struct provenance {
+  std::string path;                 // file it was read from ("" when generated)
+  std::string format;               // "matrix-market", "dimacs", "edge-list", "binary", "rmat", "grid"
+  bool one_based = true;            // ids in the file (and on the command line) start at 1
+  bool symmetric = false;           // the file stored one triangle of an undirected graph
+  bool weights_generated = false;   // the file had no weights; they were drawn from weight_seed
+  std::uint64_t weight_seed = 0;
+  std::uint32_t weight_min = 0, weight_max = 0;  // range of generated weights
+  std::uint64_t entries_read = 0;          // data lines / records read
+  std::uint64_t self_loops_dropped = 0;
+  std::uint64_t duplicates_merged = 0;     // parallel arcs folded into the lightest
+};
+
+// Directed graph in CSR form. Undirected inputs hold both directions of every edge.
+// Rows are sorted by target; no self-loops or parallel arcs survive cleaning.
+struct csr {
+  vertex_t num_vertices = 0;
+  std::vector<edge_t> offsets;              // num_vertices + 1 entries, offsets[0] = 0
+  std::vector<vertex_t> targets;            // num_arcs() entries
+  weight_kind kind = weight_kind::integer;
+  std::vector<std::uint32_t> int_weights;   // num_arcs() entries when kind == integer
+  std::vector<float> real_weights;          // num_arcs() entries when kind == real
+  provenance origin;
+
+  edge_t num_arcs() const { return static_cast<edge_t>(targets.size()); }
+  edge_t degree(vertex_t v) const { return offsets[v + 1] - offsets[v]; }
+  // Id of vertex v as printed and accepted on the command line (file numbering).
+  std::uint64_t external_id(vertex_t v) const { return std::uint64_t{v} + (origin.one_based ? 1 : 0); }
+};
+
+}  // namespace deltasplit::graph

@@ -1,0 +1,32 @@
+// Synthetic graphs, deterministic for a seed.
+#pragma once
+
+#include <cstdint>
+
+#include "deltasplit/graph/csr.hpp"
+
+namespace deltasplit::graph {
+
+// R-MAT / Kronecker (Chakrabarti et al.). 2^scale vertices, edge_factor * 2^scale edges drawn,
+// each placed by recursive quadrant choice with probabilities (a, b, c, d).
+struct rmat_params {
+  unsigned scale = 16;
+  double edge_factor = 16;
+  double a = 0.57, b = 0.19, c = 0.19, d = 0.05;  // Graph500; the multisplit paper uses (0.5, 0.1, 0.1, 0.3)
+  bool undirected = false;                          // store both directions of every edge
+  std::uint64_t seed = 1;
+  std::uint32_t weight_min = 0, weight_max = 1000;
+};
+csr generate_rmat(const rmat_params& p);
+
+// 2D grid, road-like: rows x cols vertices, 4-neighbour undirected edges, a fraction of them
+// removed at random and weights drawn from [weight_min, weight_max].
+struct grid_params {
+  std::uint32_t rows = 256, cols = 256;
+  double keep_fraction = 1.0;
+  std::uint64_t seed = 1;
+  std::uint32_t weight_min = 0, weight_max = 1000;
+};
+csr generate_grid(const grid_params& p);
+
+}  // namespace deltasplit::graph

@@ -1,0 +1,45 @@
+// Reading and writing graph files. Formats (detected from content, not only the name):
+//   Matrix Market coordinate (pattern | integer | real; general | symmetric), optionally gzip
+//   DIMACS shortest-path .gr (optionally gzip)
+//   edge lists (SNAP style: 0-based "u v [w]" lines, '#' comments), optionally gzip
+//   binary CSR cache (.dsg): versioned, checksummed, tied to its source file
+// Every malformed input throws input_error naming the file and line.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "deltasplit/graph/csr.hpp"
+
+namespace deltasplit::graph {
+
+enum class file_format { automatic, matrix_market, dimacs, edge_list, binary };
+
+struct read_options {
+  file_format format = file_format::automatic;
+  // Weights for files without them: uniform integers in [weight_min, weight_max] from the seed,
+  // the same for both directions of an undirected edge (see weights.hpp).
+  std::uint64_t weight_seed = 1;
+  std::uint32_t weight_min = 0;
+  std::uint32_t weight_max = 1000;
+  bool force_generated_weights = false;  // ignore the file's own weights and draw new ones
+};
+
+csr read_graph(const std::string& path, const read_options& options = {});
+
+// Guesses the format from the content (banner, "p sp" line, cache magic), then the extension.
+file_format detect_format(const std::string& path);
+const char* format_name(file_format f);
+file_format format_from_name(const std::string& name);  // "mtx", "gr", "edges", "bin"; throws on others
+
+struct write_options {
+  file_format format = file_format::automatic;  // automatic: from OUT's extension
+  bool overwrite = false;                       // refuse to replace an existing file unless set
+  bool gzip = false;                            // also implied by a ".gz" extension
+};
+
+// Writes through a temporary file and a rename: a failed write never leaves a half file, and an
+// existing file (or the input itself) is never replaced unless options.overwrite is set.
+void write_graph(const csr& g, const std::string& path, const write_options& options = {});
+
+}  // namespace deltasplit::graph

@@ -1,0 +1,58 @@
+// multisplit: stable GPU multisplit of 32-bit keys or key-value pairs into m buckets.
+// Reference: Ashkiani, Davidson, Meyer, Owens, "GPU Multisplit: an extended study of a parallel
+// algorithm", ACM TOPC 4(1), 2017 (shared/seeds/000). CUDA + CUB only; usable without the rest
+// of deltasplit.
+//
+// CUB-style two-phase use: call once with temp == nullptr to get temp_bytes, allocate, call
+// again. Stream-ordered; no synchronisation and no allocation inside a call.
+//
+// THIS FILE IS THE CONTRACT the rest of deltasplit codes against (signatures below).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace multisplit {
+
+enum class method {
+  automatic,         // chosen from measured crossovers (see dispatch policy)
+  direct,            // DMS: warp-granularity histograms, no reordering
+  warp,              // WMS: warp-level local offsets + in-warp reordering
+  block,             // BMS: block-level local offsets + in-block reordering
+  large,             // many buckets (m > 256, up to at least 12,288; any m)
+  reduced_bit_sort,  // baseline: bucket ids + cub::DeviceRadixSort
+  scan_split,        // baseline: scan-based split, m == 2 only
+};
+const char* method_name(method how);
+
+// Number of items known on the host.
+template <class Key, class BucketFn>
+cudaError_t split_keys(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                       std::size_t num_items, std::uint32_t num_buckets, BucketFn bucket_of,
+                       std::uint32_t* bucket_offsets = nullptr,  // device, num_buckets + 1 entries
+                       cudaStream_t stream = 0, method how = method::automatic);
+
+template <class Key, class Value, class BucketFn>
+cudaError_t split_pairs(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                        const Value* values_in, Value* values_out, std::size_t num_items,
+                        std::uint32_t num_buckets, BucketFn bucket_of,
+                        std::uint32_t* bucket_offsets = nullptr, cudaStream_t stream = 0,
+                        method how = method::automatic);
+
+// Number of items read on the device when the kernels run, for loops that keep their control
+// on the GPU (the SSSP solver): no host round-trip to learn n. max_items bounds the launch
+// sizes and the temporary storage.
+struct device_count {
+  const std::uint32_t* num_items;
+  std::size_t max_items;
+};
+
+template <class Key, class BucketFn>
+cudaError_t split_keys(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                       device_count num_items, std::uint32_t num_buckets, BucketFn bucket_of,
+                       std::uint32_t* bucket_offsets = nullptr, cudaStream_t stream = 0,
+                       method how = method::automatic);
+
+}  // namespace multisplit

@@ -1,0 +1,116 @@
+// The public C++ API of deltasplit: single-source shortest paths on a CSR graph, on the GPU
+// (delta-stepping with a choice of frontier manager) or on the CPU. Host C++ only: a program
+// that embeds the solver needs no CUDA headers.
+//
+//   auto g = deltasplit::graph::read_graph("roads.mtx.gz");
+//   deltasplit::sssp::solver s(g, {});          // uploads the graph once
+//   auto r = s.run(0);                          // r.distance(v), r.reached(v), r.stats
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "deltasplit/graph/csr.hpp"
+
+namespace deltasplit::sssp {
+
+using graph::edge_t;
+using graph::vertex_t;
+
+enum class strategy {
+  near_far,     // GPU: near set + far pile with a growing threshold (Davidson et al. 2014)
+  bucketing,    // GPU: K buckets of width delta filed by CUB radix sort on bucket ids
+  multisplit,   // GPU: the same buckets filed by the multisplit core (Multisplit-SSSP)
+  workfront,    // GPU: Bellman-Ford-style frontier sweep, no priority (baseline)
+  delta_stepping_cpu,  // CPU: multi-threaded delta-stepping (fallback and baseline)
+  dijkstra,     // CPU: binary-heap Dijkstra (the oracle)
+};
+const char* strategy_name(strategy s);          // "near-far", "bucketing", ... as on the CLI
+strategy strategy_from_name(const std::string& name);  // throws std::invalid_argument
+bool is_gpu_strategy(strategy s);
+
+enum class device_kind { automatic, gpu, cpu };
+
+struct options {
+  strategy how = strategy::multisplit;  // used when the run is on the GPU
+  device_kind device = device_kind::automatic;  // automatic: GPU when present, else CPU
+  double delta = 0;                     // bucket width; 0 = auto (see README for the rule)
+  std::uint32_t buckets = 10;           // K, for bucketing and multisplit
+  bool predecessors = false;            // also return a shortest-path tree
+  unsigned threads = 0;                 // CPU threads; 0 = all hardware threads
+};
+
+struct statistics {
+  std::string strategy;        // name of what actually ran
+  std::string device;          // GPU name or "cpu (N threads)"
+  double milliseconds = 0;     // solve time, graph upload excluded
+  double relax_ms = 0;         // time in relaxation
+  double frontier_ms = 0;      // time in frontier management (filing, splitting, compaction)
+  double delta = 0;            // bucket width used
+  std::uint64_t iterations = 0;
+  std::uint64_t edges_relaxed = 0;
+  std::uint64_t vertices_processed = 0;   // work items taken from the frontier
+  std::uint64_t max_queue = 0;            // largest work queue
+};
+
+inline constexpr std::uint32_t int_infinity = std::numeric_limits<std::uint32_t>::max();
+
+struct result {
+  graph::weight_kind kind = graph::weight_kind::integer;
+  std::vector<std::uint32_t> int_distances;  // kind == integer; int_infinity when unreachable
+  std::vector<float> real_distances;         // kind == real; +inf when unreachable
+  std::vector<vertex_t> predecessors;        // empty unless asked; invalid_vertex for the source and unreached
+  statistics stats;
+
+  std::size_t size() const { return kind == graph::weight_kind::integer ? int_distances.size() : real_distances.size(); }
+  bool reached(vertex_t v) const;
+  double distance(vertex_t v) const;  // +inf when unreachable
+  std::size_t num_reached() const;
+};
+
+// Thrown when integer distances would not fit in 32 bits.
+class distance_overflow : public std::overflow_error {
+ public:
+  using std::overflow_error::overflow_error;
+};
+
+// True when a CUDA device can be used; otherwise why not (no device, no driver, CPU-only build).
+bool gpu_available(std::string* why_not = nullptr);
+
+// Solves from several sources reusing one uploaded graph (GPU) or thread pool (CPU).
+class solver {
+ public:
+  solver(const graph::csr& g, const options& opts);
+  ~solver();
+  solver(solver&&) noexcept;
+  solver& operator=(solver&&) noexcept;
+  result run(vertex_t source);
+  const options& settings() const;
+  bool on_gpu() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+// One source, one call.
+result solve(const graph::csr& g, vertex_t source, const options& opts = {});
+
+// The oracle.
+result dijkstra(const graph::csr& g, vertex_t source, bool predecessors = false);
+
+// Checks r against Dijkstra vertex by vertex, and its predecessor tree when present
+// (dist[v] == dist[parent] + w(parent, v), rooted at the source).
+struct validation {
+  bool ok = true;
+  std::uint64_t mismatches = 0;
+  std::string message;  // first few differences when !ok
+};
+validation validate(const graph::csr& g, vertex_t source, const result& r);
+validation check_predecessors(const graph::csr& g, vertex_t source, const result& r);
+
+}  // namespace deltasplit::sssp
