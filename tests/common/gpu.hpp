@@ -1,0 +1,33 @@
+// GPU tests skip, with the reason, where no CUDA device is present (CI); on the H200 they run.
+#pragma once
+
+#include <string>
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+namespace deltasplit_test {
+
+inline bool cuda_device_present(std::string* why_not) {
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    if (why_not) *why_not = cudaGetErrorString(err);
+    cudaGetLastError();
+    return false;
+  }
+  if (count == 0) {
+    if (why_not) *why_not = "cudaGetDeviceCount returned 0 devices";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace deltasplit_test
+
+#define DELTASPLIT_REQUIRE_GPU()                                                   \
+  do {                                                                             \
+    std::string why_no_gpu_;                                                       \
+    if (!::deltasplit_test::cuda_device_present(&why_no_gpu_))                     \
+      GTEST_SKIP() << "no CUDA device (" << why_no_gpu_ << "); runs on the H200"; \
+  } while (0)
