@@ -1,0 +1,40 @@
+// Names of the solver strategies, as written on the command line and in statistics.
+#include <stdexcept>
+#include <string>
+
+#include "deltasplit/sssp.hpp"
+
+namespace deltasplit::sssp {
+
+namespace {
+struct named_strategy {
+  strategy how;
+  const char* name;
+};
+constexpr named_strategy strategies[] = {
+    {strategy::near_far, "near-far"},     {strategy::bucketing, "bucketing"},
+    {strategy::multisplit, "multisplit"}, {strategy::workfront, "workfront"},
+    {strategy::delta_stepping_cpu, "cpu"}, {strategy::dijkstra, "dijkstra"},
+};
+}  // namespace
+
+const char* strategy_name(strategy s) {
+  for (const auto& n : strategies)
+    if (n.how == s) return n.name;
+  throw std::invalid_argument("unknown strategy value " + std::to_string(static_cast<int>(s)));
+}
+
+strategy strategy_from_name(const std::string& name) {
+  for (const auto& n : strategies)
+    if (name == n.name) return n.how;
+  std::string known;
+  for (const auto& n : strategies) known += std::string(known.empty() ? "" : ", ") + n.name;
+  throw std::invalid_argument("unknown strategy '" + name + "' (known: " + known + ")");
+}
+
+bool is_gpu_strategy(strategy s) {
+  return s == strategy::near_far || s == strategy::bucketing || s == strategy::multisplit ||
+         s == strategy::workfront;
+}
+
+}  // namespace deltasplit::sssp

@@ -1,0 +1,106 @@
+// Team of threads with a spin-then-sleep barrier (see thread_pool.hpp).
+#include "sssp/thread_pool.hpp"
+
+#include <algorithm>
+
+namespace deltasplit::sssp::detail {
+
+namespace {
+constexpr int spins_before_sleep = 2000;
+}
+
+thread_pool::thread_pool(unsigned threads) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  workers_.reserve(threads - 1);
+  for (unsigned t = 1; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
+}
+
+thread_pool::~thread_pool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& w : workers_) w.join();
+}
+
+void thread_pool::fail(std::exception_ptr e) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!error_) error_ = e;
+    broken_.store(true);
+  }
+  barrier_cv_.notify_all();
+}
+
+void thread_pool::work(unsigned t) {
+  std::uint64_t seen = 0;
+  for (;;) {
+    const std::function<void(unsigned)>* job;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || job_generation_ != seen; });
+      if (stopping_) return;
+      seen = job_generation_;
+      job = job_;
+    }
+    try {
+      (*job)(t);
+    } catch (const cancelled&) {
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (--running_ == 0) finished_.notify_one();
+  }
+}
+
+void thread_pool::run(const std::function<void(unsigned)>& job) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_ = &job;
+    running_ = static_cast<unsigned>(workers_.size());
+    error_ = nullptr;
+    broken_.store(false);
+    arrived_.store(0);
+    ++job_generation_;
+  }
+  wake_.notify_all();
+  try {
+    job(0);
+  } catch (const cancelled&) {
+  } catch (...) {
+    fail(std::current_exception());
+  }
+  std::unique_lock<std::mutex> lock(mutex_);
+  finished_.wait(lock, [&] { return running_ == 0; });
+  job_ = nullptr;
+  if (error_) std::rethrow_exception(error_);
+}
+
+void thread_pool::barrier() {
+  const unsigned members = size();
+  if (members == 1) return;
+  const std::uint64_t generation = barrier_generation_.load(std::memory_order_acquire);
+  if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == members) {
+    arrived_.store(0, std::memory_order_relaxed);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      barrier_generation_.store(generation + 1, std::memory_order_release);
+    }
+    barrier_cv_.notify_all();
+    return;
+  }
+  for (int i = 0; i < spins_before_sleep; ++i) {
+    if (barrier_generation_.load(std::memory_order_acquire) != generation) return;
+    if (broken_.load(std::memory_order_relaxed)) throw cancelled{};
+    std::this_thread::yield();
+  }
+  std::unique_lock<std::mutex> lock(mutex_);
+  barrier_cv_.wait(lock, [&] {
+    return barrier_generation_.load(std::memory_order_acquire) != generation || broken_.load();
+  });
+  if (barrier_generation_.load(std::memory_order_acquire) == generation) throw cancelled{};
+}
+
+}  // namespace deltasplit::sssp::detail

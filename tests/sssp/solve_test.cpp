@@ -1,0 +1,138 @@
+// The public API around the solvers: names, dispatch between GPU and CPU, option checks, result
+// accessors, solver reuse.
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "sssp/test_graphs.hpp"
+
+namespace ds = deltasplit::sssp;
+using namespace deltasplit_test;
+
+TEST(Strategy, NamesRoundTrip) {
+  for (ds::strategy s : {ds::strategy::near_far, ds::strategy::bucketing, ds::strategy::multisplit,
+                         ds::strategy::workfront, ds::strategy::delta_stepping_cpu, ds::strategy::dijkstra})
+    EXPECT_EQ(ds::strategy_from_name(ds::strategy_name(s)), s);
+  EXPECT_STREQ(ds::strategy_name(ds::strategy::near_far), "near-far");
+  EXPECT_STREQ(ds::strategy_name(ds::strategy::delta_stepping_cpu), "cpu");
+  EXPECT_THROW(ds::strategy_from_name("nearfar"), std::invalid_argument);
+  EXPECT_TRUE(ds::is_gpu_strategy(ds::strategy::multisplit));
+  EXPECT_TRUE(ds::is_gpu_strategy(ds::strategy::workfront));
+  EXPECT_FALSE(ds::is_gpu_strategy(ds::strategy::delta_stepping_cpu));
+  EXPECT_FALSE(ds::is_gpu_strategy(ds::strategy::dijkstra));
+}
+
+TEST(Dispatch, DeviceCpuRunsCpuDeltaSteppingForAGpuStrategy) {
+  csr g = random_graph(300, 1500, 1, 100);
+  for (ds::strategy how : {ds::strategy::near_far, ds::strategy::bucketing, ds::strategy::multisplit, ds::strategy::workfront}) {
+    ds::options o;
+    o.how = how;
+    o.device = ds::device_kind::cpu;
+    ds::solver s(g, o);
+    EXPECT_FALSE(s.on_gpu());
+    ds::result r = s.run(0);
+    EXPECT_EQ(r.stats.strategy, "cpu");
+    EXPECT_TRUE(ds::validate(g, 0, r).ok);
+  }
+}
+
+TEST(Dispatch, AutomaticFallsBackToTheCpuWithoutAGpu) {
+  std::string why;
+  if (ds::gpu_available(&why)) GTEST_SKIP() << "a GPU is present; the GPU tests cover this case";
+  EXPECT_FALSE(why.empty());
+  csr g = random_graph(100, 500, 2, 100);
+  ds::solver s(g, {});
+  EXPECT_FALSE(s.on_gpu());
+  EXPECT_EQ(s.run(0).stats.strategy, "cpu");
+}
+
+TEST(Dispatch, DeviceGpuWithoutAGpuFailsWithTheReason) {
+  std::string why;
+  if (ds::gpu_available(&why)) GTEST_SKIP() << "a GPU is present";
+  csr g = random_graph(100, 500, 2, 100);
+  ds::options o;
+  o.device = ds::device_kind::gpu;
+  try {
+    ds::solver s(g, o);
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+  }
+}
+
+TEST(Dispatch, CpuStrategiesRefuseDeviceGpu) {
+  csr g = random_graph(10, 20, 3, 10);
+  for (ds::strategy how : {ds::strategy::delta_stepping_cpu, ds::strategy::dijkstra}) {
+    ds::options o;
+    o.how = how;
+    o.device = ds::device_kind::gpu;
+    EXPECT_THROW(ds::solver(g, o), std::invalid_argument);
+  }
+}
+
+TEST(Dispatch, DijkstraStrategyRunsTheOracle) {
+  csr g = random_graph(200, 1000, 4, 100);
+  ds::options o;
+  o.how = ds::strategy::dijkstra;
+  o.predecessors = true;
+  ds::result r = ds::solve(g, 5, o);
+  EXPECT_EQ(r.stats.strategy, "dijkstra");
+  EXPECT_EQ(r.int_distances, ds::dijkstra(g, 5).int_distances);
+  EXPECT_TRUE(ds::check_predecessors(g, 5, r).ok);
+}
+
+TEST(Options, BadValuesAreRefused) {
+  csr g = random_graph(10, 20, 5, 10);
+  ds::options o;
+  o.device = ds::device_kind::cpu;
+  o.delta = -1;
+  EXPECT_THROW(ds::solver(g, o), std::invalid_argument);
+  o.delta = std::nan("");
+  EXPECT_THROW(ds::solver(g, o), std::invalid_argument);
+  o.delta = 0;
+  o.buckets = 0;
+  EXPECT_THROW(ds::solver(g, o), std::invalid_argument);
+  o.buckets = 10;
+  o.how = static_cast<ds::strategy>(99);
+  EXPECT_THROW(ds::solver(g, o), std::invalid_argument);
+}
+
+TEST(Solver, ReusedAcrossSourcesAndMoved) {
+  csr g = random_graph(400, 2400, 6, 1000);
+  ds::options o;
+  o.device = ds::device_kind::cpu;
+  o.threads = 2;
+  ds::solver first(g, o);
+  ds::solver s(std::move(first));
+  for (vertex_t source : {0u, 10u, 399u, 10u})
+    EXPECT_EQ(s.run(source).int_distances, ds::dijkstra(g, source).int_distances);
+  EXPECT_EQ(s.settings().threads, 2u);
+  EXPECT_THROW(s.run(400), std::out_of_range);
+}
+
+TEST(Solver, OutOfRangeSourceNamesFileNumbering) {
+  csr g = make_csr(3, {{0, 1, 1}});
+  g.origin.one_based = true;
+  try {
+    ds::solve(g, 3, {});
+    FAIL();
+  } catch (const std::out_of_range& e) {
+    EXPECT_NE(std::string(e.what()).find("1..3"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Result, Accessors) {
+  csr g = make_csr(3, {{0, 1, 7}});
+  ds::result r = ds::dijkstra(g, 0);
+  EXPECT_TRUE(r.reached(1));
+  EXPECT_EQ(r.distance(1), 7);
+  EXPECT_FALSE(r.reached(2));
+  EXPECT_TRUE(std::isinf(r.distance(2)));
+  EXPECT_EQ(r.num_reached(), 2u);
+  EXPECT_THROW(r.reached(3), std::out_of_range);
+  csr real = make_csr(2, {{0, 1, 0.5}}, weight_kind::real);
+  ds::result rr = ds::dijkstra(real, 0);
+  EXPECT_EQ(rr.distance(1), 0.5);
+  EXPECT_EQ(rr.size(), 2u);
+}

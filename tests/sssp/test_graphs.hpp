@@ -1,0 +1,85 @@
+// Small graphs built in code for the SSSP tests, and a brute-force Bellman-Ford that shares no
+// code with the solvers under test.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "deltasplit/graph/csr.hpp"
+#include "deltasplit/sssp.hpp"
+
+namespace deltasplit_test {
+
+using deltasplit::graph::csr;
+using deltasplit::graph::vertex_t;
+using deltasplit::graph::weight_kind;
+
+struct arc {
+  vertex_t from, to;
+  double weight;
+};
+
+// CSR from arcs in any order (parallel arcs and self-loops kept: the solvers must cope).
+inline csr make_csr(vertex_t n, std::vector<arc> arcs, weight_kind kind = weight_kind::integer) {
+  std::stable_sort(arcs.begin(), arcs.end(), [](const arc& a, const arc& b) {
+    return std::tie(a.from, a.to) < std::tie(b.from, b.to);
+  });
+  csr g;
+  g.num_vertices = n;
+  g.kind = kind;
+  g.offsets.assign(std::size_t{n} + 1, 0);
+  for (const arc& a : arcs) ++g.offsets[a.from + 1];
+  for (vertex_t v = 0; v < n; ++v) g.offsets[v + 1] += g.offsets[v];
+  for (const arc& a : arcs) {
+    g.targets.push_back(a.to);
+    if (kind == weight_kind::integer)
+      g.int_weights.push_back(static_cast<std::uint32_t>(a.weight));
+    else
+      g.real_weights.push_back(static_cast<float>(a.weight));
+  }
+  g.origin.one_based = false;
+  return g;
+}
+
+// n vertices, m random arcs with weights uniform in [0, max_weight] (integers, or floats).
+inline csr random_graph(vertex_t n, std::size_t m, std::uint64_t seed, double max_weight,
+                        weight_kind kind = weight_kind::integer) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<vertex_t> vertex(0, n - 1);
+  std::vector<arc> arcs;
+  for (std::size_t i = 0; i < m; ++i) {
+    double w = kind == weight_kind::integer
+                   ? double(std::uniform_int_distribution<std::uint64_t>(0, std::uint64_t(max_weight))(rng))
+                   : std::uniform_real_distribution<double>(0, max_weight)(rng);
+    arcs.push_back({vertex(rng), vertex(rng), w});
+  }
+  return make_csr(n, std::move(arcs), kind);
+}
+
+// Bellman-Ford in exact (64-bit integer or double) arithmetic: the true distances.
+inline std::vector<double> bellman_ford(const csr& g, vertex_t source) {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> dist(g.num_vertices, inf);
+  dist[source] = 0;
+  for (vertex_t round = 0; round < g.num_vertices; ++round) {
+    bool changed = false;
+    for (vertex_t u = 0; u < g.num_vertices; ++u) {
+      if (dist[u] == inf) continue;
+      for (auto e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+        double w = g.kind == weight_kind::integer ? double(g.int_weights[e]) : double(g.real_weights[e]);
+        if (dist[u] + w < dist[g.targets[e]]) {
+          dist[g.targets[e]] = dist[u] + w;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
+  return dist;
+}
+
+}  // namespace deltasplit_test
