@@ -29,6 +29,14 @@ struct provenance {
   std::uint64_t entries_read = 0;          // data lines / records read
   std::uint64_t self_loops_dropped = 0;
   std::uint64_t duplicates_merged = 0;     // parallel arcs folded into the lightest
+  // The text file the graph was parsed from (for a binary cache: the file the cache was made
+  // from), identified by size, modification time and a hash of its bytes, so that a cache can
+  // tell when its source changed.
+  std::string source_path;                 // absolute; "" when generated
+  std::uint64_t source_bytes = 0;
+  std::int64_t source_mtime_ns = 0;
+  std::uint64_t source_hash = 0;
+  std::uint64_t text_bytes = 0;            // bytes of (decompressed) text parsed; 0 for binary
 };
 
 // Directed graph in CSR form. Undirected inputs hold both directions of every edge.

@@ -1,0 +1,31 @@
+// The body shared by the text writers: one "<prefix>u v w" line per arc, formatted with
+// std::to_chars (shortest round-trip form for float weights, so reading back is exact).
+#include <charconv>
+
+#include "formats.hpp"
+#include "output_file.hpp"
+
+namespace deltasplit::graph::detail {
+
+void write_arc_lines(const csr& g, output_file& out, std::string_view prefix, unsigned id_base) {
+  constexpr std::size_t max_line = 96;  // prefix + two 10-digit ids + a float + separators
+  for (vertex_t u = 0; u < g.num_vertices; ++u) {
+    for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+      char* begin = out.reserve(max_line);
+      char* end = begin + max_line;
+      char* p = std::copy(prefix.begin(), prefix.end(), begin);
+      p = std::to_chars(p, end, std::uint64_t{u} + id_base).ptr;
+      *p++ = ' ';
+      p = std::to_chars(p, end, std::uint64_t{g.targets[e]} + id_base).ptr;
+      *p++ = ' ';
+      if (g.kind == weight_kind::integer)
+        p = std::to_chars(p, end, g.int_weights[e]).ptr;
+      else
+        p = std::to_chars(p, end, g.real_weights[e]).ptr;
+      *p++ = '\n';
+      out.put(static_cast<std::size_t>(p - begin));
+    }
+  }
+}
+
+}  // namespace deltasplit::graph::detail

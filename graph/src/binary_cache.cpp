@@ -1,0 +1,228 @@
+// Binary CSR cache reader and writer (see binary_cache.hpp).
+#include "binary_cache.hpp"
+
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "content_hash.hpp"
+#include "deltasplit/graph/error.hpp"
+#include "formats.hpp"
+#include "output_file.hpp"
+#include "text_blocks.hpp"
+
+namespace deltasplit::graph::detail {
+
+namespace {
+
+constexpr std::uint64_t byte_order_mark = 0x0102030405060708ULL;
+constexpr std::uint64_t max_string_bytes = 1 << 16;
+
+// Bits of header::flags.
+constexpr std::uint64_t one_based = 1, symmetric = 2, weights_generated = 4;
+
+// Fixed part of the header; every field 64-bit so the layout has no padding.
+struct header {
+  unsigned char magic[8];
+  std::uint64_t version, byte_order;
+  std::uint64_t num_vertices, num_arcs, kind, flags;
+  std::uint64_t weight_seed, weight_min, weight_max;
+  std::uint64_t entries_read, self_loops_dropped, duplicates_merged;
+  std::uint64_t source_bytes, source_mtime_ns, source_hash, text_bytes;
+  std::uint64_t source_path_bytes;
+  std::uint64_t payload_hash;
+  std::uint64_t header_hash;  // over every byte above and the source path
+};
+static_assert(sizeof(header) == 8 + 19 * 8, "cache header must have no padding");
+
+std::uint64_t header_digest(const header& h, const std::string& source) {
+  content_hash hash;
+  hash.update(&h, offsetof(header, header_hash));
+  hash.update(source.data(), source.size());
+  return hash.digest();
+}
+
+class raw_reader {
+ public:
+  explicit raw_reader(const std::string& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd_);
+      throw input_error(path, 0, "not a regular file");
+    }
+    size_ = static_cast<std::uint64_t>(st.st_size);
+  }
+  ~raw_reader() { ::close(fd_); }
+  raw_reader(const raw_reader&) = delete;
+  raw_reader& operator=(const raw_reader&) = delete;
+
+  std::uint64_t size() const { return size_; }
+  // Reads exactly n bytes or throws: the cache is shorter than its header says.
+  void read(void* dst, std::uint64_t n, const char* what) {
+    auto* p = static_cast<char*>(dst);
+    while (n) {
+      ssize_t got = ::read(fd_, p, n > (1u << 30) ? (1u << 30) : n);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) throw input_error(path_, 0, std::string("read failed: ") + std::strerror(errno));
+      if (got == 0) throw input_error(path_, 0, std::string("truncated cache: it ends inside the ") + what);
+      p += got;
+      n -= static_cast<std::uint64_t>(got);
+    }
+  }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+};
+
+template <class T>
+void read_array(raw_reader& in, std::vector<T>& v, std::uint64_t count, const char* what, content_hash& hash) {
+  v.resize(count);
+  in.read(v.data(), count * sizeof(T), what);
+  hash.update(v.data(), count * sizeof(T));
+}
+
+}  // namespace
+
+bool has_binary_magic(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  unsigned char head[sizeof binary_magic] = {};
+  ssize_t got = ::read(fd, head, sizeof head);
+  ::close(fd);
+  return got == static_cast<ssize_t>(sizeof head) && std::memcmp(head, binary_magic, sizeof head) == 0;
+}
+
+csr read_binary(const std::string& path) {
+  raw_reader in(path);
+  if (in.size() == 0) throw input_error(path, 0, "empty file");
+  header h{};
+  if (in.size() < sizeof h) throw input_error(path, 0, "truncated cache: shorter than its header");
+  in.read(&h, sizeof h, "header");
+  if (std::memcmp(h.magic, binary_magic, sizeof binary_magic) != 0)
+    throw input_error(path, 0, "not a deltasplit binary cache (bad magic bytes)");
+  if (h.version != binary_version)
+    throw input_error(path, 0, "cache format version " + std::to_string(h.version) + " (this build reads version " +
+                                   std::to_string(binary_version) + "); rebuild the cache from its source");
+  if (h.byte_order != byte_order_mark)
+    throw input_error(path, 0, "cache written on a machine of the other byte order; rebuild it here");
+  if (h.source_path_bytes > max_string_bytes) throw input_error(path, 0, "corrupt cache header (path length)");
+  std::string source(h.source_path_bytes, '\0');
+  in.read(source.data(), source.size(), "header");
+  if (header_digest(h, source) != h.header_hash) throw input_error(path, 0, "corrupt cache header (checksum mismatch)");
+  if (h.num_vertices > max_vertices || h.num_arcs > (std::uint64_t{1} << 56) || h.kind > 1)
+    throw input_error(path, 0, "corrupt cache header (sizes)");
+
+  // The header's sizes must account for the file's length exactly before anything is allocated.
+  const std::uint64_t payload = 8 * (h.num_vertices + 1) + 8 * h.num_arcs;
+  const std::uint64_t expected = sizeof h + h.source_path_bytes + payload;
+  if (in.size() < expected)
+    throw input_error(path, 0, "truncated cache: " + std::to_string(in.size()) + " bytes, the header describes " +
+                                   std::to_string(expected));
+  if (in.size() > expected)
+    throw input_error(path, 0, "corrupt cache: " + std::to_string(in.size() - expected) + " bytes past the payload");
+
+  // A cache must never be silently stale: if its source still exists and has changed, refuse it.
+  if (!source.empty()) {
+    std::uint64_t bytes = 0;
+    std::int64_t mtime = 0;
+    if (stat_file(source, bytes, mtime)) {
+      bool changed = bytes != h.source_bytes ||
+                     (mtime != static_cast<std::int64_t>(h.source_mtime_ns) && hash_file(source) != h.source_hash);
+      if (changed)
+        throw input_error(path, 0, "stale cache: its source " + source +
+                                       " has changed since the cache was written; rebuild it (deltasplit convert " +
+                                       source + " " + path + " --overwrite)");
+    }
+  }
+
+  csr g;
+  g.num_vertices = static_cast<vertex_t>(h.num_vertices);
+  g.kind = h.kind == 0 ? weight_kind::integer : weight_kind::real;
+  content_hash hash;
+  read_array(in, g.offsets, h.num_vertices + 1, "offsets", hash);
+  read_array(in, g.targets, h.num_arcs, "targets", hash);
+  if (g.kind == weight_kind::integer)
+    read_array(in, g.int_weights, h.num_arcs, "weights", hash);
+  else
+    read_array(in, g.real_weights, h.num_arcs, "weights", hash);
+  if (hash.digest() != h.payload_hash) throw input_error(path, 0, "corrupt cache payload (checksum mismatch)");
+
+  // The checksum catches damage; these checks keep a crafted file from indexing out of bounds.
+  if (g.offsets.front() != 0 || g.offsets.back() != h.num_arcs)
+    throw input_error(path, 0, "corrupt cache payload (offsets)");
+  for (std::size_t v = 0; v < g.num_vertices; ++v)
+    if (g.offsets[v] > g.offsets[v + 1]) throw input_error(path, 0, "corrupt cache payload (offsets)");
+  for (vertex_t t : g.targets)
+    if (t >= g.num_vertices) throw input_error(path, 0, "corrupt cache payload (targets)");
+
+  provenance& o = g.origin;
+  o.path = path;
+  o.format = "binary";
+  o.one_based = (h.flags & one_based) != 0;
+  o.symmetric = (h.flags & symmetric) != 0;
+  o.weights_generated = (h.flags & weights_generated) != 0;
+  o.weight_seed = h.weight_seed;
+  o.weight_min = static_cast<std::uint32_t>(h.weight_min);
+  o.weight_max = static_cast<std::uint32_t>(h.weight_max);
+  o.entries_read = h.entries_read;
+  o.self_loops_dropped = h.self_loops_dropped;
+  o.duplicates_merged = h.duplicates_merged;
+  o.source_path = source;
+  o.source_bytes = h.source_bytes;
+  o.source_mtime_ns = static_cast<std::int64_t>(h.source_mtime_ns);
+  o.source_hash = h.source_hash;
+  o.text_bytes = h.text_bytes;
+  return g;
+}
+
+void write_binary(const csr& g, output_file& out) {
+  const provenance& o = g.origin;
+  header h{};
+  std::memcpy(h.magic, binary_magic, sizeof binary_magic);
+  h.version = binary_version;
+  h.byte_order = byte_order_mark;
+  h.num_vertices = g.num_vertices;
+  h.num_arcs = g.num_arcs();
+  h.kind = g.kind == weight_kind::integer ? 0 : 1;
+  h.flags = (o.one_based ? one_based : 0) | (o.symmetric ? symmetric : 0) | (o.weights_generated ? weights_generated : 0);
+  h.weight_seed = o.weight_seed;
+  h.weight_min = o.weight_min;
+  h.weight_max = o.weight_max;
+  h.entries_read = o.entries_read;
+  h.self_loops_dropped = o.self_loops_dropped;
+  h.duplicates_merged = o.duplicates_merged;
+  h.source_bytes = o.source_bytes;
+  h.source_mtime_ns = static_cast<std::uint64_t>(o.source_mtime_ns);
+  h.source_hash = o.source_hash;
+  h.text_bytes = o.text_bytes;
+  h.source_path_bytes = o.source_path.size();
+  content_hash payload;
+  payload.update(g.offsets.data(), g.offsets.size() * sizeof(edge_t));
+  payload.update(g.targets.data(), g.targets.size() * sizeof(vertex_t));
+  if (g.kind == weight_kind::integer)
+    payload.update(g.int_weights.data(), g.int_weights.size() * sizeof(std::uint32_t));
+  else
+    payload.update(g.real_weights.data(), g.real_weights.size() * sizeof(float));
+  h.payload_hash = payload.digest();
+  h.header_hash = header_digest(h, o.source_path);
+  out.write(&h, sizeof h);
+  out.write(o.source_path);
+  out.write(g.offsets.data(), g.offsets.size() * sizeof(edge_t));
+  out.write(g.targets.data(), g.targets.size() * sizeof(vertex_t));
+  if (g.kind == weight_kind::integer)
+    out.write(g.int_weights.data(), g.int_weights.size() * sizeof(std::uint32_t));
+  else
+    out.write(g.real_weights.data(), g.real_weights.size() * sizeof(float));
+}
+
+}  // namespace deltasplit::graph::detail

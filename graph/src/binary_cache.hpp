@@ -1,0 +1,19 @@
+// The binary CSR cache (.dsg): the CSR arrays as they lie in memory, behind a versioned header
+// that records the provenance and the identity of the source file (absolute path, size,
+// modification time, content hash), with checksums over header and payload. Loading one is a
+// few large reads; a cache whose source has changed since, or whose bytes are damaged, is
+// refused rather than silently used.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace deltasplit::graph::detail {
+
+inline constexpr unsigned char binary_magic[8] = {0x89, 'D', 'S', 'G', 'C', 'S', 'R', '\n'};
+inline constexpr std::uint64_t binary_version = 1;
+
+// True when the file starts with the cache magic bytes.
+bool has_binary_magic(const std::string& path);
+
+}  // namespace deltasplit::graph::detail

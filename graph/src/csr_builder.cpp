@@ -1,0 +1,119 @@
+// Counting-sort CSR construction and cleaning (see csr_builder.hpp).
+#include "csr_builder.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace deltasplit::graph::detail {
+
+namespace {
+
+// A row entry as one 64-bit key: target in the high half, weight bits in the low half. Sorting
+// keys sorts the row by target and, among parallel arcs, puts the lightest first: integer
+// weights compare as integers, and non-negative floats compare like their bit patterns.
+using row_key = std::uint64_t;
+
+void sort_row(row_key* first, row_key* last) {
+  if (last - first <= 16) {
+    for (row_key* i = first + 1; i < last; ++i) {
+      row_key k = *i;
+      row_key* j = i;
+      for (; j > first && *(j - 1) > k; --j) *j = *(j - 1);
+      *j = k;
+    }
+  } else {
+    std::sort(first, last);
+  }
+}
+
+template <class T>
+void release(std::vector<T>& v) {
+  std::vector<T>().swap(v);
+}
+
+}  // namespace
+
+csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
+  const vertex_t n = arcs.num_vertices;
+  const std::size_t entries = arcs.src.size();
+  const bool weighted = !arcs.weight.empty();
+
+  std::vector<edge_t> offsets(std::size_t{n} + 1, 0);
+  std::uint64_t self_loops = 0;
+  for (std::size_t i = 0; i < entries; ++i) {
+    vertex_t u = arcs.src[i], v = arcs.dst[i];
+    if (u == v) {
+      ++self_loops;
+      continue;
+    }
+    ++offsets[std::size_t{u} + 1];
+    if (arcs.symmetric) ++offsets[std::size_t{v} + 1];
+  }
+  for (std::size_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
+  const edge_t stored = offsets[n];
+
+  std::vector<row_key> keys(stored);
+  {
+    std::vector<edge_t> cursor(offsets.begin(), offsets.end() - 1);
+    for (std::size_t i = 0; i < entries; ++i) {
+      vertex_t u = arcs.src[i], v = arcs.dst[i];
+      if (u == v) continue;
+      row_key w = weighted ? arcs.weight[i] : 0;
+      keys[cursor[u]++] = (row_key{v} << 32) | w;
+      if (arcs.symmetric) keys[cursor[v]++] = (row_key{u} << 32) | w;
+    }
+  }
+  release(arcs.src);
+  release(arcs.dst);
+  release(arcs.weight);
+
+  // Sort and deduplicate every row in place; parts hold equal shares of arcs, not of vertices,
+  // so that the hubs of a skewed graph do not all land on one thread.
+  std::vector<edge_t> kept(std::size_t{n} + 1, 0);
+  unsigned parts = stored < (edge_t{1} << 16) ? 1 : worker_count(threads);
+  auto arc_cut = [&](unsigned i) -> std::size_t {
+    if (i >= parts) return n;
+    edge_t goal = stored * i / parts;
+    return static_cast<std::size_t>(std::lower_bound(offsets.begin(), offsets.end() - 1, goal) - offsets.begin());
+  };
+  parallel_parts(parts, arc_cut, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t v = begin; v < end; ++v) {
+      row_key* first = keys.data() + offsets[v];
+      row_key* last = keys.data() + offsets[v + 1];
+      sort_row(first, last);
+      row_key* out = first;
+      for (row_key* k = first; k < last; ++k)
+        if (out == first || (*k >> 32) != (*(out - 1) >> 32)) *out++ = *k;
+      kept[v + 1] = static_cast<edge_t>(out - first);
+    }
+  });
+  for (std::size_t v = 0; v < n; ++v) kept[v + 1] += kept[v];
+
+  csr g;
+  g.num_vertices = n;
+  g.kind = arcs.kind;
+  g.targets.resize(kept[n]);
+  std::vector<std::uint32_t>& bits = g.int_weights;
+  bits.resize(kept[n]);
+  parallel_parts(parts, arc_cut, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t v = begin; v < end; ++v) {
+      const row_key* k = keys.data() + offsets[v];
+      for (edge_t e = kept[v]; e < kept[v + 1]; ++e, ++k) {
+        g.targets[e] = static_cast<vertex_t>(*k >> 32);
+        bits[e] = static_cast<std::uint32_t>(*k);
+      }
+    }
+  });
+  if (arcs.kind == weight_kind::real) {
+    g.real_weights.resize(bits.size());
+    std::memcpy(g.real_weights.data(), bits.data(), bits.size() * sizeof(float));
+    release(bits);
+  }
+  g.offsets = std::move(kept);
+  origin.self_loops_dropped = self_loops;
+  origin.duplicates_merged = stored - g.offsets[n];
+  g.origin = std::move(origin);
+  return g;
+}
+
+}  // namespace deltasplit::graph::detail

@@ -1,0 +1,47 @@
+// From a list of parsed entries (coordinate form) to a clean CSR: a counting sort by source,
+// rows sorted by target, self-loops dropped, parallel arcs folded into the lightest.
+#pragma once
+
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "deltasplit/graph/csr.hpp"
+
+namespace deltasplit::graph::detail {
+
+struct arc_list {
+  vertex_t num_vertices = 0;
+  std::vector<vertex_t> src, dst;
+  std::vector<std::uint32_t> weight;  // empty (unweighted), or integer weights / float bits
+  weight_kind kind = weight_kind::integer;
+  bool symmetric = false;  // each entry stands for both directions
+};
+
+// Consumes `arcs` (its vectors are released as soon as they are no longer needed). Counts of
+// dropped self-loops and merged parallel arcs go into origin. threads = 0: all hardware threads.
+csr build_csr(arc_list&& arcs, provenance origin, unsigned threads = 0);
+
+inline unsigned worker_count(unsigned requested) {
+  unsigned t = requested ? requested : std::thread::hardware_concurrency();
+  return t ? t : 1;
+}
+
+// Runs f(begin, end) on `parts` consecutive ranges given by cut(i) (cut(0) = begin of all,
+// cut(parts) = end of all), one thread per range.
+template <class Cut, class F>
+void parallel_parts(unsigned parts, Cut&& cut, F&& f) {
+  std::vector<std::thread> workers;
+  for (unsigned i = 1; i < parts; ++i) workers.emplace_back([&f, &cut, i] { f(cut(i), cut(i + 1)); });
+  f(cut(0), cut(1));
+  for (auto& w : workers) w.join();
+}
+
+// f(begin, end) over [0, n) in equal shares, serially when n is small.
+template <class F>
+void parallel_ranges(std::uint64_t n, unsigned threads, F&& f) {
+  unsigned t = n < (std::uint64_t{1} << 16) ? 1 : worker_count(threads);
+  parallel_parts(t, [n, t](unsigned i) { return n * i / t; }, f);
+}
+
+}  // namespace deltasplit::graph::detail

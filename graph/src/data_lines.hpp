@@ -1,0 +1,218 @@
+// Parallel parsing of the data lines of a text graph file. A block of whole lines is cut into
+// line-aligned chunks, one thread parses each into its own arc list, and the chunks are joined
+// in file order, so errors are reported at the first bad line of the file, exactly as a
+// sequential parser would, with the absolute line number.
+#pragma once
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "deltasplit/graph/csr.hpp"
+#include "deltasplit/graph/error.hpp"
+#include "text_blocks.hpp"
+
+namespace deltasplit::graph::detail {
+
+// Whitespace-separated tokens of one line.
+class tokens {
+ public:
+  explicit tokens(std::string_view line) : p_(line.data()), end_(line.data() + line.size()) {}
+  bool next(std::string_view& tok) {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\t')) ++p_;
+    if (p_ == end_) return false;
+    const char* start = p_;
+    while (p_ != end_ && *p_ != ' ' && *p_ != '\t') ++p_;
+    tok = std::string_view(start, static_cast<std::size_t>(p_ - start));
+    return true;
+  }
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+// A token as it may appear in a message: quoted and cut short.
+inline std::string quoted(std::string_view tok) {
+  constexpr std::size_t shown = 40;
+  return "'" + std::string(tok.substr(0, shown)) + (tok.size() > shown ? "...'" : "'");
+}
+
+// An unsigned decimal integer, the whole token (no sign, no fraction, no trailing junk).
+inline bool parse_u64(std::string_view tok, std::uint64_t& v) {
+  auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+  return r.ec == std::errc() && r.ptr == tok.data() + tok.size();
+}
+
+// A real weight: finite, non-negative, representable as float. Returns "" or what is wrong.
+inline const char* parse_real_weight(std::string_view tok, float& v) {
+  if (!tok.empty() && tok[0] == '+') tok.remove_prefix(1);
+  auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+  if (r.ptr != tok.data() + tok.size() || r.ec == std::errc::invalid_argument) return "unparsable weight";
+  if (r.ec == std::errc::result_out_of_range) return "weight outside the range of a 32-bit float";
+  if (std::isnan(v)) return "NaN weight";
+  if (std::isinf(v)) return "infinite weight";
+  if (v < 0) return "negative weight";
+  v += 0.0f;  // -0 becomes +0, so the bit patterns of weights order like their values
+  return "";
+}
+
+// An integer weight: a non-negative decimal that fits 32 bits. Returns "" or what is wrong.
+inline const char* parse_int_weight(std::string_view tok, std::uint32_t& w) {
+  std::uint64_t v = 0;
+  if (!tok.empty() && tok[0] == '-') return "negative weight";
+  if (!parse_u64(tok, v)) {
+    auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+    if (r.ec == std::errc::result_out_of_range) return "weight does not fit 32 bits";
+    return "unparsable integer weight";
+  }
+  if (v > 0xffffffffULL) return "weight does not fit 32 bits";
+  w = static_cast<std::uint32_t>(v);
+  return "";
+}
+
+inline std::uint32_t float_bits(float f) {
+  std::uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+// Arcs parsed from part of a file, in file order.
+struct chunk_state {
+  std::vector<vertex_t> src, dst;
+  std::vector<std::uint32_t> weight;  // integer weights, or the bits of float weights
+  std::vector<double> value;          // edge lists: weights before their kind is known
+  std::uint64_t lines = 0;            // lines consumed (including the failing one)
+  std::uint64_t entries = 0;          // data lines
+  bool failed = false;
+  std::string error;
+  std::uint64_t max_id = 0;           // edge lists: the largest vertex id seen
+  unsigned columns = 0;               // edge lists: tokens on the first data line
+  std::uint64_t columns_line = 0;     // ... and that line (chunk-relative)
+
+  void reset() {
+    src.clear();
+    dst.clear();
+    weight.clear();
+    value.clear();
+    lines = entries = max_id = columns_line = 0;
+    columns = 0;
+    failed = false;
+    error.clear();
+  }
+  bool fail(std::string why) {
+    failed = true;
+    error = std::move(why);
+    return false;
+  }
+};
+
+// fn(line, state) -> false (after state.fail) stops at that line. Lines exclude "\n" and "\r".
+template <class LineFn>
+void parse_lines(std::string_view text, chunk_state& st, LineFn& fn) {
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (p != end) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    const char* stop = nl ? nl : end;
+    std::size_t len = static_cast<std::size_t>(stop - p);
+    if (len && p[len - 1] == '\r') --len;
+    ++st.lines;
+    if (!fn(std::string_view(p, len), st)) return;
+    p = nl ? nl + 1 : end;
+  }
+}
+
+inline unsigned parser_threads(unsigned requested, std::size_t bytes) {
+  unsigned hw = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+  std::size_t by_size = bytes / (std::size_t{64} << 10) + 1;  // chunks of at least 64 KiB
+  return static_cast<unsigned>(std::min<std::size_t>(hw, by_size));
+}
+
+template <class T>
+void append(std::vector<T>& to, std::vector<T>& from) {
+  if (to.empty())
+    to.swap(from);
+  else
+    to.insert(to.end(), from.begin(), from.end());
+}
+
+// Reads every remaining data line (those in `block` from `offset` on, then the rest of the file)
+// into `out`, in file order. `line_base` is the number of lines before `offset`. At most `limit`
+// entries are allowed; the first one past it is reported with the message `excess`.
+// Afterwards out.lines is the file's line count and out.entries the data lines read.
+template <class LineFn>
+void read_data_lines(text_blocks& in, std::string& block, std::size_t offset, std::uint64_t line_base,
+                     std::uint64_t limit, const std::string& excess, unsigned threads, LineFn fn, chunk_state& out) {
+  std::vector<chunk_state> chunks;
+  std::vector<std::string_view> pieces;
+  out.lines = line_base;
+  for (bool more = true; more; offset = 0, more = in.next(block)) {
+    std::string_view text(block);
+    text.remove_prefix(std::min(offset, text.size()));
+    if (text.empty()) continue;
+    unsigned t = parser_threads(threads, text.size());
+    pieces.clear();
+    for (unsigned i = 0; i < t && !text.empty(); ++i) {
+      std::size_t cut = text.size();
+      if (i + 1 < t) {
+        std::size_t nl = text.find('\n', text.size() / (t - i));
+        cut = nl == std::string_view::npos ? text.size() : nl + 1;
+      }
+      pieces.push_back(text.substr(0, cut));
+      text.remove_prefix(cut);
+    }
+    chunks.resize(pieces.size());
+    std::vector<std::thread> workers;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      chunks[i].reset();
+      auto work = [&fn, &st = chunks[i], piece = pieces[i]] { parse_lines(piece, st, fn); };
+      if (i + 1 == pieces.size())
+        work();
+      else
+        workers.emplace_back(work);
+    }
+    for (auto& w : workers) w.join();
+
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      chunk_state& st = chunks[i];
+      if (st.entries > limit - out.entries) {
+        // Too many entries: find the first surplus line by parsing this chunk again.
+        std::uint64_t allowed = limit - out.entries;
+        chunk_state probe;
+        auto counted = [&fn, allowed, &excess](std::string_view line, chunk_state& s) {
+          if (!fn(line, s)) return false;
+          return s.entries > allowed ? s.fail(excess) : true;
+        };
+        parse_lines(pieces[i], probe, counted);
+        throw input_error(in.path(), out.lines + probe.lines, probe.error);
+      }
+      if (st.failed) throw input_error(in.path(), out.lines + st.lines, st.error);
+      if (st.columns) {
+        if (!out.columns) {
+          out.columns = st.columns;
+          out.columns_line = out.lines + st.columns_line;
+        } else if (st.columns != out.columns) {
+          throw input_error(in.path(), out.lines + st.columns_line,
+                            std::to_string(st.columns) + " columns where line " + std::to_string(out.columns_line) +
+                                " has " + std::to_string(out.columns));
+        }
+      }
+      out.lines += st.lines;
+      out.entries += st.entries;
+      out.max_id = std::max(out.max_id, st.max_id);
+      append(out.src, st.src);
+      append(out.dst, st.dst);
+      append(out.weight, st.weight);
+      append(out.value, st.value);
+    }
+  }
+}
+
+}  // namespace deltasplit::graph::detail

@@ -1,0 +1,145 @@
+// Edge lists in the SNAP style: "#" (or "%") comment lines, then one "u v [w]" line per arc with
+// 0-based ids. The vertex count is the largest id + 1, or the "# Nodes: N" header comment when
+// that is larger (SNAP files carry one; our writer does too, so isolated tail vertices survive a
+// round trip). Weights are integers, or reals as soon as one weight has a fraction.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "csr_builder.hpp"
+#include "data_lines.hpp"
+#include "deltasplit/graph/error.hpp"
+#include "formats.hpp"
+#include "line_cursor.hpp"
+#include "output_file.hpp"
+
+namespace deltasplit::graph::detail {
+
+namespace {
+
+bool is_comment_or_blank(std::string_view line) {
+  std::size_t i = line.find_first_not_of(" \t");
+  return i == std::string_view::npos || line[i] == '#' || line[i] == '%';
+}
+
+// "# Nodes: 82168 Edges: 948464" -> 82168; false when the comment says nothing of the kind.
+bool nodes_comment(std::string_view line, std::uint64_t& nodes) {
+  std::size_t at = line.find("Nodes:");
+  if (at == std::string_view::npos) return false;
+  tokens t(line.substr(at + 6));
+  std::string_view tok;
+  return t.next(tok) && parse_u64(tok, nodes);
+}
+
+// A weight token as an exact double: integers digit by digit, anything else as the float it
+// denotes, rounded once (so the float a real-weighted file ends up with is correctly rounded).
+const char* parse_weight(std::string_view tok, double& value) {
+  std::uint64_t i = 0;
+  if (parse_u64(tok, i)) {
+    value = static_cast<double>(i);
+    return "";
+  }
+  float f = 0;
+  const char* why = parse_real_weight(tok, f);
+  value = f;
+  return why;
+}
+
+}  // namespace
+
+csr read_edge_list(const std::string& path, const read_options& options) {
+  text_blocks in(path, options.block_bytes ? options.block_bytes : text_blocks::default_block_bytes);
+  std::string block;
+  line_cursor cur(in, block);
+
+  std::uint64_t header_nodes = 0;
+  std::string_view line;
+  std::size_t data_offset = 0;
+  std::uint64_t data_line_base = 0;
+  bool any_line = false;
+  for (;;) {
+    if (!cur.next(line)) {
+      data_offset = cur.offset();
+      data_line_base = cur.line_number();
+      break;
+    }
+    any_line = true;
+    if (!is_comment_or_blank(line)) {
+      data_offset = cur.line_start();  // the first data line is parsed with the others
+      data_line_base = cur.line_number() - 1;
+      break;
+    }
+    std::uint64_t nodes = 0;
+    if (nodes_comment(line, nodes)) header_nodes = std::max(header_nodes, nodes);
+  }
+  if (!any_line) throw input_error(path, 0, "empty file");
+  if (header_nodes > max_vertices)
+    throw input_error(path, data_line_base, std::to_string(header_nodes) + " vertices exceed the limit of " +
+                                                std::to_string(max_vertices) + " (vertex ids are 32-bit)");
+
+  auto arc = [](std::string_view text, chunk_state& st) -> bool {
+    tokens t(text);
+    std::string_view a, b, w, extra;
+    if (!t.next(a) || a[0] == '#' || a[0] == '%') return true;
+    if (!t.next(b)) return st.fail("expected 'source target [weight]', found one token");
+    std::uint64_t u = 0, v = 0;
+    if (!parse_u64(a, u)) return st.fail("unparsable vertex id " + quoted(a));
+    if (!parse_u64(b, v)) return st.fail("unparsable vertex id " + quoted(b));
+    if (std::max(u, v) >= max_vertices)
+      return st.fail("vertex id " + std::to_string(std::max(u, v)) + " exceeds the limit of " +
+                     std::to_string(max_vertices - 1) + " (vertex ids are 32-bit)");
+    unsigned columns = 2;
+    if (t.next(w)) {
+      columns = 3;
+      double value = 0;
+      if (const char* why = parse_weight(w, value); *why) return st.fail(std::string(why) + " " + quoted(w));
+      st.value.push_back(value);
+    }
+    if (t.next(extra)) return st.fail("unexpected token " + quoted(extra) + " after 'source target weight'");
+    if (!st.columns) {
+      st.columns = columns;
+      st.columns_line = st.lines;
+    } else if (columns != st.columns) {
+      return st.fail(std::to_string(columns) + " columns where an earlier line has " + std::to_string(st.columns));
+    }
+    st.src.push_back(static_cast<vertex_t>(u));
+    st.dst.push_back(static_cast<vertex_t>(v));
+    st.max_id = std::max(st.max_id, std::max(u, v));
+    ++st.entries;
+    return true;
+  };
+
+  chunk_state data;
+  read_data_lines(in, block, data_offset, data_line_base, ~std::uint64_t{0}, std::string(), options.threads, arc,
+                  data);
+
+  std::uint64_t n = std::max(header_nodes, data.entries ? data.max_id + 1 : 0);
+  check_vertex_memory(path, data_line_base, n);
+  arc_list arcs;
+  arcs.num_vertices = static_cast<vertex_t>(n);
+  arcs.src = std::move(data.src);
+  arcs.dst = std::move(data.dst);
+  const bool weighted = data.columns == 3;
+  if (weighted) {
+    bool integral = std::all_of(data.value.begin(), data.value.end(),
+                                [](double x) { return x == std::floor(x) && x <= 4294967295.0; });
+    arcs.kind = integral ? weight_kind::integer : weight_kind::real;
+    arcs.weight.resize(data.value.size());
+    for (std::size_t i = 0; i < data.value.size(); ++i)
+      arcs.weight[i] = integral ? static_cast<std::uint32_t>(data.value[i])
+                                : float_bits(static_cast<float>(data.value[i]));
+  }
+  provenance origin = text_provenance(in, "edge-list", data.entries);
+  origin.one_based = false;
+  csr g = build_csr(std::move(arcs), std::move(origin), options.threads);
+  finish_weights(g, weighted, options);
+  return g;
+}
+
+void write_edge_list(const csr& g, output_file& out) {
+  out.write("# written by deltasplit: 0-based 'source target weight' lines\n");
+  out.write("# Nodes: " + std::to_string(g.num_vertices) + " Edges: " + std::to_string(g.num_arcs()) + "\n");
+  write_arc_lines(g, out, "", 0);
+}
+
+}  // namespace deltasplit::graph::detail

@@ -1,0 +1,200 @@
+// read_graph / write_graph: format detection by content, then by name, and dispatch to the
+// reader or writer of each format (formats.hpp).
+#include "deltasplit/graph/io.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <stdexcept>
+#include <string_view>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "binary_cache.hpp"
+#include "deltasplit/graph/error.hpp"
+#include "deltasplit/graph/weights.hpp"
+#include "formats.hpp"
+#include "output_file.hpp"
+#include "text_blocks.hpp"
+
+namespace deltasplit::graph {
+
+namespace detail {
+
+provenance text_provenance(const text_blocks& in, const char* format, std::uint64_t entries) {
+  provenance p;
+  p.path = in.path();
+  p.format = format;
+  p.entries_read = entries;
+  file_identity id = in.identity();
+  p.source_path = canonical_path(in.path());
+  p.source_bytes = id.bytes;
+  p.source_mtime_ns = id.mtime_ns;
+  p.source_hash = id.hash;
+  p.text_bytes = in.text_bytes();
+  return p;
+}
+
+void finish_weights(csr& g, bool file_had_weights, const read_options& options) {
+  if (!file_had_weights || options.force_generated_weights)
+    assign_random_weights(g, options.weight_seed, options.weight_min, options.weight_max);
+}
+
+void check_vertex_memory(const std::string& path, std::uint64_t line, std::uint64_t vertices) {
+  // Building the CSR needs three arrays of 64-bit offsets per vertex.
+  const std::uint64_t need = 24 * (vertices + 1);
+  long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0 && need / static_cast<std::uint64_t>(page) > static_cast<std::uint64_t>(pages))
+    throw input_error(path, line,
+                      std::to_string(vertices) + " vertices need " + std::to_string(need >> 30) +
+                          " GiB for the CSR offsets alone, more than this machine's memory");
+}
+
+}  // namespace detail
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// The extension that names the format, past a ".gz": "graph.mtx.gz" -> "mtx".
+std::string format_extension(const std::string& path) {
+  std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  std::string l = lower(name);
+  if (l.size() > 3 && l.compare(l.size() - 3, 3, ".gz") == 0) l.resize(l.size() - 3);
+  std::size_t dot = l.find_last_of('.');
+  return dot == std::string::npos ? std::string() : l.substr(dot + 1);
+}
+
+bool gz_extension(const std::string& path) {
+  std::string l = lower(path);
+  return l.size() > 3 && l.compare(l.size() - 3, 3, ".gz") == 0;
+}
+
+file_format format_from_extension(const std::string& ext) {
+  if (ext == "mtx" || ext == "mm") return file_format::matrix_market;
+  if (ext == "gr" || ext == "dimacs") return file_format::dimacs;
+  if (ext == "dsg") return file_format::binary;
+  if (ext == "txt" || ext == "el" || ext == "edges" || ext == "edgelist" || ext == "tsv" || ext == "snap")
+    return file_format::edge_list;
+  return file_format::automatic;
+}
+
+}  // namespace
+
+const char* format_name(file_format f) {
+  switch (f) {
+    case file_format::automatic: return "automatic";
+    case file_format::matrix_market: return "matrix-market";
+    case file_format::dimacs: return "dimacs";
+    case file_format::edge_list: return "edge-list";
+    case file_format::binary: return "binary";
+  }
+  return "unknown";
+}
+
+file_format format_from_name(const std::string& name) {
+  std::string n = lower(name);
+  if (n == "auto" || n == "automatic") return file_format::automatic;
+  if (n == "mtx" || n == "mm" || n == "matrix-market" || n == "matrixmarket") return file_format::matrix_market;
+  if (n == "gr" || n == "dimacs") return file_format::dimacs;
+  if (n == "edges" || n == "edge-list" || n == "edgelist" || n == "el" || n == "txt" || n == "snap")
+    return file_format::edge_list;
+  if (n == "bin" || n == "binary" || n == "dsg" || n == "cache") return file_format::binary;
+  throw std::invalid_argument("unknown graph format '" + name +
+                              "' (mtx, gr, edges or bin; matrix-market, dimacs, edge-list or binary)");
+}
+
+file_format detect_format(const std::string& path) {
+  if (detail::has_binary_magic(path)) return file_format::binary;
+  detail::text_blocks in(path, std::size_t{64} << 10);
+  std::string head;
+  if (!in.next(head)) throw input_error(path, 0, "empty file");
+  std::string_view rest(head);
+  bool first = true;
+  std::string_view first_content;
+  while (!rest.empty()) {
+    std::size_t nl = rest.find('\n');
+    std::string_view line = rest.substr(0, nl);
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+    std::size_t i = line.find_first_not_of(" \t\r");
+    if (i == std::string_view::npos) continue;
+    line.remove_prefix(i);
+    if (first && lower(line.substr(0, 14)) == "%%matrixmarket") return file_format::matrix_market;
+    first = false;
+    if (line[0] == 'c' && (line.size() == 1 || line[1] == ' ' || line[1] == '\t' || line[1] == '\r')) continue;
+    if (line.substr(0, 2) == "p " || line.substr(0, 2) == "p\t") {
+      if (line.find("sp") != std::string_view::npos) return file_format::dimacs;
+    }
+    first_content = line;
+    break;
+  }
+  file_format by_name = format_from_extension(format_extension(path));
+  if (by_name != file_format::automatic) return by_name;
+  if (!first_content.empty() && (first_content[0] == '#' || std::isdigit(static_cast<unsigned char>(first_content[0]))))
+    return file_format::edge_list;
+  throw input_error(path, 0,
+                    "cannot tell the graph format: no Matrix Market banner, no DIMACS 'p sp' line, no cache "
+                    "header, and no known extension (.mtx, .gr, .dsg, .txt/.edges)");
+}
+
+csr read_graph(const std::string& path, const read_options& options) {
+  if (options.weight_min > options.weight_max)
+    throw std::invalid_argument("weight range [" + std::to_string(options.weight_min) + ", " +
+                                std::to_string(options.weight_max) + "] is empty");
+  file_format f = options.format == file_format::automatic ? detect_format(path) : options.format;
+  switch (f) {
+    case file_format::matrix_market: return detail::read_matrix_market(path, options);
+    case file_format::dimacs: return detail::read_dimacs(path, options);
+    case file_format::edge_list: return detail::read_edge_list(path, options);
+    case file_format::binary: {
+      csr g = detail::read_binary(path);
+      if (options.force_generated_weights)
+        assign_random_weights(g, options.weight_seed, options.weight_min, options.weight_max);
+      return g;
+    }
+    case file_format::automatic: break;
+  }
+  throw std::logic_error("read_graph: no reader for the format");
+}
+
+void write_graph(const csr& g, const std::string& path, const write_options& options) {
+  file_format f = options.format;
+  if (f == file_format::automatic) f = format_from_extension(format_extension(path));
+  if (f == file_format::automatic)
+    throw std::invalid_argument(path + ": cannot tell the output format from the name; use .mtx, .gr, .txt/.edges "
+                                       "or .dsg (optionally .gz), or name the format");
+  if (f == file_format::dimacs && g.kind == weight_kind::real)
+    throw std::invalid_argument(path + ": DIMACS .gr files hold integer weights only; this graph has real "
+                                       "weights (write Matrix Market, an edge list or a binary cache instead)");
+  if (f == file_format::binary && (options.gzip || gz_extension(path)))
+    throw std::invalid_argument(path + ": binary caches are not compressed (they exist to load fast); drop the .gz");
+  const std::size_t arcs = g.targets.size();
+  if (g.offsets.size() != std::size_t{g.num_vertices} + 1 || g.offsets.back() != arcs ||
+      (g.kind == weight_kind::integer ? g.int_weights.size() : g.real_weights.size()) != arcs)
+    throw std::invalid_argument(path + ": cannot write a malformed graph (offsets or weights do not match the arcs)");
+  struct stat out_st {};
+  if (::stat(path.c_str(), &out_st) == 0 && !options.overwrite) {
+    struct stat in_st {};
+    bool is_input = !g.origin.path.empty() && ::stat(g.origin.path.c_str(), &in_st) == 0 &&
+                    in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino;
+    throw std::invalid_argument(path + (is_input ? ": this is the input file itself" : ": file exists") +
+                                "; refusing to overwrite it (set overwrite to replace it)");
+  }
+  detail::output_file out(path, options.gzip || gz_extension(path));
+  switch (f) {
+    case file_format::matrix_market: detail::write_matrix_market(g, out); break;
+    case file_format::dimacs: detail::write_dimacs(g, out); break;
+    case file_format::edge_list: detail::write_edge_list(g, out); break;
+    case file_format::binary: detail::write_binary(g, out); break;
+    case file_format::automatic: break;
+  }
+  out.commit();
+}
+
+}  // namespace deltasplit::graph

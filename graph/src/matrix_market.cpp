@@ -1,0 +1,179 @@
+// Matrix Market coordinate files (NIST Matrix Market exchange format): the banner
+// "%%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric>", comment lines,
+// a size line "rows columns entries" and one 1-based "row column [value]" line per entry. An
+// entry (i, j) is the arc i -> j; a symmetric file stores one triangle of an undirected graph.
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "csr_builder.hpp"
+#include "data_lines.hpp"
+#include "deltasplit/graph/error.hpp"
+#include "formats.hpp"
+#include "line_cursor.hpp"
+#include "output_file.hpp"
+
+namespace deltasplit::graph::detail {
+
+namespace {
+
+enum class mm_field { pattern, integer, real };
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool is_comment_or_blank(std::string_view line) {
+  std::size_t i = line.find_first_not_of(" \t");
+  return i == std::string_view::npos || line[i] == '%';
+}
+
+struct mm_header {
+  mm_field field = mm_field::pattern;
+  bool symmetric = false;
+  std::uint64_t vertices = 0, entries = 0;
+  std::uint64_t size_line = 0;
+};
+
+mm_header parse_header(line_cursor& cur, const std::string& path) {
+  mm_header h;
+  std::string_view line;
+  if (!cur.next(line)) throw input_error(path, 0, "empty file");
+  auto bad = [&](const std::string& why) { return input_error(path, cur.line_number(), why); };
+  tokens t(line);
+  std::string_view tok[5];
+  int count = 0;
+  while (count < 5 && t.next(tok[count])) ++count;
+  if (count == 0 || lower(tok[0]) != "%%matrixmarket")
+    throw bad("missing Matrix Market banner '%%MatrixMarket matrix coordinate <field> <symmetry>'");
+  std::string_view extra;
+  if (count < 5) throw bad("incomplete Matrix Market banner: expected 'matrix coordinate <field> <symmetry>'");
+  if (t.next(extra)) throw bad("unexpected token " + quoted(extra) + " in the banner");
+  if (lower(tok[1]) != "matrix") throw bad("unsupported Matrix Market object " + quoted(tok[1]) + " (only 'matrix')");
+  std::string format = lower(tok[2]);
+  if (format == "array")
+    throw bad("unsupported Matrix Market format 'array' (a dense matrix): graphs must be in 'coordinate' format");
+  if (format != "coordinate") throw bad("unsupported Matrix Market format " + quoted(tok[2]) + " (only 'coordinate')");
+  std::string field = lower(tok[3]);
+  if (field == "pattern")
+    h.field = mm_field::pattern;
+  else if (field == "integer")
+    h.field = mm_field::integer;
+  else if (field == "real" || field == "double")
+    h.field = mm_field::real;
+  else if (field == "complex")
+    throw bad("unsupported Matrix Market field 'complex': edge weights must be real numbers");
+  else
+    throw bad("unsupported Matrix Market field " + quoted(tok[3]) + " (pattern, integer or real)");
+  std::string symmetry = lower(tok[4]);
+  if (symmetry == "general")
+    h.symmetric = false;
+  else if (symmetry == "symmetric")
+    h.symmetric = true;
+  else if (symmetry == "skew-symmetric" || symmetry == "hermitian")
+    throw bad("unsupported Matrix Market symmetry " + quoted(tok[4]) +
+              ": a graph is 'general' (directed) or 'symmetric' (undirected)");
+  else
+    throw bad("unsupported Matrix Market symmetry " + quoted(tok[4]) + " (general or symmetric)");
+
+  do {
+    if (!cur.next(line))
+      throw input_error(path, cur.line_number(), "missing size line 'rows columns entries' after the banner");
+  } while (is_comment_or_blank(line));
+  h.size_line = cur.line_number();
+  tokens s(line);
+  std::string_view rows, cols, nnz;
+  std::uint64_t r = 0, c = 0;
+  if (!s.next(rows) || !s.next(cols) || !s.next(nnz) || !parse_u64(rows, r) || !parse_u64(cols, c) ||
+      !parse_u64(nnz, h.entries))
+    throw bad("bad size line: expected 'rows columns entries' (three non-negative integers)");
+  if (s.next(extra)) throw bad("unexpected token " + quoted(extra) + " on the size line");
+  if (r != c)
+    throw bad("non-square matrix (" + std::to_string(r) + " rows, " + std::to_string(c) +
+              " columns): a graph's adjacency matrix is square");
+  if (r > max_vertices)
+    throw bad(std::to_string(r) + " vertices exceed the limit of " + std::to_string(max_vertices) +
+              " (vertex ids are 32-bit)");
+  check_vertex_memory(path, h.size_line, r);
+  h.vertices = r;
+  return h;
+}
+
+}  // namespace
+
+csr read_matrix_market(const std::string& path, const read_options& options) {
+  text_blocks in(path, options.block_bytes ? options.block_bytes : text_blocks::default_block_bytes);
+  std::string block;
+  line_cursor cur(in, block);
+  const mm_header h = parse_header(cur, path);
+  const std::uint64_t n = h.vertices;
+  const mm_field field = h.field;
+
+  auto entry = [n, field](std::string_view line, chunk_state& st) -> bool {
+    tokens t(line);
+    std::string_view a, b, w, extra;
+    if (!t.next(a) || a[0] == '%') return true;
+    if (!t.next(b)) return st.fail("expected 'row column" + std::string(field == mm_field::pattern ? "'" : " value'") + ", found one token");
+    std::uint64_t i = 0, j = 0;
+    if (!parse_u64(a, i)) return st.fail("unparsable row index " + quoted(a));
+    if (!parse_u64(b, j)) return st.fail("unparsable column index " + quoted(b));
+    if (i == 0 || j == 0) return st.fail("vertex id 0: Matrix Market ids start at 1");
+    if (i > n || j > n)
+      return st.fail("vertex id " + std::to_string(std::max(i, j)) + " out of range 1.." + std::to_string(n));
+    if (field != mm_field::pattern) {
+      if (!t.next(w)) return st.fail("missing value: the banner declares weighted entries");
+      const char* why;
+      std::uint32_t bits = 0;
+      if (field == mm_field::integer) {
+        why = parse_int_weight(w, bits);
+      } else {
+        float f = 0;
+        why = parse_real_weight(w, f);
+        bits = float_bits(f);
+      }
+      if (*why) return st.fail(std::string(why) + " " + quoted(w));
+      st.weight.push_back(bits);
+    }
+    if (t.next(extra)) return st.fail("unexpected token " + quoted(extra) + " after the entry");
+    st.src.push_back(static_cast<vertex_t>(i - 1));
+    st.dst.push_back(static_cast<vertex_t>(j - 1));
+    ++st.entries;
+    return true;
+  };
+
+  chunk_state data;
+  const std::string excess = "more entries than the " + std::to_string(h.entries) + " declared on line " +
+                             std::to_string(h.size_line);
+  read_data_lines(in, block, cur.offset(), cur.line_number(), h.entries, excess, options.threads, entry, data);
+  if (data.entries < h.entries)
+    throw input_error(path, data.lines,
+                      "truncated file: " + std::to_string(h.entries) + " entries declared on line " +
+                          std::to_string(h.size_line) + ", " + std::to_string(data.entries) + " found");
+
+  arc_list arcs;
+  arcs.num_vertices = static_cast<vertex_t>(n);
+  arcs.src = std::move(data.src);
+  arcs.dst = std::move(data.dst);
+  arcs.weight = std::move(data.weight);
+  arcs.kind = field == mm_field::real ? weight_kind::real : weight_kind::integer;
+  arcs.symmetric = h.symmetric;
+  provenance origin = text_provenance(in, "matrix-market", data.entries);
+  origin.one_based = true;
+  origin.symmetric = h.symmetric;
+  csr g = build_csr(std::move(arcs), std::move(origin), options.threads);
+  finish_weights(g, field != mm_field::pattern, options);
+  return g;
+}
+
+void write_matrix_market(const csr& g, output_file& out) {
+  const bool real = g.kind == weight_kind::real;
+  out.write(std::string("%%MatrixMarket matrix coordinate ") + (real ? "real" : "integer") + " general\n");
+  out.write("% written by deltasplit: one 1-based 'source target weight' line per arc\n");
+  out.write(std::to_string(g.num_vertices) + " " + std::to_string(g.num_vertices) + " " +
+            std::to_string(g.num_arcs()) + "\n");
+  write_arc_lines(g, out, "", 1);
+}
+
+}  // namespace deltasplit::graph::detail

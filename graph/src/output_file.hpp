@@ -1,0 +1,43 @@
+// A graph file being written: buffered, optionally gzip-compressed, created as a temporary file
+// beside its destination and renamed over it only by commit(), so that a failed or interrupted
+// write never leaves a half-written graph behind.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace deltasplit::graph::detail {
+
+class output_file {
+ public:
+  output_file(const std::string& path, bool gzip);
+  ~output_file();  // removes the temporary file unless committed
+  output_file(const output_file&) = delete;
+  output_file& operator=(const output_file&) = delete;
+
+  void write(const void* data, std::size_t n);
+  void write(std::string_view s) { write(s.data(), s.size()); }
+  // Buffer space for up to n bytes of formatted text; put(k) then keeps the first k.
+  char* reserve(std::size_t n);
+  void put(std::size_t n) { used_ += n; }
+  void commit();  // flushes, closes and renames into place
+  const std::string& path() const { return path_; }
+
+ private:
+  void flush();
+  void sink(const unsigned char* data, std::size_t n, bool finish);
+  void raw_write(const unsigned char* data, std::size_t n);
+
+  std::string path_, temp_;
+  int fd_ = -1;
+  struct deflater;
+  std::unique_ptr<deflater> gzip_;
+  std::unique_ptr<char[]> buffer_;
+  std::size_t used_ = 0;
+  bool committed_ = false;
+};
+
+}  // namespace deltasplit::graph::detail

@@ -1,0 +1,200 @@
+// Block reader with gzip detection by content (see text_blocks.hpp).
+#include "text_blocks.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "content_hash.hpp"
+#include "deltasplit/graph/error.hpp"
+
+namespace deltasplit::graph::detail {
+
+namespace {
+constexpr std::size_t raw_chunk_bytes = std::size_t{4} << 20;
+// A line longer than this is not a graph file line: stop instead of buffering the whole file.
+constexpr std::size_t max_line_bytes = std::size_t{64} << 20;
+}  // namespace
+
+bool stat_file(const std::string& path, std::uint64_t& bytes, std::int64_t& mtime_ns) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;
+  bytes = static_cast<std::uint64_t>(st.st_size);
+  mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  return true;
+}
+
+std::string canonical_path(const std::string& path) {
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (!resolved) return path;
+  std::string out(resolved);
+  std::free(resolved);
+  return out;
+}
+
+std::uint64_t hash_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  content_hash h;
+  std::vector<char> buf(raw_chunk_bytes);
+  for (;;) {
+    ssize_t got = ::read(fd, buf.data(), buf.size());
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      int err = errno;
+      ::close(fd);
+      throw input_error(path, 0, std::string("read failed: ") + std::strerror(err));
+    }
+    if (got == 0) break;
+    h.update(buf.data(), static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  return h.digest();
+}
+
+struct text_blocks::hash_state {
+  content_hash h;
+};
+
+struct text_blocks::gzip_stream {
+  z_stream z{};
+  std::vector<unsigned char> in;
+  bool member_ended = false;
+  bool done = false;
+  gzip_stream() : in(raw_chunk_bytes) {}
+  ~gzip_stream() { inflateEnd(&z); }
+};
+
+text_blocks::text_blocks(const std::string& path, std::size_t block_bytes)
+    : path_(path), block_bytes_(block_bytes), hash_(std::make_unique<hash_state>()) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd_);
+    fd_ = -1;
+    throw input_error(path, 0, "not a regular file");
+  }
+  identity_.bytes = static_cast<std::uint64_t>(st.st_size);
+  identity_.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+
+  // Sniff the first two bytes: gzip is recognised by its magic, not by the file name.
+  unsigned char head[2];
+  std::size_t got = read_raw(reinterpret_cast<char*>(head), 2);
+  if (got == 2 && head[0] == 0x1f && head[1] == 0x8b) {
+    gzip_ = std::make_unique<gzip_stream>();
+    if (inflateInit2(&gzip_->z, 15 + 16) != Z_OK) throw input_error(path, 0, "cannot initialise zlib");
+    gzip_->in[0] = head[0];
+    gzip_->in[1] = head[1];
+    gzip_->z.next_in = gzip_->in.data();
+    gzip_->z.avail_in = 2;
+  } else {
+    carry_.assign(reinterpret_cast<char*>(head), got);
+    text_bytes_ = got;
+  }
+}
+
+text_blocks::~text_blocks() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+file_identity text_blocks::identity() const {
+  file_identity id = identity_;
+  id.hash = hash_->h.digest();
+  return id;
+}
+
+std::size_t text_blocks::read_raw(char* dst, std::size_t n) {
+  std::size_t total = 0;
+  while (total < n && !raw_eof_) {
+    ssize_t got = ::read(fd_, dst + total, n - total);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw input_error(path_, 0, std::string("read failed: ") + std::strerror(errno));
+    if (got == 0) {
+      raw_eof_ = true;
+      break;
+    }
+    hash_->h.update(dst + total, static_cast<std::size_t>(got));
+    total += static_cast<std::size_t>(got);
+  }
+  return total;
+}
+
+std::size_t text_blocks::inflate_into(char* dst, std::size_t n) {
+  gzip_stream& g = *gzip_;
+  g.z.next_out = reinterpret_cast<Bytef*>(dst);
+  g.z.avail_out = static_cast<uInt>(n);
+  while (g.z.avail_out != 0 && !g.done) {
+    if (g.z.avail_in < 2 && !raw_eof_) {
+      // Keep the unread byte (if any) and refill behind it.
+      std::size_t keep = g.z.avail_in;
+      if (keep) g.in[0] = *g.z.next_in;
+      keep += read_raw(reinterpret_cast<char*>(g.in.data()) + keep, g.in.size() - keep);
+      g.z.next_in = g.in.data();
+      g.z.avail_in = static_cast<uInt>(keep);
+    }
+    if (g.member_ended) {
+      if (g.z.avail_in == 0) {
+        g.done = true;
+        break;
+      }
+      // Concatenated gzip members (as `cat a.gz b.gz` makes) are one stream; anything else
+      // after the end of a member is damage.
+      if (g.z.avail_in < 2 || g.z.next_in[0] != 0x1f || g.z.next_in[1] != 0x8b)
+        throw input_error(path_, 0, "corrupt gzip file: unexpected bytes after the end of the compressed stream");
+      inflateReset(&g.z);
+      g.member_ended = false;
+    }
+    if (g.z.avail_in == 0)
+      throw input_error(path_, 0, "truncated gzip file: it ends inside the compressed stream");
+    int rc = inflate(&g.z, Z_NO_FLUSH);
+    if (rc == Z_STREAM_END) {
+      g.member_ended = true;
+    } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+      throw input_error(path_, 0, std::string("corrupt gzip stream: ") + (g.z.msg ? g.z.msg : "inflate failed"));
+    } else if (rc == Z_BUF_ERROR && raw_eof_ && g.z.avail_in == 0) {
+      throw input_error(path_, 0, "truncated gzip file: it ends inside the compressed stream");
+    }
+  }
+  return n - g.z.avail_out;
+}
+
+void text_blocks::fill(std::string& out, std::size_t target) {
+  // Grow geometrically from 64 KiB, so that a small file does not pay for a whole block.
+  std::size_t room = std::min(target - out.size(), std::max<std::size_t>(out.size(), std::size_t{64} << 10));
+  std::size_t old = out.size();
+  out.resize(old + room);
+  std::size_t got = gzip_ ? inflate_into(&out[old], room) : read_raw(&out[old], room);
+  out.resize(old + got);
+  text_bytes_ += got;
+}
+
+bool text_blocks::at_end() const { return gzip_ ? gzip_->done : raw_eof_; }
+
+bool text_blocks::next(std::string& block) {
+  block.assign(carry_);
+  carry_.clear();
+  std::size_t target = block_bytes_;
+  for (;;) {
+    while (block.size() < target && !at_end()) fill(block, target);
+    if (at_end()) return !block.empty();
+    std::size_t nl = block.rfind('\n');
+    if (nl != std::string::npos) {
+      carry_.assign(block, nl + 1, std::string::npos);
+      block.resize(nl + 1);
+      return true;
+    }
+    if (block.size() >= max_line_bytes)
+      throw input_error(path_, 0, "no line break within 64 MiB: not a text graph file");
+    target = block.size() + raw_chunk_bytes;
+  }
+}
+
+}  // namespace deltasplit::graph::detail

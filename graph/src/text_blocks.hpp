@@ -1,0 +1,65 @@
+// Reads a text graph file in large blocks of whole lines, decompressing gzip when the file starts
+// with the gzip magic bytes (1f 8b), whatever its name. Parsers then work on memory, never on
+// iostreams, and can split a block into line-aligned chunks for parallel parsing. While reading,
+// it hashes the raw bytes: the identity a binary cache records for its source file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace deltasplit::graph::detail {
+
+struct file_identity {
+  std::uint64_t bytes = 0;
+  std::int64_t mtime_ns = 0;
+  std::uint64_t hash = 0;  // content_hash of the raw (still compressed) bytes
+};
+
+// Size and modification time of a file; false when it cannot be stat'ed.
+bool stat_file(const std::string& path, std::uint64_t& bytes, std::int64_t& mtime_ns);
+// Absolute, symlink-free path when the file exists, the path unchanged otherwise.
+std::string canonical_path(const std::string& path);
+// Hashes the whole raw file (used to check a cache's source when its mtime moved).
+std::uint64_t hash_file(const std::string& path);
+
+class text_blocks {
+ public:
+  static constexpr std::size_t default_block_bytes = std::size_t{32} << 20;
+
+  explicit text_blocks(const std::string& path, std::size_t block_bytes = default_block_bytes);
+  ~text_blocks();
+  text_blocks(const text_blocks&) = delete;
+  text_blocks& operator=(const text_blocks&) = delete;
+
+  // Replaces `block` with the next run of whole lines (the file's last line may lack its '\n').
+  // Returns false, with `block` empty, at the end of the file.
+  bool next(std::string& block);
+
+  const std::string& path() const { return path_; }
+  bool gzipped() const { return gzip_ != nullptr; }
+  std::uint64_t text_bytes() const { return text_bytes_; }  // decompressed bytes delivered so far
+  // Valid once next() returned false.
+  file_identity identity() const;
+
+ private:
+  struct gzip_stream;
+  std::size_t read_raw(char* dst, std::size_t n);
+  void fill(std::string& out, std::size_t target);  // appends text up to target bytes or the end
+  bool at_end() const;
+  std::size_t inflate_into(char* dst, std::size_t n);
+
+  std::string path_;
+  std::size_t block_bytes_;
+  int fd_ = -1;
+  bool raw_eof_ = false;
+  std::string carry_;  // a partial last line held back for the next block
+  std::unique_ptr<gzip_stream> gzip_;
+  std::uint64_t text_bytes_ = 0;
+  file_identity identity_;
+  struct hash_state;
+  std::unique_ptr<hash_state> hash_;
+};
+
+}  // namespace deltasplit::graph::detail
