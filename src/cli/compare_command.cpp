@@ -1,0 +1,173 @@
+// `deltasplit compare GRAPH`: every strategy on the same graph and source (the GPU frontier
+// managers when a GPU is usable, then CPU delta-stepping and Dijkstra), each validated against
+// Dijkstra, in one table: the comparison of seed paper 000, Section 7.2 (Tables 9 and 10).
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "cli/json_writer.hpp"
+#include "cli/options.hpp"
+#include "cli/text_output.hpp"
+#include "cli/timed_runs.hpp"
+#include "cli/vertex_ids.hpp"
+#include "deltasplit/sssp.hpp"
+
+namespace deltasplit::cli {
+
+namespace {
+
+struct row {
+  sssp::strategy how;
+  std::string error;  // the solver could not run (e.g. out of GPU memory)
+  timed_run timing;
+  sssp::validation check;
+};
+
+std::string fixed(double x, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << x;
+  return s.str();
+}
+
+}  // namespace
+
+int run_compare(const arguments& args) {
+  std::string graph_path, source_text, delta_text, json_path;
+  unsigned runs = 3, buckets = 10;
+  bool force = false;
+  input_settings input;
+  po::options_description options("options");
+  options.add_options()
+      ("graph", po::value(&graph_path)->required(), "graph file (also the first positional argument)")
+      ("source,s", po::value(&source_text), "source vertex in the file's numbering (default: the first vertex)")
+      ("runs", po::value(&runs)->default_value(3), "solves per strategy; the median time is reported")
+      ("delta", po::value(&delta_text)->default_value("auto"), "bucket width for every strategy, or auto")
+      ("buckets", po::value(&buckets)->default_value(10), "K, buckets of bucketing and multisplit")
+      ("json", po::value(&json_path), "also write the table as JSON")
+      ("force", po::bool_switch(&force), "replace an existing --json file");
+  add_input_options(options, input);
+  po::positional_options_description positional;
+  positional.add("graph", 1);
+  po::variables_map vm;
+  if (!parse_command_line("compare", "GRAPH [options]",
+                          "Runs every strategy from one source, validates each against Dijkstra and prints one\n"
+                          "table: median time, MTEPS (arcs / time), iterations, edges relaxed, the share of time\n"
+                          "spent managing the frontier, and the speedup over near-far (over cpu without a GPU).\n"
+                          "Exit status 3 when any result differs from Dijkstra.",
+                          args, options, positional, vm))
+    return exit_success;
+  if (runs == 0) throw usage_error("--runs must be at least 1");
+  if (buckets == 0) throw usage_error("--buckets must be at least 1");
+  double delta = 0;
+  if (delta_text != "auto") {
+    try {
+      std::size_t used = 0;
+      delta = std::stod(delta_text, &used);
+      if (used != delta_text.size()) delta = -1;
+    } catch (const std::exception&) {
+      delta = -1;
+    }
+    if (!(delta > 0)) throw usage_error("--delta '" + delta_text + "': expected a positive number or auto");
+  }
+  std::unique_ptr<text_output> json;
+  if (vm.count("json")) json = std::make_unique<text_output>(json_path, force, graph_path, "json");
+
+  graph::csr g = load_graph(graph_path, input);
+  if (g.num_vertices == 0) throw std::runtime_error(graph_path + ": the graph has no vertices");
+  const graph::vertex_t source = vm.count("source") ? parse_vertex(source_text, g, graph_path, "source") : 0;
+
+  std::vector<sssp::strategy> strategies;
+  std::string why_not;
+  if (sssp::gpu_available(&why_not))
+    strategies = {sssp::strategy::near_far, sssp::strategy::bucketing, sssp::strategy::multisplit,
+                  sssp::strategy::workfront};
+  else
+    std::cerr << "note: no usable GPU (" << why_not << "); comparing the CPU solvers only\n";
+  strategies.push_back(sssp::strategy::delta_stepping_cpu);
+  strategies.push_back(sssp::strategy::dijkstra);
+
+  const sssp::result oracle = sssp::dijkstra(g, source);
+  std::vector<row> rows;
+  bool all_ok = true, all_ran = true;
+  for (sssp::strategy how : strategies) {
+    row r;
+    r.how = how;
+    sssp::options o;
+    o.how = how;
+    o.device = sssp::is_gpu_strategy(how) ? sssp::device_kind::gpu : sssp::device_kind::cpu;
+    o.delta = delta;
+    o.buckets = buckets;
+    o.threads = input.threads;
+    try {
+      sssp::solver s(g, o);
+      r.timing = run_timed(s, source, runs);
+      r.check = sssp::validate(g, source, r.timing.result);
+    } catch (const std::exception& e) {
+      r.error = e.what();
+      all_ran = false;
+    }
+    all_ok = all_ok && (!r.error.empty() || r.check.ok);
+    r.timing.result.int_distances = {};
+    r.timing.result.real_distances = {};
+    rows.push_back(std::move(r));
+  }
+
+  double baseline = 0;
+  std::string baseline_name = strategies.front() == sssp::strategy::near_far ? "near-far" : "cpu";
+  for (const row& r : rows)
+    if (r.error.empty() && baseline_name == sssp::strategy_name(r.how)) baseline = r.timing.median_ms;
+
+  std::cout << "graph " << file_name(graph_path) << ": " << g.num_vertices << " vertices, " << g.num_arcs()
+            << " arcs; source " << g.external_id(source) << "; reached " << oracle.num_reached() << "; median of "
+            << runs << (runs == 1 ? " run\n" : " runs\n");
+  std::cout << std::left << std::setw(12) << "strategy" << std::right << std::setw(12) << "time_ms" << std::setw(10)
+            << "MTEPS" << std::setw(12) << "iterations" << std::setw(15) << "edges_relaxed" << std::setw(11)
+            << "frontier%" << std::setw(14) << ("vs_" + baseline_name) << "  " << std::left << "device, validation\n";
+  for (const row& r : rows) {
+    std::cout << std::left << std::setw(12) << sssp::strategy_name(r.how) << std::right;
+    if (!r.error.empty()) {
+      std::cout << "  error: " << r.error << "\n";
+      continue;
+    }
+    const sssp::statistics& st = r.timing.result.stats;
+    const double managed = st.relax_ms + st.frontier_ms;
+    std::cout << std::setw(12) << fixed(r.timing.median_ms, 3) << std::setw(10) << fixed(mteps(g, r.timing.median_ms), 1)
+              << std::setw(12) << st.iterations << std::setw(15) << st.edges_relaxed << std::setw(11)
+              << (managed > 0 ? fixed(100 * st.frontier_ms / managed, 1) : std::string("-")) << std::setw(14)
+              << (baseline > 0 && r.timing.median_ms > 0 ? fixed(baseline / r.timing.median_ms, 2) + "x" : std::string("-"))
+              << "  " << st.device << ", " << (r.check.ok ? "ok" : "MISMATCH: " + r.check.message) << "\n";
+  }
+
+  if (json) {
+    json_writer j(json->stream());
+    j.begin_object();
+    j.field("graph", graph_path).field("vertices", std::uint64_t{g.num_vertices}).field("arcs", g.num_arcs());
+    j.field("source", g.external_id(source)).field("runs", runs).field("baseline", baseline_name);
+    j.key("strategies").begin_array();
+    for (const row& r : rows) {
+      j.begin_object().field("strategy", sssp::strategy_name(r.how));
+      if (!r.error.empty()) {
+        j.field("error", r.error).end_object();
+        continue;
+      }
+      const sssp::statistics& st = r.timing.result.stats;
+      j.field("device", st.device).field("milliseconds", r.timing.median_ms).field("mteps", mteps(g, r.timing.median_ms));
+      j.field("relax_ms", st.relax_ms).field("frontier_ms", st.frontier_ms).field("delta", st.delta);
+      j.field("iterations", st.iterations).field("edges_relaxed", st.edges_relaxed);
+      j.field("speedup", baseline > 0 && r.timing.median_ms > 0 ? baseline / r.timing.median_ms : 0.0);
+      j.field("valid", r.check.ok);
+      j.end_object();
+    }
+    j.end_array();
+    j.end_object();
+    json->commit();
+  }
+  if (!all_ok) return exit_mismatch;
+  return all_ran ? exit_success : exit_failure;
+}
+
+}  // namespace deltasplit::cli

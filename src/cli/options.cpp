@@ -1,0 +1,79 @@
+// Option parsing shared by the sub-commands (see options.hpp).
+#include "cli/options.hpp"
+
+#include <iostream>
+#include <limits>
+
+#include "deltasplit/graph/io.hpp"
+
+namespace deltasplit::cli {
+
+bool parse_command_line(const std::string& command, const std::string& synopsis, const std::string& description,
+                        const arguments& args, po::options_description& options,
+                        const po::positional_options_description& positional, po::variables_map& vm) {
+  options.add_options()("help,h", "print this help");
+  try {
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    if (vm.count("help")) {
+      std::cout << "usage: deltasplit " << command << " " << synopsis << "\n\n" << description << "\n\n" << options << "\n";
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw usage_error(command + ": " + e.what() + " (see deltasplit " + command + " --help)");
+  }
+  return true;
+}
+
+void add_input_options(po::options_description& options, input_settings& settings, const char* format_flag) {
+  settings.format_flag = format_flag;
+  options.add_options()
+      (format_flag, po::value(&settings.format),
+       "input format: mtx, gr, edges or bin (default: detected from the content, then the extension)")
+      ("weight-seed", po::value(&settings.weight_seed)->default_value(1),
+       "seed of the random integer weights given to a file without weights")
+      ("weight-range", po::value(&settings.weight_range)->default_value("0:1000"),
+       "LO:HI range of those weights (the multisplit paper uses 0:1000)")
+      ("threads", po::value(&settings.threads)->default_value(0),
+       "CPU threads for reading and the CPU solvers (0: all)");
+}
+
+void parse_weight_range(const std::string& text, std::uint32_t& lo, std::uint32_t& hi) {
+  auto sep = text.find_first_of(":,");
+  auto number = [&](const std::string& part) -> std::uint32_t {
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 10)
+      throw usage_error("--weight-range '" + text + "': expected LO:HI with non-negative integers");
+    unsigned long long v = std::stoull(part);
+    if (v > std::numeric_limits<std::uint32_t>::max())
+      throw usage_error("--weight-range '" + text + "': weights must be below 2^32");
+    return static_cast<std::uint32_t>(v);
+  };
+  if (sep == std::string::npos) throw usage_error("--weight-range '" + text + "': expected LO:HI");
+  lo = number(text.substr(0, sep));
+  hi = number(text.substr(sep + 1));
+  if (lo > hi) throw usage_error("--weight-range '" + text + "': LO is above HI");
+}
+
+graph::file_format parse_format(const std::string& name, const char* flag) {
+  try {
+    return graph::format_from_name(name);
+  } catch (const std::exception&) {
+    throw usage_error(std::string("--") + flag + " '" + name + "': unknown format (known: mtx, gr, edges, bin)");
+  }
+}
+
+graph::csr load_graph(const std::string& path, const input_settings& settings) {
+  graph::read_options ro;
+  if (!settings.format.empty()) ro.format = parse_format(settings.format, settings.format_flag);
+  ro.weight_seed = settings.weight_seed;
+  parse_weight_range(settings.weight_range, ro.weight_min, ro.weight_max);
+  ro.threads = settings.threads;
+  return graph::read_graph(path, ro);
+}
+
+std::string file_name(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace deltasplit::cli

@@ -1,0 +1,46 @@
+// Command-line plumbing shared by the sub-commands: Boost.Program_options parsing with --help,
+// and the options that say how to read a graph file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <boost/program_options.hpp>
+
+#include "cli/command.hpp"
+#include "deltasplit/graph/csr.hpp"
+#include "deltasplit/graph/io.hpp"
+
+namespace deltasplit::cli {
+
+namespace po = boost::program_options;
+
+// Parses args for `deltasplit <command>`. Returns false after printing help when --help is given.
+// Unknown options, missing values and bad values become usage_error naming the command.
+bool parse_command_line(const std::string& command, const std::string& synopsis, const std::string& description,
+                        const arguments& args, po::options_description& options,
+                        const po::positional_options_description& positional, po::variables_map& vm);
+
+// How to read a graph: --format (named format_flag), --weight-seed, --weight-range, --threads.
+struct input_settings {
+  std::string format;
+  std::uint64_t weight_seed = 1;
+  std::string weight_range = "0:1000";
+  unsigned threads = 0;
+  const char* format_flag = "format";
+};
+void add_input_options(po::options_description& options, input_settings& settings, const char* format_flag = "format");
+
+// Reads path with settings; graph::input_error (file and line) propagates to main().
+graph::csr load_graph(const std::string& path, const input_settings& settings);
+
+// "LO:HI" (or "LO,HI") with 0 <= LO <= HI < 2^32.
+void parse_weight_range(const std::string& text, std::uint32_t& lo, std::uint32_t& hi);
+
+// A file format by name (mtx, gr, edges, bin) as a usage error when unknown.
+graph::file_format parse_format(const std::string& name, const char* flag);
+
+// Basename of a path, for summaries.
+std::string file_name(const std::string& path);
+
+}  // namespace deltasplit::cli

@@ -1,0 +1,277 @@
+// `deltasplit sssp GRAPH`: shortest paths from one or more sources with a chosen strategy and
+// device, optionally validated against Dijkstra and written to files.
+//
+// Several sources: each is solved in turn with one solver (the graph is uploaded once). --output
+// and --predecessors then hold one block per source, in the order given, each block opened by a
+// line "# source V"; with a single source the files hold the vertex lines alone. --target prints
+// one path per source. Whenever a result file goes to standard output, the summary goes to
+// standard error so that the two never mix.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "cli/json_writer.hpp"
+#include "cli/options.hpp"
+#include "cli/result_output.hpp"
+#include "cli/text_output.hpp"
+#include "cli/timed_runs.hpp"
+#include "cli/vertex_ids.hpp"
+#include "deltasplit/sssp.hpp"
+
+namespace deltasplit::cli {
+
+namespace {
+
+struct source_report {
+  graph::vertex_t source = 0;
+  timed_run timing;
+  std::size_t reached = 0;
+  std::optional<sssp::validation> check;
+};
+
+sssp::device_kind parse_device(const std::string& name) {
+  if (name == "auto") return sssp::device_kind::automatic;
+  if (name == "gpu") return sssp::device_kind::gpu;
+  if (name == "cpu") return sssp::device_kind::cpu;
+  throw usage_error("--device '" + name + "': expected gpu, cpu or auto");
+}
+
+double parse_delta(const std::string& text) {
+  if (text == "auto") return 0;
+  std::size_t used = 0;
+  double d = 0;
+  try {
+    d = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || !(d > 0) || !std::isfinite(d))
+    throw usage_error("--delta '" + text + "': expected a positive number or auto");
+  return d;
+}
+
+std::string describe_graph(const graph::csr& g, const std::string& path) {
+  std::ostringstream s;
+  s << file_name(path) << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs (" << g.origin.format
+    << ", " << (g.kind == graph::weight_kind::integer ? "integer" : "real") << " weights"
+    << (g.origin.weights_generated ? " generated in [" + std::to_string(g.origin.weight_min) + ", " +
+                                         std::to_string(g.origin.weight_max) + "] from seed " +
+                                         std::to_string(g.origin.weight_seed)
+                                   : std::string())
+    << ")";
+  return s.str();
+}
+
+std::string describe_check(const std::optional<sssp::validation>& check, bool tree) {
+  if (!check) return "not run (use --validate)";
+  if (check->ok) return tree ? "ok: matches Dijkstra, predecessor tree valid" : "ok: matches Dijkstra";
+  return "MISMATCH: " + std::to_string(check->mismatches) + " differences: " + check->message;
+}
+
+void write_json(std::ostream& os, const graph::csr& g, const std::string& path, double load_ms,
+                const sssp::options& o, const std::string& requested, unsigned runs,
+                const std::vector<source_report>& reports) {
+  json_writer j(os);
+  j.begin_object();
+  j.key("graph").begin_object();
+  j.field("path", path).field("format", g.origin.format).field("vertices", std::uint64_t{g.num_vertices});
+  j.field("arcs", g.num_arcs()).field("weights", g.kind == graph::weight_kind::integer ? "integer" : "real");
+  j.field("load_ms", load_ms);
+  j.end_object();
+  j.key("options").begin_object();
+  j.field("strategy", requested).field("delta", o.delta).field("buckets", o.buckets).field("runs", runs);
+  j.field("threads", o.threads);
+  j.end_object();
+  j.key("runs").begin_array();
+  for (const source_report& r : reports) {
+    const sssp::statistics& st = r.timing.result.stats;
+    j.begin_object();
+    j.field("source", g.external_id(r.source)).field("strategy", st.strategy).field("device", st.device);
+    j.field("milliseconds", r.timing.median_ms);
+    j.key("times_ms").begin_array();
+    for (double t : r.timing.times_ms) j.value(t);
+    j.end_array();
+    j.field("mteps", mteps(g, r.timing.median_ms)).field("relax_ms", st.relax_ms).field("frontier_ms", st.frontier_ms);
+    j.field("delta", st.delta).field("iterations", st.iterations).field("edges_relaxed", st.edges_relaxed);
+    j.field("vertices_processed", st.vertices_processed).field("max_queue", st.max_queue);
+    j.field("reached", std::uint64_t{r.reached});
+    j.field("validation", !r.check ? "not run" : r.check->ok ? "ok" : "mismatch");
+    if (r.check && !r.check->ok) j.field("validation_message", r.check->message);
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+}
+
+}  // namespace
+
+int run_sssp(const arguments& args) {
+  std::string graph_path, strategy_text, delta_text, device_text, output_path, predecessors_path, json_path, target_text;
+  std::vector<std::string> source_texts;
+  std::uint64_t random_count = 0, seed = 1;
+  unsigned runs = 1, buckets = 10;
+  bool validate = false, force = false;
+  input_settings input;
+
+  po::options_description options("options");
+  options.add_options()
+      ("graph", po::value(&graph_path)->required(), "graph file (also the first positional argument)")
+      ("source,s", po::value(&source_texts)->multitoken()->composing(),
+       "source vertex ids, comma-separated, in the file's numbering (default: the first vertex)")
+      ("random-sources", po::value(&random_count), "solve from N distinct random vertices that have out-arcs")
+      ("seed", po::value(&seed)->default_value(1), "seed for --random-sources")
+      ("strategy", po::value(&strategy_text),
+       "near-far, bucketing, multisplit, workfront (GPU), cpu (CPU delta-stepping) or dijkstra; "
+       "default: multisplit on a GPU, cpu otherwise")
+      ("delta", po::value(&delta_text)->default_value("auto"), "bucket width, or auto")
+      ("buckets", po::value(&buckets)->default_value(10), "K, buckets of the bucketing and multisplit strategies")
+      ("device", po::value(&device_text)->default_value("auto"), "gpu, cpu or auto (the GPU when one is usable)")
+      ("runs", po::value(&runs)->default_value(1), "solves per source; the median time is reported")
+      ("validate", po::bool_switch(&validate), "check every result against Dijkstra (exit status 3 on a mismatch)")
+      ("output,o", po::value(&output_path), "write 'vertex distance' lines ('inf' when unreachable; - for stdout)")
+      ("predecessors", po::value(&predecessors_path), "write 'vertex predecessor' lines ('none' for the source and unreachable)")
+      ("target", po::value(&target_text), "print the shortest path from each source to this vertex")
+      ("json", po::value(&json_path), "write the statistics as JSON")
+      ("force", po::bool_switch(&force), "replace existing output files");
+  add_input_options(options, input);
+  po::positional_options_description positional;
+  positional.add("graph", 1);
+  po::variables_map vm;
+  if (!parse_command_line("sssp", "GRAPH [options]",
+                          "Single-source shortest paths by delta-stepping. Vertex ids are in the graph file's own\n"
+                          "numbering: 1-based for Matrix Market and DIMACS, 0-based for edge lists. With several\n"
+                          "sources, --output and --predecessors hold one block per source, each opened by\n"
+                          "'# source V'. Without --output the command prints a summary.\n\n"
+                          "example: deltasplit sssp datasets/USA-road-d.NY.gr.gz --source 1 --validate",
+                          args, options, positional, vm))
+    return exit_success;
+
+  if (runs == 0) throw usage_error("--runs must be at least 1");
+  if (vm.count("random-sources") && !source_texts.empty())
+    throw usage_error("--source and --random-sources exclude each other");
+  if (vm.count("random-sources") && random_count == 0) throw usage_error("--random-sources must be at least 1");
+  sssp::options o;
+  o.delta = parse_delta(delta_text);
+  o.device = parse_device(device_text);
+  o.buckets = buckets;
+  o.threads = input.threads;
+  if (buckets == 0) throw usage_error("--buckets must be at least 1");
+  const bool strategy_given = vm.count("strategy") > 0;
+  if (strategy_given) {
+    try {
+      o.how = sssp::strategy_from_name(strategy_text);
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(std::string("--strategy: ") + e.what());
+    }
+  } else {
+    o.how = o.device == sssp::device_kind::cpu ? sssp::strategy::delta_stepping_cpu : sssp::strategy::multisplit;
+  }
+  if (!sssp::is_gpu_strategy(o.how) && o.device == sssp::device_kind::gpu)
+    throw usage_error(std::string("--strategy ") + sssp::strategy_name(o.how) + " runs on the CPU; it cannot be combined with --device gpu");
+
+  // Output files are claimed before the (possibly long) load and solve, so a refusal comes first.
+  std::unique_ptr<text_output> output, predecessors, json;
+  if (vm.count("output")) output = std::make_unique<text_output>(output_path, force, graph_path, "output");
+  if (vm.count("predecessors"))
+    predecessors = std::make_unique<text_output>(predecessors_path, force, graph_path, "predecessors");
+  if (vm.count("json")) json = std::make_unique<text_output>(json_path, force, graph_path, "json");
+  std::ostream& summary = (output && output->to_stdout()) || (predecessors && predecessors->to_stdout()) ||
+                                  (json && json->to_stdout())
+                              ? std::cerr
+                              : std::cout;
+
+  auto load_start = std::chrono::steady_clock::now();
+  graph::csr g = load_graph(graph_path, input);
+  const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start).count();
+  if (g.num_vertices == 0) throw std::runtime_error(graph_path + ": the graph has no vertices");
+
+  std::vector<graph::vertex_t> sources;
+  if (random_count)
+    sources = random_sources(g, random_count, seed);
+  else if (!source_texts.empty())
+    sources = parse_vertices(source_texts, g, graph_path, "source");
+  else
+    sources = {0};
+  std::optional<graph::vertex_t> target;
+  if (vm.count("target")) target = parse_vertex(target_text, g, graph_path, "target");
+  o.predecessors = predecessors || target;
+
+  std::string why_not;
+  if (sssp::is_gpu_strategy(o.how) && o.device == sssp::device_kind::automatic && !sssp::gpu_available(&why_not))
+    std::cerr << "note: no usable GPU (" << why_not << "); running CPU delta-stepping"
+              << (strategy_given ? std::string(" instead of ") + sssp::strategy_name(o.how) : std::string()) << "\n";
+
+  sssp::solver solver(g, o);
+  std::vector<source_report> reports;
+  bool all_ok = true;
+  for (graph::vertex_t source : sources) {
+    source_report rep;
+    rep.source = source;
+    rep.timing = run_timed(solver, source, runs);
+    const sssp::result& r = rep.timing.result;
+    rep.reached = r.num_reached();
+    if (validate) {
+      rep.check = sssp::validate(g, source, r);
+      all_ok = all_ok && rep.check->ok;
+    }
+    const bool several = sources.size() > 1;
+    if (output) {
+      if (several) output->stream() << "# source " << g.external_id(source) << "\n";
+      write_distances(output->stream(), g, r);
+    }
+    if (predecessors) {
+      if (several) predecessors->stream() << "# source " << g.external_id(source) << "\n";
+      write_predecessors(predecessors->stream(), g, r);
+    }
+    if (target) write_path(summary, g, r, source, *target);
+    rep.timing.result.int_distances = {};
+    rep.timing.result.real_distances = {};
+    rep.timing.result.predecessors = {};
+    reports.push_back(std::move(rep));
+  }
+  if (output) output->commit();
+  if (predecessors) predecessors->commit();
+  if (json) {
+    write_json(json->stream(), g, graph_path, load_ms, o, strategy_given ? strategy_text : "default", runs, reports);
+    json->commit();
+  }
+
+  const sssp::statistics& first = reports.front().timing.result.stats;
+  summary << std::fixed << std::setprecision(2);
+  summary << "graph       " << describe_graph(g, graph_path) << ", loaded in " << load_ms << " ms\n";
+  summary << "solver      " << first.strategy << " on " << first.device;
+  if (first.delta > 0) summary << ", delta " << std::defaultfloat << std::setprecision(10) << first.delta;
+  summary << std::fixed << std::setprecision(2) << "\n";
+  if (reports.size() == 1) {
+    const source_report& r = reports.front();
+    summary << "source      " << g.external_id(r.source) << "\n";
+    summary << "time        " << r.timing.median_ms << " ms (median of " << runs << (runs == 1 ? " run" : " runs")
+            << "), " << mteps(g, r.timing.median_ms) << " MTEPS, " << first.iterations << " iterations, "
+            << first.edges_relaxed << " edges relaxed\n";
+    summary << "reached     " << r.reached << " of " << g.num_vertices << " vertices\n";
+    summary << "validation  " << describe_check(r.check, o.predecessors) << "\n";
+  } else {
+    summary << "source        time_ms      MTEPS   iterations      reached  validation\n";
+    std::vector<double> times;
+    for (const source_report& r : reports) {
+      times.push_back(r.timing.median_ms);
+      summary << std::left << std::setw(12) << g.external_id(r.source) << std::right << std::setw(9)
+              << r.timing.median_ms << std::setw(11) << mteps(g, r.timing.median_ms) << std::setw(13)
+              << r.timing.result.stats.iterations << std::setw(13) << r.reached << "  "
+              << (!r.check ? "-" : r.check->ok ? "ok" : "MISMATCH: " + r.check->message) << "\n";
+    }
+    std::sort(times.begin(), times.end());
+    summary << "median over " << reports.size() << " sources: " << times[(times.size() - 1) / 2] << " ms\n";
+  }
+  return all_ok ? exit_success : exit_mismatch;
+}
+
+}  // namespace deltasplit::cli
