@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <dirent.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -36,6 +37,20 @@ class temp_dir {
     std::string p = file(name);
     std::ofstream(p, std::ios::binary) << content;
     return p;
+  }
+  // A symbolic link `name` to `target`; returns its path.
+  std::string path_of_link(const std::string& name, const std::string& target) const {
+    std::string p = file(name);
+    if (::symlink(target.c_str(), p.c_str()) != 0) throw std::runtime_error("symlink failed");
+    return p;
+  }
+  std::size_t count_files_containing(const std::string& fragment) const {
+    std::size_t count = 0;
+    if (DIR* d = ::opendir(path_.c_str())) {
+      while (dirent* e = ::readdir(d)) count += std::string(e->d_name).find(fragment) != std::string::npos;
+      ::closedir(d);
+    }
+    return count;
   }
   std::string write_gzip(const std::string& name, const std::string& content) const {
     std::string p = file(name);

@@ -1,0 +1,139 @@
+// write_graph: every format round-trips the graph exactly, gzip optional, temp file + rename,
+// and no existing file (nor the input) is replaced without overwrite.
+#include <string>
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include "common/datasets.hpp"
+#include "deltasplit/graph/generators.hpp"
+#include "deltasplit/graph/io.hpp"
+#include "graph/graph_test_files.hpp"
+
+using namespace deltasplit::graph;
+
+namespace {
+
+void expect_same_graph(const csr& a, const csr& b) {
+  EXPECT_EQ(a.num_vertices, b.num_vertices);
+  EXPECT_EQ(a.kind, b.kind);
+  EXPECT_EQ(a.offsets, b.offsets);
+  EXPECT_EQ(a.targets, b.targets);
+  EXPECT_EQ(a.int_weights, b.int_weights);
+  EXPECT_EQ(a.real_weights, b.real_weights);
+}
+
+// A small graph with real weights that need every digit of a float, isolated tail vertices, and
+// a zero weight.
+csr real_graph() {
+  rmat_params p;
+  p.scale = 8;
+  p.edge_factor = 4;
+  p.seed = 9;
+  csr g = generate_rmat(p);
+  g.kind = weight_kind::real;
+  g.real_weights.resize(g.num_arcs());
+  for (std::size_t i = 0; i < g.real_weights.size(); ++i)
+    g.real_weights[i] = static_cast<float>(g.int_weights[i]) / 7.0f + (i % 5 == 0 ? 1e-7f : 0.0f);
+  g.real_weights[0] = 0;
+  g.int_weights.clear();
+  return g;
+}
+
+bool exists(const std::string& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0;
+}
+
+}  // namespace
+
+TEST(GraphWriters, RoundTripEveryFormatIntegerWeights) {
+  deltasplit_test::temp_dir dir;
+  grid_params gp;
+  gp.rows = 20;
+  gp.cols = 30;
+  gp.keep_fraction = 0.7;
+  csr g = generate_grid(gp);
+  for (const char* name : {"g.mtx", "g.mtx.gz", "g.gr", "g.gr.gz", "g.txt", "g.edges.gz", "g.dsg"}) {
+    SCOPED_TRACE(name);
+    std::string p = dir.file(name);
+    write_graph(g, p);
+    csr back = read_graph(p);
+    expect_same_graph(g, back);
+    // A text file now carries the weights; a cache keeps the provenance as it was.
+    EXPECT_EQ(back.origin.weights_generated, std::string(name) == "g.dsg");
+  }
+}
+
+TEST(GraphWriters, RoundTripRealWeightsExactly) {
+  deltasplit_test::temp_dir dir;
+  csr g = real_graph();
+  for (const char* name : {"r.mtx", "r.txt.gz", "r.dsg"}) {
+    SCOPED_TRACE(name);
+    write_graph(g, dir.file(name));
+    expect_same_graph(g, read_graph(dir.file(name)));
+  }
+}
+
+TEST(GraphWriters, RoundTripRealDataset) {
+  deltasplit_test::temp_dir dir;
+  csr g = read_graph(deltasplit_test::dataset_path("chicago-regional.mtx.gz"));
+  write_graph(g, dir.file("c.mtx"));
+  expect_same_graph(g, read_graph(dir.file("c.mtx")));
+  write_graph(g, dir.file("c.txt"));
+  expect_same_graph(g, read_graph(dir.file("c.txt")));
+}
+
+TEST(GraphWriters, ExplicitFormatAndGzipOption) {
+  deltasplit_test::temp_dir dir;
+  csr g = generate_grid({});
+  write_options o;
+  o.format = file_format::dimacs;
+  o.gzip = true;
+  std::string p = dir.file("roads.out");
+  write_graph(g, p, o);
+  std::string bytes = deltasplit_test::read_bytes(p);
+  ASSERT_GE(bytes.size(), 2u);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[0]), 0x1f);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[1]), 0x8b);
+  EXPECT_EQ(detect_format(p), file_format::dimacs);
+  expect_same_graph(g, read_graph(p));
+}
+
+TEST(GraphWriters, RefusalsLeaveNothingBehind) {
+  deltasplit_test::temp_dir dir;
+  csr g = generate_grid({});
+  // DIMACS cannot hold real weights.
+  csr r = real_graph();
+  EXPECT_THROW(write_graph(r, dir.file("r.gr")), std::invalid_argument);
+  EXPECT_FALSE(exists(dir.file("r.gr")));
+  // Unknown extension, and compressed caches.
+  EXPECT_THROW(write_graph(g, dir.file("g.xyz")), std::invalid_argument);
+  EXPECT_THROW(write_graph(g, dir.file("g.dsg.gz")), std::invalid_argument);
+  // An existing file is kept unless overwrite is set.
+  std::string p = dir.write("keep.mtx", "precious");
+  EXPECT_THROW(write_graph(g, p), std::invalid_argument);
+  EXPECT_EQ(deltasplit_test::read_bytes(p), "precious");
+  write_options o;
+  o.overwrite = true;
+  write_graph(g, p, o);
+  expect_same_graph(g, read_graph(p));
+  // The input itself, even under another name.
+  csr in = read_graph(p);
+  std::string alias = dir.path_of_link("alias.mtx", p);
+  try {
+    write_graph(in, alias);
+    ADD_FAILURE() << "overwrote the input";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("input file itself"), std::string::npos) << e.what();
+  }
+  // No temporary files survive the refusals or the successful writes.
+  EXPECT_EQ(dir.count_files_containing(".tmp."), 0u);
+}
+
+TEST(GraphWriters, MalformedGraphIsRefused) {
+  deltasplit_test::temp_dir dir;
+  csr g = generate_grid({});
+  g.int_weights.pop_back();
+  EXPECT_THROW(write_graph(g, dir.file("g.mtx")), std::invalid_argument);
+}
