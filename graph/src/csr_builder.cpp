@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 namespace deltasplit::graph::detail {
 
@@ -52,7 +53,8 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
   for (std::size_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
   const edge_t stored = offsets[n];
 
-  std::vector<row_key> keys(stored);
+  // Every slot is written by the scatter below, so the buffer is left uninitialised.
+  std::unique_ptr<row_key[]> keys(new row_key[stored]);
   {
     std::vector<edge_t> cursor(offsets.begin(), offsets.end() - 1);
     for (std::size_t i = 0; i < entries; ++i) {
@@ -78,8 +80,8 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
   };
   parallel_parts(parts, arc_cut, [&](std::size_t begin, std::size_t end) {
     for (std::size_t v = begin; v < end; ++v) {
-      row_key* first = keys.data() + offsets[v];
-      row_key* last = keys.data() + offsets[v + 1];
+      row_key* first = keys.get() + offsets[v];
+      row_key* last = keys.get() + offsets[v + 1];
       sort_row(first, last);
       row_key* out = first;
       for (row_key* k = first; k < last; ++k)
@@ -97,7 +99,7 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
   bits.resize(kept[n]);
   parallel_parts(parts, arc_cut, [&](std::size_t begin, std::size_t end) {
     for (std::size_t v = begin; v < end; ++v) {
-      const row_key* k = keys.data() + offsets[v];
+      const row_key* k = keys.get() + offsets[v];
       for (edge_t e = kept[v]; e < kept[v + 1]; ++e, ++k) {
         g.targets[e] = static_cast<vertex_t>(*k >> 32);
         bits[e] = static_cast<std::uint32_t>(*k);

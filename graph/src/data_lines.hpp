@@ -172,6 +172,12 @@ void read_data_lines(text_blocks& in, std::string& block, std::size_t offset, st
     std::vector<std::thread> workers;
     for (std::size_t i = 0; i < pieces.size(); ++i) {
       chunks[i].reset();
+      // A data line takes at least 4 bytes ("1 2\n"): room for every entry the chunk can hold,
+      // sized by the text actually read, never by a header's claim. Untouched capacity costs
+      // address space, not memory.
+      std::size_t most = pieces[i].size() / 4 + 1;
+      chunks[i].src.reserve(most);
+      chunks[i].dst.reserve(most);
       auto work = [&fn, &st = chunks[i], piece = pieces[i]] { parse_lines(piece, st, fn); };
       if (i + 1 == pieces.size())
         work();

@@ -58,7 +58,7 @@ problem parse_problem_line(line_cursor& cur, const std::string& path) {
 }  // namespace
 
 csr read_dimacs(const std::string& path, const read_options& options) {
-  text_blocks in(path, options.block_bytes ? options.block_bytes : text_blocks::default_block_bytes);
+  text_blocks in(path, options.block_bytes, options.threads != 1);
   std::string block;
   line_cursor cur(in, block);
   const problem pr = parse_problem_line(cur, path);

@@ -48,7 +48,7 @@ const char* parse_weight(std::string_view tok, double& value) {
 }  // namespace
 
 csr read_edge_list(const std::string& path, const read_options& options) {
-  text_blocks in(path, options.block_bytes ? options.block_bytes : text_blocks::default_block_bytes);
+  text_blocks in(path, options.block_bytes, options.threads != 1);
   std::string block;
   line_cursor cur(in, block);
 

@@ -112,7 +112,7 @@ file_format format_from_name(const std::string& name) {
 
 file_format detect_format(const std::string& path) {
   if (detail::has_binary_magic(path)) return file_format::binary;
-  detail::text_blocks in(path, std::size_t{64} << 10);
+  detail::text_blocks in(path, std::size_t{64} << 10, false);
   std::string head;
   if (!in.next(head)) throw input_error(path, 0, "empty file");
   std::string_view rest(head);

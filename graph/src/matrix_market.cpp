@@ -104,7 +104,7 @@ mm_header parse_header(line_cursor& cur, const std::string& path) {
 }  // namespace
 
 csr read_matrix_market(const std::string& path, const read_options& options) {
-  text_blocks in(path, options.block_bytes ? options.block_bytes : text_blocks::default_block_bytes);
+  text_blocks in(path, options.block_bytes, options.threads != 1);
   std::string block;
   line_cursor cur(in, block);
   const mm_header h = parse_header(cur, path);

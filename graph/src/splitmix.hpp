@@ -31,4 +31,14 @@ class splitmix_stream {
   std::uint64_t state_;
 };
 
+// The weight of edge {a, b}, a <= b, from a seed already passed through splitmix64 (hoisted out
+// of the loop over arcs). Scales 32 random bits to the span by a multiply rather than a
+// division (Lemire 2019): span is at most 2^32, so the product fits 64 bits, and the bias is
+// below span / 2^32.
+inline std::uint32_t mixed_edge_weight(std::uint64_t mixed_seed, std::uint32_t a, std::uint32_t b, std::uint32_t lo,
+                                       std::uint64_t span) {
+  std::uint64_t x = splitmix64(mixed_seed ^ ((std::uint64_t{a} << 32) | b));
+  return lo + static_cast<std::uint32_t>(((x >> 32) * span) >> 32);
+}
+
 }  // namespace deltasplit::graph::detail

@@ -4,7 +4,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include <fcntl.h>
@@ -18,6 +23,8 @@
 namespace deltasplit::graph::detail {
 
 namespace {
+constexpr std::size_t plain_block_bytes = std::size_t{32} << 20;
+constexpr std::size_t gzip_block_bytes = std::size_t{8} << 20;
 constexpr std::size_t raw_chunk_bytes = std::size_t{4} << 20;
 // A line longer than this is not a graph file line: stop instead of buffering the whole file.
 constexpr std::size_t max_line_bytes = std::size_t{64} << 20;
@@ -72,7 +79,20 @@ struct text_blocks::gzip_stream {
   ~gzip_stream() { inflateEnd(&z); }
 };
 
-text_blocks::text_blocks(const std::string& path, std::size_t block_bytes)
+// Inflating runs one block ahead of parsing: the producer fills at most `depth` blocks, and
+// spent blocks come back as spare buffers, so steady state allocates nothing.
+struct text_blocks::prefetch_queue {
+  static constexpr std::size_t depth = 2;
+  std::mutex m;
+  std::condition_variable cv;
+  std::deque<std::string> ready;
+  std::vector<std::string> spare;
+  bool done = false, stop = false;
+  std::exception_ptr error;
+  std::thread worker;
+};
+
+text_blocks::text_blocks(const std::string& path, std::size_t block_bytes, bool read_ahead)
     : path_(path), block_bytes_(block_bytes), hash_(std::make_unique<hash_state>()) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -99,10 +119,67 @@ text_blocks::text_blocks(const std::string& path, std::size_t block_bytes)
     carry_.assign(reinterpret_cast<char*>(head), got);
     text_bytes_ = got;
   }
+  if (!block_bytes_) block_bytes_ = gzip_ ? gzip_block_bytes : plain_block_bytes;
+  if (read_ahead && gzip_) {
+    ahead_ = std::make_unique<prefetch_queue>();
+    ahead_->worker = std::thread([this] {
+      prefetch_queue& q = *ahead_;
+      for (;;) {
+        std::string buf;
+        {
+          std::unique_lock<std::mutex> lock(q.m);
+          q.cv.wait(lock, [&] { return q.stop || q.ready.size() < q.depth; });
+          if (q.stop) return;
+          if (!q.spare.empty()) {
+            buf.swap(q.spare.back());
+            q.spare.pop_back();
+          }
+        }
+        bool more = false;
+        std::exception_ptr error;
+        try {
+          more = next_block(buf);
+        } catch (...) {
+          error = std::current_exception();
+        }
+        std::lock_guard<std::mutex> lock(q.m);
+        if (more) q.ready.push_back(std::move(buf));
+        q.error = error;
+        q.done = !more;
+        q.cv.notify_all();
+        if (q.done) return;
+      }
+    });
+  }
 }
 
 text_blocks::~text_blocks() {
+  if (ahead_) {
+    {
+      std::lock_guard<std::mutex> lock(ahead_->m);
+      ahead_->stop = true;
+    }
+    ahead_->cv.notify_all();
+    ahead_->worker.join();
+  }
   if (fd_ >= 0) ::close(fd_);
+}
+
+bool text_blocks::next(std::string& block) {
+  if (!ahead_) return next_block(block);
+  prefetch_queue& q = *ahead_;
+  std::unique_lock<std::mutex> lock(q.m);
+  q.cv.wait(lock, [&] { return !q.ready.empty() || q.done; });
+  if (!q.ready.empty()) {
+    q.spare.push_back(std::move(block));
+    block = std::move(q.ready.front());
+    q.ready.pop_front();
+    q.cv.notify_all();
+    return true;
+  }
+  if (q.error) std::rethrow_exception(q.error);
+  block.clear();
+  return false;
 }
 
 file_identity text_blocks::identity() const {
@@ -178,7 +255,7 @@ void text_blocks::fill(std::string& out, std::size_t target) {
 
 bool text_blocks::at_end() const { return gzip_ ? gzip_->done : raw_eof_; }
 
-bool text_blocks::next(std::string& block) {
+bool text_blocks::next_block(std::string& block) {
   block.assign(carry_);
   carry_.clear();
   std::size_t target = block_bytes_;

@@ -26,9 +26,9 @@ std::uint64_t hash_file(const std::string& path);
 
 class text_blocks {
  public:
-  static constexpr std::size_t default_block_bytes = std::size_t{32} << 20;
-
-  explicit text_blocks(const std::string& path, std::size_t block_bytes = default_block_bytes);
+  // block_bytes = 0: 32 MiB for plain text; 8 MiB for gzip, where a read-ahead thread inflates
+  // the next block while the current one is parsed, and smaller blocks let the two overlap.
+  text_blocks(const std::string& path, std::size_t block_bytes, bool read_ahead);
   ~text_blocks();
   text_blocks(const text_blocks&) = delete;
   text_blocks& operator=(const text_blocks&) = delete;
@@ -39,12 +39,15 @@ class text_blocks {
 
   const std::string& path() const { return path_; }
   bool gzipped() const { return gzip_ != nullptr; }
-  std::uint64_t text_bytes() const { return text_bytes_; }  // decompressed bytes delivered so far
-  // Valid once next() returned false.
+  // Both valid once next() returned false.
+  std::uint64_t text_bytes() const { return text_bytes_; }  // decompressed bytes delivered
   file_identity identity() const;
 
  private:
   struct gzip_stream;
+  struct hash_state;
+  struct prefetch_queue;
+  bool next_block(std::string& block);  // the reading itself, on whichever thread
   std::size_t read_raw(char* dst, std::size_t n);
   void fill(std::string& out, std::size_t target);  // appends text up to target bytes or the end
   bool at_end() const;
@@ -58,8 +61,8 @@ class text_blocks {
   std::unique_ptr<gzip_stream> gzip_;
   std::uint64_t text_bytes_ = 0;
   file_identity identity_;
-  struct hash_state;
   std::unique_ptr<hash_state> hash_;
+  std::unique_ptr<prefetch_queue> ahead_;
 };
 
 }  // namespace deltasplit::graph::detail

@@ -13,10 +13,8 @@ namespace deltasplit::graph {
 
 std::uint32_t edge_weight(std::uint64_t seed, vertex_t u, vertex_t v, std::uint32_t lo, std::uint32_t hi) {
   if (lo > hi) throw std::invalid_argument("weight range [" + std::to_string(lo) + ", " + std::to_string(hi) + "] is empty");
-  vertex_t a = std::min(u, v), b = std::max(u, v);
-  std::uint64_t x = detail::splitmix64(detail::splitmix64(seed) ^ ((std::uint64_t{a} << 32) | b));
-  std::uint64_t span = std::uint64_t{hi} - lo + 1;  // at most 2^32; the modulo bias is below 2^-32
-  return lo + static_cast<std::uint32_t>(x % span);
+  return detail::mixed_edge_weight(detail::splitmix64(seed), std::min(u, v), std::max(u, v), lo,
+                                   std::uint64_t{hi} - lo + 1);
 }
 
 void assign_random_weights(csr& g, std::uint64_t seed, std::uint32_t lo, std::uint32_t hi) {
@@ -28,6 +26,7 @@ void assign_random_weights(csr& g, std::uint64_t seed, std::uint32_t lo, std::ui
   g.real_weights.shrink_to_fit();
   g.int_weights.resize(g.targets.size());
   const vertex_t n = g.num_vertices;
+  const std::uint64_t mixed = detail::splitmix64(seed), span = std::uint64_t{hi} - lo + 1;
   auto arc_cut = [&](unsigned i, unsigned parts) -> vertex_t {
     if (i >= parts) return n;
     edge_t goal = g.num_arcs() * i / parts;
@@ -35,8 +34,12 @@ void assign_random_weights(csr& g, std::uint64_t seed, std::uint32_t lo, std::ui
   };
   unsigned parts = g.num_arcs() < (edge_t{1} << 16) ? 1 : detail::worker_count(0);
   detail::parallel_parts(parts, [&](unsigned i) { return arc_cut(i, parts); }, [&](vertex_t begin, vertex_t end) {
-    for (vertex_t u = begin; u < end; ++u)
-      for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) g.int_weights[e] = edge_weight(seed, u, g.targets[e], lo, hi);
+    for (vertex_t u = begin; u < end; ++u) {
+      for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+        vertex_t v = g.targets[e];
+        g.int_weights[e] = detail::mixed_edge_weight(mixed, std::min(u, v), std::max(u, v), lo, span);
+      }
+    }
   });
   g.origin.weights_generated = true;
   g.origin.weight_seed = seed;

@@ -1,0 +1,117 @@
+// Graph loading speed: how fast read_graph turns the bundled graph files into a clean CSR.
+// For each file it times (median of several runs) the gzip file as shipped, the same text
+// uncompressed, and the binary cache made from it, each with 1 thread and with all hardware
+// threads. Throughput is reported in MB/s of decompressed text and in millions of entries
+// (data lines) per second, so that parsing cost can be told apart from decompression cost.
+//
+//   graph_load_bench [--runs R] [FILE ...]     (default: road-FLA, soc-slashdot0902,
+//                                               USA-road-d.NY, cit-HepPh from datasets/)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include "deltasplit/graph/io.hpp"
+
+using namespace deltasplit::graph;
+
+namespace {
+
+double median_seconds(int runs, const std::string& path, const read_options& o, csr* keep) {
+  std::vector<double> t;
+  for (int r = 0; r < runs; ++r) {
+    auto start = std::chrono::steady_clock::now();
+    csr g = read_graph(path, o);
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (keep && r == 0) *keep = std::move(g);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// Writes the decompressed text of a gzip file to `out` (the "uncompressed" variant).
+void gunzip(const std::string& in, const std::string& out) {
+  gzFile f = gzopen(in.c_str(), "rb");
+  FILE* o = std::fopen(out.c_str(), "wb");
+  if (!f || !o) throw std::runtime_error("cannot gunzip " + in);
+  std::vector<char> buf(1 << 20);
+  int got;
+  while ((got = gzread(f, buf.data(), static_cast<unsigned>(buf.size()))) > 0) std::fwrite(buf.data(), 1, std::size_t(got), o);
+  gzclose(f);
+  std::fclose(o);
+}
+
+std::string base_name(const std::string& p) { return p.substr(p.find_last_of('/') + 1); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 5;
+  std::vector<std::string> files;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
+      runs = std::max(1, std::atoi(argv[++i]));
+    else
+      files.push_back(argv[i]);
+  }
+  if (files.empty()) {
+    std::string dir = std::string(DELTASPLIT_SOURCE_DIR) + "/datasets/";
+    if (::access("datasets/road-FLA.mtx.gz", R_OK) == 0) dir = "datasets/";
+    for (const char* f : {"road-FLA.mtx.gz", "soc-slashdot0902.mtx.gz", "USA-road-d.NY.gr.gz", "cit-HepPh.mtx.gz"})
+      files.push_back(dir + f);
+  }
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  char tmpl[] = "/tmp/graph_load_bench-XXXXXX";
+  if (!::mkdtemp(tmpl)) return 1;
+  const std::string tmp = tmpl;
+
+  std::cout << "| graph | input | threads | text MB | entries | arcs | median s | MB/s | Mentries/s |\n"
+            << "|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  try {
+    for (const std::string& file : files) {
+      csr g;
+      read_options probe;
+      median_seconds(1, file, probe, &g);
+      const double mb = double(g.origin.text_bytes) / 1e6;
+      const double entries = double(g.origin.entries_read);
+      std::string plain = tmp + "/" + base_name(file) + ".txt";
+      gunzip(file, plain);
+      std::string cache = tmp + "/" + base_name(file) + ".dsg";
+      write_graph(g, cache);
+      struct variant {
+        const char* name;
+        std::string path;
+      };
+      for (const variant& v : {variant{"gzip", file}, variant{"text", plain}, variant{"cache", cache}}) {
+        for (unsigned threads : {1u, hw}) {
+          if (threads == hw && hw == 1) continue;
+          read_options o;
+          o.threads = threads;
+          double s = median_seconds(runs, v.path, o, nullptr);
+          std::printf("| %s | %s | %u | %.1f | %.0f | %llu | %.4f | %.0f | %.1f |\n", base_name(file).c_str(), v.name,
+                      threads, mb, entries, static_cast<unsigned long long>(g.num_arcs()), s, mb / s,
+                      entries / s / 1e6);
+          std::fflush(stdout);
+        }
+      }
+      std::remove(plain.c_str());
+      std::remove(cache.c_str());
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "graph_load_bench: " << e.what() << "\n";
+    ::rmdir(tmp.c_str());
+    return 1;
+  }
+  ::rmdir(tmp.c_str());
+  std::cout << "\nMB/s: decompressed text bytes per second (for a cache: the text it was made from).\n"
+            << "runs per cell: " << runs << " (median), hardware threads: " << hw << "\n";
+  return 0;
+}
