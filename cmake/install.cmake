@@ -1,0 +1,37 @@
+# Installation and the CMake package. After `cmake --install build --prefix P` another project
+# writes find_package(deltasplit) and links deltasplit::deltasplit (the SSSP API; it brings
+# deltasplit::graph, the graph layer). Builds with CUDA also install the header-only GPU library
+# as multisplit::multisplit. Included last by the top-level CMakeLists.txt.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(_ds_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/deltasplit)
+
+set_target_properties(deltasplit_graph PROPERTIES EXPORT_NAME graph)
+set_target_properties(deltasplit_warnings PROPERTIES EXPORT_NAME warnings)
+# deltasplit_warnings is exported only because static libraries record their private link
+# dependencies; it carries compile options, which a consumer never sees through LINK_ONLY.
+install(TARGETS deltasplit deltasplit_graph deltasplit_warnings EXPORT deltasplitTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/include/ ${PROJECT_SOURCE_DIR}/graph/include/
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT deltasplitTargets NAMESPACE deltasplit:: DESTINATION ${_ds_cmake_dir})
+
+if(TARGET multisplit)
+  install(TARGETS multisplit EXPORT multisplitTargets)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/multisplit/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT multisplitTargets NAMESPACE multisplit:: DESTINATION ${_ds_cmake_dir})
+endif()
+
+if(TARGET deltasplit_cli)
+  install(TARGETS deltasplit_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/deltasplitConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/deltasplitConfig.cmake
+                              INSTALL_DESTINATION ${_ds_cmake_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/deltasplitConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/deltasplitConfig.cmake ${PROJECT_BINARY_DIR}/deltasplitConfigVersion.cmake
+        DESTINATION ${_ds_cmake_dir})
