@@ -7,6 +7,13 @@
 // again. Stream-ordered; no synchronisation and no allocation inside a call.
 //
 // THIS FILE IS THE CONTRACT the rest of deltasplit codes against (signatures below).
+// Definitions: device_multisplit.cuh. Bucket functions: bucket_functions.cuh; checked mode:
+// checked_buckets.cuh. Built on multisplit: radix_sort.cuh, histogram.cuh.
+//
+// Limits: num_items < 2^32 (offsets are 32-bit); num_buckets >= 1; m <= 256 for DMS, WMS and
+// BMS, m <= 65,536 for the large method; scan_split needs m == 2; the baselines need the item
+// count on the host. A call outside these returns cudaErrorInvalidValue and launches nothing.
+// Bucket ids >= m are clamped to m - 1 by every method (never an out-of-bounds write).
 #pragma once
 
 #include <cstddef>
@@ -25,7 +32,8 @@ enum class method {
   reduced_bit_sort,  // baseline: bucket ids + cub::DeviceRadixSort
   scan_split,        // baseline: scan-based split, m == 2 only
 };
-const char* method_name(method how);
+// Printable name: "automatic", "DMS", "WMS", "BMS", "large", "reduced-bit sort", "scan split".
+inline const char* method_name(method how);
 
 // Number of items known on the host.
 template <class Key, class BucketFn>
@@ -55,4 +63,16 @@ cudaError_t split_keys(void* temp, std::size_t& temp_bytes, const Key* keys_in, 
                        std::uint32_t* bucket_offsets = nullptr, cudaStream_t stream = 0,
                        method how = method::automatic);
 
+// Key-value form of the device_count overload.
+template <class Key, class Value, class BucketFn>
+cudaError_t split_pairs(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                        const Value* values_in, Value* values_out, device_count num_items,
+                        std::uint32_t num_buckets, BucketFn bucket_of,
+                        std::uint32_t* bucket_offsets = nullptr, cudaStream_t stream = 0,
+                        method how = method::automatic);
+
 }  // namespace multisplit
+
+#include "multisplit/bucket_functions.cuh"
+#include "multisplit/checked_buckets.cuh"
+#include "multisplit/device_multisplit.cuh"

@@ -1,0 +1,206 @@
+// Postscan (seed 000, Sections 4 and 5; seed 001's downsweep). Block g walks its even share of
+// tiles in order, carrying per bucket the global position of its next item (its column of the
+// scanned H). For each tile:
+//   A. local offsets: each warp ranks its windows with ballots (warp_local_offsets.cuh); the
+//      leader of each bucket's peers advances the warp's private counter for that bucket.
+//   B. block offsets: counts are scanned across warps and buckets (block_bucket_offsets.cuh);
+//      the carried positions advance by the tile's totals.
+//   C. scatter, by the policy's reorder scope:
+//      DMS (none)  - each item is stored from registers to its final position;
+//      WMS (warp)  - each warp groups its items by bucket in shared memory, then stores runs;
+//      BMS (block) - the tile is grouped by bucket in shared memory, then stored in long runs
+//                    (Section 5.4: reordering for coalesced writes).
+// Values, when present, travel with their keys through every step.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "multisplit/block/block_bucket_offsets.cuh"
+#include "multisplit/checked_buckets.cuh"
+#include "multisplit/detail/load_window.cuh"
+#include "multisplit/detail/no_value.cuh"
+#include "multisplit/detail/policy.cuh"
+#include "multisplit/detail/stage_splitters.cuh"
+#include "multisplit/detail/tile_range.cuh"
+#include "multisplit/warp/warp_bucket_offsets.cuh"
+#include "multisplit/warp/warp_local_offsets.cuh"
+
+namespace multisplit {
+namespace detail {
+
+template <class Policy, class Key, class Value>
+struct postscan_storage {
+  static constexpr bool reorders = Policy::scope != reorder_scope::none;
+  static constexpr int staged = reorders ? Policy::tile_items : 1;
+  static constexpr int warp_rows = Policy::scope == reorder_scope::warp ? Policy::warps : 1;
+
+  std::uint32_t warp_counts[Policy::warps][max_warp_buckets];
+  std::uint32_t warp_starts[warp_rows][max_warp_buckets];  // WMS: bucket starts in a warp's run
+  std::uint32_t carry[max_warp_buckets];  // global position of this block's next item per bucket
+  std::uint32_t base[max_warp_buckets];   // where this tile's bucket b lands, less its start
+  std::uint32_t tile_starts[max_warp_buckets];
+  Key keys[staged];
+  Value values[has_values<Value> ? staged : 1];
+  std::uint8_t buckets[staged];
+  typename block_bucket_offsets<Policy>::temp_storage scan;
+  splitter_stage stage_area;
+};
+
+// Zeroes the warp counters of the first num_buckets buckets, one bucket per thread.
+template <int Warps, int Threads>
+__device__ __forceinline__ void clear_counts(std::uint32_t (*warp_counts)[max_warp_buckets],
+                                             std::uint32_t num_buckets) {
+  for (std::uint32_t b = threadIdx.x; b < num_buckets; b += Threads) {
+#pragma unroll
+    for (int w = 0; w < Warps; ++w) warp_counts[w][b] = 0;
+  }
+}
+
+template <class Policy, class Key, class Value, class BucketFn>
+__global__ void __launch_bounds__(Policy::threads)
+    postscan_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
+                    item_count count, std::uint32_t num_buckets, int bits, BucketFn bucket_of,
+                    const std::uint32_t* scanned, const std::uint32_t* single_bucket) {
+  using storage_t = postscan_storage<Policy, Key, Value>;
+  using offsets_t = block_bucket_offsets<Policy>;
+  constexpr bool pairs = has_values<Value>;
+  constexpr int per_thread = offsets_t::per_thread;
+  __shared__ storage_t s;
+
+  const std::uint32_t n = count.get();
+  const tile_range range = even_share(n, Policy::tile_items);
+  if (*single_bucket) {  // early exit: the order cannot change, so copy this block's range
+    const std::uint64_t end = min(static_cast<std::uint64_t>(range.end) * Policy::tile_items,
+                                  static_cast<std::uint64_t>(n));
+    for (std::uint64_t i = static_cast<std::uint64_t>(range.begin) * Policy::tile_items + threadIdx.x;
+         i < end; i += Policy::threads) {
+      keys_out[i] = keys_in[i];
+      if constexpr (pairs) values_out[i] = values_in[i];
+    }
+    return;
+  }
+
+  auto fn = stage(bucket_of, s.stage_area);
+  clear_counts<Policy::warps, Policy::threads>(s.warp_counts, num_buckets);
+  for (std::uint32_t b = threadIdx.x; b < num_buckets; b += Policy::threads)
+    s.carry[b] = scanned[static_cast<std::size_t>(b) * gridDim.x + blockIdx.x];
+  __syncthreads();
+
+  const int warp = static_cast<int>(threadIdx.x / 32);
+  const unsigned lane = lane_id();
+  std::uint32_t* row = s.warp_counts[warp];
+  for (std::uint32_t tile = range.begin; tile < range.end; ++tile) {
+    const std::uint64_t first = first_item<Policy>(tile, warp, lane);
+    const std::uint64_t tile_first = static_cast<std::uint64_t>(tile) * Policy::tile_items;
+    const bool full = tile_first + Policy::tile_items <= n;
+    Key k[Policy::windows];
+    Value v[Policy::windows];
+    std::uint32_t b[Policy::windows];
+    std::uint32_t rank[Policy::windows];
+    load_windows<Policy>(keys_in, first, n, full, k);
+    if constexpr (pairs) load_windows<Policy>(values_in, first, n, full, v);
+
+    // A. local offsets within the warp's windows, in input order.
+#pragma unroll
+    for (int i = 0; i < Policy::windows; ++i) {
+      const bool valid = full || first + 32 * i < n;
+      const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
+      b[i] = valid ? evaluate(fn, k[i], num_buckets, false) : 0;
+      const std::uint32_t peers = match_bucket(b[i], bits, active);
+      const int leader = leader_of(peers | (1u << lane));
+      std::uint32_t before = 0;
+      if (valid && static_cast<int>(lane) == leader) {
+        before = row[b[i]];
+        row[b[i]] = before + static_cast<std::uint32_t>(__popc(peers));
+      }
+      rank[i] = __shfl_sync(0xffffffffu, before, leader) + local_offset(peers);
+      __syncwarp();
+    }
+    if constexpr (Policy::scope == reorder_scope::warp)
+      warp_bucket_offsets(row, s.warp_starts[warp], num_buckets);
+    __syncthreads();
+
+    // B. block offsets; the carried positions move past this tile.
+    {
+      std::uint32_t totals[per_thread], starts[per_thread];
+      offsets_t::compute(s.scan, s.warp_counts, num_buckets, totals, starts);
+#pragma unroll
+      for (int j = 0; j < per_thread; ++j) {
+        const std::uint32_t bucket = threadIdx.x * per_thread + j;
+        if (bucket < num_buckets) {
+          const std::uint32_t at = s.carry[bucket];
+          s.carry[bucket] = at + totals[j];
+          if constexpr (Policy::scope == reorder_scope::block) {
+            s.base[bucket] = at - starts[j];
+            s.tile_starts[bucket] = starts[j];
+          } else {
+            s.base[bucket] = at;
+          }
+        }
+      }
+    }
+    __syncthreads();
+
+    // C. scatter.
+    if constexpr (Policy::scope == reorder_scope::none) {
+#pragma unroll
+      for (int i = 0; i < Policy::windows; ++i) {
+        if (full || first + 32 * i < n) {
+          const std::uint32_t pos = s.base[b[i]] + row[b[i]] + rank[i];
+          keys_out[pos] = k[i];
+          if constexpr (pairs) values_out[pos] = v[i];
+        }
+      }
+    } else if constexpr (Policy::scope == reorder_scope::warp) {
+      const int seg = warp * Policy::warp_items;
+#pragma unroll
+      for (int i = 0; i < Policy::windows; ++i) {
+        if (full || first + 32 * i < n) {
+          const std::uint32_t p = seg + s.warp_starts[warp][b[i]] + rank[i];
+          s.keys[p] = k[i];
+          if constexpr (pairs) s.values[p] = v[i];
+          s.buckets[p] = static_cast<std::uint8_t>(b[i]);
+        }
+      }
+      __syncwarp();
+      const std::uint64_t seg_first = tile_first + seg;
+      const int seg_items = seg_first >= n ? 0
+                            : static_cast<int>(min(static_cast<std::uint64_t>(Policy::warp_items),
+                                                   n - seg_first));
+      for (int j = static_cast<int>(lane); j < seg_items; j += 32) {
+        const std::uint32_t bucket = s.buckets[seg + j];
+        const std::uint32_t pos = s.base[bucket] + row[bucket] + (j - s.warp_starts[warp][bucket]);
+        keys_out[pos] = s.keys[seg + j];
+        if constexpr (pairs) values_out[pos] = s.values[seg + j];
+      }
+    } else {
+#pragma unroll
+      for (int i = 0; i < Policy::windows; ++i) {
+        if (full || first + 32 * i < n) {
+          const std::uint32_t p = s.tile_starts[b[i]] + row[b[i]] + rank[i];
+          s.keys[p] = k[i];
+          if constexpr (pairs) s.values[p] = v[i];
+          s.buckets[p] = static_cast<std::uint8_t>(b[i]);
+        }
+      }
+      __syncthreads();
+      clear_counts<Policy::warps, Policy::threads>(s.warp_counts, num_buckets);  // not read again in this tile
+      const int tile_items = full ? Policy::tile_items : static_cast<int>(n - tile_first);
+      for (int j = static_cast<int>(threadIdx.x); j < tile_items; j += Policy::threads) {
+        const std::uint32_t pos = s.base[s.buckets[j]] + j;
+        keys_out[pos] = s.keys[j];
+        if constexpr (pairs) values_out[pos] = s.values[j];
+      }
+    }
+    if constexpr (Policy::scope != reorder_scope::block) {
+      __syncthreads();  // DMS and WMS read the counters while they scatter
+      clear_counts<Policy::warps, Policy::threads>(s.warp_counts, num_buckets);
+    }
+    __syncthreads();
+  }
+}
+
+}  // namespace detail
+}  // namespace multisplit

@@ -1,0 +1,131 @@
+// The public calls of multisplit.cuh: argument checks, the automatic choice of method, and the
+// hand-off to each method's dispatch. See multisplit.cuh for the contract.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include <cuda_runtime.h>
+
+#include "multisplit/baseline/reduced_bit_sort.cuh"
+#include "multisplit/baseline/scan_split.cuh"
+#include "multisplit/detail/large_multisplit.cuh"
+#include "multisplit/detail/no_value.cuh"
+#include "multisplit/detail/policy.cuh"
+#include "multisplit/dispatch/dispatch_multisplit.cuh"
+
+namespace multisplit {
+
+inline const char* method_name(method how) {
+  switch (how) {
+    case method::automatic: return "automatic";
+    case method::direct: return "DMS";
+    case method::warp: return "WMS";
+    case method::block: return "BMS";
+    case method::large: return "large";
+    case method::reduced_bit_sort: return "reduced-bit sort";
+    case method::scan_split: return "scan split";
+  }
+  return "unknown";
+}
+
+namespace detail {
+
+// method::automatic. Crossovers measured on the H200 (bench/results/multisplit.md).
+inline method choose_method(std::uint32_t num_buckets, bool /*pairs*/) {
+  return num_buckets <= max_warp_buckets ? method::block : method::large;
+}
+
+template <class Key, class Value, class BucketFn>
+cudaError_t dispatch_split(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                           const Value* values_in, Value* values_out, item_count count,
+                           std::size_t max_items, std::uint32_t num_buckets, BucketFn bucket_of,
+                           std::uint32_t* bucket_offsets, cudaStream_t stream, method how) {
+  if (max_items > std::numeric_limits<std::uint32_t>::max() || num_buckets == 0)
+    return cudaErrorInvalidValue;
+  const bool host_count = count.device == nullptr;
+  if (how == method::automatic) how = choose_method(num_buckets, has_values<Value>);
+  const bool counting = true;
+  switch (how) {
+    case method::direct:
+      return dispatch_warp_method<reorder_scope::none>(temp, temp_bytes, keys_in, keys_out, values_in,
+                                                       values_out, count, max_items, num_buckets,
+                                                       bucket_of, counting, bucket_offsets, stream);
+    case method::warp:
+      return dispatch_warp_method<reorder_scope::warp>(temp, temp_bytes, keys_in, keys_out, values_in,
+                                                       values_out, count, max_items, num_buckets,
+                                                       bucket_of, counting, bucket_offsets, stream);
+    case method::block:
+      return dispatch_warp_method<reorder_scope::block>(temp, temp_bytes, keys_in, keys_out, values_in,
+                                                        values_out, count, max_items, num_buckets,
+                                                        bucket_of, counting, bucket_offsets, stream);
+    case method::large:
+      return dispatch_large(temp, temp_bytes, keys_in, keys_out, values_in, values_out, count,
+                            max_items, num_buckets, bucket_of, bucket_offsets, stream);
+    case method::reduced_bit_sort:
+      if (!host_count) return cudaErrorInvalidValue;
+      return dispatch_reduced_bit_sort(temp, temp_bytes, keys_in, keys_out, values_in, values_out,
+                                       max_items, num_buckets, bucket_of, bucket_offsets, stream);
+    case method::scan_split:
+      if (!host_count) return cudaErrorInvalidValue;
+      return dispatch_scan_split(temp, temp_bytes, keys_in, keys_out, values_in, values_out,
+                                 max_items, num_buckets, bucket_of, bucket_offsets, stream);
+    case method::automatic: break;
+  }
+  return cudaErrorInvalidValue;
+}
+
+inline item_count host_items(std::size_t n) {
+  return item_count{nullptr, static_cast<std::uint32_t>(n)};
+}
+
+}  // namespace detail
+
+template <class Key, class BucketFn>
+cudaError_t split_keys(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                       std::size_t num_items, std::uint32_t num_buckets, BucketFn bucket_of,
+                       std::uint32_t* bucket_offsets, cudaStream_t stream, method how) {
+  using detail::no_value;
+  return detail::dispatch_split(temp, temp_bytes, keys_in, keys_out,
+                                static_cast<const no_value*>(nullptr), static_cast<no_value*>(nullptr),
+                                detail::host_items(num_items), num_items, num_buckets, bucket_of,
+                                bucket_offsets, stream, how);
+}
+
+template <class Key, class Value, class BucketFn>
+cudaError_t split_pairs(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                        const Value* values_in, Value* values_out, std::size_t num_items,
+                        std::uint32_t num_buckets, BucketFn bucket_of,
+                        std::uint32_t* bucket_offsets, cudaStream_t stream, method how) {
+  static_assert(sizeof(Value) == 4, "values are 32-bit");
+  return detail::dispatch_split(temp, temp_bytes, keys_in, keys_out, values_in, values_out,
+                                detail::host_items(num_items), num_items, num_buckets, bucket_of,
+                                bucket_offsets, stream, how);
+}
+
+template <class Key, class BucketFn>
+cudaError_t split_keys(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                       device_count num_items, std::uint32_t num_buckets, BucketFn bucket_of,
+                       std::uint32_t* bucket_offsets, cudaStream_t stream, method how) {
+  using detail::no_value;
+  if (num_items.num_items == nullptr) return cudaErrorInvalidValue;
+  return detail::dispatch_split(temp, temp_bytes, keys_in, keys_out,
+                                static_cast<const no_value*>(nullptr), static_cast<no_value*>(nullptr),
+                                detail::item_count{num_items.num_items, 0}, num_items.max_items,
+                                num_buckets, bucket_of, bucket_offsets, stream, how);
+}
+
+template <class Key, class Value, class BucketFn>
+cudaError_t split_pairs(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                        const Value* values_in, Value* values_out, device_count num_items,
+                        std::uint32_t num_buckets, BucketFn bucket_of,
+                        std::uint32_t* bucket_offsets, cudaStream_t stream, method how) {
+  static_assert(sizeof(Value) == 4, "values are 32-bit");
+  if (num_items.num_items == nullptr) return cudaErrorInvalidValue;
+  return detail::dispatch_split(temp, temp_bytes, keys_in, keys_out, values_in, values_out,
+                                detail::item_count{num_items.num_items, 0}, num_items.max_items,
+                                num_buckets, bucket_of, bucket_offsets, stream, how);
+}
+
+}  // namespace multisplit
