@@ -38,10 +38,13 @@ enum class device_kind { automatic, gpu, cpu };
 struct options {
   strategy how = strategy::multisplit;  // used when the run is on the GPU
   device_kind device = device_kind::automatic;  // automatic: GPU when present, else CPU
-  double delta = 0;                     // bucket width; 0 = auto (see README for the rule)
+  // Bucket width; 0 = auto. CPU auto rule: 32 * mean arc weight / mean out-degree (Davidson et
+  // al.'s Near-Far rule), rounded down to an integer >= 1 for integer weights; integer graphs also
+  // round a given width down. The GPU engine states its own rule in stats.delta.
+  double delta = 0;
   std::uint32_t buckets = 10;           // K, for bucketing and multisplit
   bool predecessors = false;            // also return a shortest-path tree
-  unsigned threads = 0;                 // CPU threads; 0 = all hardware threads
+  unsigned threads = 0;                 // CPU delta-stepping threads; 0 = all hardware threads
 };
 
 struct statistics {
@@ -72,7 +75,9 @@ struct result {
   std::size_t num_reached() const;
 };
 
-// Thrown when integer distances would not fit in 32 bits.
+// Thrown when a shortest distance does not fit: above 2^32 - 2 for integer weights (sums are
+// formed in 64 bits), or rounding to +inf for real weights. Longer paths that are not shortest
+// never trigger it.
 class distance_overflow : public std::overflow_error {
  public:
   using std::overflow_error::overflow_error;
@@ -81,7 +86,13 @@ class distance_overflow : public std::overflow_error {
 // True when a CUDA device can be used; otherwise why not (no device, no driver, CPU-only build).
 bool gpu_available(std::string* why_not = nullptr);
 
-// Solves from several sources reusing one uploaded graph (GPU) or thread pool (CPU).
+// Solves from several sources reusing one uploaded graph (GPU) or thread pool (CPU). The solver
+// keeps a reference to g, which must outlive it. The constructor checks the graph (offsets,
+// targets, weights finite and non-negative: std::invalid_argument) and the options; run() throws
+// std::out_of_range for a source that is not a vertex. Dispatch: a GPU strategy runs on the GPU
+// when device is gpu, or automatic and gpu_available(); otherwise (device cpu, or no GPU) CPU
+// delta-stepping runs and stats.strategy is "cpu". device gpu without a usable GPU throws
+// std::runtime_error with the reason; the CPU strategies with device gpu throw invalid_argument.
 class solver {
  public:
   solver(const graph::csr& g, const options& opts);
@@ -97,14 +108,17 @@ class solver {
   std::unique_ptr<impl> impl_;
 };
 
-// One source, one call.
+// One source, one call (a solver built and dropped).
 result solve(const graph::csr& g, vertex_t source, const options& opts = {});
 
-// The oracle.
+// The oracle: binary-heap Dijkstra, one thread. Real weights are added in float, one arc at a
+// time, as on the GPU; CPU delta-stepping reproduces its distances bit for bit.
 result dijkstra(const graph::csr& g, vertex_t source, bool predecessors = false);
 
 // Checks r against Dijkstra vertex by vertex, and its predecessor tree when present
-// (dist[v] == dist[parent] + w(parent, v), rooted at the source).
+// (dist[v] == dist[parent] + w(parent, v), rooted at the source). Integer distances must be
+// equal; real distances may differ by a relative 1e-5 (a GPU may associate float sums
+// differently), and infinite ones must agree exactly. check_predecessors checks the tree alone.
 struct validation {
   bool ok = true;
   std::uint64_t mismatches = 0;
