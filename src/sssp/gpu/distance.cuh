@@ -1,0 +1,75 @@
+// Distances on the device for the two kinds of weight, with the same arithmetic as the CPU
+// references (sssp/distance_policy.hpp) so results compare exactly:
+//   integer weights: 32-bit unsigned distances, sums formed in 64 bits; a sum above 2^32 - 2 is
+//     dropped and flagged (2^32 - 1 is infinity), and the engine then looks for a vertex whose
+//     true distance does not fit (distance_overflow);
+//   real weights: float distances, one float addition per arc; a sum that rounds to +inf is
+//     dropped and flagged the same way.
+// atomicMin on floats uses their bit patterns: for non-negative floats (weights are checked
+// non-negative) the order of the patterns as signed integers is the order of the values.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace deltasplit::sssp::gpu {
+
+template <class Distance>
+struct distance_ops;
+
+template <>
+struct distance_ops<std::uint32_t> {
+  using distance = std::uint32_t;
+  using weight = std::uint32_t;
+  static constexpr distance infinity = 0xFFFFFFFFu;
+  __device__ static bool extend(distance d, weight w, distance& out) {
+    std::uint64_t sum = std::uint64_t{d} + w;
+    if (sum > 0xFFFFFFFEull) return false;
+    out = static_cast<distance>(sum);
+    return true;
+  }
+  __device__ static distance atomic_min(distance* p, distance v) { return atomicMin(p, v); }
+};
+
+template <>
+struct distance_ops<float> {
+  using distance = float;
+  using weight = float;
+  static constexpr distance infinity = __builtin_huge_valf();
+  __device__ static bool extend(distance d, weight w, distance& out) {
+    float sum = d + w;
+    if (!isfinite(sum)) return false;
+    out = sum;
+    return true;
+  }
+  __device__ static distance atomic_min(distance* p, distance v) {
+    return __int_as_float(atomicMin(reinterpret_cast<int*>(p), __float_as_int(v)));
+  }
+};
+
+// Delta-stepping's bucket of a tentative distance: floor(d / delta) (Meyer and Sanders).
+// Monotone in d, which is all the loop relies on. A delta of "infinity" (integer: 2^32 - 1,
+// real: +inf) puts every finite distance in bucket 0: the Bellman-Ford-style workfront sweep.
+// Bucket ids stay below no_bucket, the mark for "not filed".
+inline constexpr std::uint32_t no_bucket = 0xFFFFFFFFu;
+
+template <class Distance>
+struct bucket_of_distance;
+
+template <>
+struct bucket_of_distance<std::uint32_t> {
+  std::uint32_t delta;  // >= 1
+  __host__ __device__ std::uint32_t operator()(std::uint32_t d) const { return d / delta; }
+};
+
+template <>
+struct bucket_of_distance<float> {
+  float delta;  // > 0, may be +inf
+  __host__ __device__ std::uint32_t operator()(float d) const {
+    float q = floorf(d / delta);
+    return q >= 4.0e9f ? 4000000000u : static_cast<std::uint32_t>(q);
+  }
+};
+
+}  // namespace deltasplit::sssp::gpu

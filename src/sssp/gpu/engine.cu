@@ -1,0 +1,330 @@
+// The GPU engine behind sssp::solver (the seam in sssp/gpu_engine.hpp): it uploads one graph,
+// allocates the loop's work buffers once, and answers any number of sources with any strategy.
+//
+// Delta when options.delta == 0 (auto): delta = 32 * mean arc weight / mean out-degree, the rule
+// of Davidson et al. 2014 (Section 5.3), at least 1 for integer weights; mean weights of 0 give 1.
+// It balances the two costs of delta-stepping: a small delta means many buckets (steps), a large
+// one re-relaxes vertices whose distance is not final yet.
+//
+// Queue capacities: the frontier holds each vertex at most once (stamps), the other queues can hold
+// a vertex once per bucket it drops into; they start at 2n and, should a solve overflow one
+// (control::capacity_exceeded), double and the solve runs again, so no input is ever truncated.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sssp/distance_policy.hpp"
+#include "sssp/gpu/device_memory.cuh"
+#include "sssp/gpu/frontier_managers.cuh"
+#include "sssp/gpu/predecessors.cuh"
+#include "sssp/gpu_engine.hpp"
+
+namespace deltasplit::sssp::gpu {
+
+template <class Distance>
+std::unique_ptr<frontier_manager<Distance>> make_atomic_manager() {
+  return std::make_unique<manager_for<Distance, atomic_filing>>();
+}
+template std::unique_ptr<frontier_manager<std::uint32_t>> make_atomic_manager<std::uint32_t>();
+template std::unique_ptr<frontier_manager<float>> make_atomic_manager<float>();
+
+namespace {
+
+template <class T>
+void upload(device_array<T>& dst, const std::vector<T>& src, cudaStream_t stream) {
+  if (!src.empty()) DS_CUDA(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+}
+
+template <class Distance>
+const std::vector<typename distance_ops<Distance>::weight>& weights_of(const graph::csr& g) {
+  if constexpr (std::is_same_v<Distance, float>)
+    return g.real_weights;
+  else
+    return g.int_weights;
+}
+
+template <class Distance>
+std::vector<Distance>& distances_of(result& r) {
+  if constexpr (std::is_same_v<Distance, float>)
+    return r.real_distances;
+  else
+    return r.int_distances;
+}
+
+std::uint32_t capped(std::uint64_t x) {
+  return x > 0xFFFFFFF0ull ? 0xFFFFFFF0u : static_cast<std::uint32_t>(x);
+}
+
+}  // namespace
+
+template <class Distance>
+class engine final : public detail::gpu_engine {
+  using weight = typename distance_ops<Distance>::weight;
+
+ public:
+  explicit engine(const graph::csr& g) : g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
+    cudaDeviceProp prop{};
+    int device = 0;
+    DS_CUDA(cudaGetDevice(&device));
+    DS_CUDA(cudaGetDeviceProperties(&prop, device));
+    name_ = prop.name;
+    shape_ = launch_shape{static_cast<unsigned>(prop.multiProcessorCount) * 4u, 256u};
+    const std::uint32_t queue = initial_queue_capacity();
+    reserve(graph_bytes() + work_bytes(queue, 1), "the graph (" + std::to_string(n_) + " vertices, " +
+                                                     std::to_string(m_) + " arcs) and the solver's work buffers");
+    DS_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    DS_CUDA(cudaEventCreate(&start_));
+    DS_CUDA(cudaEventCreate(&stop_));
+    for (auto& e : flag_ready_) DS_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    DS_CUDA(cudaMallocHost(&host_words_, 4 * sizeof(std::uint32_t)));
+    offsets_ = device_array<edge_t>(g.offsets.size(), "the CSR offsets");
+    targets_ = device_array<vertex_t>(m_, "the CSR targets");
+    weights_ = device_array<weight>(m_, "the arc weights");
+    upload(offsets_, g.offsets, stream_);
+    upload(targets_, g.targets, stream_);
+    upload(weights_, weights_of<Distance>(g), stream_);
+    dist_ = device_array<Distance>(n_, "the distances");
+    stamp_ = device_array<std::uint32_t>(n_, "the iteration stamps");
+    filed_ = device_array<std::uint32_t>(n_, "the filed buckets");
+    ctl_ = device_array<control>(1, "the loop control");
+    frontier_[0] = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the frontier");
+    frontier_[1] = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the frontier");
+    word_ = device_array<std::uint32_t>(1, "a flag");
+    allocate_queues(queue, 1);
+    double total = 0;
+    for (weight w : weights_of<Distance>(g)) total += static_cast<double>(w);
+    mean_weight_ = m_ ? total / static_cast<double>(m_) : 0;
+    mean_degree_ = n_ ? static_cast<double>(m_) / n_ : 0;
+    DS_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  ~engine() override {
+    graph_.reset();
+    if (host_words_) cudaFreeHost(host_words_);
+    for (auto e : flag_ready_)
+      if (e) cudaEventDestroy(e);
+    if (start_) cudaEventDestroy(start_);
+    if (stop_) cudaEventDestroy(stop_);
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+
+  std::string device_name() const override { return name_; }
+
+  result run(vertex_t source, const options& opts) override {
+    const bool bucketed = opts.how == strategy::bucketing || opts.how == strategy::multisplit;
+    const std::uint32_t K = bucketed ? opts.buckets : 1;
+    if (K == 0 || K > max_window_buckets)
+      throw std::invalid_argument("the number of buckets must be between 1 and " + std::to_string(max_window_buckets) +
+                                  "; got " + std::to_string(K));
+    frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
+    const bucket_of_distance<Distance> bucket = bucket_width(opts);
+    if (K > slots_buckets_) allocate_queues(queue_capacity_, K);
+
+    loop_outcome out;
+    for (int attempt = 0;; ++attempt) {
+      solve_context<Distance> ctx = context(K, bucket, opts.how);
+      manager.prepare(ctx.view);
+      out = manager.solve(ctx, source, true);
+      if (!out.final.capacity_exceeded) break;
+      if (queue_capacity_ >= 0x7FFFFFF0u || attempt > 8)
+        throw std::runtime_error("GPU delta-stepping: work queues exceed 2^31 entries");
+      allocate_queues(capped(std::uint64_t{queue_capacity_} * 2), std::max(K, slots_buckets_));
+    }
+
+    result r;
+    r.kind = g_.kind;
+    std::vector<Distance>& dist = distances_of<Distance>(r);
+    dist.resize(n_);
+    if (n_) DS_CUDA(cudaMemcpyAsync(dist.data(), dist_.get(), n_ * sizeof(Distance), cudaMemcpyDeviceToHost, stream_));
+    DS_CUDA(cudaStreamSynchronize(stream_));
+    if (out.final.overflowed) {
+      vertex_t v = detail::overflowed_vertex(g_, dist, distance_ops<Distance>::infinity);
+      if (v != graph::invalid_vertex) detail::throw_overflow(g_, source, v);
+    }
+    if (opts.predecessors) {
+      if (!parent_.get()) {
+        parent_ = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the predecessor tree");
+        level_ = device_array<std::uint32_t>(std::max<std::uint32_t>(n_, 1), "the predecessor levels");
+      }
+      r.predecessors = shortest_path_tree(context(K, bucket, opts.how).view, source, parent_.get(), level_.get(),
+                                          word_.get(), host_words_ + 2, shape_.blocks, stream_);
+    }
+    statistics& st = r.stats;
+    st.strategy = strategy_name(opts.how);
+    st.device = name_;
+    st.milliseconds = out.milliseconds;
+    st.relax_ms = out.relax_ms;
+    st.frontier_ms = out.frontier_ms;
+    st.delta = opts.how == strategy::workfront ? std::numeric_limits<double>::infinity() : static_cast<double>(bucket.delta);
+    st.iterations = out.final.iteration;
+    st.edges_relaxed = out.final.edges_relaxed;
+    st.vertices_processed = out.final.vertices_processed;
+    st.max_queue = out.final.max_frontier;
+    return r;
+  }
+
+ private:
+  std::uint32_t initial_queue_capacity() const { return capped(2 * std::uint64_t{n_} + 1024); }
+  std::uint32_t heavy_capacity(std::uint32_t queue) const { return capped(queue + m_ / chunk_arcs + 1); }
+
+  std::size_t graph_bytes() const {
+    return (std::size_t{n_} + 1) * sizeof(edge_t) + m_ * (sizeof(vertex_t) + sizeof(weight));
+  }
+  std::size_t work_bytes(std::uint32_t queue, std::uint32_t K) const {
+    return std::size_t{n_} * (sizeof(Distance) + 4 * 4) + std::size_t{queue} * 4 * (3 + K) +
+           std::size_t{heavy_capacity(queue)} * sizeof(uint2) + (1u << 20);
+  }
+
+  void allocate_queues(std::uint32_t queue, std::uint32_t K) {
+    to_file_ = {};
+    beyond_ = {};
+    slots_ = {};
+    heavy_ = {};
+    reserve(std::size_t{queue} * 4 * (2 + K) + std::size_t{heavy_capacity(queue)} * sizeof(uint2),
+            "the solver's work queues");
+    to_file_ = device_array<vertex_t>(queue, "the queue to file");
+    beyond_ = device_array<vertex_t>(queue, "the far pile");
+    slots_ = device_array<vertex_t>(std::size_t{queue} * K, "the window's buckets");
+    heavy_ = device_array<uint2>(heavy_capacity(queue), "the chunks of large vertices");
+    queue_capacity_ = queue;
+    slots_buckets_ = K;
+    ++generation_;
+  }
+
+  bucket_of_distance<Distance> bucket_width(const options& opts) const {
+    double delta = opts.delta > 0 ? opts.delta : (mean_degree_ > 0 ? 32.0 * mean_weight_ / mean_degree_ : 1.0);
+    if constexpr (std::is_same_v<Distance, float>) {
+      if (opts.how == strategy::workfront) return {std::numeric_limits<float>::infinity()};
+      float d = static_cast<float>(delta);
+      if (!(d > 0) || !std::isfinite(d)) d = opts.delta > 0 ? std::numeric_limits<float>::max() : 1.0f;
+      return {d};
+    } else {
+      if (opts.how == strategy::workfront) return {0xFFFFFFFFu};
+      double r = std::round(delta);
+      return {r < 1 ? 1u : r > 4294967294.0 ? 0xFFFFFFFEu : static_cast<std::uint32_t>(r)};
+    }
+  }
+
+  solve_context<Distance> context(std::uint32_t K, bucket_of_distance<Distance> bucket, strategy how) {
+    loop_view<Distance> v{};
+    v.offsets = offsets_.get();
+    v.targets = targets_.get();
+    v.weights = weights_.get();
+    v.dist = dist_.get();
+    v.stamp = stamp_.get();
+    v.filed = filed_.get();
+    v.ctl = ctl_.get();
+    v.frontier[0] = frontier_[0].get();
+    v.frontier[1] = frontier_[1].get();
+    v.to_file = to_file_.get();
+    v.beyond = beyond_.get();
+    v.slots = slots_.get();
+    v.heavy = heavy_.get();
+    v.num_vertices = n_;
+    v.frontier_capacity = std::max<std::uint32_t>(n_, 1);
+    v.queue_capacity = queue_capacity_;
+    v.heavy_capacity = heavy_capacity(queue_capacity_);
+    v.window_buckets = K;
+    v.bucket = bucket;
+    solve_context<Distance> ctx{};
+    ctx.view = v;
+    ctx.stream = stream_;
+    ctx.shape = shape_;
+    ctx.graph = &graph_;
+    double delta_bits = static_cast<double>(bucket.delta);
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &delta_bits, sizeof bits);
+    ctx.graph_key = std::string(strategy_name(how)) + "/" + std::to_string(K) + "/" + std::to_string(bits) + "/" +
+                    std::to_string(generation_);
+    ctx.done_flags = host_words_;
+    ctx.flag_ready[0] = flag_ready_[0];
+    ctx.flag_ready[1] = flag_ready_[1];
+    ctx.start = start_;
+    ctx.stop = stop_;
+    ctx.max_steps = 8 * (std::uint64_t{n_} + m_) + 10000;
+    return ctx;
+  }
+
+  frontier_manager<Distance>& manager_for_strategy(strategy how) {
+    switch (how) {
+      case strategy::near_far:
+      case strategy::workfront:
+        if (!atomic_) atomic_ = make_atomic_manager<Distance>();
+        return *atomic_;
+      case strategy::bucketing:
+        if (!bucketing_) bucketing_ = make_bucketing_manager<Distance>();
+        return *bucketing_;
+      case strategy::multisplit:
+        if (!multisplit_) multisplit_ = make_multisplit_manager<Distance>();
+        return *multisplit_;
+      default:
+        throw std::invalid_argument(std::string("strategy '") + strategy_name(how) + "' does not run on the GPU");
+    }
+  }
+
+  const graph::csr& g_;
+  std::uint32_t n_;
+  edge_t m_;
+  std::string name_;
+  launch_shape shape_{};
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr, flag_ready_[2] = {nullptr, nullptr};
+  std::uint32_t* host_words_ = nullptr;  // pinned: two done flags, the sweep flag
+  device_array<edge_t> offsets_;
+  device_array<vertex_t> targets_;
+  device_array<weight> weights_;
+  device_array<Distance> dist_;
+  device_array<std::uint32_t> stamp_, filed_;
+  device_array<control> ctl_;
+  device_array<vertex_t> frontier_[2];
+  device_array<vertex_t> to_file_, beyond_, slots_;
+  device_array<uint2> heavy_;
+  device_array<vertex_t> parent_;
+  device_array<std::uint32_t> level_, word_;
+  std::uint32_t queue_capacity_ = 0, slots_buckets_ = 0;
+  std::uint64_t generation_ = 0;
+  step_graph graph_;
+  std::unique_ptr<frontier_manager<Distance>> atomic_, bucketing_, multisplit_;
+  double mean_weight_ = 0, mean_degree_ = 0;
+};
+
+}  // namespace deltasplit::sssp::gpu
+
+namespace deltasplit::sssp::detail {
+
+bool cuda_device_usable(std::string* why_not) {
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    if (why_not) *why_not = std::string("no usable CUDA device: ") + cudaGetErrorString(err);
+    return false;
+  }
+  if (count == 0) {
+    if (why_not) *why_not = "no CUDA device found";
+    return false;
+  }
+  cudaFuncAttributes attributes{};
+  err = cudaFuncGetAttributes(&attributes, gpu::plan<std::uint32_t>);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    if (why_not) *why_not = std::string("this build has no code for the CUDA device: ") + cudaGetErrorString(err);
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<gpu_engine> make_gpu_engine(const graph::csr& g, const options&) {
+  std::string why_not;
+  if (!cuda_device_usable(&why_not)) throw std::runtime_error(why_not);
+  if (g.num_vertices >= 0xFFFFFFF0u)
+    throw std::length_error("the GPU solver handles graphs of fewer than 2^32 - 16 vertices");
+  if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::engine<std::uint32_t>>(g);
+  return std::make_unique<gpu::engine<float>>(g);
+}
+
+}  // namespace deltasplit::sssp::detail

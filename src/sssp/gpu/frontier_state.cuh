@@ -1,0 +1,95 @@
+// The state the delta-stepping loop keeps on the device (Davidson et al. 2014; seed 000,
+// Section 7.2), shared by every frontier manager. Buckets are windows of width delta over the
+// tentative distances; the loop processes the current bucket until it is empty, then picks the
+// next one:
+//   frontier[cur]      vertices of the current bucket to relax this iteration (no duplicates:
+//                      an iteration stamp per vertex admits each vertex once per iteration);
+//   frontier[cur ^ 1]  the next iteration's, filled by the relaxation;
+//   to_file            vertices whose new distance fell past the current bucket but inside the
+//                      window [window, window + K): filed into the window's buckets by the
+//                      frontier manager (radix sort, multisplit, ...);
+//   slots[k]           bucket window + k of the window, filed and waiting;
+//   beyond             the far pile: vertices past the window, re-filed when the window is used up
+//                      (with K = 1 this is Near-Far's far pile and the window is the near set).
+// filed[v] is the lowest bucket v was filed into since it was last taken: a vertex is filed again
+// only when its bucket drops, and a copy is taken from a slot only once (compare-and-swap back to
+// no_bucket); copies left behind by a later improvement are stale and dropped when met.
+//
+// All sizes live on the device in `control`, so that kernels size their work from device counters
+// and the host never waits on a count (no round trip per iteration).
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "deltasplit/graph/csr.hpp"
+#include "sssp/gpu/distance.cuh"
+
+namespace deltasplit::sssp::gpu {
+
+using graph::edge_t;
+using graph::vertex_t;
+
+inline constexpr std::uint32_t max_window_buckets = 64;  // largest K
+
+struct control {
+  std::uint32_t cur;               // which frontier buffer is current
+  std::uint32_t done;
+  std::uint32_t iteration;         // relaxation iterations so far; stamps are iteration + 1
+  std::uint32_t current;           // current bucket
+  std::uint32_t window;            // first bucket of the window
+  std::uint32_t min_bucket;        // lowest live bucket of the far pile, when re-filing
+  std::uint32_t pick_slot;         // slot taken this step, or no_bucket
+  std::uint32_t refile;            // 1 when the far pile is re-filed this step
+  std::uint32_t gather_count;      // items of the slot or far pile taken this step
+  std::uint32_t frontier_count[2];
+  std::uint32_t to_file_count;
+  std::uint32_t file_count;        // to_file_count as the manager files it (clipped to the capacity)
+  std::uint32_t beyond_count;
+  std::uint32_t heavy_count;
+  std::uint32_t slot_count[max_window_buckets];
+  std::uint32_t capacity_exceeded;  // a queue was too small: the engine grows it and solves again
+  std::uint32_t overflowed;         // a distance sum was dropped (see distance.cuh)
+  std::uint32_t max_frontier;
+  std::uint32_t steps;
+  unsigned long long edges_relaxed;
+  unsigned long long vertices_processed;
+};
+
+// A vertex of degree above warp_degree is relaxed in chunks of chunk_arcs arcs, one warp per chunk
+// (R-MAT hubs spread over many warps and blocks); smaller ones are gathered 32 at a time by a warp.
+inline constexpr std::uint32_t warp_degree = 32;
+inline constexpr std::uint32_t chunk_arcs = 256;
+
+// Everything a kernel needs, passed by value.
+template <class Distance>
+struct loop_view {
+  using weight = typename distance_ops<Distance>::weight;
+  const edge_t* offsets;
+  const vertex_t* targets;
+  const weight* weights;
+  Distance* dist;
+  std::uint32_t* stamp;
+  std::uint32_t* filed;
+  control* ctl;
+  vertex_t* frontier[2];
+  vertex_t* to_file;
+  vertex_t* beyond;
+  vertex_t* slots;  // K arrays of queue_capacity
+  uint2* heavy;     // (vertex, chunk) pairs
+  std::uint32_t num_vertices;
+  std::uint32_t frontier_capacity;
+  std::uint32_t queue_capacity;
+  std::uint32_t heavy_capacity;
+  std::uint32_t window_buckets;  // K
+  bucket_of_distance<Distance> bucket;
+
+  __device__ vertex_t* slot(std::uint32_t k) const { return slots + static_cast<std::size_t>(k) * queue_capacity; }
+};
+
+__device__ inline std::uint32_t clamp_count(std::uint32_t count, std::uint32_t capacity) {
+  return count < capacity ? count : capacity;
+}
+
+}  // namespace deltasplit::sssp::gpu

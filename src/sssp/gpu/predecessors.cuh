@@ -1,0 +1,92 @@
+// A shortest-path tree from converged distances, built after the solve (not timed).
+// An arc (u, v) is tight when dist[u] + w(u, v) == dist[v] (the same float or integer arithmetic
+// as the relaxation). Every reached vertex other than the source has a tight in-arc, but picking any
+// one can close a cycle among vertices of equal distance joined by zero-weight arcs. So:
+//   1. a vertex with a tight in-arc that strictly increases the distance takes the lowest-numbered
+//      such u as its parent; parent arcs of this kind can never lie on a cycle (the distance would
+//      have to come back down), and these vertices, with the source, get level 0;
+//   2. the remaining reached vertices are reached only through tight arcs of equal distance; sweep r
+//      (r = 1, 2, ...) gives level r and parent u to each still unlevelled v with a tight equal-
+//      distance arc from a u of level < r. Levels strictly increase along these parent arcs, so no
+//      cycle can form either, and the sweeps stop when one finds nothing new (as many sweeps as the
+//      longest chain of zero-increase arcs, plus one).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "sssp/gpu/device_memory.cuh"
+#include "sssp/gpu/frontier_state.cuh"
+
+namespace deltasplit::sssp::gpu {
+
+template <class Distance>
+__device__ bool tight(const Distance* dist, Distance du, typename distance_ops<Distance>::weight w, vertex_t v) {
+  Distance sum;
+  return distance_ops<Distance>::extend(du, w, sum) && sum == dist[v];
+}
+
+template <class Distance>
+__global__ void strict_parents(loop_view<Distance> s, vertex_t source, vertex_t* parent, std::uint32_t* level) {
+  const std::uint32_t stride = gridDim.x * blockDim.x;
+  for (vertex_t u = blockIdx.x * blockDim.x + threadIdx.x; u < s.num_vertices; u += stride) {
+    const Distance du = s.dist[u];
+    if (u == source) level[u] = 0;
+    if (du == distance_ops<Distance>::infinity) continue;
+    for (edge_t a = s.offsets[u]; a < s.offsets[u + 1]; ++a) {
+      const vertex_t v = s.targets[a];
+      if (v != source && s.dist[v] > du && tight(s.dist, du, s.weights[a], v)) {
+        atomicMin(&parent[v], u);
+        level[v] = 0;
+      }
+    }
+  }
+}
+
+template <class Distance>
+__global__ void equal_distance_sweep(loop_view<Distance> s, std::uint32_t round, vertex_t* parent, std::uint32_t* level,
+                                     std::uint32_t* changed) {
+  const std::uint32_t stride = gridDim.x * blockDim.x;
+  for (vertex_t u = blockIdx.x * blockDim.x + threadIdx.x; u < s.num_vertices; u += stride) {
+    if (level[u] >= round) continue;  // unlevelled (no_bucket) or levelled in this sweep
+    const Distance du = s.dist[u];
+    for (edge_t a = s.offsets[u]; a < s.offsets[u + 1]; ++a) {
+      const vertex_t v = s.targets[a];
+      if (s.dist[v] == du && level[v] == no_bucket && tight(s.dist, du, s.weights[a], v) &&
+          atomicCAS(&level[v], no_bucket, round) == no_bucket) {
+        parent[v] = u;
+        *changed = 1;
+      }
+    }
+  }
+}
+
+// parent[] and level[] are device scratch of num_vertices entries, changed one device word and
+// changed_host one pinned word; returns the tree (invalid_vertex for the
+// source and unreached vertices).
+template <class Distance>
+std::vector<vertex_t> shortest_path_tree(const loop_view<Distance>& s, vertex_t source, vertex_t* parent,
+                                         std::uint32_t* level, std::uint32_t* changed, std::uint32_t* changed_host,
+                                         unsigned blocks, cudaStream_t stream) {
+  const std::size_t n = s.num_vertices;
+  DS_CUDA(cudaMemsetAsync(parent, 0xFF, n * sizeof(vertex_t), stream));
+  DS_CUDA(cudaMemsetAsync(level, 0xFF, n * sizeof(std::uint32_t), stream));
+  strict_parents<<<blocks, 256, 0, stream>>>(s, source, parent, level);
+  DS_CUDA_LAUNCH("strict_parents");
+  for (std::uint32_t round = 1;; ++round) {
+    DS_CUDA(cudaMemsetAsync(changed, 0, sizeof *changed, stream));
+    equal_distance_sweep<<<blocks, 256, 0, stream>>>(s, round, parent, level, changed);
+    DS_CUDA_LAUNCH("equal_distance_sweep");
+    DS_CUDA(cudaMemcpyAsync(changed_host, changed, sizeof *changed, cudaMemcpyDeviceToHost, stream));
+    DS_CUDA(cudaStreamSynchronize(stream));
+    if (!*changed_host) break;
+  }
+  std::vector<vertex_t> tree(n);
+  if (n) DS_CUDA(cudaMemcpyAsync(tree.data(), parent, n * sizeof(vertex_t), cudaMemcpyDeviceToHost, stream));
+  DS_CUDA(cudaStreamSynchronize(stream));
+  return tree;
+}
+
+}  // namespace deltasplit::sssp::gpu

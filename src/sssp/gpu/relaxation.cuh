@@ -1,0 +1,150 @@
+// Relaxation, shared by every frontier manager: each vertex of the frontier relaxes its out-arcs
+// with atomicMin on the tentative distances, and every vertex whose distance drops is filed at
+// once by its new bucket (Davidson et al. 2014, Section 4; seed 000, Section 7.2):
+//   - in the current bucket: into the next frontier (once per iteration, by iteration stamp);
+//   - in the window: into to_file, for the frontier manager to file into its buckets;
+//   - past the window: onto the far pile (beyond).
+// Load balance over skewed degrees: a warp takes 32 frontier vertices of degree <= warp_degree,
+// scans their degrees and relaxes the union of their arcs 32 at a time (scan-based gather), so
+// a warp never walks one vertex's list alone; vertices of larger degree are cut into chunks of
+// chunk_arcs arcs, each chunk relaxed by one warp, and the chunks of one hub spread over every
+// warp and block of the grid.
+#pragma once
+
+#include <cstdint>
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include "sssp/gpu/frontier_state.cuh"
+
+namespace deltasplit::sssp::gpu {
+
+namespace cg = cooperative_groups;
+
+// Appends v to a device queue; the active threads of a warp take their places with one atomic.
+__device__ inline void push(vertex_t* queue, std::uint32_t* count, std::uint32_t capacity, vertex_t v, control* ctl) {
+  cg::coalesced_group g = cg::coalesced_threads();
+  std::uint32_t base = 0;
+  if (g.thread_rank() == 0) base = atomicAdd(count, g.size());
+  base = g.shfl(base, 0) + g.thread_rank();
+  if (base < capacity)
+    queue[base] = v;
+  else
+    ctl->capacity_exceeded = 1;
+}
+
+// Where an improved vertex goes: see the file comment. c is the current bucket.
+template <class Distance>
+__device__ void file_improved(const loop_view<Distance>& s, vertex_t v, Distance d, std::uint32_t c,
+                              std::uint32_t window, std::uint32_t stamp, std::uint32_t next) {
+  std::uint32_t b = s.bucket(d);
+  if (b <= c) {
+    if (atomicExch(&s.stamp[v], stamp) != stamp) push(s.frontier[next], &s.ctl->frontier_count[next], s.frontier_capacity, v, s.ctl);
+  } else if (atomicMin(&s.filed[v], b) > b) {
+    if (b - window < s.window_buckets)
+      push(s.to_file, &s.ctl->to_file_count, s.queue_capacity, v, s.ctl);
+    else
+      push(s.beyond, &s.ctl->beyond_count, s.queue_capacity, v, s.ctl);
+  }
+}
+
+// What one relaxation iteration needs to know, read once per iteration.
+struct iteration_info {
+  std::uint32_t current, window, stamp, next;
+};
+
+template <class Distance>
+__device__ void relax_arc(const loop_view<Distance>& s, Distance du, edge_t arc, const iteration_info& it) {
+  using ops = distance_ops<Distance>;
+  Distance nd;
+  if (!ops::extend(du, s.weights[arc], nd)) {
+    s.ctl->overflowed = 1;
+    return;
+  }
+  vertex_t t = s.targets[arc];
+  if (!(nd < s.dist[t])) return;  // a plain read first: most arcs improve nothing
+  if (nd < ops::atomic_min(&s.dist[t], nd)) file_improved(s, t, nd, it.current, it.window, it.stamp, it.next);
+}
+
+// Records the chunks of a vertex too large for the warp gather.
+template <class Distance>
+__device__ void push_chunks(const loop_view<Distance>& s, vertex_t v, edge_t degree) {
+  std::uint32_t chunks = static_cast<std::uint32_t>((degree + chunk_arcs - 1) / chunk_arcs);
+  std::uint32_t base = atomicAdd(&s.ctl->heavy_count, chunks);
+  if (static_cast<std::uint64_t>(base) + chunks > s.heavy_capacity) {
+    s.ctl->capacity_exceeded = 1;
+    return;
+  }
+  for (std::uint32_t k = 0; k < chunks; ++k) s.heavy[base + k] = make_uint2(v, k);
+}
+
+// Per-warp scratch of the scan-based gather.
+template <class Distance>
+struct gather_scratch {
+  std::uint32_t inclusive[32];
+  edge_t first_arc[32];
+  Distance du[32];
+};
+
+// One warp relaxes frontier[first .. first + 32) (clipped to count). Called by all 32 lanes.
+// Returns the number of arcs the warp relaxed (same value in every lane).
+template <class Distance>
+__device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const vertex_t* frontier, std::uint32_t count,
+                                           std::uint32_t first, const iteration_info& it,
+                                           gather_scratch<Distance>& scratch) {
+  const std::uint32_t lane = threadIdx.x & 31u;
+  std::uint32_t i = first + lane;
+  std::uint32_t degree = 0;
+  edge_t begin = 0;
+  Distance du{};
+  if (i < count) {
+    vertex_t v = frontier[i];
+    begin = s.offsets[v];
+    edge_t d = s.offsets[v + 1] - begin;
+    du = s.dist[v];
+    if (d > warp_degree)
+      push_chunks(s, v, d);
+    else
+      degree = static_cast<std::uint32_t>(d);
+  }
+  std::uint32_t inclusive = degree;
+  for (std::uint32_t o = 1; o < 32; o <<= 1) {
+    std::uint32_t y = __shfl_up_sync(0xFFFFFFFFu, inclusive, o);
+    if (lane >= o) inclusive += y;
+  }
+  const std::uint32_t total = __shfl_sync(0xFFFFFFFFu, inclusive, 31);
+  scratch.inclusive[lane] = inclusive;
+  scratch.first_arc[lane] = begin;
+  scratch.du[lane] = du;
+  __syncwarp();
+  for (std::uint32_t e = lane; e < total; e += 32) {
+    std::uint32_t lo = 0, hi = 31;  // the lane owning arc e: smallest lo with inclusive[lo] > e
+    while (lo < hi) {
+      std::uint32_t mid = (lo + hi) >> 1;
+      if (scratch.inclusive[mid] > e)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    std::uint32_t exclusive = lo ? scratch.inclusive[lo - 1] : 0;
+    relax_arc(s, scratch.du[lo], scratch.first_arc[lo] + (e - exclusive), it);
+  }
+  __syncwarp();
+  return total;
+}
+
+// One warp relaxes chunk `item` of the heavy list. Returns the arcs relaxed (lane 0's count).
+template <class Distance>
+__device__ std::uint32_t relax_chunk(const loop_view<Distance>& s, std::uint32_t item, const iteration_info& it) {
+  const std::uint32_t lane = threadIdx.x & 31u;
+  uint2 c = s.heavy[item];
+  edge_t begin = s.offsets[c.x], end = s.offsets[c.x + 1];
+  edge_t from = begin + static_cast<edge_t>(c.y) * chunk_arcs;
+  edge_t to = from + chunk_arcs < end ? from + chunk_arcs : end;
+  Distance du = s.dist[c.x];
+  for (edge_t a = from + lane; a < to; a += 32) relax_arc(s, du, a, it);
+  return static_cast<std::uint32_t>(to - from);
+}
+
+}  // namespace deltasplit::sssp::gpu

@@ -1,0 +1,238 @@
+// The kernels of one step of the delta-stepping loop (Davidson et al. 2014; seed 000, Section 7.2),
+// shared by every frontier manager. A step is
+//   file (manager) -> far_pile_min -> plan -> gather -> small_frontier -> relax_grid -> relax_heavy -> end_step
+// and every kernel sizes its work from the counters in `control`, so steps are queued (or replayed
+// from a CUDA graph) without the host ever reading a count.
+//
+// Small frontiers: road networks keep a frontier of hundreds to a few thousand vertices for
+// thousands of iterations, where a grid-wide iteration costs a handful of launches for almost no
+// work. small_frontier runs those iterations inside one persistent block of 1024 threads, with
+// __syncthreads between relaxation and the swap of frontiers, until the current bucket is used up
+// or its frontier outgrows small_frontier_limit; the grid kernels take the large frontiers.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "sssp/gpu/relaxation.cuh"
+
+namespace deltasplit::sssp::gpu {
+
+inline constexpr std::uint32_t small_frontier_limit = 8192;
+inline constexpr unsigned small_frontier_threads = 1024;
+
+template <class T>
+__device__ inline T volatile_load(const T& x) {
+  return *const_cast<const volatile T*>(&x);
+}
+
+// Takes v into the current frontier if it still belongs to bucket c and this copy is the first one
+// taken since v was filed there (the compare-and-swap); stale and duplicate copies are dropped.
+template <class Distance>
+__device__ void take_if_current(const loop_view<Distance>& s, vertex_t v, std::uint32_t c, std::uint32_t cur) {
+  if (s.bucket(__ldcg(&s.dist[v])) == c && atomicCAS(&s.filed[v], c, no_bucket) == c)
+    push(s.frontier[cur], &s.ctl->frontier_count[cur], s.frontier_capacity, v, s.ctl);
+}
+
+template <class Distance>
+__global__ void init_solve(loop_view<Distance> s, vertex_t source) {
+  std::uint32_t stride = gridDim.x * blockDim.x;
+  for (std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < s.num_vertices; v += stride) {
+    s.dist[v] = v == source ? Distance(0) : distance_ops<Distance>::infinity;
+    s.stamp[v] = 0;
+    s.filed[v] = no_bucket;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    control c{};
+    c.min_bucket = no_bucket;
+    c.pick_slot = no_bucket;
+    c.frontier_count[0] = 1;
+    *s.ctl = c;
+    s.frontier[0][0] = source;
+  }
+}
+
+// Lowest live bucket of the far pile, computed only in the step that will re-file it: the frontier
+// is empty and no bucket of the window after the current one holds anything. Live copies are those
+// whose bucket lies past the current one (everything at or below it has been settled).
+template <class Distance>
+__global__ void far_pile_min(loop_view<Distance> s) {
+  control* ctl = s.ctl;
+  if (ctl->done || ctl->frontier_count[ctl->cur] != 0 || ctl->beyond_count == 0) return;
+  const std::uint32_t c = ctl->current, rel = c - ctl->window;
+  for (std::uint32_t k = rel + 1; k < s.window_buckets; ++k)
+    if (ctl->slot_count[k] != 0) return;
+  const std::uint32_t n = clamp_count(ctl->beyond_count, s.queue_capacity);
+  std::uint32_t best = no_bucket;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    std::uint32_t b = s.bucket(__ldcg(&s.dist[s.beyond[i]]));
+    if (b > c && b < best) best = b;
+  }
+  best = __reduce_min_sync(0xFFFFFFFFu, best);
+  if ((threadIdx.x & 31u) == 0 && best != no_bucket) atomicMin(&ctl->min_bucket, best);
+}
+
+// Picks what the next frontier is made of when the current one is empty: the next non-empty bucket
+// of the window, else the far pile re-filed around its lowest live bucket, else the solve is done.
+// The manager has filed to_file at the start of the step, so to_file is empty again.
+template <class Distance>
+__global__ void plan(loop_view<Distance> s) {
+  control* ctl = s.ctl;
+  if (ctl->done) return;
+  ctl->to_file_count = 0;
+  ctl->pick_slot = no_bucket;
+  ctl->refile = 0;
+  ctl->gather_count = 0;
+  if (ctl->frontier_count[ctl->cur] != 0) return;
+  const std::uint32_t rel = ctl->current - ctl->window;
+  for (std::uint32_t k = rel + 1; k < s.window_buckets; ++k) {
+    if (ctl->slot_count[k] != 0) {
+      ctl->current = ctl->window + k;
+      ctl->pick_slot = k;
+      ctl->gather_count = ctl->slot_count[k];
+      ctl->slot_count[k] = 0;
+      return;
+    }
+  }
+  if (ctl->beyond_count != 0 && ctl->min_bucket != no_bucket) {
+    ctl->current = ctl->window = ctl->min_bucket;
+    ctl->min_bucket = no_bucket;
+    ctl->refile = 1;
+    ctl->gather_count = ctl->beyond_count;
+    ctl->beyond_count = 0;
+    return;
+  }
+  ctl->beyond_count = 0;  // only stale copies were left
+  ctl->done = 1;
+}
+
+// Builds the new frontier from the slot picked by plan, or re-files the far pile: copies in the new
+// current bucket are taken, the others go to to_file (the manager files them next step).
+template <class Distance>
+__global__ void gather(loop_view<Distance> s) {
+  control* ctl = s.ctl;
+  if (ctl->done || (ctl->pick_slot == no_bucket && !ctl->refile)) return;
+  const std::uint32_t c = ctl->current, cur = ctl->cur;
+  const std::uint32_t n = clamp_count(ctl->gather_count, s.queue_capacity);
+  const vertex_t* from = ctl->refile ? s.beyond : s.slot(ctl->pick_slot);
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    vertex_t v = from[i];
+    if (s.bucket(__ldcg(&s.dist[v])) <= c)
+      take_if_current(s, v, c, cur);
+    else
+      push(s.to_file, &ctl->to_file_count, s.queue_capacity, v, ctl);
+  }
+}
+
+// Iterations over small frontiers inside one block (see the file comment).
+template <class Distance>
+__global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop_view<Distance> s) {
+  __shared__ gather_scratch<Distance> scratch[small_frontier_threads / 32];
+  __shared__ iteration_info it;
+  __shared__ std::uint32_t count, stop, relaxed_here;
+  control* ctl = s.ctl;
+  const std::uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+  const std::uint32_t warps = small_frontier_threads / 32;
+  if (threadIdx.x == 0) relaxed_here = 0;
+  std::uint32_t relaxed = 0;
+  for (;;) {
+    if (threadIdx.x == 0) {
+      std::uint32_t cur = volatile_load(ctl->cur);
+      count = volatile_load(ctl->frontier_count[cur]);
+      stop = volatile_load(ctl->done) || count == 0 || count > small_frontier_limit;
+      it = iteration_info{volatile_load(ctl->current), volatile_load(ctl->window), volatile_load(ctl->iteration) + 1,
+                          cur ^ 1u};
+    }
+    __syncthreads();
+    if (stop) break;
+    const vertex_t* frontier = s.frontier[it.next ^ 1u];
+    for (std::uint32_t first = warp * 32; first < count; first += warps * 32)
+      relaxed += relax_warp_gather(s, frontier, count, first, it, scratch[warp]);
+    __syncthreads();
+    const std::uint32_t chunks = clamp_count(volatile_load(ctl->heavy_count), s.heavy_capacity);
+    for (std::uint32_t item = warp; item < chunks; item += warps) relaxed += relax_chunk(s, item, it);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const std::uint32_t cur = it.next ^ 1u;
+      ctl->vertices_processed += count;
+      if (count > ctl->max_frontier) ctl->max_frontier = count;
+      ctl->frontier_count[cur] = 0;
+      ctl->heavy_count = 0;
+      ctl->cur = it.next;
+      ctl->iteration = it.stamp;
+    }
+  }
+  if (lane == 0 && relaxed) atomicAdd(&relaxed_here, relaxed);
+  __syncthreads();
+  if (threadIdx.x == 0 && relaxed_here) atomicAdd(&ctl->edges_relaxed, static_cast<unsigned long long>(relaxed_here));
+}
+
+template <class Distance>
+__device__ iteration_info read_iteration(const control* ctl) {
+  return iteration_info{ctl->current, ctl->window, ctl->iteration + 1, ctl->cur ^ 1u};
+}
+
+__device__ inline void add_relaxed(control* ctl, std::uint32_t relaxed, std::uint32_t* block_total) {
+  if ((threadIdx.x & 31u) == 0 && relaxed) atomicAdd(block_total, relaxed);
+  __syncthreads();
+  if (threadIdx.x == 0 && *block_total) atomicAdd(&ctl->edges_relaxed, static_cast<unsigned long long>(*block_total));
+}
+
+// One grid-wide relaxation iteration of a frontier too large for small_frontier.
+template <class Distance>
+__global__ void relax_grid(loop_view<Distance> s) {
+  __shared__ gather_scratch<Distance> scratch[8];
+  __shared__ std::uint32_t block_total;
+  const control* ctl = s.ctl;
+  const std::uint32_t cur = ctl->cur;
+  const std::uint32_t count = clamp_count(ctl->frontier_count[cur], s.frontier_capacity);
+  if (ctl->done || count == 0) return;
+  if (threadIdx.x == 0) block_total = 0;
+  __syncthreads();
+  const iteration_info it = read_iteration<Distance>(ctl);
+  const std::uint32_t warp = threadIdx.x >> 5, warps_per_block = blockDim.x >> 5;
+  const std::uint32_t stride = gridDim.x * warps_per_block * 32;
+  std::uint32_t relaxed = 0;
+  for (std::uint32_t first = (blockIdx.x * warps_per_block + warp) * 32; first < count; first += stride)
+    relaxed += relax_warp_gather(s, s.frontier[cur], count, first, it, scratch[warp]);
+  add_relaxed(s.ctl, relaxed, &block_total);
+}
+
+// The chunks of the large vertices of the same iteration, one warp per chunk.
+template <class Distance>
+__global__ void relax_heavy(loop_view<Distance> s) {
+  __shared__ std::uint32_t block_total;
+  const control* ctl = s.ctl;
+  if (ctl->done || ctl->frontier_count[ctl->cur] == 0) return;
+  const std::uint32_t chunks = clamp_count(ctl->heavy_count, s.heavy_capacity);
+  if (chunks == 0) return;
+  if (threadIdx.x == 0) block_total = 0;
+  __syncthreads();
+  const iteration_info it = read_iteration<Distance>(ctl);
+  const std::uint32_t warps_per_block = blockDim.x >> 5;
+  std::uint32_t relaxed = 0;
+  for (std::uint32_t item = blockIdx.x * warps_per_block + (threadIdx.x >> 5); item < chunks;
+       item += gridDim.x * warps_per_block)
+    relaxed += relax_chunk(s, item, it);
+  add_relaxed(s.ctl, relaxed, &block_total);
+}
+
+// Closes a grid-wide iteration: the next frontier becomes the current one.
+template <class Distance>
+__global__ void end_step(loop_view<Distance> s) {
+  control* ctl = s.ctl;
+  ctl->steps += 1;
+  ctl->file_count = clamp_count(ctl->to_file_count, s.queue_capacity);
+  if (ctl->done) return;
+  const std::uint32_t cur = ctl->cur, count = ctl->frontier_count[cur];
+  if (count == 0) return;
+  ctl->vertices_processed += count;
+  if (count > ctl->max_frontier) ctl->max_frontier = count;
+  ctl->frontier_count[cur] = 0;
+  ctl->heavy_count = 0;
+  ctl->cur = cur ^ 1u;
+  ctl->iteration += 1;
+}
+
+}  // namespace deltasplit::sssp::gpu

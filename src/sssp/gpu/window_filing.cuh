@@ -1,0 +1,129 @@
+// Filing vertices into the window's buckets: the one place where the frontier managers differ
+// (seed 000, Section 7.2). Every vertex of to_file gets the key
+//   key(v) = clamp(bucket(dist[v]) - window, 0, K)      (K + 1 keys: K window buckets, then the far pile)
+// and goes to: the current frontier when key <= current - window (taken once, stale copies dropped);
+// slot `key` for the later buckets of the window; the far pile for key K.
+//   - file_by_atomics: each vertex takes its place with an atomic on its bucket's counter
+//     (Near-Far's compaction into near set and far pile, Davidson et al.);
+//   - file_segments: the vertices arrive already split into the K + 1 key segments (by a radix
+//     sort or by multisplit) with their offsets, and each segment is appended to its bucket with
+//     no atomics on the counters: the bucketing managers differ only in how they split.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "sssp/gpu/step_kernels.cuh"
+
+namespace deltasplit::sssp::gpu {
+
+// The bucket identifier the split primitives see: a vertex's key in the current window.
+template <class Distance>
+struct window_key {
+  const Distance* dist;
+  const control* ctl;
+  bucket_of_distance<Distance> bucket;
+  std::uint32_t window_buckets;  // K
+  __device__ std::uint32_t operator()(vertex_t v) const {
+    std::uint32_t b = bucket(__ldcg(&dist[v])), w = ctl->window;
+    if (b < w) return 0;
+    return b - w < window_buckets ? b - w : window_buckets;
+  }
+};
+
+template <class Distance>
+__host__ __device__ window_key<Distance> key_of(const loop_view<Distance>& s) {
+  return window_key<Distance>{s.dist, s.ctl, s.bucket, s.window_buckets};
+}
+
+template <class Distance>
+__global__ void file_by_atomics(loop_view<Distance> s) {
+  control* ctl = s.ctl;
+  const std::uint32_t n = ctl->file_count;
+  if (ctl->done || n == 0) return;
+  const window_key<Distance> key = key_of(s);
+  const std::uint32_t c = ctl->current, rel = c - ctl->window, cur = ctl->cur;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    vertex_t v = s.to_file[i];
+    std::uint32_t k = key(v);
+    if (k <= rel)
+      take_if_current(s, v, c, cur);
+    else if (k < s.window_buckets)
+      push(s.slot(k), &ctl->slot_count[k], s.queue_capacity, v, ctl);
+    else
+      push(s.beyond, &ctl->beyond_count, s.queue_capacity, v, ctl);
+  }
+}
+
+// split holds to_file split by key; offsets its K + 2 segment offsets (offsets[K + 1] = items).
+template <class Distance>
+__global__ void file_segments(loop_view<Distance> s, const vertex_t* split, const std::uint32_t* offsets) {
+  __shared__ std::uint32_t off[max_window_buckets + 2];
+  const std::uint32_t K = s.window_buckets;
+  for (std::uint32_t i = threadIdx.x; i < K + 2; i += blockDim.x) off[i] = offsets[i];
+  __syncthreads();
+  control* ctl = s.ctl;
+  const std::uint32_t n = off[K + 1];
+  if (ctl->done || n == 0) return;
+  const std::uint32_t c = ctl->current, rel = c - ctl->window, cur = ctl->cur;
+  for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    std::uint32_t lo = 0, hi = K;  // the segment of item i: largest k with off[k] <= i
+    while (lo < hi) {
+      std::uint32_t mid = (lo + hi + 1) >> 1;
+      if (off[mid] <= i)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    vertex_t v = split[i];
+    if (lo <= rel) {
+      take_if_current(s, v, c, cur);
+      continue;
+    }
+    std::uint32_t pos = (lo < K ? ctl->slot_count[lo] : ctl->beyond_count) + (i - off[lo]);
+    if (pos >= s.queue_capacity)
+      ctl->capacity_exceeded = 1;
+    else
+      (lo < K ? s.slot(lo) : s.beyond)[pos] = v;
+  }
+}
+
+// The counters follow the segments once every item is in place.
+template <class Distance>
+__global__ void commit_segments(loop_view<Distance> s, const std::uint32_t* offsets) {
+  control* ctl = s.ctl;
+  const std::uint32_t K = s.window_buckets;
+  if (ctl->done || offsets[K + 1] == 0) return;
+  for (std::uint32_t k = ctl->current - ctl->window + 1; k < K; ++k) ctl->slot_count[k] += offsets[k + 1] - offsets[k];
+  ctl->beyond_count += offsets[K + 1] - offsets[K];
+}
+
+// What a launch of the grid-stride kernels looks like on this device.
+struct launch_shape {
+  unsigned blocks;
+  unsigned threads;
+};
+
+// Near-Far and the workfront sweep: filing by atomics, nothing to prepare.
+struct atomic_filing {
+  static constexpr bool device_sized = true;
+  template <class Distance>
+  void prepare(const loop_view<Distance>&) {}
+  template <class Distance>
+  void file(const loop_view<Distance>& s, const launch_shape& shape, cudaStream_t stream) {
+    file_by_atomics<<<shape.blocks, shape.threads, 0, stream>>>(s);
+    DS_CUDA_LAUNCH("file_by_atomics");
+  }
+};
+
+template <class Distance>
+void launch_file_segments(const loop_view<Distance>& s, const vertex_t* split, const std::uint32_t* offsets,
+                          const launch_shape& shape, cudaStream_t stream) {
+  file_segments<<<shape.blocks, shape.threads, 0, stream>>>(s, split, offsets);
+  DS_CUDA_LAUNCH("file_segments");
+  commit_segments<<<1, 1, 0, stream>>>(s, offsets);
+  DS_CUDA_LAUNCH("commit_segments");
+}
+
+}  // namespace deltasplit::sssp::gpu

@@ -1,0 +1,266 @@
+// The GPU delta-stepping engine (src/sssp/gpu) against the Dijkstra oracle, vertex by vertex, for
+// every GPU strategy: the bundled graphs, generated R-MAT and grid graphs, and crafted cases (zero
+// weights and zero-weight cycles, unreachable vertices, one vertex, long paths, a star with a million
+// leaves, parallel arcs, real weights, overflow, many sources on one engine, delta and K values).
+// Integer distances must be equal; real ones within a relative 1e-5 (validate.cpp's tolerance: the
+// GPU adds the same floats but a few ulps are not a wrong answer). Predecessor trees are checked
+// arc by arc (check_predecessors) and for reaching the source from every reached vertex.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "common/datasets.hpp"
+#include "common/gpu.hpp"
+#include "deltasplit/graph/generators.hpp"
+#include "deltasplit/graph/io.hpp"
+#include "deltasplit/sssp.hpp"
+#include "sssp/test_graphs.hpp"
+
+namespace {
+
+namespace sssp = deltasplit::sssp;
+namespace graph = deltasplit::graph;
+using deltasplit_test::arc;
+using deltasplit_test::make_csr;
+using graph::vertex_t;
+
+const sssp::strategy gpu_strategies[] = {sssp::strategy::near_far, sssp::strategy::bucketing,
+                                         sssp::strategy::multisplit, sssp::strategy::workfront};
+
+sssp::options gpu_options(sssp::strategy how, double delta = 0, std::uint32_t buckets = 10, bool predecessors = false) {
+  sssp::options o;
+  o.how = how;
+  o.device = sssp::device_kind::gpu;
+  o.delta = delta;
+  o.buckets = buckets;
+  o.predecessors = predecessors;
+  return o;
+}
+
+// Every reached vertex reaches the source by parent links (no cycle, no dangling link).
+::testing::AssertionResult tree_reaches_source(const graph::csr& g, vertex_t source, const sssp::result& r) {
+  const vertex_t n = g.num_vertices;
+  if (r.predecessors.size() != n) return ::testing::AssertionFailure() << "predecessors has wrong size";
+  std::vector<std::uint8_t> state(n, 0);  // 0 unknown, 1 on the current walk, 2 reaches the source
+  state[source] = 2;
+  std::vector<vertex_t> walk;
+  for (vertex_t v = 0; v < n; ++v) {
+    if (!r.reached(v) || state[v] == 2) continue;
+    walk.clear();
+    vertex_t u = v;
+    while (state[u] != 2) {
+      if (state[u] == 1) return ::testing::AssertionFailure() << "parent links form a cycle through vertex " << u;
+      state[u] = 1;
+      walk.push_back(u);
+      vertex_t p = r.predecessors[u];
+      if (p == graph::invalid_vertex || p >= n || !r.reached(p))
+        return ::testing::AssertionFailure() << "vertex " << u << " has no reached parent";
+      u = p;
+    }
+    for (vertex_t w : walk) state[w] = 2;
+  }
+  if (r.predecessors[source] != graph::invalid_vertex) return ::testing::AssertionFailure() << "the source has a parent";
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult same_distances(const sssp::result& expected, const sssp::result& got) {
+  if (got.size() != expected.size()) return ::testing::AssertionFailure() << "size " << got.size();
+  std::uint64_t bad = 0;
+  std::string first;
+  for (vertex_t v = 0; v < expected.size(); ++v) {
+    double a = expected.distance(v), b = got.distance(v);
+    bool same = expected.kind == graph::weight_kind::integer ? expected.int_distances[v] == got.int_distances[v]
+                : (std::isinf(a) || std::isinf(b)) ? a == b
+                : std::fabs(a - b) <= 1e-5 * std::max(std::fabs(a), std::fabs(b));
+    if (!same && bad++ == 0) first = "vertex " + std::to_string(v) + ": " + std::to_string(a) + " vs " + std::to_string(b);
+  }
+  if (bad) return ::testing::AssertionFailure() << bad << " distances differ, first " << first;
+  return ::testing::AssertionSuccess();
+}
+
+// Runs `how` on g from each source (one engine) and compares with Dijkstra.
+void expect_dijkstra(const graph::csr& g, const std::vector<vertex_t>& sources, const sssp::options& o,
+                     const std::string& what) {
+  sssp::solver s(g, o);
+  ASSERT_TRUE(s.on_gpu());
+  for (vertex_t source : sources) {
+    SCOPED_TRACE(what + ", " + sssp::strategy_name(o.how) + ", source " + std::to_string(source) + ", delta " +
+                 std::to_string(o.delta) + ", K " + std::to_string(o.buckets));
+    sssp::result want = sssp::dijkstra(g, source);
+    sssp::result got = s.run(source);
+    EXPECT_TRUE(same_distances(want, got));
+    EXPECT_EQ(got.stats.strategy, sssp::strategy_name(o.how));
+    EXPECT_GT(got.stats.milliseconds, 0);
+    if (g.num_arcs() > 0 && want.num_reached() > 1) {
+      EXPECT_GT(got.stats.iterations, 0u);
+      EXPECT_GE(got.stats.edges_relaxed, g.degree(source));
+      EXPECT_GE(got.stats.vertices_processed, want.num_reached());
+    }
+    if (o.predecessors) {
+      sssp::validation tree = sssp::check_predecessors(g, source, got);
+      EXPECT_TRUE(tree.ok) << tree.message;
+      EXPECT_TRUE(tree_reaches_source(g, source, got));
+    }
+  }
+}
+
+void expect_all_strategies(const graph::csr& g, const std::vector<vertex_t>& sources, const std::string& what,
+                           bool predecessors = false, double delta = 0) {
+  for (sssp::strategy how : gpu_strategies) expect_dijkstra(g, sources, gpu_options(how, delta, 10, predecessors), what);
+}
+
+TEST(GpuSolver, BundledDatasets) {
+  DELTASPLIT_REQUIRE_GPU();
+  for (const char* name : {"chesapeake.mtx", "chicago-regional.mtx.gz", "email-Enron.mtx.gz", "cit-HepPh.mtx.gz",
+                           "soc-slashdot0902.mtx.gz", "USA-road-d.NY.gr.gz", "road-FLA.mtx.gz"}) {
+    graph::csr g = graph::read_graph(deltasplit_test::dataset_path(name));
+    expect_all_strategies(g, {0, g.num_vertices / 2}, name);
+    expect_dijkstra(g, {1}, gpu_options(sssp::strategy::multisplit, 0, 10, true), name);
+  }
+}
+
+TEST(GpuSolver, GeneratedRmatAndGrid) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::rmat_params graph500;
+  graph500.scale = 15;
+  expect_all_strategies(graph::generate_rmat(graph500), {0, 1, 77}, "rmat graph500", true);
+  graph::rmat_params paper;  // seed 000, Table 9: (a, b, c, d) = (0.5, 0.1, 0.1, 0.3)
+  paper.scale = 14;
+  paper.a = 0.5, paper.b = 0.1, paper.c = 0.1, paper.d = 0.3;
+  paper.undirected = true;
+  paper.seed = 7;
+  expect_all_strategies(graph::generate_rmat(paper), {3}, "rmat paper");
+  graph::grid_params grid;
+  grid.rows = 300, grid.cols = 200, grid.keep_fraction = 0.85;
+  expect_all_strategies(graph::generate_grid(grid), {0, 30000}, "grid", true);
+}
+
+TEST(GpuSolver, ZeroWeightsAndZeroCycles) {
+  DELTASPLIT_REQUIRE_GPU();
+  // Every weight zero: all reached vertices at distance 0, joined by zero-weight cycles.
+  graph::csr zero = deltasplit_test::random_graph(3000, 12000, 11, 0);
+  expect_all_strategies(zero, {0, 5}, "all zero", true);
+  // Mostly zero weights: long chains of equal distances.
+  graph::csr mostly = deltasplit_test::random_graph(4000, 16000, 12, 1);
+  expect_all_strategies(mostly, {2}, "weights 0..1", true);
+  // A zero-weight cycle 0 -> 1 -> 2 -> 0 hanging off a positive arc, and a zero chain after it.
+  graph::csr cycle = make_csr(6, {{0, 1, 0}, {1, 2, 0}, {2, 0, 0}, {2, 3, 5}, {3, 4, 0}, {4, 3, 0}, {4, 5, 0}});
+  expect_all_strategies(cycle, {0, 1, 3}, "zero cycle", true);
+}
+
+TEST(GpuSolver, UnreachableAndSingleVertex) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::csr two_parts = make_csr(7, {{0, 1, 4}, {1, 2, 3}, {2, 0, 1}, {4, 5, 2}, {5, 6, 2}, {3, 3, 1}});
+  expect_all_strategies(two_parts, {0, 4, 3, 6}, "two components", true);
+  graph::csr one = make_csr(1, {});
+  expect_all_strategies(one, {0}, "one vertex", true);
+}
+
+TEST(GpuSolver, LongPathAndStar) {
+  DELTASPLIT_REQUIRE_GPU();
+  std::vector<arc> path;
+  for (vertex_t v = 0; v + 1 < 6000; ++v) path.push_back({v, v + 1, double(v % 7)});
+  graph::csr p = make_csr(6000, path);
+  expect_all_strategies(p, {0}, "path of 6000 hops", true, 3);
+  expect_dijkstra(p, {0}, gpu_options(sssp::strategy::multisplit), "path of 6000 hops, auto delta");
+
+  const vertex_t leaves = 1u << 20;
+  std::vector<arc> star;
+  for (vertex_t v = 1; v <= leaves; ++v) {
+    star.push_back({0, v, double((v * 2654435761u) % 1001)});
+    if (v % 1024 == 0) star.push_back({v, v - 1, 1});  // a few arcs back among the leaves
+  }
+  graph::csr s = make_csr(leaves + 1, star);
+  expect_all_strategies(s, {0, 1024}, "star with a million leaves");
+}
+
+TEST(GpuSolver, ParallelArcs) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::csr g = make_csr(4, {{0, 1, 9}, {0, 1, 2}, {0, 1, 5}, {1, 2, 1}, {1, 2, 1}, {0, 2, 3}, {2, 3, 0}, {2, 3, 4}});
+  expect_all_strategies(g, {0, 1}, "parallel arcs", true);
+  expect_all_strategies(deltasplit_test::random_graph(500, 20000, 5, 50), {0}, "dense random with parallel arcs", true);
+}
+
+TEST(GpuSolver, RealWeights) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::csr g = deltasplit_test::random_graph(20000, 120000, 3, 1.0, graph::weight_kind::real);
+  expect_all_strategies(g, {0, 9}, "real weights", true);
+  expect_all_strategies(g, {4}, "real weights, delta 0.01", false, 0.01);
+  graph::csr tiny = deltasplit_test::random_graph(2000, 8000, 4, 1e-6, graph::weight_kind::real);
+  expect_all_strategies(tiny, {1}, "tiny real weights", true);
+}
+
+TEST(GpuSolver, IntegerOverflowIsReported) {
+  DELTASPLIT_REQUIRE_GPU();
+  const double big = 3e9;  // two of these do not fit in 32 bits
+  graph::csr overflow = make_csr(3, {{0, 1, big}, {1, 2, big}});
+  for (sssp::strategy how : gpu_strategies) {
+    sssp::solver s(overflow, gpu_options(how));
+    EXPECT_THROW(s.run(0), sssp::distance_overflow) << sssp::strategy_name(how);
+  }
+  // A candidate overflows, but a short path reaches the same vertex: no overflow to report.
+  graph::csr fine = make_csr(4, {{0, 1, big}, {1, 2, big}, {0, 3, 1}, {3, 2, 1}});
+  expect_all_strategies(fine, {0}, "overflowing candidate, short path", true);
+}
+
+TEST(GpuSolver, ManySourcesOneEngine) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::rmat_params p;
+  p.scale = 13;
+  p.undirected = true;
+  graph::csr g = graph::generate_rmat(p);
+  std::vector<vertex_t> sources;
+  for (vertex_t v = 0; v < 12; ++v) sources.push_back(v * 613 % g.num_vertices);
+  for (sssp::strategy how : gpu_strategies) expect_dijkstra(g, sources, gpu_options(how), "rmat, 12 sources");
+  // Switching strategies and K on one solver's engine is not possible through the API; a second
+  // solver on the same graph must not disturb the first.
+  sssp::solver a(g, gpu_options(sssp::strategy::multisplit)), b(g, gpu_options(sssp::strategy::near_far));
+  EXPECT_TRUE(same_distances(a.run(5), b.run(5)));
+  EXPECT_TRUE(same_distances(sssp::dijkstra(g, 9), a.run(9)));
+}
+
+TEST(GpuSolver, DeltaAndBucketCounts) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::grid_params gp;
+  gp.rows = 120, gp.cols = 120, gp.keep_fraction = 0.9;
+  graph::csr grid = graph::generate_grid(gp);
+  graph::rmat_params rp;
+  rp.scale = 12;
+  graph::csr rmat = graph::generate_rmat(rp);
+  for (double delta : {0.0, 50.0, 150.0, 1e6, 5e9})
+    for (sssp::strategy how : gpu_strategies) expect_dijkstra(grid, {0}, gpu_options(how, delta), "grid");
+  for (double delta : {0.0, 1.0, 7.0, 150.0, 1e6, 5e9})
+    for (sssp::strategy how : gpu_strategies) expect_dijkstra(rmat, {1}, gpu_options(how, delta), "rmat");
+  for (std::uint32_t K : {1u, 2u, 3u, 10u, 33u, 64u})
+    for (sssp::strategy how : {sssp::strategy::bucketing, sssp::strategy::multisplit}) {
+      expect_dijkstra(grid, {7}, gpu_options(how, 20, K), "grid");
+      expect_dijkstra(rmat, {2}, gpu_options(how, 0, K), "rmat");
+    }
+  sssp::solver too_many(grid, gpu_options(sssp::strategy::multisplit, 0, 65));
+  EXPECT_THROW(too_many.run(0), std::invalid_argument);
+}
+
+TEST(GpuSolver, StatisticsAreReported) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::grid_params gp;
+  gp.rows = 200, gp.cols = 200;
+  graph::csr g = graph::generate_grid(gp);
+  for (sssp::strategy how : gpu_strategies) {
+    sssp::result r = sssp::solver(g, gpu_options(how, 100)).run(0);
+    EXPECT_EQ(r.stats.strategy, sssp::strategy_name(how));
+    EXPECT_FALSE(r.stats.device.empty());
+    EXPECT_GT(r.stats.relax_ms, 0);
+    EXPECT_GT(r.stats.frontier_ms, 0);
+    EXPECT_GE(r.stats.max_queue, 1u);
+    EXPECT_GE(r.stats.edges_relaxed, g.num_arcs());  // every reached vertex relaxes its arcs at least once
+    if (how == sssp::strategy::workfront)
+      EXPECT_TRUE(std::isinf(r.stats.delta));
+    else
+      EXPECT_EQ(r.stats.delta, 100);
+  }
+}
+
+}  // namespace
