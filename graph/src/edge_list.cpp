@@ -114,7 +114,7 @@ csr read_edge_list(const std::string& path, const read_options& options) {
                   data);
 
   std::uint64_t n = std::max(header_nodes, data.entries ? data.max_id + 1 : 0);
-  check_vertex_memory(path, data_line_base, n);
+  check_vertex_memory(path, 0, n);
   arc_list arcs;
   arcs.num_vertices = static_cast<vertex_t>(n);
   arcs.src = std::move(data.src);

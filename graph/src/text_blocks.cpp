@@ -245,7 +245,9 @@ std::size_t text_blocks::inflate_into(char* dst, std::size_t n) {
 
 void text_blocks::fill(std::string& out, std::size_t target) {
   // Grow geometrically from 64 KiB, so that a small file does not pay for a whole block.
-  std::size_t room = std::min(target - out.size(), std::max<std::size_t>(out.size(), std::size_t{64} << 10));
+  // (at most 1 GiB per call: zlib counts in 32-bit units).
+  std::size_t room = std::min({target - out.size(), std::max<std::size_t>(out.size(), std::size_t{64} << 10),
+                               std::size_t{1} << 30});
   std::size_t old = out.size();
   out.resize(old + room);
   std::size_t got = gzip_ ? inflate_into(&out[old], room) : read_raw(&out[old], room);

@@ -205,6 +205,32 @@ TEST(GraphMatrixMarket, ParallelChunksMatchSequentialParse) {
   expect_input_error([&] { read_graph(q, one); }, q, line, "unparsable column index 'x7'");
 }
 
+// Blocks far smaller than a line: headers and entries straddle block boundaries, and the
+// gzip read-ahead thread hands over hundreds of blocks.
+TEST(GraphMatrixMarket, TinyBlocksAndLinesLongerThanABlock) {
+  deltasplit_test::temp_dir dir;
+  std::string text = "%%MatrixMarket matrix coordinate real general\n";
+  for (int i = 0; i < 20; ++i) text += "% " + std::string(std::size_t(i * 7), 'x') + "\n";
+  text += "30 30 40\n";
+  for (int i = 0; i < 40; ++i)
+    text += std::to_string(1 + i % 30) + "   " + std::to_string(1 + (i * 7 + 3) % 30) + "  " + std::to_string(i) + ".125\r\n";
+  read_options normal, tiny;
+  tiny.block_bytes = 5;
+  tiny.threads = 3;
+  auto plain = dir.write("p.mtx", text);
+  auto gz = dir.write_gzip("g.mtx.gz", text);
+  csr want = read_graph(plain, normal);
+  ASSERT_EQ(want.origin.entries_read, 40u);
+  ASSERT_GT(want.num_arcs(), 20u);
+  for (const std::string& p : {plain, gz}) {
+    csr got = read_graph(p, tiny);
+    EXPECT_EQ(got.targets, want.targets);
+    EXPECT_EQ(got.real_weights, want.real_weights);
+  }
+  auto bad = dir.write_gzip("bad.mtx.gz", text + "1 2 3\n");
+  expect_input_error([&] { read_graph(bad, tiny); }, bad, 63, "more entries than the 40 declared on line 22");
+}
+
 namespace {
 const char* banner = "%%MatrixMarket matrix coordinate integer general\n";
 }
