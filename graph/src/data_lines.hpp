@@ -38,6 +38,20 @@ class tokens {
   const char* end_;
 };
 
+// The first non-blank character of a line (its type in DIMACS, '%' or '#' for comments), or 0
+// for a blank line.
+inline char first_char(std::string_view line) {
+  std::size_t i = line.find_first_not_of(" \t");
+  return i == std::string_view::npos ? 0 : line[i];
+}
+
+inline std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 // A token as it may appear in a message: quoted and cut short.
 inline std::string quoted(std::string_view tok) {
   constexpr std::size_t shown = 40;
@@ -219,6 +233,21 @@ void read_data_lines(text_blocks& in, std::string& block, std::size_t offset, st
       append(out.value, st.value);
     }
   }
+}
+
+// read_data_lines for formats whose header declares the entry count (Matrix Market size line,
+// DIMACS problem line): more entries than declared, or fewer, is an error. `noun` names them.
+template <class LineFn>
+void read_declared_entries(text_blocks& in, std::string& block, std::size_t offset, std::uint64_t line_base,
+                           std::uint64_t declared, std::uint64_t declared_line, const char* noun, unsigned threads,
+                           LineFn fn, chunk_state& out) {
+  const std::string where = " declared on line " + std::to_string(declared_line);
+  read_data_lines(in, block, offset, line_base, declared,
+                  "more " + std::string(noun) + " than the " + std::to_string(declared) + where, threads, fn, out);
+  if (out.entries < declared)
+    throw input_error(in.path(), out.lines,
+                      "truncated file: " + std::to_string(declared) + " " + noun + where + ", " +
+                          std::to_string(out.entries) + " found");
 }
 
 }  // namespace deltasplit::graph::detail

@@ -3,7 +3,6 @@
 // 1-based, weights non-negative integers.
 #include <string>
 
-#include "csr_builder.hpp"
 #include "data_lines.hpp"
 #include "deltasplit/graph/error.hpp"
 #include "formats.hpp"
@@ -13,12 +12,6 @@
 namespace deltasplit::graph::detail {
 
 namespace {
-
-// The line's type character, or 0 for a blank line.
-char line_type(std::string_view line) {
-  std::size_t i = line.find_first_not_of(" \t");
-  return i == std::string_view::npos ? 0 : line[i];
-}
 
 struct problem {
   std::uint64_t vertices = 0, arcs = 0, line = 0;
@@ -33,7 +26,7 @@ problem parse_problem_line(line_cursor& cur, const std::string& path) {
       throw input_error(path, cur.line_number(), "missing problem line 'p sp <vertices> <arcs>'");
     }
     any = true;
-    char type = line_type(line);
+    char type = first_char(line);
     if (type == 0 || type == 'c') continue;
     auto bad = [&](const std::string& why) { return input_error(path, cur.line_number(), why); };
     if (type == 'a') throw bad("arc line before the problem line 'p sp <vertices> <arcs>'");
@@ -47,10 +40,7 @@ problem parse_problem_line(line_cursor& cur, const std::string& path) {
     if (!t.next(n) || !t.next(m) || !parse_u64(n, pr.vertices) || !parse_u64(m, pr.arcs))
       throw bad("bad problem line: expected 'p sp <vertices> <arcs>' (non-negative integers)");
     if (t.next(extra)) throw bad("unexpected token " + quoted(extra) + " on the problem line");
-    if (pr.vertices > max_vertices)
-      throw bad(std::to_string(pr.vertices) + " vertices exceed the limit of " + std::to_string(max_vertices) +
-                " (vertex ids are 32-bit)");
-    check_vertex_memory(path, pr.line, pr.vertices);
+    check_vertex_count(path, pr.line, pr.vertices);
     return pr;
   }
 }
@@ -65,7 +55,7 @@ csr read_dimacs(const std::string& path, const read_options& options) {
   const std::uint64_t n = pr.vertices;
 
   auto arc = [n](std::string_view line, chunk_state& st) -> bool {
-    char type = line_type(line);
+    char type = first_char(line);
     if (type == 0 || type == 'c') return true;
     if (type == 'p') return st.fail("second problem line");
     if (type != 'a') return st.fail("unknown line type " + quoted(line.substr(0, 1)) + " (expected 'a' or 'c')");
@@ -91,25 +81,13 @@ csr read_dimacs(const std::string& path, const read_options& options) {
   };
 
   chunk_state data;
-  const std::string excess =
-      "more arcs than the " + std::to_string(pr.arcs) + " declared on line " + std::to_string(pr.line);
-  read_data_lines(in, block, cur.offset(), cur.line_number(), pr.arcs, excess, options.threads, arc, data);
-  if (data.entries < pr.arcs)
-    throw input_error(path, data.lines,
-                      "truncated file: " + std::to_string(pr.arcs) + " arcs declared on line " +
-                          std::to_string(pr.line) + ", " + std::to_string(data.entries) + " found");
-
-  arc_list arcs;
-  arcs.num_vertices = static_cast<vertex_t>(n);
-  arcs.src = std::move(data.src);
-  arcs.dst = std::move(data.dst);
-  arcs.weight = std::move(data.weight);
-  arcs.kind = weight_kind::integer;
-  provenance origin = text_provenance(in, "dimacs", data.entries);
-  origin.one_based = true;
-  csr g = build_csr(std::move(arcs), std::move(origin), options.threads);
-  finish_weights(g, true, options);
-  return g;
+  read_declared_entries(in, block, cur.offset(), cur.line_number(), pr.arcs, pr.line, "arcs", options.threads, arc,
+                        data);
+  text_graph t;
+  t.vertices = n;
+  t.weighted = true;
+  t.format = "dimacs";
+  return build_text_graph(in, data, t, options);
 }
 
 void write_dimacs(const csr& g, output_file& out) {

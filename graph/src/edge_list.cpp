@@ -6,7 +6,6 @@
 #include <cmath>
 #include <string>
 
-#include "csr_builder.hpp"
 #include "data_lines.hpp"
 #include "deltasplit/graph/error.hpp"
 #include "formats.hpp"
@@ -18,8 +17,8 @@ namespace deltasplit::graph::detail {
 namespace {
 
 bool is_comment_or_blank(std::string_view line) {
-  std::size_t i = line.find_first_not_of(" \t");
-  return i == std::string_view::npos || line[i] == '#' || line[i] == '%';
+  char c = first_char(line);
+  return c == 0 || c == '#' || c == '%';
 }
 
 // "# Nodes: 82168 Edges: 948464" -> 82168; false when the comment says nothing of the kind.
@@ -73,9 +72,7 @@ csr read_edge_list(const std::string& path, const read_options& options) {
     if (nodes_comment(line, nodes)) header_nodes = std::max(header_nodes, nodes);
   }
   if (!any_line) throw input_error(path, 0, "empty file");
-  if (header_nodes > max_vertices)
-    throw input_error(path, data_line_base, std::to_string(header_nodes) + " vertices exceed the limit of " +
-                                                std::to_string(max_vertices) + " (vertex ids are 32-bit)");
+  check_vertex_count(path, data_line_base, header_nodes);
 
   auto arc = [](std::string_view text, chunk_state& st) -> bool {
     tokens t(text);
@@ -113,27 +110,21 @@ csr read_edge_list(const std::string& path, const read_options& options) {
   read_data_lines(in, block, data_offset, data_line_base, ~std::uint64_t{0}, std::string(), options.threads, arc,
                   data);
 
-  std::uint64_t n = std::max(header_nodes, data.entries ? data.max_id + 1 : 0);
-  check_vertex_memory(path, 0, n);
-  arc_list arcs;
-  arcs.num_vertices = static_cast<vertex_t>(n);
-  arcs.src = std::move(data.src);
-  arcs.dst = std::move(data.dst);
-  const bool weighted = data.columns == 3;
-  if (weighted) {
+  text_graph t;
+  t.vertices = std::max(header_nodes, data.entries ? data.max_id + 1 : 0);
+  check_vertex_count(path, 0, t.vertices);
+  t.weighted = data.columns == 3;
+  t.one_based = false;
+  t.format = "edge-list";
+  if (t.weighted) {
     bool integral = std::all_of(data.value.begin(), data.value.end(),
                                 [](double x) { return x == std::floor(x) && x <= 4294967295.0; });
-    arcs.kind = integral ? weight_kind::integer : weight_kind::real;
-    arcs.weight.resize(data.value.size());
+    t.kind = integral ? weight_kind::integer : weight_kind::real;
+    data.weight.resize(data.value.size());
     for (std::size_t i = 0; i < data.value.size(); ++i)
-      arcs.weight[i] = integral ? static_cast<std::uint32_t>(data.value[i])
-                                : float_bits(static_cast<float>(data.value[i]));
+      data.weight[i] = integral ? static_cast<std::uint32_t>(data.value[i]) : float_bits(static_cast<float>(data.value[i]));
   }
-  provenance origin = text_provenance(in, "edge-list", data.entries);
-  origin.one_based = false;
-  csr g = build_csr(std::move(arcs), std::move(origin), options.threads);
-  finish_weights(g, weighted, options);
-  return g;
+  return build_text_graph(in, data, t, options);
 }
 
 void write_edge_list(const csr& g, output_file& out) {

@@ -6,6 +6,7 @@
 
 #include "deltasplit/graph/csr.hpp"
 #include "deltasplit/graph/io.hpp"
+#include "data_lines.hpp"
 #include "text_blocks.hpp"
 
 namespace deltasplit::graph::detail {
@@ -24,14 +25,22 @@ void write_binary(const csr& g, output_file& out);
 // One "<prefix>u v w" line per arc, ids shifted by id_base (1 for 1-based formats).
 void write_arc_lines(const csr& g, output_file& out, std::string_view prefix, unsigned id_base);
 
-// Fills the provenance every text reader records: where the graph came from and what was read.
-provenance text_provenance(const text_blocks& in, const char* format, std::uint64_t entries);
+// Refuses a vertex count past the 32-bit id limit, or one whose CSR offsets alone would not fit
+// this machine's memory (rather than failing inside an allocation).
+void check_vertex_count(const std::string& path, std::uint64_t line, std::uint64_t vertices);
 
-// Refuses a declared vertex count whose CSR offsets alone would not fit this machine's memory,
-// instead of failing inside an allocation.
-void check_vertex_memory(const std::string& path, std::uint64_t line, std::uint64_t vertices);
+// What a text reader parsed, on its way to a CSR.
+struct text_graph {
+  std::uint64_t vertices = 0;
+  weight_kind kind = weight_kind::integer;
+  bool weighted = false;   // the file had weights (else they are generated)
+  bool symmetric = false;  // entries stand for both directions
+  bool one_based = true;
+  const char* format = "";
+};
 
-// Draws weights when the file had none (or the caller asked for new ones).
-void finish_weights(csr& g, bool file_had_weights, const read_options& options);
+// Builds the clean CSR from the parsed entries (consumed), records the provenance (source
+// identity included) and draws weights when the file had none or the caller asked for new ones.
+csr build_text_graph(const text_blocks& in, chunk_state& data, const text_graph& t, const read_options& options);
 
 }  // namespace deltasplit::graph::detail

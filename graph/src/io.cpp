@@ -21,58 +21,19 @@
 
 namespace deltasplit::graph {
 
-namespace detail {
-
-provenance text_provenance(const text_blocks& in, const char* format, std::uint64_t entries) {
-  provenance p;
-  p.path = in.path();
-  p.format = format;
-  p.entries_read = entries;
-  file_identity id = in.identity();
-  p.source_path = canonical_path(in.path());
-  p.source_bytes = id.bytes;
-  p.source_mtime_ns = id.mtime_ns;
-  p.source_hash = id.hash;
-  p.text_bytes = in.text_bytes();
-  return p;
-}
-
-void finish_weights(csr& g, bool file_had_weights, const read_options& options) {
-  if (!file_had_weights || options.force_generated_weights)
-    assign_random_weights(g, options.weight_seed, options.weight_min, options.weight_max);
-}
-
-void check_vertex_memory(const std::string& path, std::uint64_t line, std::uint64_t vertices) {
-  // Building the CSR needs three arrays of 64-bit offsets per vertex.
-  const std::uint64_t need = 24 * (vertices + 1);
-  long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && page > 0 && need / static_cast<std::uint64_t>(page) > static_cast<std::uint64_t>(pages))
-    throw input_error(path, line,
-                      std::to_string(vertices) + " vertices need " + std::to_string(need >> 30) +
-                          " GiB for the CSR offsets alone, more than this machine's memory");
-}
-
-}  // namespace detail
-
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // The extension that names the format, past a ".gz": "graph.mtx.gz" -> "mtx".
 std::string format_extension(const std::string& path) {
   std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-  std::string l = lower(name);
+  std::string l = detail::ascii_lower(name);
   if (l.size() > 3 && l.compare(l.size() - 3, 3, ".gz") == 0) l.resize(l.size() - 3);
   std::size_t dot = l.find_last_of('.');
   return dot == std::string::npos ? std::string() : l.substr(dot + 1);
 }
 
 bool gz_extension(const std::string& path) {
-  std::string l = lower(path);
+  std::string l = detail::ascii_lower(path);
   return l.size() > 3 && l.compare(l.size() - 3, 3, ".gz") == 0;
 }
 
@@ -99,7 +60,7 @@ const char* format_name(file_format f) {
 }
 
 file_format format_from_name(const std::string& name) {
-  std::string n = lower(name);
+  std::string n = detail::ascii_lower(name);
   if (n == "auto" || n == "automatic") return file_format::automatic;
   if (n == "mtx" || n == "mm" || n == "matrix-market" || n == "matrixmarket") return file_format::matrix_market;
   if (n == "gr" || n == "dimacs") return file_format::dimacs;
@@ -125,7 +86,7 @@ file_format detect_format(const std::string& path) {
     std::size_t i = line.find_first_not_of(" \t\r");
     if (i == std::string_view::npos) continue;
     line.remove_prefix(i);
-    if (first && lower(line.substr(0, 14)) == "%%matrixmarket") return file_format::matrix_market;
+    if (first && detail::ascii_lower(line.substr(0, 14)) == "%%matrixmarket") return file_format::matrix_market;
     first = false;
     if (line[0] == 'c' && (line.size() == 1 || line[1] == ' ' || line[1] == '\t' || line[1] == '\r')) continue;
     if (line.substr(0, 2) == "p " || line.substr(0, 2) == "p\t") {

@@ -3,10 +3,8 @@
 // a size line "rows columns entries" and one 1-based "row column [value]" line per entry. An
 // entry (i, j) is the arc i -> j; a symmetric file stores one triangle of an undirected graph.
 #include <algorithm>
-#include <cctype>
 #include <string>
 
-#include "csr_builder.hpp"
 #include "data_lines.hpp"
 #include "deltasplit/graph/error.hpp"
 #include "formats.hpp"
@@ -18,17 +16,6 @@ namespace deltasplit::graph::detail {
 namespace {
 
 enum class mm_field { pattern, integer, real };
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-bool is_comment_or_blank(std::string_view line) {
-  std::size_t i = line.find_first_not_of(" \t");
-  return i == std::string_view::npos || line[i] == '%';
-}
 
 struct mm_header {
   mm_field field = mm_field::pattern;
@@ -46,17 +33,17 @@ mm_header parse_header(line_cursor& cur, const std::string& path) {
   std::string_view tok[5];
   int count = 0;
   while (count < 5 && t.next(tok[count])) ++count;
-  if (count == 0 || lower(tok[0]) != "%%matrixmarket")
+  if (count == 0 || ascii_lower(tok[0]) != "%%matrixmarket")
     throw bad("missing Matrix Market banner '%%MatrixMarket matrix coordinate <field> <symmetry>'");
   std::string_view extra;
   if (count < 5) throw bad("incomplete Matrix Market banner: expected 'matrix coordinate <field> <symmetry>'");
   if (t.next(extra)) throw bad("unexpected token " + quoted(extra) + " in the banner");
-  if (lower(tok[1]) != "matrix") throw bad("unsupported Matrix Market object " + quoted(tok[1]) + " (only 'matrix')");
-  std::string format = lower(tok[2]);
+  if (ascii_lower(tok[1]) != "matrix") throw bad("unsupported Matrix Market object " + quoted(tok[1]) + " (only 'matrix')");
+  std::string format = ascii_lower(tok[2]);
   if (format == "array")
     throw bad("unsupported Matrix Market format 'array' (a dense matrix): graphs must be in 'coordinate' format");
   if (format != "coordinate") throw bad("unsupported Matrix Market format " + quoted(tok[2]) + " (only 'coordinate')");
-  std::string field = lower(tok[3]);
+  std::string field = ascii_lower(tok[3]);
   if (field == "pattern")
     h.field = mm_field::pattern;
   else if (field == "integer")
@@ -67,7 +54,7 @@ mm_header parse_header(line_cursor& cur, const std::string& path) {
     throw bad("unsupported Matrix Market field 'complex': edge weights must be real numbers");
   else
     throw bad("unsupported Matrix Market field " + quoted(tok[3]) + " (pattern, integer or real)");
-  std::string symmetry = lower(tok[4]);
+  std::string symmetry = ascii_lower(tok[4]);
   if (symmetry == "general")
     h.symmetric = false;
   else if (symmetry == "symmetric")
@@ -81,7 +68,7 @@ mm_header parse_header(line_cursor& cur, const std::string& path) {
   do {
     if (!cur.next(line))
       throw input_error(path, cur.line_number(), "missing size line 'rows columns entries' after the banner");
-  } while (is_comment_or_blank(line));
+  } while (first_char(line) == 0 || first_char(line) == '%');
   h.size_line = cur.line_number();
   tokens s(line);
   std::string_view rows, cols, nnz;
@@ -93,10 +80,7 @@ mm_header parse_header(line_cursor& cur, const std::string& path) {
   if (r != c)
     throw bad("non-square matrix (" + std::to_string(r) + " rows, " + std::to_string(c) +
               " columns): a graph's adjacency matrix is square");
-  if (r > max_vertices)
-    throw bad(std::to_string(r) + " vertices exceed the limit of " + std::to_string(max_vertices) +
-              " (vertex ids are 32-bit)");
-  check_vertex_memory(path, h.size_line, r);
+  check_vertex_count(path, h.size_line, r);
   h.vertices = r;
   return h;
 }
@@ -144,27 +128,15 @@ csr read_matrix_market(const std::string& path, const read_options& options) {
   };
 
   chunk_state data;
-  const std::string excess = "more entries than the " + std::to_string(h.entries) + " declared on line " +
-                             std::to_string(h.size_line);
-  read_data_lines(in, block, cur.offset(), cur.line_number(), h.entries, excess, options.threads, entry, data);
-  if (data.entries < h.entries)
-    throw input_error(path, data.lines,
-                      "truncated file: " + std::to_string(h.entries) + " entries declared on line " +
-                          std::to_string(h.size_line) + ", " + std::to_string(data.entries) + " found");
-
-  arc_list arcs;
-  arcs.num_vertices = static_cast<vertex_t>(n);
-  arcs.src = std::move(data.src);
-  arcs.dst = std::move(data.dst);
-  arcs.weight = std::move(data.weight);
-  arcs.kind = field == mm_field::real ? weight_kind::real : weight_kind::integer;
-  arcs.symmetric = h.symmetric;
-  provenance origin = text_provenance(in, "matrix-market", data.entries);
-  origin.one_based = true;
-  origin.symmetric = h.symmetric;
-  csr g = build_csr(std::move(arcs), std::move(origin), options.threads);
-  finish_weights(g, field != mm_field::pattern, options);
-  return g;
+  read_declared_entries(in, block, cur.offset(), cur.line_number(), h.entries, h.size_line, "entries", options.threads,
+                        entry, data);
+  text_graph t;
+  t.vertices = n;
+  t.kind = field == mm_field::real ? weight_kind::real : weight_kind::integer;
+  t.weighted = field != mm_field::pattern;
+  t.symmetric = h.symmetric;
+  t.format = "matrix-market";
+  return build_text_graph(in, data, t, options);
 }
 
 void write_matrix_market(const csr& g, output_file& out) {

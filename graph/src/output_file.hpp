@@ -24,7 +24,6 @@ class output_file {
   char* reserve(std::size_t n);
   void put(std::size_t n) { used_ += n; }
   void commit();  // flushes, closes and renames into place
-  const std::string& path() const { return path_; }
 
  private:
   void flush();

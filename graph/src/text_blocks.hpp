@@ -38,7 +38,6 @@ class text_blocks {
   bool next(std::string& block);
 
   const std::string& path() const { return path_; }
-  bool gzipped() const { return gzip_ != nullptr; }
   // Both valid once next() returned false.
   std::uint64_t text_bytes() const { return text_bytes_; }  // decompressed bytes delivered
   file_identity identity() const;
