@@ -13,8 +13,9 @@
 // Timing: cudaEvents around the solve (initialisation included, graph upload excluded). Time in
 // relaxation versus frontier management comes from a second, instrumented pass that launches the
 // same steps one by one with events between the two halves of each step; the timed pass carries no
-// instrumentation. relax_ms covers small_frontier, relax_grid, relax_heavy and end_step (the
-// filing of improved vertices into next frontier / to_file / far pile is fused into relaxation);
+// instrumentation. relax_ms covers small_frontier, relax_grid, relax_chunks, end_step and the
+// settle kernels (the filing of improved vertices into next frontier / to_file / far pile is fused
+// into relaxation);
 // frontier_ms covers the manager's filing, far_pile_min, plan and gather.
 #pragma once
 
@@ -75,11 +76,24 @@ void enqueue_step(const solve_context<Distance>& ctx, Filing& filing, cudaEvent_
   plan<<<1, 1, 0, stream>>>(s);
   gather<<<shape.blocks, shape.threads, 0, stream>>>(s);
   if (between) DS_CUDA(cudaEventRecord(between, stream));
-  small_frontier<<<1, small_frontier_threads, 0, stream>>>(s);
+  small_frontier<<<1, small_frontier_threads, small_frontier_shared_bytes, stream>>>(s);
   relax_grid<<<shape.blocks, shape.threads, 0, stream>>>(s);
-  relax_heavy<<<shape.blocks, shape.threads, 0, stream>>>(s);
+  relax_chunks<<<shape.blocks, shape.threads, 0, stream>>>(s);
   end_step<<<1, 1, 0, stream>>>(s);
+  settle_grid<<<shape.blocks, shape.threads, 0, stream>>>(s);
+  settle_chunks<<<shape.blocks, shape.threads, 0, stream>>>(s);
   DS_CUDA_LAUNCH("delta-stepping step");
+}
+
+// small_frontier keeps its queues in more dynamic shared memory than a launch gets by default.
+template <class Distance>
+void allow_small_frontier_queues() {
+  static const bool allowed = [] {
+    DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(small_frontier_shared_bytes)));
+    return true;
+  }();
+  (void)allowed;
 }
 
 // Captures steps_per_graph steps into ctx.graph unless it already holds them. False when the
@@ -137,6 +151,7 @@ inline control read_control(const control* ctl, cudaStream_t stream) {
 // The timed solve.
 template <class Distance, class Filing>
 loop_outcome timed_solve(solve_context<Distance>& ctx, Filing& filing, vertex_t source) {
+  allow_small_frontier_queues<Distance>();
   const bool graphs = Filing::device_sized && capture_steps(ctx, filing);
   const std::uint64_t per_batch = graphs ? steps_per_graph : 1;
   DS_CUDA(cudaEventRecord(ctx.start, ctx.stream));

@@ -6,11 +6,18 @@
 // It balances the two costs of delta-stepping: a small delta means many buckets (steps), a large
 // one re-relaxes vertices whose distance is not final yet.
 //
+// Rows are sorted by weight on upload, so that the light arcs of a vertex (w < delta) are a prefix
+// of its row; light_end[] is computed on the device once per delta (a binary search per vertex) and
+// kept while delta stays the same.
+//
 // Queue capacities: the frontier holds each vertex at most once (stamps), the other queues can hold
 // a vertex once per bucket it drops into; they start at 2n and, should a solve overflow one
 // (control::capacity_exceeded), double and the solve runs again, so no input is ever truncated.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
+#include <thread>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -55,6 +62,52 @@ std::vector<Distance>& distances_of(result& r) {
     return r.int_distances;
 }
 
+// g's arcs with every row sorted by weight (ties by target): light arcs first.
+template <class Weight>
+void rows_by_weight(const graph::csr& g, const std::vector<Weight>& weights, std::vector<vertex_t>& targets,
+                    std::vector<Weight>& sorted_weights) {
+  const edge_t m = g.num_arcs();
+  targets.resize(m);
+  sorted_weights.resize(m);
+  const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  auto sort_rows = [&](vertex_t first, vertex_t last) {
+    std::vector<edge_t> order;
+    for (vertex_t v = first; v < last; ++v) {
+      const edge_t b = g.offsets[v], e = g.offsets[v + 1];
+      order.resize(e - b);
+      std::iota(order.begin(), order.end(), b);
+      std::sort(order.begin(), order.end(), [&](edge_t x, edge_t y) {
+        return weights[x] < weights[y] || (weights[x] == weights[y] && g.targets[x] < g.targets[y]);
+      });
+      for (edge_t i = b; i < e; ++i) {
+        targets[i] = g.targets[order[i - b]];
+        sorted_weights[i] = weights[order[i - b]];
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  const vertex_t per_thread = g.num_vertices / threads + 1;
+  for (vertex_t first = 0; first < g.num_vertices; first += per_thread)
+    pool.emplace_back(sort_rows, first, std::min<vertex_t>(g.num_vertices, first + per_thread));
+  for (auto& t : pool) t.join();
+}
+
+template <class Weight>
+__global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, vertex_t n, Weight delta,
+                                 edge_t* light_end) {
+  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
+    edge_t lo = offsets[v], hi = offsets[v + 1];
+    while (lo < hi) {  // first arc with weight >= delta
+      edge_t mid = lo + (hi - lo) / 2;
+      if (weights[mid] < delta)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    light_end[v] = lo;
+  }
+}
+
 std::uint32_t capped(std::uint64_t x) {
   return x > 0xFFFFFFF0ull ? 0xFFFFFFF0u : static_cast<std::uint32_t>(x);
 }
@@ -84,9 +137,18 @@ class engine final : public detail::gpu_engine {
     offsets_ = device_array<edge_t>(g.offsets.size(), "the CSR offsets");
     targets_ = device_array<vertex_t>(m_, "the CSR targets");
     weights_ = device_array<weight>(m_, "the arc weights");
-    upload(offsets_, g.offsets, stream_);
-    upload(targets_, g.targets, stream_);
-    upload(weights_, weights_of<Distance>(g), stream_);
+    {
+      std::vector<vertex_t> targets;
+      std::vector<weight> weights;
+      rows_by_weight(g, weights_of<Distance>(g), targets, weights);
+      upload(offsets_, g.offsets, stream_);
+      upload(targets_, targets, stream_);
+      upload(weights_, weights, stream_);
+      DS_CUDA(cudaStreamSynchronize(stream_));
+    }
+    light_end_ = device_array<edge_t>(std::max<std::uint32_t>(n_, 1), "the light-arc split");
+    settled_tag_ = device_array<std::uint32_t>(std::max<std::uint32_t>(n_, 1), "the settled tags");
+    settled_ = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the settled vertices");
     dist_ = device_array<Distance>(n_, "the distances");
     stamp_ = device_array<std::uint32_t>(n_, "the iteration stamps");
     filed_ = device_array<std::uint32_t>(n_, "the filed buckets");
@@ -123,6 +185,7 @@ class engine final : public detail::gpu_engine {
     frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
     const bucket_of_distance<Distance> bucket = bucket_width(opts);
     if (K > slots_buckets_) allocate_queues(queue_capacity_, K);
+    split_at(bucket.delta);
 
     loop_outcome out;
     for (int attempt = 0;; ++attempt) {
@@ -169,30 +232,40 @@ class engine final : public detail::gpu_engine {
 
  private:
   std::uint32_t initial_queue_capacity() const { return capped(2 * std::uint64_t{n_} + 1024); }
-  std::uint32_t heavy_capacity(std::uint32_t queue) const { return capped(queue + m_ / chunk_arcs + 1); }
+  std::uint32_t chunk_capacity(std::uint32_t queue) const { return capped(queue + m_ / chunk_arcs + 1); }
 
   std::size_t graph_bytes() const {
     return (std::size_t{n_} + 1) * sizeof(edge_t) + m_ * (sizeof(vertex_t) + sizeof(weight));
   }
   std::size_t work_bytes(std::uint32_t queue, std::uint32_t K) const {
-    return std::size_t{n_} * (sizeof(Distance) + 4 * 4) + std::size_t{queue} * 4 * (3 + K) +
-           std::size_t{heavy_capacity(queue)} * sizeof(uint2) + (1u << 20);
+    return std::size_t{n_} * (sizeof(Distance) + 7 * 4 + sizeof(edge_t)) + std::size_t{queue} * 4 * (3 + K) +
+           std::size_t{chunk_capacity(queue)} * sizeof(uint2) + (1u << 20);
   }
 
   void allocate_queues(std::uint32_t queue, std::uint32_t K) {
     to_file_ = {};
     beyond_ = {};
     slots_ = {};
-    heavy_ = {};
-    reserve(std::size_t{queue} * 4 * (2 + K) + std::size_t{heavy_capacity(queue)} * sizeof(uint2),
+    chunks_ = {};
+    reserve(std::size_t{queue} * 4 * (2 + K) + std::size_t{chunk_capacity(queue)} * sizeof(uint2),
             "the solver's work queues");
     to_file_ = device_array<vertex_t>(queue, "the queue to file");
     beyond_ = device_array<vertex_t>(queue, "the far pile");
     slots_ = device_array<vertex_t>(std::size_t{queue} * K, "the window's buckets");
-    heavy_ = device_array<uint2>(heavy_capacity(queue), "the chunks of large vertices");
+    chunks_ = device_array<uint2>(chunk_capacity(queue), "the chunks of large vertices");
     queue_capacity_ = queue;
     slots_buckets_ = K;
     ++generation_;
+  }
+
+  void split_at(weight delta) {
+    if (light_split_valid_ && light_split_delta_ == delta) return;
+    unsigned blocks = std::min<unsigned>(shape_.blocks, (n_ + 255) / 256 + 1);
+    split_light_arcs<<<blocks, 256, 0, stream_>>>(offsets_.get(), weights_.get(), n_, delta, light_end_.get());
+    DS_CUDA_LAUNCH("split_light_arcs");
+    DS_CUDA(cudaStreamSynchronize(stream_));
+    light_split_valid_ = true;
+    light_split_delta_ = delta;
   }
 
   bucket_of_distance<Distance> bucket_width(const options& opts) const {
@@ -223,11 +296,14 @@ class engine final : public detail::gpu_engine {
     v.to_file = to_file_.get();
     v.beyond = beyond_.get();
     v.slots = slots_.get();
-    v.heavy = heavy_.get();
+    v.chunks = chunks_.get();
+    v.light_end = light_end_.get();
+    v.settled_tag = settled_tag_.get();
+    v.settled = settled_.get();
     v.num_vertices = n_;
     v.frontier_capacity = std::max<std::uint32_t>(n_, 1);
     v.queue_capacity = queue_capacity_;
-    v.heavy_capacity = heavy_capacity(queue_capacity_);
+    v.chunk_capacity = chunk_capacity(queue_capacity_);
     v.window_buckets = K;
     v.bucket = bucket;
     solve_context<Distance> ctx{};
@@ -282,7 +358,12 @@ class engine final : public detail::gpu_engine {
   device_array<control> ctl_;
   device_array<vertex_t> frontier_[2];
   device_array<vertex_t> to_file_, beyond_, slots_;
-  device_array<uint2> heavy_;
+  device_array<uint2> chunks_;
+  device_array<edge_t> light_end_;
+  device_array<std::uint32_t> settled_tag_;
+  device_array<vertex_t> settled_;
+  bool light_split_valid_ = false;
+  weight light_split_delta_{};
   device_array<vertex_t> parent_;
   device_array<std::uint32_t> level_, word_;
   std::uint32_t queue_capacity_ = 0, slots_buckets_ = 0;

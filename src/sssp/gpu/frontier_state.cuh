@@ -47,7 +47,11 @@ struct control {
   std::uint32_t to_file_count;
   std::uint32_t file_count;        // to_file_count as the manager files it (clipped to the capacity)
   std::uint32_t beyond_count;
-  std::uint32_t heavy_count;
+  std::uint32_t chunks_queued;
+  std::uint32_t settled_count;      // vertices processed in the current bucket (light arcs relaxed)
+  std::uint32_t settling;           // 1 while the grid relaxes the heavy arcs of a finished bucket
+  std::uint32_t settle_count;       // how many, then
+  std::uint32_t settle_stamp;       // the iteration stamp of that pass
   std::uint32_t slot_count[max_window_buckets];
   std::uint32_t capacity_exceeded;  // a queue was too small: the engine grows it and solves again
   std::uint32_t overflowed;         // a distance sum was dropped (see distance.cuh)
@@ -56,6 +60,13 @@ struct control {
   unsigned long long edges_relaxed;
   unsigned long long vertices_processed;
 };
+
+// Light and heavy arcs (Meyer and Sanders): rows are sorted by weight on upload, and light_end[v]
+// splits v's row at delta. While a bucket is current its vertices relax only their light arcs
+// (w < delta), which may land in the same bucket and be relaxed again; once the bucket is used up
+// its vertices' distances are final and their heavy arcs (w >= delta, which always leave the
+// bucket) are relaxed exactly once. This keeps re-relaxation to the light arcs.
+enum class arcs { light, heavy };
 
 // A vertex of degree above warp_degree is relaxed in chunks of chunk_arcs arcs, one warp per chunk
 // (R-MAT hubs spread over many warps and blocks); smaller ones are gathered 32 at a time by a warp.
@@ -77,11 +88,14 @@ struct loop_view {
   vertex_t* to_file;
   vertex_t* beyond;
   vertex_t* slots;  // K arrays of queue_capacity
-  uint2* heavy;     // (vertex, chunk) pairs
+  uint2* chunks;    // (vertex, chunk) pairs of large vertices
+  const edge_t* light_end;   // per vertex: end of its light arcs (rows sorted by weight)
+  std::uint32_t* settled_tag;  // the bucket a vertex was last recorded as processed in
+  vertex_t* settled;           // vertices processed in the current bucket
   std::uint32_t num_vertices;
   std::uint32_t frontier_capacity;
   std::uint32_t queue_capacity;
-  std::uint32_t heavy_capacity;
+  std::uint32_t chunk_capacity;
   std::uint32_t window_buckets;  // K
   bucket_of_distance<Distance> bucket;
 

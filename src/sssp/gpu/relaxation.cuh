@@ -34,13 +34,47 @@ __device__ inline void push(vertex_t* queue, std::uint32_t* count, std::uint32_t
     ctl->capacity_exceeded = 1;
 }
 
+// Where the next frontier and the chunks of large vertices go: the grid-wide iteration appends to
+// the global queues; the block-resident iterations of small frontiers (step_kernels.cuh) to a queue
+// in shared memory, spilling past its end to the global frontier.
+struct grid_sink {
+  vertex_t* next;
+  std::uint32_t* next_count;
+  std::uint32_t next_capacity;
+  std::uint32_t* chunk_count;
+  // A plain read of the target's distance first: most arcs improve nothing, and on large
+  // frontiers the atomics are what the memory system is short of.
+  static constexpr bool read_before_atomic = true;
+  __device__ void push_next(vertex_t v, control* ctl) const { push(next, next_count, next_capacity, v, ctl); }
+};
+
+struct block_sink {
+  vertex_t* queue;               // shared memory, `limit` entries
+  std::uint32_t* count;          // shared memory
+  std::uint32_t limit;
+  vertex_t* spill;               // global frontier buffer, entries limit .. capacity
+  std::uint32_t spill_capacity;
+  std::uint32_t* chunk_count;    // shared memory
+  // Small frontiers are latency-bound: one atomic round trip instead of a read and an atomic.
+  static constexpr bool read_before_atomic = false;
+  __device__ void push_next(vertex_t v, control* ctl) const {
+    std::uint32_t i = atomicAdd(count, 1u);
+    if (i < limit)
+      queue[i] = v;
+    else if (i < spill_capacity)
+      spill[i] = v;
+    else
+      ctl->capacity_exceeded = 1;
+  }
+};
+
 // Where an improved vertex goes: see the file comment. c is the current bucket.
-template <class Distance>
-__device__ void file_improved(const loop_view<Distance>& s, vertex_t v, Distance d, std::uint32_t c,
-                              std::uint32_t window, std::uint32_t stamp, std::uint32_t next) {
+template <class Distance, class Sink>
+__device__ void file_improved(const loop_view<Distance>& s, const Sink& sink, vertex_t v, Distance d, std::uint32_t c,
+                              std::uint32_t window, std::uint32_t stamp) {
   std::uint32_t b = s.bucket(d);
   if (b <= c) {
-    if (atomicExch(&s.stamp[v], stamp) != stamp) push(s.frontier[next], &s.ctl->frontier_count[next], s.frontier_capacity, v, s.ctl);
+    if (atomicExch(&s.stamp[v], stamp) != stamp) sink.push_next(v, s.ctl);
   } else if (atomicMin(&s.filed[v], b) > b) {
     if (b - window < s.window_buckets)
       push(s.to_file, &s.ctl->to_file_count, s.queue_capacity, v, s.ctl);
@@ -54,8 +88,9 @@ struct iteration_info {
   std::uint32_t current, window, stamp, next;
 };
 
-template <class Distance>
-__device__ void relax_arc(const loop_view<Distance>& s, Distance du, edge_t arc, const iteration_info& it) {
+template <class Distance, class Sink>
+__device__ void relax_arc(const loop_view<Distance>& s, const Sink& sink, Distance du, edge_t arc,
+                          const iteration_info& it) {
   using ops = distance_ops<Distance>;
   Distance nd;
   if (!ops::extend(du, s.weights[arc], nd)) {
@@ -63,20 +98,32 @@ __device__ void relax_arc(const loop_view<Distance>& s, Distance du, edge_t arc,
     return;
   }
   vertex_t t = s.targets[arc];
-  if (!(nd < s.dist[t])) return;  // a plain read first: most arcs improve nothing
-  if (nd < ops::atomic_min(&s.dist[t], nd)) file_improved(s, t, nd, it.current, it.window, it.stamp, it.next);
+  if (Sink::read_before_atomic && !(nd < __ldcg(&s.dist[t]))) return;
+  if (nd < ops::atomic_min(&s.dist[t], nd)) file_improved(s, sink, t, nd, it.current, it.window, it.stamp);
+}
+
+// The part of v's row a pass relaxes.
+template <arcs Part, class Distance>
+__device__ void arc_range(const loop_view<Distance>& s, vertex_t v, edge_t& begin, edge_t& end) {
+  if (Part == arcs::light) {
+    begin = s.offsets[v];
+    end = s.light_end[v];
+  } else {
+    begin = s.light_end[v];
+    end = s.offsets[v + 1];
+  }
 }
 
 // Records the chunks of a vertex too large for the warp gather.
-template <class Distance>
-__device__ void push_chunks(const loop_view<Distance>& s, vertex_t v, edge_t degree) {
+template <class Distance, class Sink>
+__device__ void push_chunks(const loop_view<Distance>& s, const Sink& sink, vertex_t v, edge_t degree) {
   std::uint32_t chunks = static_cast<std::uint32_t>((degree + chunk_arcs - 1) / chunk_arcs);
-  std::uint32_t base = atomicAdd(&s.ctl->heavy_count, chunks);
-  if (static_cast<std::uint64_t>(base) + chunks > s.heavy_capacity) {
+  std::uint32_t base = atomicAdd(sink.chunk_count, chunks);
+  if (static_cast<std::uint64_t>(base) + chunks > s.chunk_capacity) {
     s.ctl->capacity_exceeded = 1;
     return;
   }
-  for (std::uint32_t k = 0; k < chunks; ++k) s.heavy[base + k] = make_uint2(v, k);
+  for (std::uint32_t k = 0; k < chunks; ++k) s.chunks[base + k] = make_uint2(v, k);
 }
 
 // Per-warp scratch of the scan-based gather.
@@ -87,11 +134,12 @@ struct gather_scratch {
   Distance du[32];
 };
 
-// One warp relaxes frontier[first .. first + 32) (clipped to count). Called by all 32 lanes.
+// One warp relaxes the Part arcs of frontier[first .. first + 32) (clipped to count); for the light
+// part it also records the vertices as processed in the current bucket. Called by all 32 lanes.
 // Returns the number of arcs the warp relaxed (same value in every lane).
-template <class Distance>
-__device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const vertex_t* frontier, std::uint32_t count,
-                                           std::uint32_t first, const iteration_info& it,
+template <arcs Part, class Distance, class Sink>
+__device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const Sink& sink, const vertex_t* frontier,
+                                           std::uint32_t count, std::uint32_t first, const iteration_info& it,
                                            gather_scratch<Distance>& scratch) {
   const std::uint32_t lane = threadIdx.x & 31u;
   std::uint32_t i = first + lane;
@@ -100,11 +148,14 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const v
   Distance du{};
   if (i < count) {
     vertex_t v = frontier[i];
-    begin = s.offsets[v];
-    edge_t d = s.offsets[v + 1] - begin;
-    du = s.dist[v];
+    edge_t end;
+    arc_range<Part>(s, v, begin, end);
+    edge_t d = end - begin;
+    du = __ldcg(&s.dist[v]);
+    if (Part == arcs::light && atomicExch(&s.settled_tag[v], it.current) != it.current)
+      push(s.settled, &s.ctl->settled_count, s.frontier_capacity, v, s.ctl);
     if (d > warp_degree)
-      push_chunks(s, v, d);
+      push_chunks(s, sink, v, d);
     else
       degree = static_cast<std::uint32_t>(d);
   }
@@ -128,22 +179,24 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const v
         lo = mid + 1;
     }
     std::uint32_t exclusive = lo ? scratch.inclusive[lo - 1] : 0;
-    relax_arc(s, scratch.du[lo], scratch.first_arc[lo] + (e - exclusive), it);
+    relax_arc(s, sink, scratch.du[lo], scratch.first_arc[lo] + (e - exclusive), it);
   }
   __syncwarp();
   return total;
 }
 
-// One warp relaxes chunk `item` of the heavy list. Returns the arcs relaxed (lane 0's count).
-template <class Distance>
-__device__ std::uint32_t relax_chunk(const loop_view<Distance>& s, std::uint32_t item, const iteration_info& it) {
+// One warp relaxes chunk `item` of the chunk list. Returns the arcs relaxed (lane 0's count).
+template <arcs Part, class Distance, class Sink>
+__device__ std::uint32_t relax_chunk(const loop_view<Distance>& s, const Sink& sink, std::uint32_t item,
+                                     const iteration_info& it) {
   const std::uint32_t lane = threadIdx.x & 31u;
-  uint2 c = s.heavy[item];
-  edge_t begin = s.offsets[c.x], end = s.offsets[c.x + 1];
+  uint2 c = s.chunks[item];
+  edge_t begin, end;
+  arc_range<Part>(s, c.x, begin, end);
   edge_t from = begin + static_cast<edge_t>(c.y) * chunk_arcs;
   edge_t to = from + chunk_arcs < end ? from + chunk_arcs : end;
-  Distance du = s.dist[c.x];
-  for (edge_t a = from + lane; a < to; a += 32) relax_arc(s, du, a, it);
+  Distance du = __ldcg(&s.dist[c.x]);
+  for (edge_t a = from + lane; a < to; a += 32) relax_arc(s, sink, du, a, it);
   return static_cast<std::uint32_t>(to - from);
 }
 

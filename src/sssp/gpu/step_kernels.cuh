@@ -1,6 +1,7 @@
 // The kernels of one step of the delta-stepping loop (Davidson et al. 2014; seed 000, Section 7.2),
 // shared by every frontier manager. A step is
-//   file (manager) -> far_pile_min -> plan -> gather -> small_frontier -> relax_grid -> relax_heavy -> end_step
+//   file (manager) -> far_pile_min -> plan -> gather -> small_frontier -> relax_grid -> relax_chunks
+//   -> end_step -> settle_grid -> settle_chunks
 // and every kernel sizes its work from the counters in `control`, so steps are queued (or replayed
 // from a CUDA graph) without the host ever reading a count.
 //
@@ -22,11 +23,6 @@ namespace deltasplit::sssp::gpu {
 inline constexpr std::uint32_t small_frontier_limit = 8192;
 inline constexpr unsigned small_frontier_threads = 1024;
 
-template <class T>
-__device__ inline T volatile_load(const T& x) {
-  return *const_cast<const volatile T*>(&x);
-}
-
 // Takes v into the current frontier if it still belongs to bucket c and this copy is the first one
 // taken since v was filed there (the compare-and-swap); stale and duplicate copies are dropped.
 template <class Distance>
@@ -42,6 +38,7 @@ __global__ void init_solve(loop_view<Distance> s, vertex_t source) {
     s.dist[v] = v == source ? Distance(0) : distance_ops<Distance>::infinity;
     s.stamp[v] = 0;
     s.filed[v] = no_bucket;
+    s.settled_tag[v] = no_bucket;
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     control c{};
@@ -81,6 +78,7 @@ __global__ void plan(loop_view<Distance> s) {
   control* ctl = s.ctl;
   if (ctl->done) return;
   ctl->to_file_count = 0;
+  ctl->chunks_queued = 0;
   ctl->pick_slot = no_bucket;
   ctl->refile = 0;
   ctl->gather_count = 0;
@@ -125,52 +123,113 @@ __global__ void gather(loop_view<Distance> s) {
   }
 }
 
-// Iterations over small frontiers inside one block (see the file comment).
+// Iterations over small frontiers inside one block (see the file comment). The frontier lives in
+// shared memory (two queues of small_frontier_limit vertices, in dynamic shared memory) and so do
+// its counters, the current bucket and the iteration stamp: an iteration costs the arcs' own
+// memory round trips and a few barriers. When the bucket is used up the block also relaxes the
+// heavy arcs of the bucket's vertices, if there are at most settle_limit of them. A next frontier
+// that outgrows the shared queue spills into the global frontier buffer; the kernel then copies the
+// shared part in front of it and leaves the frontier to the grid-wide kernels.
+inline constexpr std::size_t small_frontier_shared_bytes = 2 * small_frontier_limit * sizeof(vertex_t);
+inline constexpr std::uint32_t settle_limit = 4 * small_frontier_limit;
+
 template <class Distance>
 __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop_view<Distance> s) {
+  extern __shared__ vertex_t queues[];  // [2][small_frontier_limit]
   __shared__ gather_scratch<Distance> scratch[small_frontier_threads / 32];
   __shared__ iteration_info it;
-  __shared__ std::uint32_t count, stop, relaxed_here;
+  __shared__ std::uint32_t count, next_count, chunk_count, relaxed_here, spill_buffer, phase, items;
+  enum : std::uint32_t { stop, light_phase, heavy_phase };
   control* ctl = s.ctl;
-  const std::uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+  const std::uint32_t warp = threadIdx.x >> 5;
   const std::uint32_t warps = small_frontier_threads / 32;
-  if (threadIdx.x == 0) relaxed_here = 0;
-  std::uint32_t relaxed = 0;
+  if (threadIdx.x == 0) {
+    const std::uint32_t cur = ctl->cur;
+    count = ctl->frontier_count[cur];
+    if (ctl->done || count > small_frontier_limit) count = 0;
+    it = iteration_info{ctl->current, ctl->window, ctl->iteration + 1, 0};
+    spill_buffer = cur ^ 1u;
+    next_count = 0;
+    chunk_count = 0;
+    relaxed_here = 0;
+  }
+  __syncthreads();
+  if (count == 0) return;
+  for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x) queues[i] = s.frontier[spill_buffer ^ 1u][i];
+  std::uint32_t q = 0, relaxed = 0;
+  std::uint64_t processed = 0, largest = 0;
   for (;;) {
+    __syncthreads();
     if (threadIdx.x == 0) {
-      std::uint32_t cur = volatile_load(ctl->cur);
-      count = volatile_load(ctl->frontier_count[cur]);
-      stop = volatile_load(ctl->done) || count == 0 || count > small_frontier_limit;
-      it = iteration_info{volatile_load(ctl->current), volatile_load(ctl->window), volatile_load(ctl->iteration) + 1,
-                          cur ^ 1u};
+      phase = stop;
+      if (count > 0 && count <= small_frontier_limit) {
+        phase = light_phase;
+        items = count;
+      } else if (count == 0) {
+        const std::uint32_t settled = __ldcg(&ctl->settled_count);
+        if (settled > 0 && settled <= settle_limit) {
+          phase = heavy_phase;
+          items = settled;
+          ctl->settled_count = 0;
+        }
+      }
     }
     __syncthreads();
-    if (stop) break;
-    const vertex_t* frontier = s.frontier[it.next ^ 1u];
-    for (std::uint32_t first = warp * 32; first < count; first += warps * 32)
-      relaxed += relax_warp_gather(s, frontier, count, first, it, scratch[warp]);
+    if (phase == stop) break;
+    const block_sink sink{queues + (q ^ 1u) * small_frontier_limit, &next_count, small_frontier_limit,
+                          s.frontier[spill_buffer], s.frontier_capacity, &chunk_count};
+    const std::uint32_t n = items;
+    if (phase == light_phase) {
+      for (std::uint32_t first = warp * 32; first < n; first += warps * 32)
+        relaxed += relax_warp_gather<arcs::light>(s, sink, queues + q * small_frontier_limit, n, first, it, scratch[warp]);
+      __syncthreads();
+      const std::uint32_t chunks = clamp_count(chunk_count, s.chunk_capacity);
+      for (std::uint32_t item = warp; item < chunks; item += warps) relaxed += relax_chunk<arcs::light>(s, sink, item, it);
+      processed += n;
+      if (n > largest) largest = n;
+    } else {
+      for (std::uint32_t first = warp * 32; first < n; first += warps * 32)
+        relaxed += relax_warp_gather<arcs::heavy>(s, sink, s.settled, n, first, it, scratch[warp]);
+      __syncthreads();
+      const std::uint32_t chunks = clamp_count(chunk_count, s.chunk_capacity);
+      for (std::uint32_t item = warp; item < chunks; item += warps) relaxed += relax_chunk<arcs::heavy>(s, sink, item, it);
+    }
     __syncthreads();
-    const std::uint32_t chunks = clamp_count(volatile_load(ctl->heavy_count), s.heavy_capacity);
-    for (std::uint32_t item = warp; item < chunks; item += warps) relaxed += relax_chunk(s, item, it);
-    __syncthreads();
+    q ^= 1u;
     if (threadIdx.x == 0) {
-      const std::uint32_t cur = it.next ^ 1u;
-      ctl->vertices_processed += count;
-      if (count > ctl->max_frontier) ctl->max_frontier = count;
-      ctl->frontier_count[cur] = 0;
-      ctl->heavy_count = 0;
-      ctl->cur = it.next;
-      ctl->iteration = it.stamp;
+      count = next_count;
+      next_count = 0;
+      chunk_count = 0;
+      it.stamp += 1;
     }
   }
-  if (lane == 0 && relaxed) atomicAdd(&relaxed_here, relaxed);
+  const std::uint32_t left = count;
+  if (left > small_frontier_limit) {  // hand the frontier to the grid: shared part, then the spilled rest
+    for (std::uint32_t i = threadIdx.x; i < small_frontier_limit; i += blockDim.x)
+      s.frontier[spill_buffer][i] = queues[q * small_frontier_limit + i];
+  }
+  if ((threadIdx.x & 31u) == 0 && relaxed) atomicAdd(&relaxed_here, relaxed);
   __syncthreads();
-  if (threadIdx.x == 0 && relaxed_here) atomicAdd(&ctl->edges_relaxed, static_cast<unsigned long long>(relaxed_here));
+  if (threadIdx.x == 0) {
+    const std::uint32_t cur = spill_buffer ^ 1u;
+    ctl->frontier_count[cur] = 0;
+    ctl->frontier_count[spill_buffer] = left;
+    ctl->cur = spill_buffer;
+    ctl->iteration = it.stamp - 1;
+    ctl->vertices_processed += processed;
+    if (largest > ctl->max_frontier) ctl->max_frontier = static_cast<std::uint32_t>(largest);
+    if (relaxed_here) ctl->edges_relaxed += relaxed_here;
+  }
 }
 
 template <class Distance>
 __device__ iteration_info read_iteration(const control* ctl) {
   return iteration_info{ctl->current, ctl->window, ctl->iteration + 1, ctl->cur ^ 1u};
+}
+
+template <class Distance>
+__device__ grid_sink grid_sink_of(const loop_view<Distance>& s, const iteration_info& it) {
+  return grid_sink{s.frontier[it.next], &s.ctl->frontier_count[it.next], s.frontier_capacity, &s.ctl->chunks_queued};
 }
 
 __device__ inline void add_relaxed(control* ctl, std::uint32_t relaxed, std::uint32_t* block_total) {
@@ -195,17 +254,17 @@ __global__ void relax_grid(loop_view<Distance> s) {
   const std::uint32_t stride = gridDim.x * warps_per_block * 32;
   std::uint32_t relaxed = 0;
   for (std::uint32_t first = (blockIdx.x * warps_per_block + warp) * 32; first < count; first += stride)
-    relaxed += relax_warp_gather(s, s.frontier[cur], count, first, it, scratch[warp]);
+    relaxed += relax_warp_gather<arcs::light>(s, grid_sink_of(s, it), s.frontier[cur], count, first, it, scratch[warp]);
   add_relaxed(s.ctl, relaxed, &block_total);
 }
 
 // The chunks of the large vertices of the same iteration, one warp per chunk.
 template <class Distance>
-__global__ void relax_heavy(loop_view<Distance> s) {
+__global__ void relax_chunks(loop_view<Distance> s) {
   __shared__ std::uint32_t block_total;
   const control* ctl = s.ctl;
   if (ctl->done || ctl->frontier_count[ctl->cur] == 0) return;
-  const std::uint32_t chunks = clamp_count(ctl->heavy_count, s.heavy_capacity);
+  const std::uint32_t chunks = clamp_count(ctl->chunks_queued, s.chunk_capacity);
   if (chunks == 0) return;
   if (threadIdx.x == 0) block_total = 0;
   __syncthreads();
@@ -214,25 +273,80 @@ __global__ void relax_heavy(loop_view<Distance> s) {
   std::uint32_t relaxed = 0;
   for (std::uint32_t item = blockIdx.x * warps_per_block + (threadIdx.x >> 5); item < chunks;
        item += gridDim.x * warps_per_block)
-    relaxed += relax_chunk(s, item, it);
+    relaxed += relax_chunk<arcs::light>(s, grid_sink_of(s, it), item, it);
   add_relaxed(s.ctl, relaxed, &block_total);
 }
 
-// Closes a grid-wide iteration: the next frontier becomes the current one.
+// Closes a grid-wide iteration: the next frontier becomes the current one. When the current bucket
+// is used up and its vertices' heavy arcs are still to be relaxed (more of them than small_frontier
+// takes), the settle kernels relax them next, as one more iteration with its own stamp.
 template <class Distance>
 __global__ void end_step(loop_view<Distance> s) {
   control* ctl = s.ctl;
   ctl->steps += 1;
   ctl->file_count = clamp_count(ctl->to_file_count, s.queue_capacity);
+  ctl->settling = 0;
   if (ctl->done) return;
   const std::uint32_t cur = ctl->cur, count = ctl->frontier_count[cur];
-  if (count == 0) return;
-  ctl->vertices_processed += count;
-  if (count > ctl->max_frontier) ctl->max_frontier = count;
-  ctl->frontier_count[cur] = 0;
-  ctl->heavy_count = 0;
-  ctl->cur = cur ^ 1u;
-  ctl->iteration += 1;
+  if (count != 0) {
+    ctl->vertices_processed += count;
+    if (count > ctl->max_frontier) ctl->max_frontier = count;
+    ctl->frontier_count[cur] = 0;
+    ctl->chunks_queued = 0;
+    ctl->cur = cur ^ 1u;
+    ctl->iteration += 1;
+  }
+  if (ctl->frontier_count[ctl->cur] == 0 && ctl->settled_count != 0) {
+    ctl->settling = 1;
+    ctl->settle_count = clamp_count(ctl->settled_count, s.frontier_capacity);
+    ctl->settled_count = 0;
+    ctl->settle_stamp = ctl->iteration + 1;
+    ctl->iteration += 1;
+    ctl->chunks_queued = 0;
+  }
+}
+
+// The heavy arcs of the finished bucket's vertices, grid-wide; anything they bring back into the
+// current bucket (possible only through float rounding) goes into the current frontier.
+template <class Distance>
+__device__ iteration_info settle_iteration(const control* ctl) {
+  return iteration_info{ctl->current, ctl->window, ctl->settle_stamp, ctl->cur};
+}
+
+template <class Distance>
+__global__ void settle_grid(loop_view<Distance> s) {
+  __shared__ gather_scratch<Distance> scratch[8];
+  __shared__ std::uint32_t block_total;
+  const control* ctl = s.ctl;
+  if (!ctl->settling) return;
+  if (threadIdx.x == 0) block_total = 0;
+  __syncthreads();
+  const iteration_info it = settle_iteration<Distance>(ctl);
+  const std::uint32_t count = ctl->settle_count;
+  const std::uint32_t warp = threadIdx.x >> 5, warps_per_block = blockDim.x >> 5;
+  const std::uint32_t stride = gridDim.x * warps_per_block * 32;
+  std::uint32_t relaxed = 0;
+  for (std::uint32_t first = (blockIdx.x * warps_per_block + warp) * 32; first < count; first += stride)
+    relaxed += relax_warp_gather<arcs::heavy>(s, grid_sink_of(s, it), s.settled, count, first, it, scratch[warp]);
+  add_relaxed(s.ctl, relaxed, &block_total);
+}
+
+template <class Distance>
+__global__ void settle_chunks(loop_view<Distance> s) {
+  __shared__ std::uint32_t block_total;
+  const control* ctl = s.ctl;
+  if (!ctl->settling) return;
+  const std::uint32_t chunks = clamp_count(ctl->chunks_queued, s.chunk_capacity);
+  if (chunks == 0) return;
+  if (threadIdx.x == 0) block_total = 0;
+  __syncthreads();
+  const iteration_info it = settle_iteration<Distance>(ctl);
+  const std::uint32_t warps_per_block = blockDim.x >> 5;
+  std::uint32_t relaxed = 0;
+  for (std::uint32_t item = blockIdx.x * warps_per_block + (threadIdx.x >> 5); item < chunks;
+       item += gridDim.x * warps_per_block)
+    relaxed += relax_chunk<arcs::heavy>(s, grid_sink_of(s, it), item, it);
+  add_relaxed(s.ctl, relaxed, &block_total);
 }
 
 }  // namespace deltasplit::sssp::gpu
