@@ -2,6 +2,7 @@
 // quadrants of the adjacency matrix with probabilities (a, b, c, d), scale times over, which
 // yields the skewed, power-law degrees of social graphs. Seed paper 000, Section 7.2, runs SSSP
 // on R-MAT graphs with (0.5, 0.1, 0.1, 0.3); Graph500 uses (0.57, 0.19, 0.19, 0.05).
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -25,8 +26,13 @@ csr generate_rmat(const rmat_params& p) {
   const double edges = std::round(p.edge_factor * static_cast<double>(n));
   if (edges > 0x1p62) throw std::invalid_argument("R-MAT edge count too large");
   const std::uint64_t m = static_cast<std::uint64_t>(edges);
-  // Cumulative quadrant thresholds, normalised so that the four probabilities need not sum to 1.
-  const double ta = p.a / sum, tb = (p.a + p.b) / sum, tc = (p.a + p.b + p.c) / sum;
+  // Cumulative quadrant thresholds as 32-bit fractions (probabilities need not sum to 1). Each
+  // level compares 32 random bits against them: two levels per 64-bit draw, and the quadrant
+  // index (0..3, its two bits the row and column bit) is a sum of comparisons, without branches.
+  auto threshold = [sum](double upto) {
+    return static_cast<std::uint64_t>(std::min(std::ldexp(upto / sum, 32), 0x1p32));
+  };
+  const std::uint64_t ta = threshold(p.a), tb = threshold(p.a + p.b), tc = threshold(p.a + p.b + p.c);
 
   detail::arc_list arcs;
   arcs.num_vertices = static_cast<vertex_t>(n);
@@ -39,12 +45,14 @@ csr generate_rmat(const rmat_params& p) {
     for (std::uint64_t i = begin; i < end; ++i) {
       detail::splitmix_stream rng(stream ^ detail::splitmix64(i));
       vertex_t u = 0, v = 0;
+      std::uint64_t bits = 0;
       for (unsigned level = 0; level < p.scale; ++level) {
-        double r = rng.uniform();
-        vertex_t row = r >= tb ? 1 : 0;
-        vertex_t col = (r >= ta && r < tb) || r >= tc ? 1 : 0;
-        u = (u << 1) | row;
-        v = (v << 1) | col;
+        if (level % 2 == 0) bits = rng.next();
+        std::uint64_t r = bits & 0xffffffffu;
+        bits >>= 32;
+        unsigned quadrant = unsigned(r >= ta) + unsigned(r >= tb) + unsigned(r >= tc);
+        u = (u << 1) | (quadrant >> 1);
+        v = (v << 1) | (quadrant & 1);
       }
       arcs.src[i] = u;
       arcs.dst[i] = v;
