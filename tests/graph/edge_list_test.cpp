@@ -109,6 +109,7 @@ TEST(GraphEdgeList, MalformedInputsNameTheirLine) {
       {"0 1 3\n1 2 3 4\n", 2, "unexpected token '4'"},
       {"0 1\n0 4294967295\n", 2, "exceeds the limit of 4294967294"},
       {"0 1\n99999999999999999999 1\n", 2, "unparsable vertex id"},
+      {"# Nodes: 4294967296 Edges: 1\n0 1\n", 1, "exceed the limit of 4294967295"},
   };
   int i = 0;
   for (const bad& c : cases) {
