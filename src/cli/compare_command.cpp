@@ -36,19 +36,17 @@ std::string fixed(double x, int digits) {
 }  // namespace
 
 int run_compare(const arguments& args) {
-  std::string graph_path, source_text, delta_text, json_path;
-  unsigned runs = 3, buckets = 10;
+  std::string graph_path, source_text, json_path;
   bool force = false;
   input_settings input;
+  solver_settings solving;
   po::options_description options("options");
   options.add_options()
       ("graph", po::value(&graph_path)->required(), "graph file (also the first positional argument)")
       ("source,s", po::value(&source_text), "source vertex in the file's numbering (default: the first vertex)")
-      ("runs", po::value(&runs)->default_value(3), "solves per strategy; the median time is reported")
-      ("delta", po::value(&delta_text)->default_value("auto"), "bucket width for every strategy, or auto")
-      ("buckets", po::value(&buckets)->default_value(10), "K, buckets of bucketing and multisplit")
       ("json", po::value(&json_path), "also write the table as JSON")
       ("force", po::bool_switch(&force), "replace an existing --json file");
+  add_solver_options(options, solving, 3);
   add_input_options(options, input);
   po::positional_options_description positional;
   positional.add("graph", 1);
@@ -60,19 +58,8 @@ int run_compare(const arguments& args) {
                           "Exit status 3 when any result differs from Dijkstra.",
                           args, options, positional, vm))
     return exit_success;
-  if (runs == 0) throw usage_error("--runs must be at least 1");
-  if (buckets == 0) throw usage_error("--buckets must be at least 1");
-  double delta = 0;
-  if (delta_text != "auto") {
-    try {
-      std::size_t used = 0;
-      delta = std::stod(delta_text, &used);
-      if (used != delta_text.size()) delta = -1;
-    } catch (const std::exception&) {
-      delta = -1;
-    }
-    if (!(delta > 0)) throw usage_error("--delta '" + delta_text + "': expected a positive number or auto");
-  }
+  const sssp::options shared = solver_options(solving, input);
+  const unsigned runs = solving.runs;
   std::unique_ptr<text_output> json;
   if (vm.count("json")) json = std::make_unique<text_output>(json_path, force, graph_path, "json");
 
@@ -96,12 +83,9 @@ int run_compare(const arguments& args) {
   for (sssp::strategy how : strategies) {
     row r;
     r.how = how;
-    sssp::options o;
+    sssp::options o = shared;
     o.how = how;
     o.device = sssp::is_gpu_strategy(how) ? sssp::device_kind::gpu : sssp::device_kind::cpu;
-    o.delta = delta;
-    o.buckets = buckets;
-    o.threads = input.threads;
     try {
       sssp::solver s(g, o);
       r.timing = run_timed(s, source, runs);

@@ -1,6 +1,7 @@
 // Option parsing shared by the sub-commands (see options.hpp).
 #include "cli/options.hpp"
 
+#include <cmath>
 #include <iostream>
 #include <limits>
 
@@ -36,6 +37,32 @@ void add_input_options(po::options_description& options, input_settings& setting
        "LO:HI range of those weights (the multisplit paper uses 0:1000)")
       ("threads", po::value(&settings.threads)->default_value(0),
        "CPU threads for reading and the CPU solvers (0: all)");
+}
+
+void add_solver_options(po::options_description& options, solver_settings& settings, unsigned default_runs) {
+  options.add_options()
+      ("delta", po::value(&settings.delta)->default_value("auto"), "bucket width, or auto")
+      ("buckets", po::value(&settings.buckets)->default_value(10), "K, buckets of the bucketing and multisplit strategies")
+      ("runs", po::value(&settings.runs)->default_value(default_runs), "solves per source; the median time is reported");
+}
+
+sssp::options solver_options(const solver_settings& settings, const input_settings& input) {
+  if (settings.runs == 0) throw usage_error("--runs must be at least 1");
+  if (settings.buckets == 0) throw usage_error("--buckets must be at least 1");
+  sssp::options o;
+  o.buckets = settings.buckets;
+  o.threads = input.threads;
+  if (settings.delta != "auto") {
+    std::size_t used = 0;
+    try {
+      o.delta = std::stod(settings.delta, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != settings.delta.size() || !(o.delta > 0) || !std::isfinite(o.delta))
+      throw usage_error("--delta '" + settings.delta + "': expected a positive number or auto");
+  }
+  return o;
 }
 
 void parse_weight_range(const std::string& text, std::uint32_t& lo, std::uint32_t& hi) {

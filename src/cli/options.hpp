@@ -10,6 +10,7 @@
 #include "cli/command.hpp"
 #include "deltasplit/graph/csr.hpp"
 #include "deltasplit/graph/io.hpp"
+#include "deltasplit/sssp.hpp"
 
 namespace deltasplit::cli {
 
@@ -33,6 +34,16 @@ void add_input_options(po::options_description& options, input_settings& setting
 
 // Reads path with settings; graph::input_error (file and line) propagates to main().
 graph::csr load_graph(const std::string& path, const input_settings& settings);
+
+// How the solvers run, shared by sssp and compare: --delta, --buckets, --runs.
+struct solver_settings {
+  std::string delta = "auto";
+  unsigned buckets = 10;
+  unsigned runs = 1;
+};
+void add_solver_options(po::options_description& options, solver_settings& settings, unsigned default_runs);
+// The library options they describe (threads from input), or usage_error for a bad value.
+sssp::options solver_options(const solver_settings& settings, const input_settings& input);
 
 // "LO:HI" (or "LO,HI") with 0 <= LO <= HI < 2^32.
 void parse_weight_range(const std::string& text, std::uint32_t& lo, std::uint32_t& hi);

@@ -44,20 +44,6 @@ sssp::device_kind parse_device(const std::string& name) {
   throw usage_error("--device '" + name + "': expected gpu, cpu or auto");
 }
 
-double parse_delta(const std::string& text) {
-  if (text == "auto") return 0;
-  std::size_t used = 0;
-  double d = 0;
-  try {
-    d = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || !(d > 0) || !std::isfinite(d))
-    throw usage_error("--delta '" + text + "': expected a positive number or auto");
-  return d;
-}
-
 std::string describe_graph(const graph::csr& g, const std::string& path) {
   std::ostringstream s;
   s << file_name(path) << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs (" << g.origin.format
@@ -114,12 +100,12 @@ void write_json(std::ostream& os, const graph::csr& g, const std::string& path, 
 }  // namespace
 
 int run_sssp(const arguments& args) {
-  std::string graph_path, strategy_text, delta_text, device_text, output_path, predecessors_path, json_path, target_text;
+  std::string graph_path, strategy_text, device_text, output_path, predecessors_path, json_path, target_text;
   std::vector<std::string> source_texts;
   std::uint64_t random_count = 0, seed = 1;
-  unsigned runs = 1, buckets = 10;
   bool validate = false, force = false;
   input_settings input;
+  solver_settings solving;
 
   po::options_description options("options");
   options.add_options()
@@ -131,16 +117,14 @@ int run_sssp(const arguments& args) {
       ("strategy", po::value(&strategy_text),
        "near-far, bucketing, multisplit, workfront (GPU), cpu (CPU delta-stepping) or dijkstra; "
        "default: multisplit on a GPU, cpu otherwise")
-      ("delta", po::value(&delta_text)->default_value("auto"), "bucket width, or auto")
-      ("buckets", po::value(&buckets)->default_value(10), "K, buckets of the bucketing and multisplit strategies")
       ("device", po::value(&device_text)->default_value("auto"), "gpu, cpu or auto (the GPU when one is usable)")
-      ("runs", po::value(&runs)->default_value(1), "solves per source; the median time is reported")
       ("validate", po::bool_switch(&validate), "check every result against Dijkstra (exit status 3 on a mismatch)")
       ("output,o", po::value(&output_path), "write 'vertex distance' lines ('inf' when unreachable; - for stdout)")
       ("predecessors", po::value(&predecessors_path), "write 'vertex predecessor' lines ('none' for the source and unreachable)")
       ("target", po::value(&target_text), "print the shortest path from each source to this vertex")
       ("json", po::value(&json_path), "write the statistics as JSON")
       ("force", po::bool_switch(&force), "replace existing output files");
+  add_solver_options(options, solving, 1);
   add_input_options(options, input);
   po::positional_options_description positional;
   positional.add("graph", 1);
@@ -154,16 +138,12 @@ int run_sssp(const arguments& args) {
                           args, options, positional, vm))
     return exit_success;
 
-  if (runs == 0) throw usage_error("--runs must be at least 1");
+  sssp::options o = solver_options(solving, input);
+  const unsigned runs = solving.runs;
   if (vm.count("random-sources") && !source_texts.empty())
     throw usage_error("--source and --random-sources exclude each other");
   if (vm.count("random-sources") && random_count == 0) throw usage_error("--random-sources must be at least 1");
-  sssp::options o;
-  o.delta = parse_delta(delta_text);
   o.device = parse_device(device_text);
-  o.buckets = buckets;
-  o.threads = input.threads;
-  if (buckets == 0) throw usage_error("--buckets must be at least 1");
   const bool strategy_given = vm.count("strategy") > 0;
   if (strategy_given) {
     try {
