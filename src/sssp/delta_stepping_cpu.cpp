@@ -37,6 +37,7 @@ namespace deltasplit::sssp::detail {
 namespace {
 
 constexpr std::size_t chunk = 64;              // vertices claimed at a time in a round
+constexpr std::size_t alone_limit = 256;       // smaller rounds run on one thread (see light_rounds_alone)
 constexpr std::uint64_t max_window = 4096;     // bucket slots per thread
 constexpr std::uint64_t no_bucket = std::numeric_limits<std::uint64_t>::max();
 constexpr std::uint64_t last_bucket = std::uint64_t{1} << 62;  // real distances far above delta share it
@@ -64,6 +65,7 @@ struct alignas(64) thread_state {
   std::vector<vertex_t> far;                // improvements filed beyond the window
   std::vector<vertex_t> current;            // this thread's share of the bucket being processed
   std::vector<vertex_t> settled;            // vertices that relaxed light arcs in this bucket
+  std::vector<vertex_t> alone;              // rounds the leader runs by itself
   std::uint64_t edges = 0, processed = 0;
   std::uint64_t near_min = no_bucket, far_min = no_bucket;
   bool dropped = false;
@@ -207,6 +209,22 @@ class parallel_run {
     }
   }
 
+  // A round too small to pay for a barrier: the leader relaxes the union of every thread's
+  // `current`, then keeps emptying bucket b on its own while the rounds stay small.
+  void light_rounds_alone(thread_state& me, std::uint64_t b, std::uint64_t base) {
+    for (const thread_state& s : w_.threads)
+      for (vertex_t u : s.current) relax_light(me, u, b, base);
+    // Later rounds go through `alone`, not `current`: the other threads may still be reading the
+    // sizes of every `current` to make the same small-round decision.
+    for (;;) {
+      std::vector<vertex_t>& bin = me.bins[b % window_];
+      if (bin.empty() || bin.size() >= alone_limit) return;
+      me.alone.clear();
+      std::swap(me.alone, bin);
+      for (vertex_t u : me.alone) relax_light(me, u, b, base);
+    }
+  }
+
   void member(unsigned t, vertex_t source, statistics& st) {
     const unsigned members = pool_.size();
     thread_state& me = w_.threads[t];
@@ -249,16 +267,29 @@ class parallel_run {
           st.frontier_ms += ms_since(phase);
           phase = clock_type::now();
         }
-        light_round(me, b, base, starts);
+        if (members == 1 || starts.back() < alone_limit) {
+          if (leader) light_rounds_alone(me, b, base);  // the others wait at the barrier below
+        } else {
+          light_round(me, b, base, starts);
+        }
         pool_.barrier();
         if (leader) {
           st.relax_ms += ms_since(phase);
           phase = clock_type::now();
         }
       }
-      for (vertex_t u : me.settled) relax_heavy(me, u, base);
-      me.settled.clear();
+      // Heavy arcs, of few vertices on the leader alone. The settled lists are only read until
+      // the barrier, so every thread sees the same total; each clears its own afterwards.
+      std::size_t settled = 0;
+      for (const thread_state& s : w_.threads) settled += s.settled.size();
+      if (settled >= alone_limit) {
+        for (vertex_t u : me.settled) relax_heavy(me, u, base);
+      } else if (leader) {
+        for (const thread_state& s : w_.threads)
+          for (vertex_t u : s.settled) relax_heavy(me, u, base);
+      }
       pool_.barrier();
+      me.settled.clear();
       if (leader) {
         st.relax_ms += ms_since(phase);
         phase = clock_type::now();

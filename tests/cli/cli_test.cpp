@@ -60,9 +60,16 @@ class Cli : public ::testing::Test {
     return path(name);
   }
 
+  // The program built beside this test, or $DELTASPLIT_CLI where the binaries were copied (the
+  // GPU machine runs them from another directory).
+  static std::string program() {
+    const char* moved = std::getenv("DELTASPLIT_CLI");
+    return moved ? moved : DELTASPLIT_CLI;
+  }
+
   outcome run(const std::string& arguments) const {
     const std::string out = path("stdout.txt"), err = path("stderr.txt");
-    const std::string command = std::string("'") + DELTASPLIT_CLI + "' " + arguments + " >'" + out + "' 2>'" + err + "'";
+    const std::string command = "'" + program() + "' " + arguments + " >'" + out + "' 2>'" + err + "'";
     int raw = std::system(command.c_str());
     outcome o;
     o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
