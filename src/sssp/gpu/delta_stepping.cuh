@@ -86,14 +86,15 @@ void enqueue_step(const solve_context<Distance>& ctx, Filing& filing, cudaEvent_
 }
 
 // small_frontier keeps its queues in more dynamic shared memory than a launch gets by default.
-template <class Distance>
+// nvcc gives each translation unit its own (internal) host stub of a kernel template, and the
+// attribute belongs to the stub the call names; every frontier manager instantiates the loop in
+// its own translation unit, so this function is a template on Filing too: an instantiation per
+// unit, each naming that unit's kernel (a template on Distance alone would be merged by the linker
+// and configure one unit's kernel only).
+template <class Distance, class Filing>
 void allow_small_frontier_queues() {
-  static const bool allowed = [] {
-    DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(small_frontier_shared_bytes)));
-    return true;
-  }();
-  (void)allowed;
+  DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(small_frontier_shared_bytes)));
 }
 
 // Captures steps_per_graph steps into ctx.graph unless it already holds them. False when the
@@ -151,7 +152,7 @@ inline control read_control(const control* ctl, cudaStream_t stream) {
 // The timed solve.
 template <class Distance, class Filing>
 loop_outcome timed_solve(solve_context<Distance>& ctx, Filing& filing, vertex_t source) {
-  allow_small_frontier_queues<Distance>();
+  allow_small_frontier_queues<Distance, Filing>();
   const bool graphs = Filing::device_sized && capture_steps(ctx, filing);
   const std::uint64_t per_batch = graphs ? steps_per_graph : 1;
   DS_CUDA(cudaEventRecord(ctx.start, ctx.stream));
@@ -184,6 +185,7 @@ loop_outcome timed_solve(solve_context<Distance>& ctx, Filing& filing, vertex_t 
 // The instrumented pass: the same steps, one by one, with events around the two halves.
 template <class Distance, class Filing>
 void phase_times(solve_context<Distance>& ctx, Filing& filing, vertex_t source, loop_outcome& out) {
+  allow_small_frontier_queues<Distance, Filing>();
   constexpr unsigned batch = 32;
   std::vector<cudaEvent_t> events(3 * batch);
   for (auto& e : events) DS_CUDA(cudaEventCreate(&e));

@@ -3,14 +3,17 @@
 // tentative distances; the loop processes the current bucket until it is empty, then picks the
 // next one:
 //   frontier[cur]      vertices of the current bucket to relax this iteration (no duplicates:
-//                      an iteration stamp per vertex admits each vertex once per iteration);
+//                      an iteration stamp per vertex, or a shared-memory set in the block-resident
+//                      iterations, admits each vertex once per iteration);
 //   frontier[cur ^ 1]  the next iteration's, filled by the relaxation;
 //   to_file            vertices whose new distance fell past the current bucket but inside the
 //                      window [window, window + K): filed into the window's buckets by the
 //                      frontier manager (radix sort, multisplit, ...);
 //   slots[k]           bucket window + k of the window, filed and waiting;
 //   beyond             the far pile: vertices past the window, re-filed when the window is used up
-//                      (with K = 1 this is Near-Far's far pile and the window is the near set).
+//                      (with K = 1 this is Near-Far's far pile and the window is the near set);
+//   settled            the vertices processed in the current bucket, whose heavy arcs are relaxed
+//                      once the bucket is used up.
 // filed[v] is the lowest bucket v was filed into since it was last taken: a vertex is filed again
 // only when its bucket drops, and a copy is taken from a slot only once (compare-and-swap back to
 // no_bucket); copies left behind by a later improvement are stale and dropped when met.

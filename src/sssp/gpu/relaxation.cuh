@@ -1,7 +1,8 @@
-// Relaxation, shared by every frontier manager: each vertex of the frontier relaxes its out-arcs
-// with atomicMin on the tentative distances, and every vertex whose distance drops is filed at
-// once by its new bucket (Davidson et al. 2014, Section 4; seed 000, Section 7.2):
-//   - in the current bucket: into the next frontier (once per iteration, by iteration stamp);
+// Relaxation, shared by every frontier manager: each vertex of the frontier relaxes its light (or,
+// once its bucket is finished, its heavy) out-arcs with atomicMin on the tentative distances, and
+// every vertex whose distance drops is filed at once by its new bucket (Davidson et al. 2014;
+// seed 000, Section 7.2; vertex_filing.cuh):
+//   - in the current bucket: into the next frontier, once per iteration (the sink deduplicates);
 //   - in the window: into to_file, for the frontier manager to file into its buckets;
 //   - past the window: onto the far pile (beyond).
 // Load balance over skewed degrees: a warp takes 32 frontier vertices of degree <= warp_degree,
@@ -13,75 +14,11 @@
 
 #include <cstdint>
 
-#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
-#include "sssp/gpu/frontier_state.cuh"
+#include "sssp/gpu/vertex_filing.cuh"
 
 namespace deltasplit::sssp::gpu {
-
-namespace cg = cooperative_groups;
-
-// Appends v to a device queue; the active threads of a warp take their places with one atomic.
-__device__ inline void push(vertex_t* queue, std::uint32_t* count, std::uint32_t capacity, vertex_t v, control* ctl) {
-  cg::coalesced_group g = cg::coalesced_threads();
-  std::uint32_t base = 0;
-  if (g.thread_rank() == 0) base = atomicAdd(count, g.size());
-  base = g.shfl(base, 0) + g.thread_rank();
-  if (base < capacity)
-    queue[base] = v;
-  else
-    ctl->capacity_exceeded = 1;
-}
-
-// Where the next frontier and the chunks of large vertices go: the grid-wide iteration appends to
-// the global queues; the block-resident iterations of small frontiers (step_kernels.cuh) to a queue
-// in shared memory, spilling past its end to the global frontier.
-struct grid_sink {
-  vertex_t* next;
-  std::uint32_t* next_count;
-  std::uint32_t next_capacity;
-  std::uint32_t* chunk_count;
-  // A plain read of the target's distance first: most arcs improve nothing, and on large
-  // frontiers the atomics are what the memory system is short of.
-  static constexpr bool read_before_atomic = true;
-  __device__ void push_next(vertex_t v, control* ctl) const { push(next, next_count, next_capacity, v, ctl); }
-};
-
-struct block_sink {
-  vertex_t* queue;               // shared memory, `limit` entries
-  std::uint32_t* count;          // shared memory
-  std::uint32_t limit;
-  vertex_t* spill;               // global frontier buffer, entries limit .. capacity
-  std::uint32_t spill_capacity;
-  std::uint32_t* chunk_count;    // shared memory
-  // Small frontiers are latency-bound: one atomic round trip instead of a read and an atomic.
-  static constexpr bool read_before_atomic = false;
-  __device__ void push_next(vertex_t v, control* ctl) const {
-    std::uint32_t i = atomicAdd(count, 1u);
-    if (i < limit)
-      queue[i] = v;
-    else if (i < spill_capacity)
-      spill[i] = v;
-    else
-      ctl->capacity_exceeded = 1;
-  }
-};
-
-// Where an improved vertex goes: see the file comment. c is the current bucket.
-template <class Distance, class Sink>
-__device__ void file_improved(const loop_view<Distance>& s, const Sink& sink, vertex_t v, Distance d, std::uint32_t c,
-                              std::uint32_t window, std::uint32_t stamp) {
-  std::uint32_t b = s.bucket(d);
-  if (b <= c) {
-    if (atomicExch(&s.stamp[v], stamp) != stamp) sink.push_next(v, s.ctl);
-  } else if (atomicMin(&s.filed[v], b) > b) {
-    if (b - window < s.window_buckets)
-      push(s.to_file, &s.ctl->to_file_count, s.queue_capacity, v, s.ctl);
-    else
-      push(s.beyond, &s.ctl->beyond_count, s.queue_capacity, v, s.ctl);
-  }
-}
 
 // What one relaxation iteration needs to know, read once per iteration.
 struct iteration_info {
@@ -142,18 +79,19 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
                                            std::uint32_t count, std::uint32_t first, const iteration_info& it,
                                            gather_scratch<Distance>& scratch) {
   const std::uint32_t lane = threadIdx.x & 31u;
-  std::uint32_t i = first + lane;
-  std::uint32_t degree = 0;
+  const std::uint32_t i = first + lane;
+  std::uint32_t degree = 0, tag = it.current;
   edge_t begin = 0;
   Distance du{};
+  vertex_t v = 0;
   if (i < count) {
-    vertex_t v = frontier[i];
+    v = frontier[i];
     edge_t end;
     arc_range<Part>(s, v, begin, end);
     edge_t d = end - begin;
     du = __ldcg(&s.dist[v]);
-    if (Part == arcs::light && atomicExch(&s.settled_tag[v], it.current) != it.current)
-      push(s.settled, &s.ctl->settled_count, s.frontier_capacity, v, s.ctl);
+    // Issued now, looked at after the arcs: the tag's round trip overlaps the relaxation.
+    if (Part == arcs::light) tag = atomicExch(&s.settled_tag[v], it.current);
     if (d > warp_degree)
       push_chunks(s, sink, v, d);
     else
@@ -181,6 +119,7 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
     std::uint32_t exclusive = lo ? scratch.inclusive[lo - 1] : 0;
     relax_arc(s, sink, scratch.du[lo], scratch.first_arc[lo] + (e - exclusive), it);
   }
+  if (Part == arcs::light && i < count && tag != it.current) sink.push_settled(s, v);
   __syncwarp();
   return total;
 }

@@ -23,14 +23,6 @@ namespace deltasplit::sssp::gpu {
 inline constexpr std::uint32_t small_frontier_limit = 8192;
 inline constexpr unsigned small_frontier_threads = 1024;
 
-// Takes v into the current frontier if it still belongs to bucket c and this copy is the first one
-// taken since v was filed there (the compare-and-swap); stale and duplicate copies are dropped.
-template <class Distance>
-__device__ void take_if_current(const loop_view<Distance>& s, vertex_t v, std::uint32_t c, std::uint32_t cur) {
-  if (s.bucket(__ldcg(&s.dist[v])) == c && atomicCAS(&s.filed[v], c, no_bucket) == c)
-    push(s.frontier[cur], &s.ctl->frontier_count[cur], s.frontier_capacity, v, s.ctl);
-}
-
 template <class Distance>
 __global__ void init_solve(loop_view<Distance> s, vertex_t source) {
   std::uint32_t stride = gridDim.x * blockDim.x;
@@ -111,114 +103,198 @@ template <class Distance>
 __global__ void gather(loop_view<Distance> s) {
   control* ctl = s.ctl;
   if (ctl->done || (ctl->pick_slot == no_bucket && !ctl->refile)) return;
-  const std::uint32_t c = ctl->current, cur = ctl->cur;
+  const std::uint32_t c = ctl->current;
   const std::uint32_t n = clamp_count(ctl->gather_count, s.queue_capacity);
   const vertex_t* from = ctl->refile ? s.beyond : s.slot(ctl->pick_slot);
+  const grid_sink current = current_frontier_sink(s);
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     vertex_t v = from[i];
     if (s.bucket(__ldcg(&s.dist[v])) <= c)
-      take_if_current(s, v, c, cur);
+      take_if_current(s, current, v, c);
     else
       push(s.to_file, &ctl->to_file_count, s.queue_capacity, v, ctl);
   }
 }
 
 // Iterations over small frontiers inside one block (see the file comment). The frontier lives in
-// shared memory (two queues of small_frontier_limit vertices, in dynamic shared memory) and so do
-// its counters, the current bucket and the iteration stamp: an iteration costs the arcs' own
-// memory round trips and a few barriers. When the bucket is used up the block also relaxes the
-// heavy arcs of the bucket's vertices, if there are at most settle_limit of them. A next frontier
-// that outgrows the shared queue spills into the global frontier buffer; the kernel then copies the
-// shared part in front of it and leaves the frontier to the grid-wide kernels.
-inline constexpr std::size_t small_frontier_shared_bytes = 2 * small_frontier_limit * sizeof(vertex_t);
+// shared memory (two queues of small_frontier_limit vertices) and so do its counters, the current
+// bucket, the iteration stamp, the count of the bucket's processed vertices and the hash sets that
+// keep a vertex out of the next frontier twice: an iteration costs the arcs' own memory round trips
+// and a few barriers. When the bucket is used up the block goes on by itself (decide(), below) as
+// long as the work stays small. A next frontier that outgrows the shared queue spills into the
+// global frontier buffer; the kernel then copies the shared part in front of it and leaves the
+// frontier to the grid-wide kernels.
+inline constexpr std::uint32_t seen_set_size = 2 * small_frontier_limit;  // load factor <= 1/2 in the block
+inline constexpr std::size_t small_frontier_shared_bytes =
+    2 * small_frontier_limit * sizeof(vertex_t) + 2 * seen_set_size * sizeof(std::uint32_t);
 inline constexpr std::uint32_t settle_limit = 4 * small_frontier_limit;
+inline constexpr std::uint32_t block_file_limit = 4 * small_frontier_limit;
+
+enum small_phase : std::uint32_t { no_work, light_phase, heavy_phase, file_phase, gather_phase };
+
+struct block_state {
+  iteration_info it;
+  std::uint32_t count;        // the current frontier (shared queue q)
+  std::uint32_t next_count;
+  std::uint32_t chunk_count;
+  std::uint32_t settled;      // vertices processed in the current bucket (global list s.settled)
+  std::uint32_t relaxed;
+  std::uint32_t spill_buffer;
+  std::uint32_t phase, items, picked_slot;
+};
+
+// What the block does next (thread 0; counters written by atomics are read through L2):
+// relax the light arcs of a small frontier; when the bucket is used up, relax its vertices'
+// heavy arcs; then file to_file into the window (by atomics, as Near-Far's filing does); then take
+// the next non-empty bucket of the window. Anything too large for one block, the far pile's
+// re-filing and the managers' own filing of large batches are left to the grid kernels.
+template <class Distance>
+__device__ void decide(const loop_view<Distance>& s, block_state& b) {
+  control* ctl = s.ctl;
+  b.phase = no_work;
+  if (b.count > small_frontier_limit) return;
+  if (b.count > 0) {
+    b.phase = light_phase;
+    b.items = b.count;
+    return;
+  }
+  if (b.settled > 0) {
+    if (b.settled <= settle_limit) {
+      b.phase = heavy_phase;
+      b.items = b.settled;
+      b.settled = 0;
+    }
+    return;
+  }
+  const std::uint32_t unfiled = __ldcg(&ctl->to_file_count);
+  if (unfiled > 0) {
+    if (unfiled <= block_file_limit) {
+      b.phase = file_phase;
+      b.items = unfiled;
+      ctl->to_file_count = 0;
+    }
+    return;
+  }
+  for (std::uint32_t k = b.it.current - b.it.window + 1; k < s.window_buckets; ++k) {
+    const std::uint32_t waiting = __ldcg(&ctl->slot_count[k]);
+    if (waiting == 0) continue;
+    if (waiting <= small_frontier_limit) {
+      b.phase = gather_phase;
+      b.items = waiting;
+      b.picked_slot = k;
+      ctl->slot_count[k] = 0;
+      b.it.current = b.it.window + k;
+    }
+    return;
+  }
+}
+
+__device__ inline void clear_set(std::uint32_t* set) {
+  for (std::uint32_t i = threadIdx.x; i < seen_set_size; i += blockDim.x) set[i] = block_sink::empty;
+}
 
 template <class Distance>
 __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop_view<Distance> s) {
-  extern __shared__ vertex_t queues[];  // [2][small_frontier_limit]
+  extern __shared__ vertex_t shared_words[];  // queues [2][small_frontier_limit], seen sets [2][seen_set_size]
+  vertex_t* const queues = shared_words;
+  std::uint32_t* const seen = shared_words + 2 * small_frontier_limit;
   __shared__ gather_scratch<Distance> scratch[small_frontier_threads / 32];
-  __shared__ iteration_info it;
-  __shared__ std::uint32_t count, next_count, chunk_count, relaxed_here, spill_buffer, phase, items;
-  enum : std::uint32_t { stop, light_phase, heavy_phase };
+  __shared__ block_state b;
   control* ctl = s.ctl;
   const std::uint32_t warp = threadIdx.x >> 5;
   const std::uint32_t warps = small_frontier_threads / 32;
   if (threadIdx.x == 0) {
     const std::uint32_t cur = ctl->cur;
-    count = ctl->frontier_count[cur];
-    if (ctl->done || count > small_frontier_limit) count = 0;
-    it = iteration_info{ctl->current, ctl->window, ctl->iteration + 1, 0};
-    spill_buffer = cur ^ 1u;
-    next_count = 0;
-    chunk_count = 0;
-    relaxed_here = 0;
+    b.count = ctl->frontier_count[cur];
+    if (ctl->done || b.count > small_frontier_limit) b.count = 0;
+    b.it = iteration_info{ctl->current, ctl->window, ctl->iteration + 1, 0};
+    b.spill_buffer = cur ^ 1u;
+    b.next_count = 0;
+    b.chunk_count = 0;
+    b.settled = ctl->settled_count;
+    b.relaxed = 0;
   }
   __syncthreads();
-  if (count == 0) return;
-  for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x) queues[i] = s.frontier[spill_buffer ^ 1u][i];
-  std::uint32_t q = 0, relaxed = 0;
+  if (b.count == 0) return;
+  for (std::uint32_t i = threadIdx.x; i < b.count; i += blockDim.x) queues[i] = s.frontier[b.spill_buffer ^ 1u][i];
+  clear_set(seen);
+  std::uint32_t q = 0, set = 0, relaxed = 0;
   std::uint64_t processed = 0, largest = 0;
   for (;;) {
     __syncthreads();
-    if (threadIdx.x == 0) {
-      phase = stop;
-      if (count > 0 && count <= small_frontier_limit) {
-        phase = light_phase;
-        items = count;
-      } else if (count == 0) {
-        const std::uint32_t settled = __ldcg(&ctl->settled_count);
-        if (settled > 0 && settled <= settle_limit) {
-          phase = heavy_phase;
-          items = settled;
-          ctl->settled_count = 0;
-        }
-      }
-    }
+    if (threadIdx.x == 0) decide(s, b);
     __syncthreads();
-    if (phase == stop) break;
-    const block_sink sink{queues + (q ^ 1u) * small_frontier_limit, &next_count, small_frontier_limit,
-                          s.frontier[spill_buffer], s.frontier_capacity, &chunk_count};
-    const std::uint32_t n = items;
-    if (phase == light_phase) {
-      for (std::uint32_t first = warp * 32; first < n; first += warps * 32)
-        relaxed += relax_warp_gather<arcs::light>(s, sink, queues + q * small_frontier_limit, n, first, it, scratch[warp]);
-      __syncthreads();
-      const std::uint32_t chunks = clamp_count(chunk_count, s.chunk_capacity);
-      for (std::uint32_t item = warp; item < chunks; item += warps) relaxed += relax_chunk<arcs::light>(s, sink, item, it);
-      processed += n;
-      if (n > largest) largest = n;
+    if (b.phase == no_work) break;
+    const block_sink sink{queues + (q ^ 1u) * small_frontier_limit,
+                          &b.next_count,
+                          small_frontier_limit,
+                          s.frontier[b.spill_buffer],
+                          s.frontier_capacity,
+                          &b.chunk_count,
+                          &b.settled,
+                          seen + set * seen_set_size,
+                          seen_set_size - 1};
+    const std::uint32_t n = b.items;
+    const iteration_info it = b.it;
+    if (b.phase == light_phase || b.phase == heavy_phase) {
+      clear_set(seen + (set ^ 1u) * seen_set_size);  // for the next iteration, after the barriers below
+      if (b.phase == light_phase) {
+        for (std::uint32_t first = warp * 32; first < n; first += warps * 32)
+          relaxed += relax_warp_gather<arcs::light>(s, sink, queues + q * small_frontier_limit, n, first, it,
+                                                    scratch[warp]);
+        __syncthreads();
+        const std::uint32_t chunks = clamp_count(b.chunk_count, s.chunk_capacity);
+        for (std::uint32_t item = warp; item < chunks; item += warps)
+          relaxed += relax_chunk<arcs::light>(s, sink, item, it);
+        processed += n;
+        if (n > largest) largest = n;
+      } else {
+        for (std::uint32_t first = warp * 32; first < n; first += warps * 32)
+          relaxed += relax_warp_gather<arcs::heavy>(s, sink, s.settled, n, first, it, scratch[warp]);
+        __syncthreads();
+        const std::uint32_t chunks = clamp_count(b.chunk_count, s.chunk_capacity);
+        for (std::uint32_t item = warp; item < chunks; item += warps)
+          relaxed += relax_chunk<arcs::heavy>(s, sink, item, it);
+      }
+      set ^= 1u;
+    } else if (b.phase == file_phase) {
+      const window_key<Distance> key = key_of(s);
+      const std::uint32_t rel = it.current - it.window;
+      for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+        const vertex_t v = s.to_file[i];
+        file_by_key(s, sink, v, key(v), it.current, rel);
+      }
     } else {
-      for (std::uint32_t first = warp * 32; first < n; first += warps * 32)
-        relaxed += relax_warp_gather<arcs::heavy>(s, sink, s.settled, n, first, it, scratch[warp]);
-      __syncthreads();
-      const std::uint32_t chunks = clamp_count(chunk_count, s.chunk_capacity);
-      for (std::uint32_t item = warp; item < chunks; item += warps) relaxed += relax_chunk<arcs::heavy>(s, sink, item, it);
+      const vertex_t* slot = s.slot(b.picked_slot);
+      for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) take_if_current(s, sink, slot[i], it.current);
     }
     __syncthreads();
     q ^= 1u;
     if (threadIdx.x == 0) {
-      count = next_count;
-      next_count = 0;
-      chunk_count = 0;
-      it.stamp += 1;
+      if (b.phase == light_phase || b.phase == heavy_phase) b.it.stamp += 1;
+      b.count = b.next_count;
+      b.next_count = 0;
+      b.chunk_count = 0;
     }
   }
-  const std::uint32_t left = count;
+  const std::uint32_t left = b.count;
   if (left > small_frontier_limit) {  // hand the frontier to the grid: shared part, then the spilled rest
     for (std::uint32_t i = threadIdx.x; i < small_frontier_limit; i += blockDim.x)
-      s.frontier[spill_buffer][i] = queues[q * small_frontier_limit + i];
+      s.frontier[b.spill_buffer][i] = queues[q * small_frontier_limit + i];
   }
-  if ((threadIdx.x & 31u) == 0 && relaxed) atomicAdd(&relaxed_here, relaxed);
+  if ((threadIdx.x & 31u) == 0 && relaxed) atomicAdd(&b.relaxed, relaxed);
   __syncthreads();
   if (threadIdx.x == 0) {
-    const std::uint32_t cur = spill_buffer ^ 1u;
+    const std::uint32_t cur = b.spill_buffer ^ 1u;
     ctl->frontier_count[cur] = 0;
-    ctl->frontier_count[spill_buffer] = left;
-    ctl->cur = spill_buffer;
-    ctl->iteration = it.stamp - 1;
+    ctl->frontier_count[b.spill_buffer] = left;
+    ctl->cur = b.spill_buffer;
+    ctl->iteration = b.it.stamp - 1;
+    ctl->current = b.it.current;
+    ctl->settled_count = b.settled;
     ctl->vertices_processed += processed;
     if (largest > ctl->max_frontier) ctl->max_frontier = static_cast<std::uint32_t>(largest);
-    if (relaxed_here) ctl->edges_relaxed += relaxed_here;
+    if (b.relaxed) ctl->edges_relaxed += b.relaxed;
   }
 }
 
@@ -229,7 +305,8 @@ __device__ iteration_info read_iteration(const control* ctl) {
 
 template <class Distance>
 __device__ grid_sink grid_sink_of(const loop_view<Distance>& s, const iteration_info& it) {
-  return grid_sink{s.frontier[it.next], &s.ctl->frontier_count[it.next], s.frontier_capacity, &s.ctl->chunks_queued};
+  return grid_sink{s.frontier[it.next], &s.ctl->frontier_count[it.next], s.frontier_capacity, &s.ctl->chunks_queued,
+                   &s.ctl->settled_count};
 }
 
 __device__ inline void add_relaxed(control* ctl, std::uint32_t relaxed, std::uint32_t* block_total) {

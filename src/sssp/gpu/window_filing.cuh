@@ -18,41 +18,17 @@
 
 namespace deltasplit::sssp::gpu {
 
-// The bucket identifier the split primitives see: a vertex's key in the current window.
-template <class Distance>
-struct window_key {
-  const Distance* dist;
-  const control* ctl;
-  bucket_of_distance<Distance> bucket;
-  std::uint32_t window_buckets;  // K
-  __device__ std::uint32_t operator()(vertex_t v) const {
-    std::uint32_t b = bucket(__ldcg(&dist[v])), w = ctl->window;
-    if (b < w) return 0;
-    return b - w < window_buckets ? b - w : window_buckets;
-  }
-};
-
-template <class Distance>
-__host__ __device__ window_key<Distance> key_of(const loop_view<Distance>& s) {
-  return window_key<Distance>{s.dist, s.ctl, s.bucket, s.window_buckets};
-}
-
 template <class Distance>
 __global__ void file_by_atomics(loop_view<Distance> s) {
   control* ctl = s.ctl;
   const std::uint32_t n = ctl->file_count;
   if (ctl->done || n == 0) return;
   const window_key<Distance> key = key_of(s);
-  const std::uint32_t c = ctl->current, rel = c - ctl->window, cur = ctl->cur;
+  const std::uint32_t c = ctl->current, rel = c - ctl->window;
+  const grid_sink current = current_frontier_sink(s);
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     vertex_t v = s.to_file[i];
-    std::uint32_t k = key(v);
-    if (k <= rel)
-      take_if_current(s, v, c, cur);
-    else if (k < s.window_buckets)
-      push(s.slot(k), &ctl->slot_count[k], s.queue_capacity, v, ctl);
-    else
-      push(s.beyond, &ctl->beyond_count, s.queue_capacity, v, ctl);
+    file_by_key(s, current, v, key(v), c, rel);
   }
 }
 
@@ -66,7 +42,8 @@ __global__ void file_segments(loop_view<Distance> s, const vertex_t* split, cons
   control* ctl = s.ctl;
   const std::uint32_t n = off[K + 1];
   if (ctl->done || n == 0) return;
-  const std::uint32_t c = ctl->current, rel = c - ctl->window, cur = ctl->cur;
+  const std::uint32_t c = ctl->current, rel = c - ctl->window;
+  const grid_sink current = current_frontier_sink(s);
   for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     std::uint32_t lo = 0, hi = K;  // the segment of item i: largest k with off[k] <= i
     while (lo < hi) {
@@ -78,7 +55,7 @@ __global__ void file_segments(loop_view<Distance> s, const vertex_t* split, cons
     }
     vertex_t v = split[i];
     if (lo <= rel) {
-      take_if_current(s, v, c, cur);
+      take_if_current(s, current, v, c);
       continue;
     }
     std::uint32_t pos = (lo < K ? ctl->slot_count[lo] : ctl->beyond_count) + (i - off[lo]);

@@ -1,0 +1,167 @@
+// Where a vertex goes, shared by the relaxation, the loop's own kernels and the frontier managers:
+// appends to the device queues, the next-frontier sinks, and filing by bucket (frontier_state.cuh
+// explains the buckets, the window and the far pile).
+#pragma once
+
+#include <cstdint>
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include "sssp/gpu/frontier_state.cuh"
+
+namespace deltasplit::sssp::gpu {
+
+namespace cg = cooperative_groups;
+
+// Appends v to a device queue; the active threads of a warp take their places with one atomic.
+__device__ inline void push(vertex_t* queue, std::uint32_t* count, std::uint32_t capacity, vertex_t v, control* ctl) {
+  cg::coalesced_group g = cg::coalesced_threads();
+  std::uint32_t base = 0;
+  if (g.thread_rank() == 0) base = atomicAdd(count, g.size());
+  base = g.shfl(base, 0) + g.thread_rank();
+  if (base < capacity)
+    queue[base] = v;
+  else
+    ctl->capacity_exceeded = 1;
+}
+
+// Where the next frontier, the chunks of large vertices and the bucket's processed vertices go, and
+// how a vertex enters the next frontier only once per iteration. The grid-wide iteration appends to
+// the global queues and deduplicates with a per-vertex iteration stamp (atomicExch); the block-
+// resident iterations of small frontiers (step_kernels.cuh) append to shared-memory queues, spilling
+// past their end to the global frontier, and deduplicate in a hash set in shared memory, so that
+// no global round trip is spent on bookkeeping.
+struct grid_sink {
+  vertex_t* next;
+  std::uint32_t* next_count;
+  std::uint32_t next_capacity;
+  std::uint32_t* chunk_count;
+  std::uint32_t* settled_count;
+  // A plain read of the target's distance first: most arcs improve nothing, and on large
+  // frontiers the atomics are what the memory system is short of.
+  static constexpr bool read_before_atomic = true;
+  __device__ void push_next(vertex_t v, control* ctl) const { push(next, next_count, next_capacity, v, ctl); }
+  template <class Distance>
+  __device__ void push_next_once(const loop_view<Distance>& s, vertex_t v, std::uint32_t stamp) const {
+    if (atomicExch(&s.stamp[v], stamp) != stamp) push_next(v, s.ctl);
+  }
+  template <class Distance>
+  __device__ void push_settled(const loop_view<Distance>& s, vertex_t v) const {
+    push(s.settled, settled_count, s.frontier_capacity, v, s.ctl);
+  }
+};
+
+struct block_sink {
+  vertex_t* queue;               // shared memory, `limit` entries
+  std::uint32_t* count;          // shared memory
+  std::uint32_t limit;
+  vertex_t* spill;               // global frontier buffer, entries limit .. capacity
+  std::uint32_t spill_capacity;
+  std::uint32_t* chunk_count;    // shared memory
+  std::uint32_t* settled_count;  // shared memory
+  std::uint32_t* seen;           // shared memory hash set of this iteration's next frontier
+  std::uint32_t seen_mask;       // its size - 1 (a power of two)
+  static constexpr std::uint32_t empty = 0xFFFFFFFFu;
+  static constexpr unsigned max_probes = 32;
+  // Small frontiers are latency-bound: one atomic round trip instead of a read and an atomic.
+  static constexpr bool read_before_atomic = false;
+  __device__ void push_next(vertex_t v, control* ctl) const {
+    std::uint32_t i = atomicAdd(count, 1u);
+    if (i < limit)
+      queue[i] = v;
+    else if (i < spill_capacity)
+      spill[i] = v;
+    else
+      ctl->capacity_exceeded = 1;
+  }
+  // Linear probing; the set is cleared before each iteration. Past max_probes (a crowded set) the
+  // vertex falls back to the global stamp: a vertex's probe path is the same every time, so it is
+  // always deduplicated the same way within an iteration.
+  template <class Distance>
+  __device__ void push_next_once(const loop_view<Distance>& s, vertex_t v, std::uint32_t stamp) const {
+    std::uint32_t h = (v * 2654435761u) & seen_mask;
+    for (unsigned probe = 0; probe < max_probes; ++probe) {
+      const std::uint32_t prev = atomicCAS(&seen[h], empty, v);
+      if (prev == empty) {
+        push_next(v, s.ctl);
+        return;
+      }
+      if (prev == v) return;
+      h = (h + 1) & seen_mask;
+    }
+    if (atomicExch(&s.stamp[v], stamp) != stamp) push_next(v, s.ctl);
+  }
+  template <class Distance>
+  __device__ void push_settled(const loop_view<Distance>& s, vertex_t v) const {
+    std::uint32_t i = atomicAdd(settled_count, 1u);
+    if (i < s.frontier_capacity)
+      s.settled[i] = v;
+    else
+      s.ctl->capacity_exceeded = 1;
+  }
+};
+
+// Where an improved vertex goes: see the file comment. c is the current bucket.
+template <class Distance, class Sink>
+__device__ void file_improved(const loop_view<Distance>& s, const Sink& sink, vertex_t v, Distance d, std::uint32_t c,
+                              std::uint32_t window, std::uint32_t stamp) {
+  std::uint32_t b = s.bucket(d);
+  if (b <= c) {
+    sink.push_next_once(s, v, stamp);
+  } else if (atomicMin(&s.filed[v], b) > b) {
+    if (b - window < s.window_buckets)
+      push(s.to_file, &s.ctl->to_file_count, s.queue_capacity, v, s.ctl);
+    else
+      push(s.beyond, &s.ctl->beyond_count, s.queue_capacity, v, s.ctl);
+  }
+}
+
+// Takes v into the current frontier (through sink) if it still belongs to bucket c and this copy is
+// the first one taken since v was filed there (the compare-and-swap); stale and duplicate copies
+// are dropped.
+template <class Distance, class Sink>
+__device__ void take_if_current(const loop_view<Distance>& s, const Sink& sink, vertex_t v, std::uint32_t c) {
+  if (s.bucket(__ldcg(&s.dist[v])) == c && atomicCAS(&s.filed[v], c, no_bucket) == c) sink.push_next(v, s.ctl);
+}
+
+// The bucket identifier the split primitives see: a vertex's key in the current window.
+template <class Distance>
+struct window_key {
+  const Distance* dist;
+  const control* ctl;
+  bucket_of_distance<Distance> bucket;
+  std::uint32_t window_buckets;  // K
+  __device__ std::uint32_t operator()(vertex_t v) const {
+    std::uint32_t b = bucket(__ldcg(&dist[v])), w = ctl->window;
+    if (b < w) return 0;
+    return b - w < window_buckets ? b - w : window_buckets;
+  }
+};
+
+template <class Distance>
+__host__ __device__ window_key<Distance> key_of(const loop_view<Distance>& s) {
+  return window_key<Distance>{s.dist, s.ctl, s.bucket, s.window_buckets};
+}
+
+// Files v by its key k (see window_filing.cuh): the current frontier, bucket k of the window, or
+// the far pile. rel = current - window.
+template <class Distance, class Sink>
+__device__ void file_by_key(const loop_view<Distance>& s, const Sink& current, vertex_t v, std::uint32_t k,
+                            std::uint32_t c, std::uint32_t rel) {
+  if (k <= rel)
+    take_if_current(s, current, v, c);
+  else if (k < s.window_buckets)
+    push(s.slot(k), &s.ctl->slot_count[k], s.queue_capacity, v, s.ctl);
+  else
+    push(s.beyond, &s.ctl->beyond_count, s.queue_capacity, v, s.ctl);
+}
+
+template <class Distance>
+__device__ grid_sink current_frontier_sink(const loop_view<Distance>& s) {
+  const std::uint32_t cur = s.ctl->cur;
+  return grid_sink{s.frontier[cur], &s.ctl->frontier_count[cur], s.frontier_capacity, &s.ctl->chunks_queued,
+                   &s.ctl->settled_count};
+}
+
+}  // namespace deltasplit::sssp::gpu
