@@ -42,9 +42,9 @@ int run_compare(const arguments& args) {
   solver_settings solving;
   po::options_description options("options");
   options.add_options()
-      ("graph", po::value(&graph_path)->required(), "graph file (also the first positional argument)")
-      ("source,s", po::value(&source_text), "source vertex in the file's numbering (default: the first vertex)")
-      ("json", po::value(&json_path), "also write the table as JSON")
+      ("graph", po::value(&graph_path)->value_name("GRAPH")->required(), "graph file (also the first positional argument)")
+      ("source,s", po::value(&source_text)->value_name("V"), "source vertex in the file's numbering (default: the first vertex)")
+      ("json", po::value(&json_path)->value_name("FILE"), "also write the table as JSON")
       ("force", po::bool_switch(&force), "replace an existing --json file");
   add_solver_options(options, solving, 3);
   add_input_options(options, input);

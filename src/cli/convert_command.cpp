@@ -15,9 +15,9 @@ int run_convert(const arguments& args) {
   input_settings input;
   po::options_description options("options");
   options.add_options()
-      ("in", po::value(&in_path)->required(), "input graph (first positional argument)")
-      ("out", po::value(&out_path)->required(), "output file (second positional argument)")
-      ("format", po::value(&out_format), "output format: mtx, gr, edges or bin (default: from OUT's extension)")
+      ("in", po::value(&in_path)->value_name("IN")->required(), "input graph (first positional argument)")
+      ("out", po::value(&out_path)->value_name("OUT")->required(), "output file (second positional argument)")
+      ("format", po::value(&out_format)->value_name("FORMAT"), "output format: mtx, gr, edges or bin (default: from OUT's extension)")
       ("gzip", po::bool_switch(&gzip), "compress the output (implied by a .gz extension)")
       ("force", po::bool_switch(&force), "replace OUT if it exists (never the input itself)");
   add_input_options(options, input, "input-format");

@@ -19,24 +19,24 @@ int run_generate(const arguments& args) {
   std::uint64_t seed = 1;
   po::options_description options("options");
   options.add_options()
-      ("kind", po::value(&kind)->required(), "rmat or grid (the positional argument)")
-      ("output,o", po::value(&out_path)->required(), "file to write; format from its extension or --format")
-      ("format", po::value(&out_format), "mtx, gr, edges or bin")
+      ("kind", po::value(&kind)->value_name("KIND")->required(), "rmat or grid (the positional argument)")
+      ("output,o", po::value(&out_path)->value_name("OUT")->required(), "file to write; format from its extension or --format")
+      ("format", po::value(&out_format)->value_name("FORMAT"), "mtx, gr, edges or bin")
       ("gzip", po::bool_switch(&gzip), "compress the output (implied by a .gz extension)")
       ("force", po::bool_switch(&force), "replace OUT if it exists")
-      ("seed", po::value(&seed)->default_value(1), "random seed (the graph is a pure function of the options)")
-      ("weight-range", po::value(&weight_range)->default_value("0:1000"), "LO:HI, uniform integer weights")
-      ("scale", po::value(&rmat.scale)->default_value(16), "rmat: 2^scale vertices")
-      ("edge-factor", po::value(&rmat.edge_factor)->default_value(16), "rmat: edges drawn per vertex")
-      ("preset", po::value(&preset), "rmat: graph500 (a,b,c,d = .57,.19,.19,.05, the default) or paper (.5,.1,.1,.3)")
-      ("a", po::value<double>(), "rmat: probability of the top-left quadrant")
-      ("b", po::value<double>(), "rmat: top-right")
-      ("c", po::value<double>(), "rmat: bottom-left")
-      ("d", po::value<double>(), "rmat: bottom-right (a + b + c + d = 1)")
+      ("seed", po::value(&seed)->value_name("S")->default_value(1), "random seed (the graph is a pure function of the options)")
+      ("weight-range", po::value(&weight_range)->value_name("LO:HI")->default_value("0:1000"), "LO:HI, uniform integer weights")
+      ("scale", po::value(&rmat.scale)->value_name("N")->default_value(16), "rmat: 2^scale vertices")
+      ("edge-factor", po::value(&rmat.edge_factor)->value_name("F")->default_value(16), "rmat: edges drawn per vertex")
+      ("preset", po::value(&preset)->value_name("NAME"), "rmat: graph500 (a,b,c,d = .57,.19,.19,.05, the default) or paper (.5,.1,.1,.3)")
+      ("a", po::value<double>()->value_name("P"), "rmat: probability of the top-left quadrant")
+      ("b", po::value<double>()->value_name("P"), "rmat: top-right")
+      ("c", po::value<double>()->value_name("P"), "rmat: bottom-left")
+      ("d", po::value<double>()->value_name("P"), "rmat: bottom-right (a + b + c + d = 1)")
       ("undirected", po::bool_switch(&rmat.undirected), "rmat: store both directions of every edge")
-      ("rows", po::value(&grid.rows)->default_value(256), "grid: rows")
-      ("cols", po::value(&grid.cols)->default_value(256), "grid: columns")
-      ("keep", po::value(&grid.keep_fraction)->default_value(1.0), "grid: fraction of the 4-neighbour edges kept");
+      ("rows", po::value(&grid.rows)->value_name("N")->default_value(256), "grid: rows")
+      ("cols", po::value(&grid.cols)->value_name("N")->default_value(256), "grid: columns")
+      ("keep", po::value(&grid.keep_fraction)->value_name("F")->default_value(1.0), "grid: fraction of the 4-neighbour edges kept");
   po::positional_options_description positional;
   positional.add("kind", 1);
   po::variables_map vm;

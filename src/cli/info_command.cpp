@@ -12,7 +12,7 @@ int run_info(const arguments& args) {
   std::string graph_path;
   input_settings input;
   po::options_description options("options");
-  options.add_options()("graph", po::value(&graph_path)->required(), "graph file (also the positional argument)");
+  options.add_options()("graph", po::value(&graph_path)->value_name("GRAPH")->required(), "graph file (also the positional argument)");
   add_input_options(options, input);
   po::positional_options_description positional;
   positional.add("graph", 1);

@@ -29,21 +29,21 @@ bool parse_command_line(const std::string& command, const std::string& synopsis,
 void add_input_options(po::options_description& options, input_settings& settings, const char* format_flag) {
   settings.format_flag = format_flag;
   options.add_options()
-      (format_flag, po::value(&settings.format),
+      (format_flag, po::value(&settings.format)->value_name("FORMAT"),
        "input format: mtx, gr, edges or bin (default: detected from the content, then the extension)")
-      ("weight-seed", po::value(&settings.weight_seed)->default_value(1),
+      ("weight-seed", po::value(&settings.weight_seed)->value_name("S")->default_value(1),
        "seed of the random integer weights given to a file without weights")
-      ("weight-range", po::value(&settings.weight_range)->default_value("0:1000"),
+      ("weight-range", po::value(&settings.weight_range)->value_name("LO:HI")->default_value("0:1000"),
        "LO:HI range of those weights (the multisplit paper uses 0:1000)")
-      ("threads", po::value(&settings.threads)->default_value(0),
+      ("threads", po::value(&settings.threads)->value_name("N")->default_value(0),
        "CPU threads for reading and the CPU solvers (0: all)");
 }
 
 void add_solver_options(po::options_description& options, solver_settings& settings, unsigned default_runs) {
   options.add_options()
-      ("delta", po::value(&settings.delta)->default_value("auto"), "bucket width, or auto")
-      ("buckets", po::value(&settings.buckets)->default_value(10), "K, buckets of the bucketing and multisplit strategies")
-      ("runs", po::value(&settings.runs)->default_value(default_runs), "solves per source; the median time is reported");
+      ("delta", po::value(&settings.delta)->value_name("D")->default_value("auto"), "bucket width, or auto")
+      ("buckets", po::value(&settings.buckets)->value_name("K")->default_value(10), "K, buckets of the bucketing and multisplit strategies")
+      ("runs", po::value(&settings.runs)->value_name("R")->default_value(default_runs), "solves per source; the median time is reported");
 }
 
 sssp::options solver_options(const solver_settings& settings, const input_settings& input) {

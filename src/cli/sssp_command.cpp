@@ -109,20 +109,20 @@ int run_sssp(const arguments& args) {
 
   po::options_description options("options");
   options.add_options()
-      ("graph", po::value(&graph_path)->required(), "graph file (also the first positional argument)")
-      ("source,s", po::value(&source_texts)->multitoken()->composing(),
+      ("graph", po::value(&graph_path)->value_name("GRAPH")->required(), "graph file (also the first positional argument)")
+      ("source,s", po::value(&source_texts)->value_name("V[,V...]")->multitoken()->composing(),
        "source vertex ids, comma-separated, in the file's numbering (default: the first vertex)")
-      ("random-sources", po::value(&random_count), "solve from N distinct random vertices that have out-arcs")
-      ("seed", po::value(&seed)->default_value(1), "seed for --random-sources")
-      ("strategy", po::value(&strategy_text),
+      ("random-sources", po::value(&random_count)->value_name("N"), "solve from N distinct random vertices that have out-arcs")
+      ("seed", po::value(&seed)->value_name("S")->default_value(1), "seed for --random-sources")
+      ("strategy", po::value(&strategy_text)->value_name("NAME"),
        "near-far, bucketing, multisplit, workfront (GPU), cpu (CPU delta-stepping) or dijkstra; "
        "default: multisplit on a GPU, cpu otherwise")
-      ("device", po::value(&device_text)->default_value("auto"), "gpu, cpu or auto (the GPU when one is usable)")
+      ("device", po::value(&device_text)->value_name("DEVICE")->default_value("auto"), "gpu, cpu or auto (the GPU when one is usable)")
       ("validate", po::bool_switch(&validate), "check every result against Dijkstra (exit status 3 on a mismatch)")
-      ("output,o", po::value(&output_path), "write 'vertex distance' lines ('inf' when unreachable; - for stdout)")
-      ("predecessors", po::value(&predecessors_path), "write 'vertex predecessor' lines ('none' for the source and unreachable)")
-      ("target", po::value(&target_text), "print the shortest path from each source to this vertex")
-      ("json", po::value(&json_path), "write the statistics as JSON")
+      ("output,o", po::value(&output_path)->value_name("FILE"), "write 'vertex distance' lines ('inf' when unreachable; - for stdout)")
+      ("predecessors", po::value(&predecessors_path)->value_name("FILE"), "write 'vertex predecessor' lines ('none' for the source and unreachable)")
+      ("target", po::value(&target_text)->value_name("V"), "print the shortest path from each source to this vertex")
+      ("json", po::value(&json_path)->value_name("FILE"), "write the statistics as JSON")
       ("force", po::bool_switch(&force), "replace existing output files");
   add_solver_options(options, solving, 1);
   add_input_options(options, input);
