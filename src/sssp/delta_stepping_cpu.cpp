@@ -18,6 +18,10 @@
 // zero-weight arcs. A vertex may sit in several buckets; it is relaxed only when its current
 // distance lies in the bucket being processed and its arcs have not yet been relaxed at exactly
 // that distance (light_tag / heavy_tag), which also makes the result independent of thread timing.
+//
+// Statistics: iterations counts buckets processed, relax_ms the light rounds and heavy phases as
+// the leader thread sees them, frontier_ms the rest (choosing the next bucket, refilling the
+// window from the far piles, the barriers in between); edges_relaxed counts arcs relaxed.
 #include "sssp/delta_stepping_cpu.hpp"
 
 #include <algorithm>
