@@ -17,7 +17,9 @@
 // earlier, so predecessor links point back in time and cannot form a cycle, even through
 // zero-weight arcs. A vertex may sit in several buckets; it is relaxed only when its current
 // distance lies in the bucket being processed and its arcs have not yet been relaxed at exactly
-// that distance (light_tag / heavy_tag), which also makes the result independent of thread timing.
+// that distance (light_tag / heavy_tag), so copies of it cost no repeated relaxation. Distances do
+// not depend on thread timing (they are the unique fixed point); which of several equally short
+// parents a vertex records may.
 //
 // Statistics: iterations counts buckets processed, relax_ms the light rounds and heavy phases as
 // the leader thread sees them, frontier_ms the rest (choosing the next bucket, refilling the
