@@ -27,6 +27,36 @@ void sort_row(row_key* first, row_key* last) {
   }
 }
 
+// Out-degree of every source (and target, when each entry stands for both directions) into
+// degree[]; returns the self-loops, which are left out.
+template <bool symmetric>
+std::uint64_t count_degrees(const vertex_t* src, const vertex_t* dst, std::size_t entries, edge_t* degree) {
+  std::uint64_t self_loops = 0;
+  for (std::size_t i = 0; i < entries; ++i) {
+    vertex_t u = src[i], v = dst[i];
+    if (u == v) {
+      ++self_loops;
+      continue;
+    }
+    ++degree[u];
+    if (symmetric) ++degree[v];
+  }
+  return self_loops;
+}
+
+// The counting sort's scatter: each entry's key goes to the next free slot of its source row.
+template <bool symmetric>
+void scatter(const vertex_t* src, const vertex_t* dst, const std::uint32_t* weight, std::size_t entries,
+             edge_t* cursor, row_key* keys) {
+  for (std::size_t i = 0; i < entries; ++i) {
+    vertex_t u = src[i], v = dst[i];
+    if (u == v) continue;
+    row_key w = weight ? weight[i] : 0;
+    keys[cursor[u]++] = (row_key{v} << 32) | w;
+    if (symmetric) keys[cursor[v]++] = (row_key{u} << 32) | w;
+  }
+}
+
 template <class T>
 void release(std::vector<T>& v) {
   std::vector<T>().swap(v);
@@ -41,15 +71,10 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
 
   std::vector<edge_t> offsets(std::size_t{n} + 1, 0);
   std::uint64_t self_loops = 0;
-  for (std::size_t i = 0; i < entries; ++i) {
-    vertex_t u = arcs.src[i], v = arcs.dst[i];
-    if (u == v) {
-      ++self_loops;
-      continue;
-    }
-    ++offsets[std::size_t{u} + 1];
-    if (arcs.symmetric) ++offsets[std::size_t{v} + 1];
-  }
+  if (arcs.symmetric)
+    self_loops = count_degrees<true>(arcs.src.data(), arcs.dst.data(), entries, offsets.data() + 1);
+  else
+    self_loops = count_degrees<false>(arcs.src.data(), arcs.dst.data(), entries, offsets.data() + 1);
   for (std::size_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
   const edge_t stored = offsets[n];
 
@@ -57,13 +82,13 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
   std::unique_ptr<row_key[]> keys(new row_key[stored]);
   {
     std::vector<edge_t> cursor(offsets.begin(), offsets.end() - 1);
-    for (std::size_t i = 0; i < entries; ++i) {
-      vertex_t u = arcs.src[i], v = arcs.dst[i];
-      if (u == v) continue;
-      row_key w = weighted ? arcs.weight[i] : 0;
-      keys[cursor[u]++] = (row_key{v} << 32) | w;
-      if (arcs.symmetric) keys[cursor[v]++] = (row_key{u} << 32) | w;
-    }
+    const vertex_t* src = arcs.src.data();
+    const vertex_t* dst = arcs.dst.data();
+    const std::uint32_t* w = weighted ? arcs.weight.data() : nullptr;
+    if (arcs.symmetric)
+      scatter<true>(src, dst, w, entries, cursor.data(), keys.get());
+    else
+      scatter<false>(src, dst, w, entries, cursor.data(), keys.get());
   }
   release(arcs.src);
   release(arcs.dst);
