@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -158,6 +159,15 @@ int run_sssp(const arguments& args) {
     throw usage_error(std::string("--strategy ") + sssp::strategy_name(o.how) + " runs on the CPU; it cannot be combined with --device gpu");
 
   // Output files are claimed before the (possibly long) load and solve, so a refusal comes first.
+  std::vector<std::string> claimed;
+  for (const char* flag : {"output", "predecessors", "json"}) {
+    if (!vm.count(flag)) continue;
+    const std::string& p = vm[flag].as<std::string>();
+    const std::string where = p == "-" ? p : std::filesystem::weakly_canonical(p).string();
+    if (std::find(claimed.begin(), claimed.end(), where) != claimed.end())
+      throw usage_error(std::string("--") + flag + " " + p + ": already named by another output option");
+    claimed.push_back(where);
+  }
   std::unique_ptr<text_output> output, predecessors, json;
   if (vm.count("output")) output = std::make_unique<text_output>(output_path, force, graph_path, "output");
   if (vm.count("predecessors"))

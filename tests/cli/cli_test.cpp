@@ -224,6 +224,8 @@ TEST_F(Cli, BadOptionValues) {
   EXPECT_EQ(run("sssp " + chesapeake + " --runs 0").status, 2);
   EXPECT_EQ(run("sssp " + chesapeake + " --weight-range 9:1").status, 2);
   EXPECT_EQ(run("sssp " + chesapeake + " --strategy dijkstra --device gpu").status, 2);
+  EXPECT_EQ(run("sssp " + chesapeake + " --output " + path("x") + " --predecessors " + path("x")).status, 2);
+  EXPECT_EQ(run("sssp " + chesapeake + " --output - --json -").status, 2);
 }
 
 TEST_F(Cli, DeviceGpuWithoutAGpuFailsWithTheReason) {
