@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -27,12 +28,26 @@ inline unsigned worker_count(unsigned requested) {
   return t ? t : 1;
 }
 
+// Starts task on a new thread, or runs it here when no thread can be had, so that a failed
+// thread creation never leaves running threads to be destroyed unjoined.
+template <class Task>
+void start_or_run(std::vector<std::thread>& workers, Task& task) {
+  try {
+    workers.emplace_back(task);
+  } catch (const std::system_error&) {
+    task();
+  }
+}
+
 // Runs f(begin, end) on `parts` consecutive ranges given by cut(i) (cut(0) = begin of all,
 // cut(parts) = end of all), one thread per range.
 template <class Cut, class F>
 void parallel_parts(unsigned parts, Cut&& cut, F&& f) {
   std::vector<std::thread> workers;
-  for (unsigned i = 1; i < parts; ++i) workers.emplace_back([&f, &cut, i] { f(cut(i), cut(i + 1)); });
+  for (unsigned i = 1; i < parts; ++i) {
+    auto task = [&f, &cut, i] { f(cut(i), cut(i + 1)); };
+    start_or_run(workers, task);
+  }
   f(cut(0), cut(1));
   for (auto& w : workers) w.join();
 }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -16,6 +17,7 @@
 
 #include "deltasplit/graph/csr.hpp"
 #include "deltasplit/graph/error.hpp"
+#include "csr_builder.hpp"
 #include "text_blocks.hpp"
 
 namespace deltasplit::graph::detail {
@@ -166,6 +168,7 @@ void read_data_lines(text_blocks& in, std::string& block, std::size_t offset, st
                      std::uint64_t limit, const std::string& excess, unsigned threads, LineFn fn, chunk_state& out) {
   std::vector<chunk_state> chunks;
   std::vector<std::string_view> pieces;
+  std::vector<std::exception_ptr> failures;
   out.lines = line_base;
   for (bool more = true; more; offset = 0, more = in.next(block)) {
     std::string_view text(block);
@@ -183,6 +186,7 @@ void read_data_lines(text_blocks& in, std::string& block, std::size_t offset, st
       text.remove_prefix(cut);
     }
     chunks.resize(pieces.size());
+    failures.assign(pieces.size(), nullptr);
     std::vector<std::thread> workers;
     for (std::size_t i = 0; i < pieces.size(); ++i) {
       chunks[i].reset();
@@ -192,13 +196,22 @@ void read_data_lines(text_blocks& in, std::string& block, std::size_t offset, st
       std::size_t most = pieces[i].size() / 4 + 1;
       chunks[i].src.reserve(most);
       chunks[i].dst.reserve(most);
-      auto work = [&fn, &st = chunks[i], piece = pieces[i]] { parse_lines(piece, st, fn); };
+      // Out of memory in a chunk must reach the caller as an exception, not terminate a thread.
+      auto work = [&fn, &st = chunks[i], &failure = failures[i], piece = pieces[i]] {
+        try {
+          parse_lines(piece, st, fn);
+        } catch (...) {
+          failure = std::current_exception();
+        }
+      };
       if (i + 1 == pieces.size())
         work();
       else
-        workers.emplace_back(work);
+        start_or_run(workers, work);
     }
     for (auto& w : workers) w.join();
+    for (const std::exception_ptr& failure : failures)
+      if (failure) std::rethrow_exception(failure);
 
     for (std::size_t i = 0; i < pieces.size(); ++i) {
       chunk_state& st = chunks[i];

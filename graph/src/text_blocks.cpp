@@ -9,6 +9,7 @@
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -94,14 +95,10 @@ struct text_blocks::prefetch_queue {
 
 text_blocks::text_blocks(const std::string& path, std::size_t block_bytes, bool read_ahead)
     : path_(path), block_bytes_(block_bytes), hash_(std::make_unique<hash_state>()) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  fd_.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_.fd < 0) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd_);
-    fd_ = -1;
-    throw input_error(path, 0, "not a regular file");
-  }
+  if (::fstat(fd_.fd, &st) != 0 || !S_ISREG(st.st_mode)) throw input_error(path, 0, "not a regular file");
   identity_.bytes = static_cast<std::uint64_t>(st.st_size);
   identity_.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
 
@@ -120,8 +117,12 @@ text_blocks::text_blocks(const std::string& path, std::size_t block_bytes, bool 
     text_bytes_ = got;
   }
   if (!block_bytes_) block_bytes_ = gzip_ ? gzip_block_bytes : plain_block_bytes;
-  if (read_ahead && gzip_) {
-    ahead_ = std::make_unique<prefetch_queue>();
+  if (read_ahead && gzip_) start_read_ahead();
+}
+
+void text_blocks::start_read_ahead() {
+  ahead_ = std::make_unique<prefetch_queue>();
+  try {
     ahead_->worker = std::thread([this] {
       prefetch_queue& q = *ahead_;
       for (;;) {
@@ -150,6 +151,8 @@ text_blocks::text_blocks(const std::string& path, std::size_t block_bytes, bool 
         if (q.done) return;
       }
     });
+  } catch (const std::system_error&) {
+    ahead_.reset();  // no thread to be had: read on the caller's thread
   }
 }
 
@@ -162,7 +165,10 @@ text_blocks::~text_blocks() {
     ahead_->cv.notify_all();
     ahead_->worker.join();
   }
-  if (fd_ >= 0) ::close(fd_);
+}
+
+file_descriptor::~file_descriptor() {
+  if (fd >= 0) ::close(fd);
 }
 
 bool text_blocks::next(std::string& block) {
@@ -191,7 +197,7 @@ file_identity text_blocks::identity() const {
 std::size_t text_blocks::read_raw(char* dst, std::size_t n) {
   std::size_t total = 0;
   while (total < n && !raw_eof_) {
-    ssize_t got = ::read(fd_, dst + total, n - total);
+    ssize_t got = ::read(fd_.fd, dst + total, n - total);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) throw input_error(path_, 0, std::string("read failed: ") + std::strerror(errno));
     if (got == 0) {

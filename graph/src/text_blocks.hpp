@@ -24,6 +24,15 @@ std::string canonical_path(const std::string& path);
 // Hashes the whole raw file (used to check a cache's source when its mtime moved).
 std::uint64_t hash_file(const std::string& path);
 
+// An open file descriptor, closed on destruction (also when a constructor throws half-way).
+struct file_descriptor {
+  int fd = -1;
+  file_descriptor() = default;
+  file_descriptor(const file_descriptor&) = delete;
+  file_descriptor& operator=(const file_descriptor&) = delete;
+  ~file_descriptor();
+};
+
 class text_blocks {
  public:
   // block_bytes = 0: 32 MiB for plain text; 8 MiB for gzip, where a read-ahead thread inflates
@@ -47,6 +56,7 @@ class text_blocks {
   struct hash_state;
   struct prefetch_queue;
   bool next_block(std::string& block);  // the reading itself, on whichever thread
+  void start_read_ahead();
   std::size_t read_raw(char* dst, std::size_t n);
   void fill(std::string& out, std::size_t target);  // appends text up to target bytes or the end
   bool at_end() const;
@@ -54,7 +64,7 @@ class text_blocks {
 
   std::string path_;
   std::size_t block_bytes_;
-  int fd_ = -1;
+  file_descriptor fd_;
   bool raw_eof_ = false;
   std::string carry_;  // a partial last line held back for the next block
   std::unique_ptr<gzip_stream> gzip_;

@@ -27,6 +27,8 @@ TEST(GraphFormats, DetectionByContentThenName) {
   deltasplit_test::expect_input_error([&] { detect_format(p); }, p, 0, "cannot tell the graph format");
   auto e = dir.write("j.mtx", "");
   deltasplit_test::expect_input_error([&] { detect_format(e); }, e, 0, "empty file");
+  auto folder = dir.file("");
+  deltasplit_test::expect_input_error([&] { read_graph(folder); }, folder, 0, "not a regular file");
 }
 
 TEST(GraphFormats, ExplicitFormatOverridesDetection) {
