@@ -362,6 +362,55 @@ void table_11(workspace& w, timer& t, const std::vector<std::uint32_t>& ms) {
   BENCH_CHECK(cudaFree(levels));
 }
 
+// Tuning table: BMS under other launch shapes (threads, windows per warp, block bound), the
+// measurements behind detail::policy_for.
+template <int Threads, int Windows, int BlocksPerSm, int BucketBits>
+void tune_one(workspace& w, timer& t, std::uint32_t m, bool pairs, const timing& baseline) {
+  using policy = multisplit::detail::multisplit_policy<multisplit::detail::reorder_scope::block, Threads, Windows,
+                                                       BlocksPerSm, BucketBits>;
+  const multisplit::delta_buckets fn{0xffffffffu / m};
+  const multisplit::detail::item_count count{nullptr, static_cast<std::uint32_t>(w.n)};
+  const int bits = multisplit::detail::ceil_log2(m);
+  std::size_t bytes = 0;
+  auto call = [&](void* temp) {
+    using multisplit::detail::no_value;
+    return pairs ? multisplit::detail::launch_warp_method<policy>(temp, bytes, w.keys, w.keys_out, w.values,
+                                                                  w.values_out, count, w.n, m, bits, fn, true,
+                                                                  w.offsets, 0, nullptr)
+                 : multisplit::detail::launch_warp_method<policy>(
+                       temp, bytes, w.keys, w.keys_out, static_cast<const no_value*>(nullptr),
+                       static_cast<no_value*>(nullptr), count, w.n, m, bits, fn, true, w.offsets, 0, nullptr);
+  };
+  BENCH_CHECK(call(nullptr));
+  void* temp = w.need(bytes);
+  add("tune", "BMS " + std::to_string(Threads) + "x" + std::to_string(Windows) + " <=" + std::to_string(BlocksPerSm) +
+                  "/SM",
+      pairs, "BMS", "uniform", w.n, m, measure(t, [&] { BENCH_CHECK(call(temp)); }), "default BMS", baseline.ms);
+}
+
+// Launch shapes around the defaults, for m = 2 and 32 (register counters) and 256 (shared).
+template <int BucketBits>
+void tune_shapes(workspace& w, timer& t, std::uint32_t m, bool pairs, const timing& base) {
+  tune_one<256, 8, 8, BucketBits>(w, t, m, pairs, base);
+  tune_one<256, 16, 8, BucketBits>(w, t, m, pairs, base);
+  tune_one<512, 8, 4, BucketBits>(w, t, m, pairs, base);
+  tune_one<128, 8, 16, BucketBits>(w, t, m, pairs, base);
+}
+
+void tuning(workspace& w, timer& t) {
+  for (std::uint32_t m : {2u, 32u, 256u}) {
+    delta_keys_kernel<<<1024, 256>>>(w.keys, w.n, m, dist::uniform, m);
+    for (bool pairs : {false, true}) {
+      const timing base = time_split(w, t, pairs, m, multisplit::delta_buckets{0xffffffffu / m}, method::block, false);
+      add("tune", "BMS default", pairs, "BMS", "uniform", w.n, m, base);
+      if (m <= 32)
+        tune_shapes<multisplit::detail::max_register_bucket_bits>(w, t, m, pairs, base);
+      else
+        tune_shapes<multisplit::detail::max_bucket_bits>(w, t, m, pairs, base);
+    }
+  }
+}
+
 double measure_copy(workspace& w, timer& t) {
   const timing c = measure(t, [&] {
     BENCH_CHECK(cudaMemcpyAsync(w.keys_out, w.keys, w.n * 4, cudaMemcpyDeviceToDevice));
@@ -428,7 +477,7 @@ int main(int argc, char** argv) {
     else if (a == "--csv") csv = next();
     else if (a == "--md") md = next();
     else if (a == "--only") only = next();
-    else { std::fprintf(stderr, "unknown argument %s\nusage: multisplit_bench [--sizes 25,28] [--reps R] [--quick] [--only 4,6,7,8,11,large] [--csv F] [--md F]\n", a.c_str()); return 2; }
+    else { std::fprintf(stderr, "unknown argument %s\nusage: multisplit_bench [--sizes 25,28] [--reps R] [--quick] [--only 4,6,7,8,11,large,tune|profile] [--csv F] [--md F]\n", a.c_str()); return 2; }
   }
   cudaDeviceProp prop;
   BENCH_CHECK(cudaGetDeviceProperties(&prop, 0));
@@ -450,6 +499,14 @@ int main(int argc, char** argv) {
     if (want("7")) table_7(w, t, 8);
     if (want("8")) table_8(w, t);
     if (want("11")) table_11(w, t, small_m);
+    if (want("tune")) tuning(w, t);
+    if (only == "profile") {  // one BMS call per bucket count, for a profiler (ncu -k regex:scan)
+      reps = 1;
+      for (std::uint32_t m : {32u, 256u}) {
+        delta_keys_kernel<<<1024, 256>>>(w.keys, w.n, m, dist::uniform, m);
+        time_split(w, t, false, m, multisplit::delta_buckets{0xffffffffu / m}, method::block, false);
+      }
+    }
     BENCH_CHECK(cudaFree(w.temp));
     BENCH_CHECK(cudaFree(w.keys)); BENCH_CHECK(cudaFree(w.keys_out));
     BENCH_CHECK(cudaFree(w.values)); BENCH_CHECK(cudaFree(w.values_out)); BENCH_CHECK(cudaFree(w.offsets));

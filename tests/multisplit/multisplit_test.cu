@@ -19,8 +19,9 @@ namespace {
 using multisplit::method;
 using namespace multisplit_test;
 
-constexpr std::uint32_t tile = multisplit::detail::policy_for<multisplit::detail::reorder_scope::block,
-                                                              false>::type::tile_items;
+using block_policies = multisplit::detail::policy_for<multisplit::detail::reorder_scope::block, false>;
+constexpr std::uint32_t tile = block_policies::few_buckets::tile_items;       // m <= 32
+constexpr std::uint32_t wide_tile = block_policies::many_buckets::tile_items;  // m > 32
 
 struct split_outcome {
   cudaError_t status = cudaSuccess;
@@ -123,7 +124,8 @@ void check_delta_buckets(const std::vector<std::size_t>& sizes, const std::vecto
       }
 }
 
-const std::vector<std::size_t> small_sizes = {0, 1, 31, 32, 33, tile - 1, tile + 1, (1u << 20) + 7};
+const std::vector<std::size_t> small_sizes = {0,        1,        31,            32,           33,
+                                              tile - 1, tile + 1, wide_tile - 1, wide_tile + 1, (1u << 20) + 7};
 const std::vector<std::uint32_t> warp_bucket_counts = {1, 2, 3, 7, 8, 31, 32, 33, 100, 255, 256};
 const std::vector<std::uint32_t> large_bucket_counts = {257, 1000, 4096, 12288};
 
@@ -146,6 +148,28 @@ TEST(Multisplit, LargeInputsMatchHostReference) {
     const std::vector<std::uint32_t> keys = delta_keys(buckets, m, seed);
     check_all_methods(keys, buckets, m, multisplit::delta_buckets{delta_for(m)}, false,
                       "n=2^25 m=" + std::to_string(m));
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Delta-buckets divide by multiplication inside the kernels (fast_division.cuh): exact for
+// every divisor, checked at keys on both sides of every bucket boundary and at the domain's end.
+TEST(Multisplit, DeltaBucketsDivideExactly) {
+  DELTASPLIT_REQUIRE_GPU();
+  for (std::uint32_t delta : {1u, 2u, 3u, 7u, 641u, 65537u, 0x7fffffffu, 0x80000001u, 0xfffffffeu, 0xffffffffu}) {
+    const std::uint64_t span = std::uint64_t{delta} * 256;  // keys below span have ids < 256
+    const std::uint32_t m = static_cast<std::uint32_t>(std::min<std::uint64_t>(256, (0xffffffffull / delta) + 1));
+    std::vector<std::uint32_t> keys;
+    std::mt19937_64 rng(delta);
+    for (std::uint64_t b = 1; b < m; ++b)
+      for (std::int64_t d : {-1, 0, 1}) keys.push_back(static_cast<std::uint32_t>(b * delta + d));
+    while (keys.size() < 5000)
+      keys.push_back(static_cast<std::uint32_t>(rng() % std::min<std::uint64_t>(span, 0x100000000ull)));
+    keys.push_back(0xffffffffu);
+    keys.push_back(0);
+    std::vector<std::uint32_t> buckets(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) buckets[i] = std::min(keys[i] / delta, m - 1);
+    check_all_methods(keys, buckets, m, multisplit::delta_buckets{delta}, false, "delta=" + std::to_string(delta));
     if (HasFatalFailure()) return;
   }
 }

@@ -32,6 +32,22 @@ __global__ void __launch_bounds__(Threads)
   if (threadIdx.x == 0) counts[bin] = sum;
 }
 
+template <class Policy, class Sample, class BucketFn>
+cudaError_t launch_histogram(void* temp, std::size_t& temp_bytes, const Sample* samples, std::size_t num_samples,
+                             std::uint32_t num_bins, int bits, BucketFn bin_of, std::uint32_t* counts,
+                             cudaStream_t stream) {
+  auto prescan = prescan_kernel<Policy, Sample, BucketFn>;
+  const std::uint32_t grid = fixed_grid<Policy>(resident_blocks<Policy>(prescan), num_samples);
+  temp_carver carve(temp);
+  std::uint32_t* histograms = carve.take<std::uint32_t>(static_cast<std::size_t>(num_bins) * grid);
+  cudaError_t status;
+  if (!size_or_check(temp, temp_bytes, carve.bytes(), status)) return status;
+  prescan<<<grid, Policy::threads, 0, stream>>>(samples, item_count{nullptr, static_cast<std::uint32_t>(num_samples)},
+                                                num_bins, bits, bin_of, true, histograms);
+  sum_columns_kernel<32><<<num_bins, 32, 0, stream>>>(histograms, grid, counts);
+  return cudaGetLastError();
+}
+
 }  // namespace detail
 
 // counts: num_bins entries, device; overwritten. Bin ids >= num_bins count in the last bin.
@@ -39,22 +55,16 @@ template <class Sample, class BucketFn>
 cudaError_t histogram(void* temp, std::size_t& temp_bytes, const Sample* samples, std::size_t num_samples,
                       std::uint32_t num_bins, BucketFn bin_of, std::uint32_t* counts,
                       cudaStream_t stream = 0) {
-  using policy = typename detail::policy_for<detail::reorder_scope::block, false>::type;
   static_assert(sizeof(Sample) == 4, "samples are 4 bytes");
   if (num_samples > 0xffffffffu || num_bins == 0 || num_bins > detail::max_warp_buckets)
     return cudaErrorInvalidValue;
-  auto prescan = detail::prescan_kernel<policy, Sample, BucketFn>;
-  const std::uint32_t grid =
-      detail::fixed_grid<policy>(detail::resident_blocks<policy>(prescan), num_samples);
-  detail::temp_carver carve(temp);
-  std::uint32_t* histograms = carve.take<std::uint32_t>(static_cast<std::size_t>(num_bins) * grid);
-  cudaError_t status;
-  if (!detail::size_or_check(temp, temp_bytes, carve.bytes(), status)) return status;
-  prescan<<<grid, policy::threads, 0, stream>>>(samples, detail::item_count{nullptr, static_cast<std::uint32_t>(num_samples)},
-                                                num_bins, detail::ceil_log2(num_bins), bin_of, true,
-                                                histograms);
-  detail::sum_columns_kernel<32><<<num_bins, 32, 0, stream>>>(histograms, grid, counts);
-  return cudaGetLastError();
+  const int bits = detail::ceil_log2(num_bins);
+  using policies = detail::policy_for<detail::reorder_scope::block, false>;
+  return bits <= policies::few_buckets::bucket_bits
+             ? detail::launch_histogram<typename policies::few_buckets>(temp, temp_bytes, samples, num_samples,
+                                                                       num_bins, bits, bin_of, counts, stream)
+             : detail::launch_histogram<typename policies::many_buckets>(temp, temp_bytes, samples, num_samples,
+                                                                        num_bins, bits, bin_of, counts, stream);
 }
 
 }  // namespace multisplit

@@ -2,7 +2,8 @@
 // tiles in order, carrying per bucket the global position of its next item (its column of the
 // scanned H). For each tile:
 //   A. local offsets: each warp ranks its windows with ballots (warp_local_offsets.cuh); the
-//      leader of each bucket's peers advances the warp's private counter for that bucket.
+//      running count per bucket lives in lane b's register (m <= 32) or, beyond, in the warp's
+//      private shared counters, advanced by the leader of each bucket's peers.
 //   B. block offsets: counts are scanned across warps and buckets (block_bucket_offsets.cuh);
 //      the carried positions advance by the tile's totals.
 //   C. scatter, by the policy's reorder scope:
@@ -67,7 +68,8 @@ __global__ void __launch_bounds__(Policy::threads)
   using offsets_t = block_bucket_offsets<Policy>;
   constexpr bool pairs = has_values<Value>;
   constexpr int per_thread = offsets_t::per_thread;
-  __shared__ storage_t s;
+  extern __shared__ __align__(16) unsigned char shared_bytes[];  // sizeof(storage_t), dynamic:
+  storage_t& s = *reinterpret_cast<storage_t*>(shared_bytes);     // large tiles pass 48 KiB
 
   const std::uint32_t n = count.get();
   const tile_range range = even_share(n, Policy::tile_items);
@@ -91,32 +93,55 @@ __global__ void __launch_bounds__(Policy::threads)
   const int warp = static_cast<int>(threadIdx.x / 32);
   const unsigned lane = lane_id();
   std::uint32_t* row = s.warp_counts[warp];
+  // The next tile's items are loaded into k and v as soon as the current tile no longer needs
+  // them there (after the scatter into shared memory), so the loads overlap the stores.
+  Key k[Policy::windows];
+  Value v[Policy::windows];
+  auto load_tile = [&](std::uint32_t tile) {
+    const std::uint64_t first = first_item<Policy>(tile, warp, lane);
+    const bool full = static_cast<std::uint64_t>(tile + 1) * Policy::tile_items <= n;
+    load_windows<Policy>(keys_in, first, n, full, k);
+    if constexpr (pairs) load_windows<Policy>(values_in, first, n, full, v);
+  };
+  if (range.begin < range.end) load_tile(range.begin);
   for (std::uint32_t tile = range.begin; tile < range.end; ++tile) {
     const std::uint64_t first = first_item<Policy>(tile, warp, lane);
     const std::uint64_t tile_first = static_cast<std::uint64_t>(tile) * Policy::tile_items;
     const bool full = tile_first + Policy::tile_items <= n;
-    Key k[Policy::windows];
-    Value v[Policy::windows];
+    const bool more = tile + 1 < range.end;
     std::uint32_t b[Policy::windows];
     std::uint32_t rank[Policy::windows];
-    load_windows<Policy>(keys_in, first, n, full, k);
-    if constexpr (pairs) load_windows<Policy>(values_in, first, n, full, v);
 
     // A. local offsets within the warp's windows, in input order.
+    if constexpr (Policy::register_counters) {
+      std::uint32_t mine = 0;  // lane j: items of bucket j in the windows so far
 #pragma unroll
-    for (int i = 0; i < Policy::windows; ++i) {
-      const bool valid = full || first + 32 * i < n;
-      const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
-      b[i] = valid ? evaluate(fn, k[i], num_buckets, false) : 0;
-      const std::uint32_t peers = match_bucket(b[i], bits, active);
-      const int leader = leader_of(peers | (1u << lane));
-      std::uint32_t before = 0;
-      if (valid && static_cast<int>(lane) == leader) {
-        before = row[b[i]];
-        row[b[i]] = before + static_cast<std::uint32_t>(__popc(peers));
+      for (int i = 0; i < Policy::windows; ++i) {
+        const bool valid = full || first + 32 * i < n;
+        const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
+        b[i] = valid ? evaluate(fn, k[i], num_buckets, false) : 0;
+        const window_match w = match_window(b[i], bits, active);
+        rank[i] = __shfl_sync(0xffffffffu, mine, b[i]) + local_offset(w.peers);
+        mine += static_cast<std::uint32_t>(__popc(w.lane_bucket));
       }
-      rank[i] = __shfl_sync(0xffffffffu, before, leader) + local_offset(peers);
+      if (lane < num_buckets) row[lane] = mine;
       __syncwarp();
+    } else {
+#pragma unroll
+      for (int i = 0; i < Policy::windows; ++i) {
+        const bool valid = full || first + 32 * i < n;
+        const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
+        b[i] = valid ? evaluate(fn, k[i], num_buckets, false) : 0;
+        const std::uint32_t peers = match_bucket(b[i], bits, active);
+        const int leader = leader_of(peers | (1u << lane));
+        std::uint32_t before = 0;
+        if (valid && static_cast<int>(lane) == leader) {
+          before = row[b[i]];
+          row[b[i]] = before + static_cast<std::uint32_t>(__popc(peers));
+        }
+        rank[i] = __shfl_sync(0xffffffffu, before, leader) + local_offset(peers);
+        __syncwarp();
+      }
     }
     if constexpr (Policy::scope == reorder_scope::warp)
       warp_bucket_offsets(row, s.warp_starts[warp], num_buckets);
@@ -153,6 +178,7 @@ __global__ void __launch_bounds__(Policy::threads)
           if constexpr (pairs) values_out[pos] = v[i];
         }
       }
+      if (more) load_tile(tile + 1);
     } else if constexpr (Policy::scope == reorder_scope::warp) {
       const int seg = warp * Policy::warp_items;
 #pragma unroll
@@ -164,6 +190,7 @@ __global__ void __launch_bounds__(Policy::threads)
           s.buckets[p] = static_cast<std::uint8_t>(b[i]);
         }
       }
+      if (more) load_tile(tile + 1);
       __syncwarp();
       const std::uint64_t seg_first = tile_first + seg;
       const int seg_items = seg_first >= n ? 0
@@ -185,6 +212,7 @@ __global__ void __launch_bounds__(Policy::threads)
           s.buckets[p] = static_cast<std::uint8_t>(b[i]);
         }
       }
+      if (more) load_tile(tile + 1);
       __syncthreads();
       clear_counts<Policy::warps, Policy::threads>(s.warp_counts, num_buckets);  // not read again in this tile
       const int tile_items = full ? Policy::tile_items : static_cast<int>(n - tile_first);

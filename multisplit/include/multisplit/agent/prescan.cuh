@@ -1,5 +1,5 @@
 // Prescan (seed 000, Section 4, "pre-scan"; seed 001's upsweep): each block counts, per bucket,
-// the items of its even share of tiles with warp histograms by ballots, then writes one column
+// the items of its even share of tiles with warp histograms (warp_histogram.cuh), then writes one column
 // of the bucket-major count matrix H[m][blocks]. Bucket-major order makes one exclusive scan
 // over H give every block the global position of its first item of every bucket.
 #pragma once
@@ -35,18 +35,31 @@ __global__ void __launch_bounds__(Policy::threads)
   const int warp = static_cast<int>(threadIdx.x / 32);
   const unsigned lane = lane_id();
   std::uint32_t* row = warp_counts[warp];
-  for (std::uint32_t tile = range.begin; tile < range.end; ++tile) {
-    const std::uint64_t first = first_item<Policy>(tile, warp, lane);
-    const bool full = static_cast<std::uint64_t>(tile + 1) * Policy::tile_items <= n;
-    Key items[Policy::windows];
-    load_windows<Policy>(keys, first, n, full, items);
+  // Calls count(bucket, valid, active) for every window of this block's tiles, in order.
+  auto each_window = [&](auto&& count) {
+    for (std::uint32_t tile = range.begin; tile < range.end; ++tile) {
+      const std::uint64_t first = first_item<Policy>(tile, warp, lane);
+      const bool full = static_cast<std::uint64_t>(tile + 1) * Policy::tile_items <= n;
+      Key items[Policy::windows];
+      load_windows<Policy>(keys, first, n, full, items);
 #pragma unroll
-    for (int i = 0; i < Policy::windows; ++i) {
-      const bool valid = full || first + 32 * i < n;
-      const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
-      const std::uint32_t b = valid ? evaluate(fn, items[i], num_buckets, counting) : 0;
-      warp_histogram_add(row, b, valid, bits, active);
+      for (int i = 0; i < Policy::windows; ++i) {
+        const bool valid = full || first + 32 * i < n;
+        const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
+        count(valid ? evaluate(fn, items[i], num_buckets, counting) : 0u, valid, active);
+      }
     }
+  };
+  if (bits <= max_prescan_ballot_bits) {
+    std::uint32_t mine = 0;
+    each_window([&](std::uint32_t b, bool, std::uint32_t active) {
+      mine += warp_histogram_lane_count(b, bits, active);
+    });
+    if (lane < num_buckets) row[lane] = mine;
+  } else {
+    each_window([&](std::uint32_t b, bool valid, std::uint32_t) {
+      if (valid) warp_histogram_atomic_add(row, b);
+    });
   }
   __syncthreads();
   for (std::uint32_t b = threadIdx.x; b < num_buckets; b += Policy::threads) {

@@ -20,9 +20,26 @@ enum class reorder_scope {
 constexpr std::uint32_t max_warp_buckets = 256;
 constexpr int max_bucket_bits = 8;
 
+// Bucket counts up to 2^5 = 32 keep each bucket's running count in lane b's register; beyond,
+// in per-warp shared counters (warp_local_offsets.cuh).
+constexpr int max_register_bucket_bits = 5;
+
+// The prescan counts with ballots up to 2^2 = 4 buckets and with shared-memory atomics on
+// warp-private rows beyond. H200, n = 2^28, uniform delta-buckets, prescan alone (ms):
+//   m                         2      4      8      16     32     64     128    256
+//   ballots (first version)   0.296  0.391  0.497  0.680  0.680  0.978  1.193  1.194
+//   atomics (this policy)     -      -      0.263  0.264  0.263  0.264  0.265  0.266
+//   ballots (this policy)     0.297  0.478
+// Ballots cost about 2 SM cycles each on sm_90, one per bucket bit and window of 32 keys; an
+// atomic costs one per key but conflicts only when keys of one window share a bucket, which
+// is what ballots avoid with 2 or 4 buckets. (Atomics at m = 3, 4 are not measured yet.)
+constexpr int max_prescan_ballot_bits = 2;
+
 // A tile is threads * windows items; warp w of the block owns windows
 // [w * windows, (w + 1) * windows), each window 32 consecutive items (one per lane).
-template <reorder_scope Scope, int Threads, int Windows, int BlocksPerSm>
+// BucketBits: the largest ceil(log2 m) the policy serves (<= max_register_bucket_bits: the
+// register counters; otherwise the shared counters).
+template <reorder_scope Scope, int Threads, int Windows, int BlocksPerSm, int BucketBits>
 struct multisplit_policy {
   static constexpr reorder_scope scope = Scope;
   static constexpr int threads = Threads;
@@ -31,11 +48,24 @@ struct multisplit_policy {
   static constexpr int warp_items = Windows * 32;
   static constexpr int tile_items = Threads * Windows;
   static constexpr int blocks_per_sm = BlocksPerSm;  // upper bound; occupancy may lower it
+  static constexpr int bucket_bits = BucketBits;
+  static constexpr bool register_counters = BucketBits <= max_register_bucket_bits;
 };
 
+// The measured launch shapes (H200, n = 2^28, uniform delta-buckets, BMS, ms; tuning table of
+// bench/results/multisplit.md, "threads x windows per warp", final version of the kernels):
+//                 m = 2 keys/pairs   m = 32 keys/pairs   m = 256 keys/pairs
+//   256 x 8       1.086 / 1.558      1.569 / 2.172       2.995 / 5.879
+//   256 x 16      1.135 / 1.534      1.576 / 1.879       2.468 / 3.991
+//   512 x 8       1.178 / 1.861      1.767 / 2.386       2.422 / 3.731
+//   128 x 8       1.066 / 1.575      1.550 / 2.756       4.155 / 9.333
+// Up to 32 buckets 256 x 8 is within 2% of the best for keys (256 x 16 is 16% faster for pairs
+// at m = 32: the next tuning step); beyond, the per-tile bucket scans grow with m and the
+// larger 512 x 8 tile wins. Occupancy is register-bound (ncu: 50% theoretical for both).
 template <reorder_scope Scope, bool Pairs>
 struct policy_for {
-  using type = multisplit_policy<Scope, 256, 8, 4>;
+  using few_buckets = multisplit_policy<Scope, 256, 8, 8, max_register_bucket_bits>;
+  using many_buckets = multisplit_policy<Scope, 512, 8, 4, max_bucket_bits>;
 };
 
 }  // namespace detail

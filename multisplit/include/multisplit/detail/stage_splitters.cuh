@@ -1,13 +1,15 @@
-// Splitter (range) buckets search their splitters in shared memory (seed 000, Section 7.3):
-// every key costs ceil(log2 m) dependent lookups, which must not each be a global load. A
-// kernel calls stage() once per block, before its first __syncthreads; functors other than
-// splitter_buckets pass through unchanged.
+// Staging a bucket function: each kernel calls stage() once per block, before its first
+// __syncthreads, and uses what it returns. Splitter (range) buckets search their splitters in
+// shared memory (seed 000, Section 7.3: ceil(log2 m) dependent lookups per key must not each be
+// a global load); delta-buckets trade the division for a multiply (fast_division.cuh); checked
+// functors stage what they wrap; every other functor passes through unchanged.
 #pragma once
 
 #include <cstdint>
 
 #include "multisplit/bucket_functions.cuh"
 #include "multisplit/checked_buckets.cuh"
+#include "multisplit/detail/fast_division.cuh"
 
 namespace multisplit {
 namespace detail {
@@ -21,6 +23,10 @@ struct alignas(8) splitter_stage {
 
 template <class BucketFn>
 __device__ __forceinline__ BucketFn stage(const BucketFn& fn, splitter_stage&) { return fn; }
+
+__device__ __forceinline__ divided_delta_buckets stage(const delta_buckets& fn, splitter_stage&) {
+  return invariant_division(fn.delta);
+}
 
 template <class Key>
 __device__ __forceinline__ splitter_buckets<Key> stage(const splitter_buckets<Key>& fn,

@@ -2,12 +2,14 @@
 // fixed grid (a few resident blocks per SM, each with an even share of tiles), carves the
 // temporary storage and launches prescan -> scan -> postscan on the caller's stream.
 //
-// Temporary storage: H[m][grid] (scanned in place), the m + 1 offsets, the early-exit flag.
+// Temporary storage: H[m][grid] and its scan, the m + 1 offsets, the early-exit flag, and
+// cub::DeviceScan's own temporary storage.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -23,12 +25,15 @@ namespace multisplit {
 namespace detail {
 
 // Resident blocks of `kernel` per SM on the current device, at most the policy's bound; found
-// once per kernel (the occupancy query does not synchronise, but it is not free).
+// once per kernel (the occupancy query does not synchronise, but it is not free). Also lifts
+// the kernel's dynamic shared memory limit to shared_bytes.
 template <class Policy, class Kernel>
-std::uint32_t resident_blocks(Kernel kernel) {
+std::uint32_t resident_blocks(Kernel kernel, std::size_t shared_bytes = 0) {
   static const std::uint32_t per_sm = [&] {
     int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Policy::threads, 0) != cudaSuccess ||
+    if (shared_bytes > 0)
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes));
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Policy::threads, shared_bytes) != cudaSuccess ||
         blocks < 1)
       blocks = 1;
     return static_cast<std::uint32_t>(std::min(blocks, Policy::blocks_per_sm));
@@ -54,37 +59,64 @@ struct stage_marks {
 
 // One multisplit with a warp-level method. counting: whether this call's prescan reports
 // out-of-range bucket ids (checked mode).
+// One multisplit with a warp-level method under one launch shape (Policy serves bits).
+template <class Policy, class Key, class Value, class BucketFn>
+cudaError_t launch_warp_method(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                               const Value* values_in, Value* values_out, item_count count,
+                               std::size_t max_items, std::uint32_t num_buckets, int bits,
+                               BucketFn bucket_of, bool counting, std::uint32_t* bucket_offsets,
+                               cudaStream_t stream, const stage_marks* marks) {
+  static_assert(sizeof(Key) == 4, "keys are 32-bit");
+  auto prescan = prescan_kernel<Policy, Key, BucketFn>;
+  auto postscan = postscan_kernel<Policy, Key, Value, BucketFn>;
+  constexpr std::size_t postscan_shared = sizeof(postscan_storage<Policy, Key, Value>);
+  const std::uint32_t grid = fixed_grid<Policy>(resident_blocks<Policy>(postscan, postscan_shared), max_items);
+
+  const std::uint32_t entries = num_buckets * grid;
+  std::size_t scan_bytes = scan_temp_bytes(entries);
+  temp_carver carve(temp);
+  std::uint32_t* histograms = carve.take<std::uint32_t>(entries);
+  std::uint32_t* scanned = carve.take<std::uint32_t>(entries);
+  std::uint32_t* offsets = carve.take<std::uint32_t>(num_buckets + 1);
+  std::uint32_t* single_bucket = carve.take<std::uint32_t>(1);
+  void* scan_temp = carve.take<unsigned char>(scan_bytes);
+  cudaError_t status;
+  if (!size_or_check(temp, temp_bytes, carve.bytes(), status)) return status;
+
+  prescan<<<grid, Policy::threads, 0, stream>>>(keys_in, count, num_buckets, bits, bucket_of,
+                                                counting, histograms);
+  if (marks) cudaEventRecord(marks->after_prescan, stream);
+  status = cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, histograms, scanned,
+                                         static_cast<int>(entries), stream);
+  if (status != cudaSuccess) return status;
+  bucket_offsets_kernel<offsets_threads><<<1, offsets_threads, 0, stream>>>(
+      scanned, num_buckets, grid, count, offsets, bucket_offsets, single_bucket);
+  if (marks) cudaEventRecord(marks->after_scan, stream);
+  postscan<<<grid, Policy::threads, postscan_shared, stream>>>(keys_in, keys_out, values_in, values_out,
+                                                               count, num_buckets, bits, bucket_of,
+                                                               scanned, single_bucket);
+  return cudaGetLastError();
+}
+
+// One multisplit with a warp-level method, under the measured launch shape for its bucket
+// count (policy_for). counting: whether this call's prescan reports out-of-range bucket ids
+// (checked mode).
 template <reorder_scope Scope, class Key, class Value, class BucketFn>
 cudaError_t dispatch_warp_method(void* temp, std::size_t& temp_bytes, const Key* keys_in,
                                  Key* keys_out, const Value* values_in, Value* values_out,
                                  item_count count, std::size_t max_items, std::uint32_t num_buckets,
                                  BucketFn bucket_of, bool counting, std::uint32_t* bucket_offsets,
                                  cudaStream_t stream, const stage_marks* marks = nullptr) {
-  using policy = typename policy_for<Scope, has_values<Value>>::type;
-  static_assert(sizeof(Key) == 4, "keys are 32-bit");
+  using policies = policy_for<Scope, has_values<Value>>;
   if (num_buckets == 0 || num_buckets > max_warp_buckets) return cudaErrorInvalidValue;
-  auto prescan = prescan_kernel<policy, Key, BucketFn>;
-  auto postscan = postscan_kernel<policy, Key, Value, BucketFn>;
-  const std::uint32_t grid = fixed_grid<policy>(resident_blocks<policy>(postscan), max_items);
-
-  temp_carver carve(temp);
-  std::uint32_t* histograms = carve.take<std::uint32_t>(static_cast<std::size_t>(num_buckets) * grid);
-  std::uint32_t* offsets = carve.take<std::uint32_t>(num_buckets + 1);
-  std::uint32_t* single_bucket = carve.take<std::uint32_t>(1);
-  cudaError_t status;
-  if (!size_or_check(temp, temp_bytes, carve.bytes(), status)) return status;
-
   const int bits = ceil_log2(num_buckets);
-  prescan<<<grid, policy::threads, 0, stream>>>(keys_in, count, num_buckets, bits, bucket_of,
-                                                counting, histograms);
-  if (marks) cudaEventRecord(marks->after_prescan, stream);
-  scan_kernel<scan_threads><<<1, scan_threads, 0, stream>>>(histograms, num_buckets, grid, count, offsets,
-                                              bucket_offsets, single_bucket);
-  if (marks) cudaEventRecord(marks->after_scan, stream);
-  postscan<<<grid, policy::threads, 0, stream>>>(keys_in, keys_out, values_in, values_out, count,
-                                                 num_buckets, bits, bucket_of, histograms,
-                                                 single_bucket);
-  return cudaGetLastError();
+  if (bits <= policies::few_buckets::bucket_bits)
+    return launch_warp_method<typename policies::few_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
+                                                              values_out, count, max_items, num_buckets, bits,
+                                                              bucket_of, counting, bucket_offsets, stream, marks);
+  return launch_warp_method<typename policies::many_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
+                                                             values_out, count, max_items, num_buckets, bits,
+                                                             bucket_of, counting, bucket_offsets, stream, marks);
 }
 
 }  // namespace detail

@@ -1,7 +1,10 @@
-// Warp histogram by ballots (seed 000, Section 5.1): a warp counts its windows into a private
-// row of m counters in shared memory. Per window the ballots find each bucket's peers and only
-// the leader of each group adds the group's popcount, so a warp never conflicts with itself and
-// warps never share a row: no atomics, cost independent of how keys are distributed.
+// Warp histogram (seed 000, Section 5.1): a warp counts its windows into a private row of m
+// counters. Two ways, chosen by bucket count (max_prescan_ballot_bits in policy.cuh, measured):
+//  - ballots (the paper's scheme): lane j counts bucket j in a register, a popcount of the
+//    ANDed ballots per window, and writes its count once at the end; the cost is one ballot per
+//    bucket bit and window, whatever the distribution;
+//  - shared-memory atomics on the warp's own row: one per key; rows are never shared between
+//    warps, so only keys of one window that share a bucket contend.
 #pragma once
 
 #include <cstdint>
@@ -13,13 +16,15 @@
 namespace multisplit {
 namespace detail {
 
-// Adds one window (one item per lane, `valid` lanes only) to the warp's row of counters.
-__device__ __forceinline__ void warp_histogram_add(std::uint32_t* warp_row, std::uint32_t bucket,
-                                                   bool valid, int bits, std::uint32_t active) {
-  std::uint32_t peers = match_bucket(bucket, bits, active);
-  if (valid && static_cast<int>(lane_id()) == leader_of(peers))
-    warp_row[bucket] += static_cast<std::uint32_t>(__popc(peers));
-  __syncwarp();  // the next window's leader for this bucket may be another lane
+// Items of bucket lane_id() in one window.
+__device__ __forceinline__ std::uint32_t warp_histogram_lane_count(std::uint32_t bucket, int bits,
+                                                                   std::uint32_t active) {
+  return static_cast<std::uint32_t>(__popc(match_window(bucket, bits, active).lane_bucket));
+}
+
+// Adds one key to the warp's row.
+__device__ __forceinline__ void warp_histogram_atomic_add(std::uint32_t* warp_row, std::uint32_t bucket) {
+  atomicAdd(warp_row + bucket, 1u);
 }
 
 }  // namespace detail

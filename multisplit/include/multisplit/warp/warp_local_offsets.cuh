@@ -38,6 +38,28 @@ __device__ __forceinline__ std::uint32_t match_bucket(std::uint32_t bucket, int 
   return peers;
 }
 
+// For m <= 32 the same ballots also give, to lane j, the window's items of bucket j: then
+// each lane keeps bucket j's running count in a register and no shared counter is touched.
+struct window_match {
+  std::uint32_t peers;        // lanes whose bucket equals this lane's
+  std::uint32_t lane_bucket;  // lanes whose bucket is this lane's index
+};
+
+__device__ __forceinline__ window_match match_window(std::uint32_t bucket, int bits,
+                                                     std::uint32_t active) {
+  const std::uint32_t lane = lane_id();
+  window_match w{active, active};
+#pragma unroll
+  for (int k = 0; k < max_register_bucket_bits; ++k) {
+    if (k >= bits) break;
+    const std::uint32_t bit = (bucket >> k) & 1u;
+    const std::uint32_t ones = __ballot_sync(0xffffffffu, bit);
+    w.peers &= bit ? ones : ~ones;
+    w.lane_bucket &= ((lane >> k) & 1u) ? ones : ~ones;
+  }
+  return w;
+}
+
 // The lane that speaks for a group of peers: the highest one.
 __device__ __forceinline__ int leader_of(std::uint32_t peers) { return 31 - __clz(peers); }
 
