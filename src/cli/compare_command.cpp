@@ -33,6 +33,13 @@ std::string fixed(double x, int digits) {
   return s.str();
 }
 
+// A delta as written by a person: "14983", "0.25", "1e+38".
+std::string shortest(double x) {
+  std::ostringstream s;
+  s << std::setprecision(6) << x;
+  return s.str();
+}
+
 }  // namespace
 
 int run_compare(const arguments& args) {
@@ -110,7 +117,8 @@ int run_compare(const arguments& args) {
             << runs << (runs == 1 ? " run\n" : " runs\n");
   std::cout << std::left << std::setw(12) << "strategy" << std::right << std::setw(12) << "time_ms" << std::setw(10)
             << "MTEPS" << std::setw(12) << "iterations" << std::setw(15) << "edges_relaxed" << std::setw(11)
-            << "frontier%" << std::setw(14) << ("vs_" + baseline_name) << "  " << std::left << "device, validation\n";
+            << "frontier%" << std::setw(14) << ("vs_" + baseline_name) << std::setw(10) << "delta" << "  " << std::left
+            << "device, validation\n";
   for (const row& r : rows) {
     std::cout << std::left << std::setw(12) << sssp::strategy_name(r.how) << std::right;
     if (!r.error.empty()) {
@@ -123,7 +131,7 @@ int run_compare(const arguments& args) {
               << std::setw(12) << st.iterations << std::setw(15) << st.edges_relaxed << std::setw(11)
               << (managed > 0 ? fixed(100 * st.frontier_ms / managed, 1) : std::string("-")) << std::setw(14)
               << (baseline > 0 && r.timing.median_ms > 0 ? fixed(baseline / r.timing.median_ms, 2) + "x" : std::string("-"))
-              << "  " << st.device << ", " << (r.check.ok ? "ok" : "MISMATCH: " + r.check.message) << "\n";
+              << std::setw(10) << (st.delta > 0 ? shortest(st.delta) : std::string("-")) << "  " << st.device << ", " << (r.check.ok ? "ok" : "MISMATCH: " + r.check.message) << "\n";
   }
 
   if (json) {
