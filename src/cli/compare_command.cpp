@@ -96,7 +96,7 @@ int run_compare(const arguments& args) {
     try {
       sssp::solver s(g, o);
       r.timing = run_timed(s, source, runs);
-      r.check = sssp::validate(g, source, r.timing.result);
+      r.check = sssp::validate(g, source, r.timing.result, oracle);
     } catch (const std::exception& e) {
       r.error = e.what();
       all_ran = false;

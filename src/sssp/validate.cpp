@@ -148,8 +148,14 @@ validation check_predecessors(const graph::csr& g, vertex_t source, const result
 }
 
 validation validate(const graph::csr& g, vertex_t source, const result& r) {
-  result oracle = dijkstra(g, source, false);
+  return validate(g, source, r, dijkstra(g, source, false));
+}
+
+validation validate(const graph::csr& g, vertex_t source, const result& r, const result& oracle) {
+  detail::check_graph(g);
+  detail::check_source(g, source);
   report rep(g);
+  if (!shape_ok(g, oracle, rep)) return rep.done();
   if (!shape_ok(g, r, rep)) return rep.done();
   detail::with_distances(g, [&](const auto& policy) {
     using P = std::decay_t<decltype(policy)>;

@@ -35,6 +35,18 @@ TEST(Validate, CatchesAPlantedWrongDistance) {
   EXPECT_TRUE(mentions(v.message, "vertex " + std::to_string(victim))) << v.message;
 }
 
+TEST(Validate, AgainstAPrecomputedOracle) {
+  csr g = random_graph(300, 2000, 12, 100);
+  ds::result oracle = ds::dijkstra(g, 3);
+  ds::result r = ds::dijkstra(g, 3, true);
+  EXPECT_TRUE(ds::validate(g, 3, r, oracle).ok);
+  r.int_distances[oracle.int_distances.size() - 1] ^= 1;
+  EXPECT_FALSE(ds::validate(g, 3, r, oracle).ok);
+  ds::result from_elsewhere = ds::dijkstra(g, 4);
+  from_elsewhere.int_distances.pop_back();
+  EXPECT_FALSE(ds::validate(g, 3, oracle, from_elsewhere).ok) << "an oracle of the wrong size is refused";
+}
+
 TEST(Validate, CatchesAReachedVertexReportedUnreachedAndViceVersa) {
   csr g = make_csr(3, {{0, 1, 1}});
   ds::result r = ds::dijkstra(g, 0);

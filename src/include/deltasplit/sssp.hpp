@@ -125,6 +125,9 @@ struct validation {
   std::string message;  // first few differences when !ok
 };
 validation validate(const graph::csr& g, vertex_t source, const result& r);
+// The same against distances already computed by dijkstra(g, source), for checking several
+// results from one source without running the oracle each time.
+validation validate(const graph::csr& g, vertex_t source, const result& r, const result& oracle);
 validation check_predecessors(const graph::csr& g, vertex_t source, const result& r);
 
 }  // namespace deltasplit::sssp
