@@ -59,7 +59,6 @@ struct control {
   std::uint32_t capacity_exceeded;  // a queue was too small: the engine grows it and solves again
   std::uint32_t overflowed;         // a distance sum was dropped (see distance.cuh)
   std::uint32_t max_frontier;
-  std::uint32_t steps;
   unsigned long long edges_relaxed;
   unsigned long long vertices_processed;
 };

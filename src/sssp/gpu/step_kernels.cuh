@@ -298,8 +298,7 @@ __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop
   }
 }
 
-template <class Distance>
-__device__ iteration_info read_iteration(const control* ctl) {
+__device__ inline iteration_info read_iteration(const control* ctl) {
   return iteration_info{ctl->current, ctl->window, ctl->iteration + 1, ctl->cur ^ 1u};
 }
 
@@ -326,7 +325,7 @@ __global__ void relax_grid(loop_view<Distance> s) {
   if (ctl->done || count == 0) return;
   if (threadIdx.x == 0) block_total = 0;
   __syncthreads();
-  const iteration_info it = read_iteration<Distance>(ctl);
+  const iteration_info it = read_iteration(ctl);
   const std::uint32_t warp = threadIdx.x >> 5, warps_per_block = blockDim.x >> 5;
   const std::uint32_t stride = gridDim.x * warps_per_block * 32;
   std::uint32_t relaxed = 0;
@@ -345,7 +344,7 @@ __global__ void relax_chunks(loop_view<Distance> s) {
   if (chunks == 0) return;
   if (threadIdx.x == 0) block_total = 0;
   __syncthreads();
-  const iteration_info it = read_iteration<Distance>(ctl);
+  const iteration_info it = read_iteration(ctl);
   const std::uint32_t warps_per_block = blockDim.x >> 5;
   std::uint32_t relaxed = 0;
   for (std::uint32_t item = blockIdx.x * warps_per_block + (threadIdx.x >> 5); item < chunks;
@@ -360,7 +359,6 @@ __global__ void relax_chunks(loop_view<Distance> s) {
 template <class Distance>
 __global__ void end_step(loop_view<Distance> s) {
   control* ctl = s.ctl;
-  ctl->steps += 1;
   ctl->file_count = clamp_count(ctl->to_file_count, s.queue_capacity);
   ctl->settling = 0;
   if (ctl->done) return;
@@ -385,8 +383,7 @@ __global__ void end_step(loop_view<Distance> s) {
 
 // The heavy arcs of the finished bucket's vertices, grid-wide; anything they bring back into the
 // current bucket (possible only through float rounding) goes into the current frontier.
-template <class Distance>
-__device__ iteration_info settle_iteration(const control* ctl) {
+__device__ inline iteration_info settle_iteration(const control* ctl) {
   return iteration_info{ctl->current, ctl->window, ctl->settle_stamp, ctl->cur};
 }
 
@@ -398,7 +395,7 @@ __global__ void settle_grid(loop_view<Distance> s) {
   if (!ctl->settling) return;
   if (threadIdx.x == 0) block_total = 0;
   __syncthreads();
-  const iteration_info it = settle_iteration<Distance>(ctl);
+  const iteration_info it = settle_iteration(ctl);
   const std::uint32_t count = ctl->settle_count;
   const std::uint32_t warp = threadIdx.x >> 5, warps_per_block = blockDim.x >> 5;
   const std::uint32_t stride = gridDim.x * warps_per_block * 32;
@@ -417,7 +414,7 @@ __global__ void settle_chunks(loop_view<Distance> s) {
   if (chunks == 0) return;
   if (threadIdx.x == 0) block_total = 0;
   __syncthreads();
-  const iteration_info it = settle_iteration<Distance>(ctl);
+  const iteration_info it = settle_iteration(ctl);
   const std::uint32_t warps_per_block = blockDim.x >> 5;
   std::uint32_t relaxed = 0;
   for (std::uint32_t item = blockIdx.x * warps_per_block + (threadIdx.x >> 5); item < chunks;
