@@ -161,7 +161,7 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
   if (b.settled > 0) {
     if (b.settled <= settle_limit) {
       b.phase = heavy_phase;
-      b.items = b.settled;
+      b.items = clamp_count(b.settled, s.frontier_capacity);
       b.settled = 0;
     }
     return;
@@ -170,7 +170,7 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
   if (unfiled > 0) {
     if (unfiled <= block_file_limit) {
       b.phase = file_phase;
-      b.items = unfiled;
+      b.items = clamp_count(unfiled, s.queue_capacity);
       ctl->to_file_count = 0;
     }
     return;
@@ -180,7 +180,7 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
     if (waiting == 0) continue;
     if (waiting <= small_frontier_limit) {
       b.phase = gather_phase;
-      b.items = waiting;
+      b.items = clamp_count(waiting, s.queue_capacity);
       b.picked_slot = k;
       ctl->slot_count[k] = 0;
       b.it.current = b.it.window + k;
