@@ -2,6 +2,7 @@
 #include "csr_builder.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <memory>
 
@@ -27,33 +28,39 @@ void sort_row(row_key* first, row_key* last) {
   }
 }
 
-// Out-degree of every source (and target, when each entry stands for both directions) into
-// degree[]; returns the self-loops, which are left out.
+// Both passes of the counting sort are split by rows: a part owns the rows of the vertices in
+// [lo, hi) and reads every entry but writes only its own rows. That needs no atomics and no
+// per-thread copy of the degree array, and each row keeps the file order of its entries.
+inline bool owns(vertex_t v, vertex_t lo, vertex_t hi) { return static_cast<vertex_t>(v - lo) < hi - lo; }
+
+// Out-degrees of the part's rows (an entry counts for its target's row too when it stands for
+// both directions); returns the part's self-loops, which are left out.
 template <bool symmetric>
-std::uint64_t count_degrees(const vertex_t* src, const vertex_t* dst, std::size_t entries, edge_t* degree) {
+std::uint64_t count_degrees(const vertex_t* src, const vertex_t* dst, std::size_t entries, vertex_t lo, vertex_t hi,
+                            edge_t* degree) {
   std::uint64_t self_loops = 0;
   for (std::size_t i = 0; i < entries; ++i) {
     vertex_t u = src[i], v = dst[i];
     if (u == v) {
-      ++self_loops;
+      self_loops += owns(u, lo, hi);
       continue;
     }
-    ++degree[u];
-    if (symmetric) ++degree[v];
+    if (owns(u, lo, hi)) ++degree[u];
+    if (symmetric && owns(v, lo, hi)) ++degree[v];
   }
   return self_loops;
 }
 
-// The counting sort's scatter: each entry's key goes to the next free slot of its source row.
+// The scatter: each entry's key goes to the next free slot of its row, for the part's rows.
 template <bool symmetric>
-void scatter(const vertex_t* src, const vertex_t* dst, const std::uint32_t* weight, std::size_t entries,
-             edge_t* cursor, row_key* keys) {
+void scatter(const vertex_t* src, const vertex_t* dst, const std::uint32_t* weight, std::size_t entries, vertex_t lo,
+             vertex_t hi, edge_t* cursor, row_key* keys) {
   for (std::size_t i = 0; i < entries; ++i) {
     vertex_t u = src[i], v = dst[i];
     if (u == v) continue;
     row_key w = weight ? weight[i] : 0;
-    keys[cursor[u]++] = (row_key{v} << 32) | w;
-    if (symmetric) keys[cursor[v]++] = (row_key{u} << 32) | w;
+    if (owns(u, lo, hi)) keys[cursor[u]++] = (row_key{v} << 32) | w;
+    if (symmetric && owns(v, lo, hi)) keys[cursor[v]++] = (row_key{u} << 32) | w;
   }
 }
 
@@ -69,40 +76,48 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
   const std::size_t entries = arcs.src.size();
   const bool weighted = !arcs.weight.empty();
 
+  // Every part re-reads all entries, so a few parts suffice to spread the random writes.
+  const unsigned parts = entries < (std::size_t{1} << 16) ? 1 : std::min(worker_count(threads), 8u);
+  const vertex_t* src = arcs.src.data();
+  const vertex_t* dst = arcs.dst.data();
+  const std::uint32_t* weight = weighted ? arcs.weight.data() : nullptr;
+
   std::vector<edge_t> offsets(std::size_t{n} + 1, 0);
-  std::uint64_t self_loops = 0;
-  if (arcs.symmetric)
-    self_loops = count_degrees<true>(arcs.src.data(), arcs.dst.data(), entries, offsets.data() + 1);
-  else
-    self_loops = count_degrees<false>(arcs.src.data(), arcs.dst.data(), entries, offsets.data() + 1);
+  std::atomic<std::uint64_t> self_loops{0};
+  auto vertex_cut = [&](unsigned i) { return static_cast<std::size_t>(std::uint64_t{n} * i / parts); };
+  parallel_parts(parts, vertex_cut, [&](std::size_t lo, std::size_t hi) {
+    edge_t* degree = offsets.data() + 1;
+    self_loops += arcs.symmetric ? count_degrees<true>(src, dst, entries, vertex_t(lo), vertex_t(hi), degree)
+                                 : count_degrees<false>(src, dst, entries, vertex_t(lo), vertex_t(hi), degree);
+  });
   for (std::size_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
   const edge_t stored = offsets[n];
 
-  // Every slot is written by the scatter below, so the buffer is left uninitialised.
-  std::unique_ptr<row_key[]> keys(new row_key[stored]);
-  {
-    std::vector<edge_t> cursor(offsets.begin(), offsets.end() - 1);
-    const vertex_t* src = arcs.src.data();
-    const vertex_t* dst = arcs.dst.data();
-    const std::uint32_t* w = weighted ? arcs.weight.data() : nullptr;
-    if (arcs.symmetric)
-      scatter<true>(src, dst, w, entries, cursor.data(), keys.get());
-    else
-      scatter<false>(src, dst, w, entries, cursor.data(), keys.get());
-  }
-  release(arcs.src);
-  release(arcs.dst);
-  release(arcs.weight);
-
-  // Sort and deduplicate every row in place; parts hold equal shares of arcs, not of vertices,
-  // so that the hubs of a skewed graph do not all land on one thread.
-  std::vector<edge_t> kept(std::size_t{n} + 1, 0);
-  unsigned parts = stored < (edge_t{1} << 16) ? 1 : worker_count(threads);
+  // From here on, parts hold equal shares of arcs, not of vertices, so that the hubs of a skewed
+  // graph do not all land on one thread.
   auto arc_cut = [&](unsigned i) -> std::size_t {
     if (i >= parts) return n;
     edge_t goal = stored * i / parts;
     return static_cast<std::size_t>(std::lower_bound(offsets.begin(), offsets.end() - 1, goal) - offsets.begin());
   };
+
+  // Every slot is written by the scatter, so the buffer is left uninitialised.
+  std::unique_ptr<row_key[]> keys(new row_key[stored]);
+  {
+    std::vector<edge_t> cursor(offsets.begin(), offsets.end() - 1);
+    parallel_parts(parts, arc_cut, [&](std::size_t lo, std::size_t hi) {
+      if (arcs.symmetric)
+        scatter<true>(src, dst, weight, entries, vertex_t(lo), vertex_t(hi), cursor.data(), keys.get());
+      else
+        scatter<false>(src, dst, weight, entries, vertex_t(lo), vertex_t(hi), cursor.data(), keys.get());
+    });
+  }
+  release(arcs.src);
+  release(arcs.dst);
+  release(arcs.weight);
+
+  // Sort and deduplicate every row in place.
+  std::vector<edge_t> kept(std::size_t{n} + 1, 0);
   parallel_parts(parts, arc_cut, [&](std::size_t begin, std::size_t end) {
     for (std::size_t v = begin; v < end; ++v) {
       row_key* first = keys.get() + offsets[v];
@@ -137,7 +152,7 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
     release(bits);
   }
   g.offsets = std::move(kept);
-  origin.self_loops_dropped = self_loops;
+  origin.self_loops_dropped = self_loops.load();
   origin.duplicates_merged = stored - g.offsets[n];
   g.origin = std::move(origin);
   return g;
