@@ -20,8 +20,10 @@ using multisplit::method;
 using namespace multisplit_test;
 
 using block_policies = multisplit::detail::policy_for<multisplit::detail::reorder_scope::block, false>;
+using pair_policies = multisplit::detail::policy_for<multisplit::detail::reorder_scope::block, true>;
 constexpr std::uint32_t tile = block_policies::few_buckets::tile_items;       // m <= 32
 constexpr std::uint32_t wide_tile = block_policies::many_buckets::tile_items;  // m > 32
+constexpr std::uint32_t pair_tile = pair_policies::few_buckets::tile_items;   // BMS pairs, m <= 32
 
 struct split_outcome {
   cudaError_t status = cudaSuccess;
@@ -125,7 +127,8 @@ void check_delta_buckets(const std::vector<std::size_t>& sizes, const std::vecto
 }
 
 const std::vector<std::size_t> small_sizes = {0,        1,        31,            32,           33,
-                                              tile - 1, tile + 1, wide_tile - 1, wide_tile + 1, (1u << 20) + 7};
+                                              tile - 1, tile + 1, wide_tile - 1, wide_tile + 1, pair_tile - 1,
+                                              pair_tile + 1, (1u << 20) + 7};
 const std::vector<std::uint32_t> warp_bucket_counts = {1, 2, 3, 7, 8, 31, 32, 33, 100, 255, 256};
 const std::vector<std::uint32_t> large_bucket_counts = {257, 1000, 4096, 12288};
 

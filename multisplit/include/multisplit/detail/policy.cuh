@@ -59,12 +59,16 @@ struct multisplit_policy {
 //   256 x 16      1.135 / 1.534      1.576 / 1.879       2.468 / 3.991
 //   512 x 8       1.178 / 1.861      1.767 / 2.386       2.422 / 3.731
 //   128 x 8       1.066 / 1.575      1.550 / 2.756       4.155 / 9.333
-// Up to 32 buckets 256 x 8 is within 2% of the best for keys (256 x 16 is 16% faster for pairs
-// at m = 32: the next tuning step); beyond, the per-tile bucket scans grow with m and the
-// larger 512 x 8 tile wins. Occupancy is register-bound (ncu: 50% theoretical for both).
+// Up to 32 buckets 256 x 8 is within 2% of the best for keys, and 256 x 16 is the best for
+// pairs (16% faster at m = 32, 2% at m = 2): a pair tile carries twice the bytes through the
+// same per-tile work (block scan, barriers), so the longer tile halves that work per byte.
+// Beyond 32 buckets the per-tile bucket scans grow with m and the larger 512 x 8 tile wins.
+// Occupancy is register-bound (ncu: 50% theoretical for both). Only BMS was measured in these
+// shapes; DMS and WMS keep 256 x 8.
 template <reorder_scope Scope, bool Pairs>
 struct policy_for {
-  using few_buckets = multisplit_policy<Scope, 256, 8, 8, max_register_bucket_bits>;
+  static constexpr int few_windows = Pairs && Scope == reorder_scope::block ? 16 : 8;
+  using few_buckets = multisplit_policy<Scope, 256, few_windows, 8, max_register_bucket_bits>;
   using many_buckets = multisplit_policy<Scope, 512, 8, 4, max_bucket_bits>;
 };
 
