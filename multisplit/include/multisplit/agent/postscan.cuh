@@ -12,6 +12,13 @@
 //      BMS (block) - the tile is grouped by bucket in shared memory, then stored in long runs
 //                    (Section 5.4: reordering for coalesced writes).
 // Values, when present, travel with their keys through every step.
+//
+// Barriers: two per tile for DMS and WMS (after A, after B), three for BMS (and after its
+// shared-memory scatter), plus cub::BlockScan's beyond 32 buckets. Nothing else is needed
+// between tiles: the bucket counters are warp-private rows that the next tile's A rewrites
+// (m <= 32) or that their own warp clears (beyond), and every other shared array written in
+// tile t + 1 is last read in tile t before a barrier of tile t + 1 (base, tile starts, staged
+// items) or by its own warp only (rows, WMS starts and segments: one __syncwarp).
 #pragma once
 
 #include <cstdint>
@@ -49,16 +56,6 @@ struct postscan_storage {
   splitter_stage stage_area;
 };
 
-// Zeroes the warp counters of the first num_buckets buckets, one bucket per thread.
-template <int Warps, int Threads>
-__device__ __forceinline__ void clear_counts(std::uint32_t (*warp_counts)[max_warp_buckets],
-                                             std::uint32_t num_buckets) {
-  for (std::uint32_t b = threadIdx.x; b < num_buckets; b += Threads) {
-#pragma unroll
-    for (int w = 0; w < Warps; ++w) warp_counts[w][b] = 0;
-  }
-}
-
 template <class Policy, class Key, class Value, class BucketFn>
 __global__ void __launch_bounds__(Policy::threads)
     postscan_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
@@ -85,7 +82,6 @@ __global__ void __launch_bounds__(Policy::threads)
   }
 
   auto fn = stage(bucket_of, s.stage_area);
-  clear_counts<Policy::warps, Policy::threads>(s.warp_counts, num_buckets);
   for (std::uint32_t b = threadIdx.x; b < num_buckets; b += Policy::threads)
     s.carry[b] = scanned[static_cast<std::size_t>(b) * gridDim.x + blockIdx.x];
   __syncthreads();
@@ -127,6 +123,8 @@ __global__ void __launch_bounds__(Policy::threads)
       if (lane < num_buckets) row[lane] = mine;
       __syncwarp();
     } else {
+      for (std::uint32_t j = lane; j < num_buckets; j += 32) row[j] = 0;
+      __syncwarp();
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
         const bool valid = full || first + 32 * i < n;
@@ -214,7 +212,6 @@ __global__ void __launch_bounds__(Policy::threads)
       }
       if (more) load_tile(tile + 1);
       __syncthreads();
-      clear_counts<Policy::warps, Policy::threads>(s.warp_counts, num_buckets);  // not read again in this tile
       const int tile_items = full ? Policy::tile_items : static_cast<int>(n - tile_first);
       for (int j = static_cast<int>(threadIdx.x); j < tile_items; j += Policy::threads) {
         const std::uint32_t pos = s.base[s.buckets[j]] + j;
@@ -222,11 +219,7 @@ __global__ void __launch_bounds__(Policy::threads)
         if constexpr (pairs) values_out[pos] = s.values[j];
       }
     }
-    if constexpr (Policy::scope != reorder_scope::block) {
-      __syncthreads();  // DMS and WMS read the counters while they scatter
-      clear_counts<Policy::warps, Policy::threads>(s.warp_counts, num_buckets);
-    }
-    __syncthreads();
+    __syncwarp();  // this warp's lanes are done with its row before the next tile rewrites it
   }
 }
 

@@ -2,9 +2,15 @@
 // every warp has counted its windows per bucket, each bucket's counts are scanned across the
 // warps (so warp w knows how many items of bucket b precede its own in the tile), and the tile
 // totals are scanned across buckets (where bucket b starts when the tile is grouped by bucket).
+//
+// Up to 32 buckets (the register-counter policies) lane b of warp 0 takes bucket b and the scan
+// across buckets is five shuffles (Section 5.5.4 scans with __shfl_up rather than a block-wide
+// scan): no cub::BlockScan, none of its barriers, and the other warps wait at one barrier
+// only. Beyond 32 buckets every thread takes a bucket and cub::BlockScan scans the totals.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <cub/block/block_scan.cuh>
 #include <cuda_runtime.h>
@@ -16,14 +22,17 @@ namespace detail {
 
 template <class Policy>
 struct block_bucket_offsets {
+  static constexpr bool one_warp = Policy::register_counters;
   static constexpr int per_thread =
-      (static_cast<int>(max_warp_buckets) + Policy::threads - 1) / Policy::threads;
+      one_warp ? 1 : (static_cast<int>(max_warp_buckets) + Policy::threads - 1) / Policy::threads;
   using block_scan = cub::BlockScan<std::uint32_t, Policy::threads>;
-  using temp_storage = typename block_scan::TempStorage;
+  struct no_storage {};
+  using temp_storage = std::conditional_t<one_warp, no_storage, typename block_scan::TempStorage>;
 
   // warp_counts[w][b]: items of bucket b in warp w's windows; replaced by the exclusive prefix
   // over warps. Returns, for this thread's buckets b = threadIdx.x * per_thread + j, the tile
-  // total (totals[j]) and the exclusive prefix of the totals over buckets (starts[j]).
+  // total (totals[j]) and the exclusive prefix of the totals over buckets (starts[j]); a thread
+  // past the last bucket gets a zero total. Every thread of the block calls it.
   __device__ __forceinline__ static void compute(temp_storage& storage,
                                                  std::uint32_t (*warp_counts)[max_warp_buckets],
                                                  std::uint32_t num_buckets,
@@ -43,7 +52,21 @@ struct block_bucket_offsets {
       }
       totals[j] = running;
     }
-    block_scan(storage).ExclusiveSum(totals, starts);
+    if constexpr (one_warp) {
+      (void)storage;
+      starts[0] = 0;
+      if (threadIdx.x < 32) {  // warp 0 holds every bucket (num_buckets <= 32)
+        std::uint32_t inclusive = totals[0];
+#pragma unroll
+        for (int d = 1; d < 32; d *= 2) {
+          const std::uint32_t up = __shfl_up_sync(0xffffffffu, inclusive, d);
+          if (threadIdx.x >= static_cast<unsigned>(d)) inclusive += up;
+        }
+        starts[0] = inclusive - totals[0];
+      }
+    } else {
+      block_scan(storage).ExclusiveSum(totals, starts);
+    }
   }
 };
 
