@@ -56,6 +56,18 @@ struct postscan_storage {
   splitter_stage stage_area;
 };
 
+// An item's bucket and its rank among its warp's items of that bucket, packed in one word
+// (bucket < 2^8, rank < warp_items <= 2^16). Items, values and these words are the per-item
+// state that lives across a tile's barriers, so they set the kernel's registers (occupancy).
+struct ranked_item {
+  std::uint32_t word;
+  __device__ __forceinline__ static ranked_item of(std::uint32_t bucket, std::uint32_t rank) {
+    return {rank << max_bucket_bits | bucket};
+  }
+  __device__ __forceinline__ std::uint32_t bucket() const { return word & ((1u << max_bucket_bits) - 1); }
+  __device__ __forceinline__ std::uint32_t rank() const { return word >> max_bucket_bits; }
+};
+
 template <class Policy, class Key, class Value, class BucketFn>
 __global__ void __launch_bounds__(Policy::threads)
     postscan_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
@@ -105,8 +117,8 @@ __global__ void __launch_bounds__(Policy::threads)
     const std::uint64_t tile_first = static_cast<std::uint64_t>(tile) * Policy::tile_items;
     const bool full = tile_first + Policy::tile_items <= n;
     const bool more = tile + 1 < range.end;
-    std::uint32_t b[Policy::windows];
-    std::uint32_t rank[Policy::windows];
+    static_assert(Policy::warp_items <= (1 << (32 - max_bucket_bits)), "ranks fit beside the bucket");
+    ranked_item item[Policy::windows];
 
     // A. local offsets within the warp's windows, in input order.
     if constexpr (Policy::register_counters) {
@@ -115,9 +127,9 @@ __global__ void __launch_bounds__(Policy::threads)
       for (int i = 0; i < Policy::windows; ++i) {
         const bool valid = full || first + 32 * i < n;
         const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
-        b[i] = valid ? evaluate(fn, k[i], num_buckets, false) : 0;
-        const window_match w = match_window(b[i], bits, active);
-        rank[i] = __shfl_sync(0xffffffffu, mine, b[i]) + local_offset(w.peers);
+        const std::uint32_t b = valid ? evaluate(fn, k[i], num_buckets, false) : 0;
+        const window_match w = match_window(b, bits, active);
+        item[i] = ranked_item::of(b, __shfl_sync(0xffffffffu, mine, b) + local_offset(w.peers));
         mine += static_cast<std::uint32_t>(__popc(w.lane_bucket));
       }
       if (lane < num_buckets) row[lane] = mine;
@@ -129,15 +141,15 @@ __global__ void __launch_bounds__(Policy::threads)
       for (int i = 0; i < Policy::windows; ++i) {
         const bool valid = full || first + 32 * i < n;
         const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
-        b[i] = valid ? evaluate(fn, k[i], num_buckets, false) : 0;
-        const std::uint32_t peers = match_bucket(b[i], bits, active);
+        const std::uint32_t b = valid ? evaluate(fn, k[i], num_buckets, false) : 0;
+        const std::uint32_t peers = match_bucket(b, bits, active);
         const int leader = leader_of(peers | (1u << lane));
         std::uint32_t before = 0;
         if (valid && static_cast<int>(lane) == leader) {
-          before = row[b[i]];
-          row[b[i]] = before + static_cast<std::uint32_t>(__popc(peers));
+          before = row[b];
+          row[b] = before + static_cast<std::uint32_t>(__popc(peers));
         }
-        rank[i] = __shfl_sync(0xffffffffu, before, leader) + local_offset(peers);
+        item[i] = ranked_item::of(b, __shfl_sync(0xffffffffu, before, leader) + local_offset(peers));
         __syncwarp();
       }
     }
@@ -171,7 +183,8 @@ __global__ void __launch_bounds__(Policy::threads)
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
         if (full || first + 32 * i < n) {
-          const std::uint32_t pos = s.base[b[i]] + row[b[i]] + rank[i];
+          const std::uint32_t b = item[i].bucket();
+          const std::uint32_t pos = s.base[b] + row[b] + item[i].rank();
           keys_out[pos] = k[i];
           if constexpr (pairs) values_out[pos] = v[i];
         }
@@ -182,10 +195,11 @@ __global__ void __launch_bounds__(Policy::threads)
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
         if (full || first + 32 * i < n) {
-          const std::uint32_t p = seg + s.warp_starts[warp][b[i]] + rank[i];
+          const std::uint32_t b = item[i].bucket();
+          const std::uint32_t p = seg + s.warp_starts[warp][b] + item[i].rank();
           s.keys[p] = k[i];
           if constexpr (pairs) s.values[p] = v[i];
-          s.buckets[p] = static_cast<std::uint8_t>(b[i]);
+          s.buckets[p] = static_cast<std::uint8_t>(b);
         }
       }
       if (more) load_tile(tile + 1);
@@ -204,10 +218,11 @@ __global__ void __launch_bounds__(Policy::threads)
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
         if (full || first + 32 * i < n) {
-          const std::uint32_t p = s.tile_starts[b[i]] + row[b[i]] + rank[i];
+          const std::uint32_t b = item[i].bucket();
+          const std::uint32_t p = s.tile_starts[b] + row[b] + item[i].rank();
           s.keys[p] = k[i];
           if constexpr (pairs) s.values[p] = v[i];
-          s.buckets[p] = static_cast<std::uint8_t>(b[i]);
+          s.buckets[p] = static_cast<std::uint8_t>(b);
         }
       }
       if (more) load_tile(tile + 1);
