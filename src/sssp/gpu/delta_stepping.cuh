@@ -13,9 +13,9 @@
 // Timing: cudaEvents around the solve (initialisation included, graph upload excluded). Time in
 // relaxation versus frontier management comes from a second, instrumented pass that launches the
 // same steps one by one with events between the two halves of each step; the timed pass carries no
-// instrumentation. relax_ms covers small_frontier, relax_grid, relax_chunks, end_step and the
-// settle kernels (the filing of improved vertices into next frontier / to_file / far pile is fused
-// into relaxation);
+// instrumentation. relax_ms covers small_frontier, relax_grid, relax_chunks, end_step, the settle
+// kernels and close_step (the filing of improved vertices into next frontier / to_file / far pile
+// is fused into relaxation);
 // frontier_ms covers the manager's filing, far_pile_min, plan and gather.
 #pragma once
 
@@ -82,6 +82,7 @@ void enqueue_step(const solve_context<Distance>& ctx, Filing& filing, cudaEvent_
   end_step<<<1, 1, 0, stream>>>(s);
   settle_grid<<<shape.blocks, shape.threads, 0, stream>>>(s);
   settle_chunks<<<shape.blocks, shape.threads, 0, stream>>>(s);
+  close_step<<<1, 1, 0, stream>>>(s);
   DS_CUDA_LAUNCH("delta-stepping step");
 }
 

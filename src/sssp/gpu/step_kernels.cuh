@@ -1,7 +1,7 @@
 // The kernels of one step of the delta-stepping loop (Davidson et al. 2014; seed 000, Section 7.2),
 // shared by every frontier manager. A step is
 //   file (manager) -> far_pile_min -> plan -> gather -> small_frontier -> relax_grid -> relax_chunks
-//   -> end_step -> settle_grid -> settle_chunks
+//   -> end_step -> settle_grid -> settle_chunks -> close_step
 // and every kernel sizes its work from the counters in `control`, so steps are queued (or replayed
 // from a CUDA graph) without the host ever reading a count.
 //
@@ -359,7 +359,6 @@ __global__ void relax_chunks(loop_view<Distance> s) {
 template <class Distance>
 __global__ void end_step(loop_view<Distance> s) {
   control* ctl = s.ctl;
-  ctl->file_count = clamp_count(ctl->to_file_count, s.queue_capacity);
   ctl->settling = 0;
   if (ctl->done) return;
   const std::uint32_t cur = ctl->cur, count = ctl->frontier_count[cur];
@@ -421,6 +420,14 @@ __global__ void settle_chunks(loop_view<Distance> s) {
        item += gridDim.x * warps_per_block)
     relaxed += relax_chunk<arcs::heavy>(s, grid_sink_of(s, it), item, it);
   add_relaxed(s.ctl, relaxed, &block_total);
+}
+
+// The last kernel of a step: how many vertices of to_file the manager files at the start of the
+// next step. Taken after the settle pass, which files heavy arcs into the window's to_file too
+// (taken before it, those vertices would be dropped when plan empties to_file).
+template <class Distance>
+__global__ void close_step(loop_view<Distance> s) {
+  s.ctl->file_count = clamp_count(s.ctl->to_file_count, s.queue_capacity);
 }
 
 }  // namespace deltasplit::sssp::gpu

@@ -5,21 +5,23 @@
 
 #include <cstdint>
 
-#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include "sssp/gpu/frontier_state.cuh"
 
 namespace deltasplit::sssp::gpu {
 
-namespace cg = cooperative_groups;
-
-// Appends v to a device queue; the active threads of a warp take their places with one atomic.
+// Appends v to a device queue; the active threads of a warp that append to the same queue take
+// their places with one atomic. Lanes are grouped by the counter, not merely by being active
+// together: one call site may serve several queues (file_by_key's slot k differs per lane), and
+// the compiler may merge calls on different queues into one.
 __device__ inline void push(vertex_t* queue, std::uint32_t* count, std::uint32_t capacity, vertex_t v, control* ctl) {
-  cg::coalesced_group g = cg::coalesced_threads();
+  const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(count));
+  const unsigned lane = threadIdx.x & 31u;
+  const unsigned leader = static_cast<unsigned>(__ffs(peers)) - 1u;
   std::uint32_t base = 0;
-  if (g.thread_rank() == 0) base = atomicAdd(count, g.size());
-  base = g.shfl(base, 0) + g.thread_rank();
+  if (lane == leader) base = atomicAdd(count, static_cast<std::uint32_t>(__popc(peers)));
+  base = __shfl_sync(peers, base, static_cast<int>(leader)) + static_cast<std::uint32_t>(__popc(peers & ((1u << lane) - 1u)));
   if (base < capacity)
     queue[base] = v;
   else
