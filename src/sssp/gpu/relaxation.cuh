@@ -124,6 +124,144 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
   return total;
 }
 
+// The block-wide gather of the block-resident iterations (step_kernels.cuh). A warp per 32 frontier
+// vertices leaves most of a block idle on a road frontier of a few hundred vertices, and each of its
+// lanes walks ~3 arcs one after the other, every arc a chain of memory round trips (arc, atomicMin,
+// filing). Here the Threads threads of the block share the arcs of up to block_tile vertices evenly
+// (a block scan of their degrees; a thread finds the owner of an arc by binary search), and each
+// thread issues the loads and atomics of up to gather_batch arcs before it looks at any result, so
+// an iteration costs about one chain of round trips, not one per arc. Rows longer than
+// block_hub_arcs go to the chunk list (and a tile's degree sum stays below 2^32).
+inline constexpr std::uint32_t block_tile = 2048;
+inline constexpr std::uint32_t gather_batch = 4;
+inline constexpr edge_t block_hub_arcs = edge_t{1} << 20;
+
+template <class Distance>
+struct block_gather_scratch {
+  std::uint32_t inclusive[block_tile];  // inclusive prefix sums of the tile's degrees
+  edge_t first_arc[block_tile];
+  Distance du[block_tile];
+  std::uint32_t warp_total[32];
+};
+
+// The block relaxes the Part arcs of list[0 .. count); for the light part it also records the
+// vertices as processed in the current bucket. Called by all Threads threads; contains barriers
+// and ends with one. Returns the number of arcs relaxed in thread 0, 0 elsewhere (hub chunks are
+// the caller's, as in the warp gather).
+template <unsigned Threads, arcs Part, class Distance, class Sink>
+__device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const Sink& sink, const vertex_t* list,
+                                            std::uint32_t count, const iteration_info& it,
+                                            block_gather_scratch<Distance>& scratch) {
+  using ops = distance_ops<Distance>;
+  using weight = typename ops::weight;
+  constexpr std::uint32_t per_thread = block_tile / Threads, warps = Threads / 32;
+  static_assert(block_tile % Threads == 0 && Threads % 32 == 0 && warps <= 32, "block gather shape");
+  const std::uint32_t tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+  std::uint64_t relaxed = 0;
+  for (std::uint32_t tile = 0; tile < count; tile += block_tile) {
+    const std::uint32_t in_tile = count - tile < block_tile ? count - tile : block_tile;
+    vertex_t v[per_thread];
+    std::uint32_t degree[per_thread], tag[per_thread];
+    std::uint32_t sum = 0;
+#pragma unroll
+    for (std::uint32_t j = 0; j < per_thread; ++j) {
+      const std::uint32_t i = tid * per_thread + j;
+      v[j] = 0;
+      degree[j] = 0;
+      tag[j] = it.current;
+      if (i < in_tile) {
+        v[j] = list[tile + i];
+        edge_t begin, end;
+        arc_range<Part>(s, v[j], begin, end);
+        scratch.first_arc[i] = begin;
+        scratch.du[i] = __ldcg(&s.dist[v[j]]);
+        // Issued now, looked at after the arcs: the tag's round trip overlaps the relaxation.
+        if (Part == arcs::light) tag[j] = atomicExch(&s.settled_tag[v[j]], it.current);
+        const edge_t d = end - begin;
+        if (d > block_hub_arcs)
+          push_chunks(s, sink, v[j], d);
+        else
+          degree[j] = static_cast<std::uint32_t>(d);
+      }
+      sum += degree[j];
+    }
+    std::uint32_t inclusive = sum;
+#pragma unroll
+    for (std::uint32_t o = 1; o < 32; o <<= 1) {
+      const std::uint32_t y = __shfl_up_sync(0xFFFFFFFFu, inclusive, o);
+      if (lane >= o) inclusive += y;
+    }
+    if (lane == 31) scratch.warp_total[warp] = inclusive;
+    __syncthreads();
+    if (warp == 0) {
+      std::uint32_t t = lane < warps ? scratch.warp_total[lane] : 0;
+#pragma unroll
+      for (std::uint32_t o = 1; o < 32; o <<= 1) {
+        const std::uint32_t y = __shfl_up_sync(0xFFFFFFFFu, t, o);
+        if (lane >= o) t += y;
+      }
+      scratch.warp_total[lane] = t;
+    }
+    __syncthreads();
+    std::uint32_t running = inclusive - sum + (warp ? scratch.warp_total[warp - 1] : 0);
+#pragma unroll
+    for (std::uint32_t j = 0; j < per_thread; ++j) {
+      const std::uint32_t i = tid * per_thread + j;
+      running += degree[j];
+      if (i < in_tile) scratch.inclusive[i] = running;
+    }
+    const std::uint32_t total = scratch.warp_total[warps - 1];
+    __syncthreads();
+    for (std::uint32_t first = 0; first < total; first += Threads * gather_batch) {
+      vertex_t target[gather_batch];
+      weight w[gather_batch];
+      Distance du[gather_batch], nd[gather_batch] = {}, old[gather_batch] = {};
+      bool live[gather_batch];
+#pragma unroll
+      for (std::uint32_t b = 0; b < gather_batch; ++b) {
+        const std::uint32_t e = first + b * Threads + tid;
+        live[b] = e < total;
+        if (live[b]) {
+          std::uint32_t lo = 0, hi = in_tile - 1;  // the owner of arc e: smallest lo with inclusive[lo] > e
+          while (lo < hi) {
+            const std::uint32_t mid = (lo + hi) >> 1;
+            if (scratch.inclusive[mid] > e)
+              hi = mid;
+            else
+              lo = mid + 1;
+          }
+          const std::uint32_t exclusive = lo ? scratch.inclusive[lo - 1] : 0;
+          const edge_t arc = scratch.first_arc[lo] + (e - exclusive);
+          du[b] = scratch.du[lo];
+          target[b] = s.targets[arc];
+          w[b] = s.weights[arc];
+        }
+      }
+#pragma unroll
+      for (std::uint32_t b = 0; b < gather_batch; ++b) {
+        if (!live[b]) continue;
+        if (!ops::extend(du[b], w[b], nd[b])) {
+          s.ctl->overflowed = 1;
+          live[b] = false;
+          continue;
+        }
+        old[b] = ops::atomic_min(&s.dist[target[b]], nd[b]);
+      }
+#pragma unroll
+      for (std::uint32_t b = 0; b < gather_batch; ++b)
+        if (live[b] && nd[b] < old[b]) file_improved(s, sink, target[b], nd[b], it.current, it.window, it.stamp);
+    }
+    if (Part == arcs::light) {
+#pragma unroll
+      for (std::uint32_t j = 0; j < per_thread; ++j)
+        if (tid * per_thread + j < in_tile && tag[j] != it.current) sink.push_settled(s, v[j]);
+    }
+    relaxed += total;
+    __syncthreads();
+  }
+  return tid == 0 ? relaxed : 0;
+}
+
 // One warp relaxes chunk `item` of the chunk list. Returns the arcs relaxed (lane 0's count).
 template <arcs Part, class Distance, class Sink>
 __device__ std::uint32_t relax_chunk(const loop_view<Distance>& s, const Sink& sink, std::uint32_t item,

@@ -8,8 +8,10 @@
 // Small frontiers: road networks keep a frontier of hundreds to a few thousand vertices for
 // thousands of iterations, where a grid-wide iteration costs a handful of launches for almost no
 // work. small_frontier runs those iterations inside one persistent block of 1024 threads, with
-// __syncthreads between relaxation and the swap of frontiers, until the current bucket is used up
-// or its frontier outgrows small_frontier_limit; the grid kernels take the large frontiers.
+// __syncthreads between relaxation and the swap of frontiers, bucket after bucket, until the
+// frontier outgrows small_frontier_limit or the window needs the grid (see decide()); the grid
+// kernels take the large frontiers. Inside the block the arcs of a frontier are shared by all its
+// threads (relax_block_gather), so an iteration costs about one chain of memory round trips.
 #pragma once
 
 #include <cstdint>
@@ -129,8 +131,22 @@ inline constexpr std::size_t small_frontier_shared_bytes =
     2 * small_frontier_limit * sizeof(vertex_t) + 2 * seen_set_size * sizeof(std::uint32_t);
 inline constexpr std::uint32_t settle_limit = 4 * small_frontier_limit;
 inline constexpr std::uint32_t block_file_limit = 4 * small_frontier_limit;
+// Vertices a thread files or takes at once: their loads are issued before any is looked at.
+inline constexpr std::uint32_t filing_batch = 2;
 
-enum small_phase : std::uint32_t { no_work, light_phase, heavy_phase, file_phase, gather_phase };
+// A far pile up to this size is re-filed by the block itself: above it, the grid's far_pile_min and
+// gather (one pass each over all SMs) cost less than the block's passes.
+inline constexpr std::uint32_t block_refile_limit = 4096;
+
+enum small_phase : std::uint32_t {
+  no_work,
+  light_phase,
+  heavy_phase,
+  file_phase,
+  gather_phase,
+  min_phase,
+  refile_phase
+};
 
 struct block_state {
   iteration_info it;
@@ -138,16 +154,23 @@ struct block_state {
   std::uint32_t next_count;
   std::uint32_t chunk_count;
   std::uint32_t settled;      // vertices processed in the current bucket (global list s.settled)
-  std::uint32_t relaxed;
+  unsigned long long relaxed;
+  unsigned long long processed;  // vertices of the light iterations, and the largest such frontier
+  std::uint32_t largest;
   std::uint32_t spill_buffer;
   std::uint32_t phase, items, picked_slot;
+  std::uint32_t far_min;        // lowest live bucket of the far pile, once a min_phase has run
+  std::uint32_t far_min_known;
 };
 
 // What the block does next (thread 0; counters written by atomics are read through L2):
 // relax the light arcs of a small frontier; when the bucket is used up, relax its vertices'
 // heavy arcs; then file to_file into the window (by atomics, as Near-Far's filing does); then take
-// the next non-empty bucket of the window. Anything too large for one block, the far pile's
-// re-filing and the managers' own filing of large batches are left to the grid kernels.
+// the next non-empty bucket of the window; when the window is used up, find the far pile's lowest
+// live bucket and re-file the far pile around it (far_pile_min, plan and gather's work: the new
+// bucket's vertices are taken, the others go to to_file and are filed by the next file phase).
+// Anything too large for one block, the end of the solve and the managers' own filing of large
+// batches are left to the grid kernels.
 template <class Distance>
 __device__ void decide(const loop_view<Distance>& s, block_state& b) {
   control* ctl = s.ctl;
@@ -187,6 +210,49 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
     }
     return;
   }
+  const std::uint32_t far = __ldcg(&ctl->beyond_count);
+  if (far == 0 || far > block_refile_limit) return;
+  if (!b.far_min_known) {
+    b.phase = min_phase;
+    b.items = far;
+    b.far_min = no_bucket;
+    return;
+  }
+  b.far_min_known = 0;
+  if (b.far_min == no_bucket) return;  // only stale copies are left: plan ends the solve
+  b.phase = refile_phase;
+  b.items = far;
+  ctl->beyond_count = 0;
+  b.it.window = b.it.current = b.far_min;
+  ctl->window = b.far_min;
+}
+
+// Adds the count of relaxed arcs that lane 0 of a warp holds (relax_chunk: the warp's chunk;
+// relax_block_gather: the whole block's arcs, in thread 0).
+__device__ inline void count_relaxed(block_state& b, std::uint64_t relaxed) {
+  if ((threadIdx.x & 31u) == 0 && relaxed) atomicAdd(&b.relaxed, static_cast<unsigned long long>(relaxed));
+}
+
+// Calls f(v, d) for every list[i] = v, i < n, that falls to this thread, with d = dist[v]: the
+// thread reads filing_batch vertices, then their distances, before the first call, so that their
+// memory round trips overlap.
+template <class Distance, class F>
+__device__ void for_each_batched(const loop_view<Distance>& s, const vertex_t* list, std::uint32_t n, F&& f) {
+  for (std::uint32_t first = threadIdx.x; first < n; first += small_frontier_threads * filing_batch) {
+    vertex_t v[filing_batch];
+    Distance d[filing_batch];
+#pragma unroll
+    for (std::uint32_t j = 0; j < filing_batch; ++j) {
+      const std::uint32_t i = first + j * small_frontier_threads;
+      v[j] = i < n ? list[i] : 0;
+    }
+#pragma unroll
+    for (std::uint32_t j = 0; j < filing_batch; ++j)
+      if (first + j * small_frontier_threads < n) d[j] = __ldcg(&s.dist[v[j]]);
+#pragma unroll
+    for (std::uint32_t j = 0; j < filing_batch; ++j)
+      if (first + j * small_frontier_threads < n) f(v[j], d[j]);
+  }
 }
 
 __device__ inline void clear_set(std::uint32_t* set) {
@@ -198,7 +264,7 @@ __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop
   extern __shared__ vertex_t shared_words[];  // queues [2][small_frontier_limit], seen sets [2][seen_set_size]
   vertex_t* const queues = shared_words;
   std::uint32_t* const seen = shared_words + 2 * small_frontier_limit;
-  __shared__ gather_scratch<Distance> scratch[small_frontier_threads / 32];
+  __shared__ block_gather_scratch<Distance> tile;
   __shared__ block_state b;
   control* ctl = s.ctl;
   const std::uint32_t warp = threadIdx.x >> 5;
@@ -213,13 +279,15 @@ __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop
     b.chunk_count = 0;
     b.settled = ctl->settled_count;
     b.relaxed = 0;
+    b.processed = 0;
+    b.largest = 0;
+    b.far_min_known = 0;
   }
   __syncthreads();
   if (b.count == 0) return;
   for (std::uint32_t i = threadIdx.x; i < b.count; i += blockDim.x) queues[i] = s.frontier[b.spill_buffer ^ 1u][i];
   clear_set(seen);
-  std::uint32_t q = 0, set = 0, relaxed = 0;
-  std::uint64_t processed = 0, largest = 0;
+  std::uint32_t q = 0, set = 0;
   for (;;) {
     __syncthreads();
     if (threadIdx.x == 0) decide(s, b);
@@ -239,39 +307,54 @@ __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop
     if (b.phase == light_phase || b.phase == heavy_phase) {
       clear_set(seen + (set ^ 1u) * seen_set_size);  // for the next iteration, after the barriers below
       if (b.phase == light_phase) {
-        for (std::uint32_t first = warp * 32; first < n; first += warps * 32)
-          relaxed += relax_warp_gather<arcs::light>(s, sink, queues + q * small_frontier_limit, n, first, it,
-                                                    scratch[warp]);
+        count_relaxed(b, relax_block_gather<small_frontier_threads, arcs::light>(
+                             s, sink, queues + q * small_frontier_limit, n, it, tile));
         __syncthreads();
         const std::uint32_t chunks = clamp_count(b.chunk_count, s.chunk_capacity);
         for (std::uint32_t item = warp; item < chunks; item += warps)
-          relaxed += relax_chunk<arcs::light>(s, sink, item, it);
-        processed += n;
-        if (n > largest) largest = n;
+          count_relaxed(b, relax_chunk<arcs::light>(s, sink, item, it));
       } else {
-        for (std::uint32_t first = warp * 32; first < n; first += warps * 32)
-          relaxed += relax_warp_gather<arcs::heavy>(s, sink, s.settled, n, first, it, scratch[warp]);
+        count_relaxed(b, relax_block_gather<small_frontier_threads, arcs::heavy>(s, sink, s.settled, n, it, tile));
         __syncthreads();
         const std::uint32_t chunks = clamp_count(b.chunk_count, s.chunk_capacity);
         for (std::uint32_t item = warp; item < chunks; item += warps)
-          relaxed += relax_chunk<arcs::heavy>(s, sink, item, it);
+          count_relaxed(b, relax_chunk<arcs::heavy>(s, sink, item, it));
       }
       set ^= 1u;
     } else if (b.phase == file_phase) {
       const window_key<Distance> key = key_of(s);
       const std::uint32_t rel = it.current - it.window;
-      for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
-        const vertex_t v = s.to_file[i];
-        file_by_key(s, sink, v, key(v), it.current, rel);
-      }
+      for_each_batched(s, s.to_file, n, [&](vertex_t v, Distance d) {
+        file_by_key(s, sink, v, key.of_distance(d), it.current, rel);
+      });
+    } else if (b.phase == gather_phase) {
+      for_each_batched(s, s.slot(b.picked_slot), n,
+                       [&](vertex_t v, Distance d) { take_if_in_bucket(s, sink, v, d, it.current); });
+    } else if (b.phase == min_phase) {
+      std::uint32_t best = no_bucket;
+      for_each_batched(s, s.beyond, n, [&](vertex_t, Distance d) {
+        const std::uint32_t bucket = s.bucket(d);
+        if (bucket > it.current && bucket < best) best = bucket;  // at or below it: settled, stale
+      });
+      best = __reduce_min_sync(0xFFFFFFFFu, best);
+      if ((threadIdx.x & 31u) == 0 && best != no_bucket) atomicMin(&b.far_min, best);
     } else {
-      const vertex_t* slot = s.slot(b.picked_slot);
-      for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) take_if_current(s, sink, slot[i], it.current);
+      for_each_batched(s, s.beyond, n, [&](vertex_t v, Distance d) {
+        if (s.bucket(d) <= it.current)
+          take_if_in_bucket(s, sink, v, d, it.current);
+        else
+          push(s.to_file, &ctl->to_file_count, s.queue_capacity, v, ctl);
+      });
     }
     __syncthreads();
     q ^= 1u;
     if (threadIdx.x == 0) {
+      if (b.phase == light_phase) {
+        b.processed += b.items;
+        if (b.items > b.largest) b.largest = b.items;
+      }
       if (b.phase == light_phase || b.phase == heavy_phase) b.it.stamp += 1;
+      if (b.phase == min_phase) b.far_min_known = 1;
       b.count = b.next_count;
       b.next_count = 0;
       b.chunk_count = 0;
@@ -282,7 +365,6 @@ __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop
     for (std::uint32_t i = threadIdx.x; i < small_frontier_limit; i += blockDim.x)
       s.frontier[b.spill_buffer][i] = queues[q * small_frontier_limit + i];
   }
-  if ((threadIdx.x & 31u) == 0 && relaxed) atomicAdd(&b.relaxed, relaxed);
   __syncthreads();
   if (threadIdx.x == 0) {
     const std::uint32_t cur = b.spill_buffer ^ 1u;
@@ -292,8 +374,8 @@ __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop
     ctl->iteration = b.it.stamp - 1;
     ctl->current = b.it.current;
     ctl->settled_count = b.settled;
-    ctl->vertices_processed += processed;
-    if (largest > ctl->max_frontier) ctl->max_frontier = static_cast<std::uint32_t>(largest);
+    ctl->vertices_processed += b.processed;
+    if (b.largest > ctl->max_frontier) ctl->max_frontier = b.largest;
     if (b.relaxed) ctl->edges_relaxed += b.relaxed;
   }
 }

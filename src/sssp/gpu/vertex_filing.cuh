@@ -121,10 +121,16 @@ __device__ void file_improved(const loop_view<Distance>& s, const Sink& sink, ve
 
 // Takes v into the current frontier (through sink) if it still belongs to bucket c and this copy is
 // the first one taken since v was filed there (the compare-and-swap); stale and duplicate copies
-// are dropped.
+// are dropped. take_if_in_bucket is given v's distance, read by a caller that batches the reads.
+template <class Distance, class Sink>
+__device__ void take_if_in_bucket(const loop_view<Distance>& s, const Sink& sink, vertex_t v, Distance d,
+                                  std::uint32_t c) {
+  if (s.bucket(d) == c && atomicCAS(&s.filed[v], c, no_bucket) == c) sink.push_next(v, s.ctl);
+}
+
 template <class Distance, class Sink>
 __device__ void take_if_current(const loop_view<Distance>& s, const Sink& sink, vertex_t v, std::uint32_t c) {
-  if (s.bucket(__ldcg(&s.dist[v])) == c && atomicCAS(&s.filed[v], c, no_bucket) == c) sink.push_next(v, s.ctl);
+  take_if_in_bucket(s, sink, v, __ldcg(&s.dist[v]), c);
 }
 
 // The bucket identifier the split primitives see: a vertex's key in the current window.
@@ -134,8 +140,9 @@ struct window_key {
   const control* ctl;
   bucket_of_distance<Distance> bucket;
   std::uint32_t window_buckets;  // K
-  __device__ std::uint32_t operator()(vertex_t v) const {
-    std::uint32_t b = bucket(__ldcg(&dist[v])), w = ctl->window;
+  __device__ std::uint32_t operator()(vertex_t v) const { return of_distance(__ldcg(&dist[v])); }
+  __device__ std::uint32_t of_distance(Distance d) const {
+    std::uint32_t b = bucket(d), w = ctl->window;
     if (b < w) return 0;
     return b - w < window_buckets ? b - w : window_buckets;
   }
