@@ -1,7 +1,8 @@
 // The GPU delta-stepping engine (src/sssp/gpu) against the Dijkstra oracle, vertex by vertex, for
 // every GPU strategy: the bundled graphs, generated R-MAT and grid graphs, and crafted cases (zero
 // weights and zero-weight cycles, unreachable vertices, one vertex, long paths, a star with a million
-// leaves, parallel arcs, real weights, overflow, many sources on one engine, delta and K values).
+// leaves, a bucket too wide for the block-resident loop, parallel arcs, real weights, overflow, many
+// sources on one engine, delta and K values).
 // Integer distances must be equal; real ones within a relative 1e-5 (validate.cpp's tolerance: the
 // GPU adds the same floats but a few ulps are not a wrong answer). Predecessor trees are checked
 // arc by arc (check_predecessors) and for reaching the source from every reached vertex.
@@ -167,7 +168,7 @@ TEST(GpuSolver, LongPathAndStar) {
   expect_all_strategies(p, {0}, "path of 6000 hops", true, 3);
   expect_dijkstra(p, {0}, gpu_options(sssp::strategy::multisplit), "path of 6000 hops, auto delta");
 
-  const vertex_t leaves = 1u << 20;
+  const vertex_t leaves = (1u << 20) + 777;  // the hub's row is longer than a block-wide gather takes
   std::vector<arc> star;
   for (vertex_t v = 1; v <= leaves; ++v) {
     star.push_back({0, v, double((v * 2654435761u) % 1001)});
@@ -175,6 +176,23 @@ TEST(GpuSolver, LongPathAndStar) {
   }
   graph::csr s = make_csr(leaves + 1, star);
   expect_all_strategies(s, {0, 1024}, "star with a million leaves");
+}
+
+TEST(GpuSolver, WideBucketWithHeavyArcs) {
+  DELTASPLIT_REQUIRE_GPU();
+  // Bucket 0 holds 40000 vertices (too many for the block-resident loop), whose heavy arcs land in
+  // the window's later buckets and past it: the grid relaxes them once bucket 0 is used up.
+  const vertex_t wide = 40000, far = 5000;
+  std::vector<arc> arcs;
+  for (vertex_t v = 1; v <= wide; ++v) {
+    arcs.push_back({0, v, double(v % 100)});
+    arcs.push_back({v, wide + 1 + v % far, double(100 + (v * 7919u) % 1400)});
+  }
+  graph::csr g = make_csr(wide + far + 1, arcs);
+  expect_all_strategies(g, {0}, "wide bucket with heavy arcs", true, 100);
+  for (std::uint32_t K : {2u, 33u})
+    for (sssp::strategy how : {sssp::strategy::bucketing, sssp::strategy::multisplit})
+      expect_dijkstra(g, {0, 1}, gpu_options(how, 100, K), "wide bucket with heavy arcs");
 }
 
 TEST(GpuSolver, ParallelArcs) {
