@@ -6,7 +6,7 @@
 // so the host queues steps without reading anything back. Device-sized managers (Near-Far,
 // Multisplit-SSSP, workfront) capture `steps_per_graph` steps once into a CUDA graph and replay it;
 // the host looks at the `done` flag of the previous replay while the next one runs, so the GPU
-// never waits on the host and at most one replay of no-op steps runs past convergence. The sort-
+// never waits on the host and at most two replays of no-op steps run past convergence. The sort-
 // based Bucketing manager needs the item count on the host for cub::DeviceRadixSort and reads it
 // once per step (the cost of that baseline, as in Davidson et al.).
 //
@@ -31,7 +31,10 @@
 
 namespace deltasplit::sssp::gpu {
 
-inline constexpr unsigned steps_per_graph = 8;
+// Short replays: up to two replays of no-op steps (a dozen launches each) run past convergence,
+// and with the block-resident loop a road solve takes only a few steps; four steps of a few
+// launches each still keep the GPU ahead of the host's replay calls.
+inline constexpr unsigned steps_per_graph = 4;
 
 // A captured batch of steps, reused while the key (manager, buffers, delta, K) stays the same.
 struct step_graph {
