@@ -38,6 +38,7 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@if [ -x $(BUILD)/gpu_report ]; then ./$(BUILD)/gpu_report; fi
 
 bench: build
 	./bench/run_all.sh $(BUILD)
