@@ -133,7 +133,7 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
 // an iteration costs about one chain of round trips, not one per arc. Rows longer than
 // block_hub_arcs go to the chunk list (and a tile's degree sum stays below 2^32).
 inline constexpr std::uint32_t block_tile = 2048;
-inline constexpr std::uint32_t gather_batch = 4;
+inline constexpr std::uint32_t gather_batch = 3;
 inline constexpr edge_t block_hub_arcs = edge_t{1} << 20;
 
 template <class Distance>

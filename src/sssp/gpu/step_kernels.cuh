@@ -134,9 +134,10 @@ inline constexpr std::uint32_t block_file_limit = 4 * small_frontier_limit;
 // Vertices a thread files or takes at once: their loads are issued before any is looked at.
 inline constexpr std::uint32_t filing_batch = 2;
 
-// A far pile up to this size is re-filed by the block itself: above it, the grid's far_pile_min and
-// gather (one pass each over all SMs) cost less than the block's passes.
-inline constexpr std::uint32_t block_refile_limit = 4096;
+// A far pile up to this size is re-filed by the block itself (two passes of a few batches per
+// thread); above it, the grid's far_pile_min and gather (one pass each over all SMs, but a step of
+// launches) cost less.
+inline constexpr std::uint32_t block_refile_limit = small_frontier_limit;
 
 enum small_phase : std::uint32_t {
   no_work,

@@ -14,14 +14,19 @@ namespace deltasplit::sssp::gpu {
 // Appends v to a device queue; the active threads of a warp that append to the same queue take
 // their places with one atomic. Lanes are grouped by the counter, not merely by being active
 // together: one call site may serve several queues (file_by_key's slot k differs per lane), and
-// the compiler may merge calls on different queues into one.
+// the compiler may merge calls on different queues into one. The common case, one queue for all
+// active lanes, is recognised with a shuffle and a vote before paying for a match.
 __device__ inline void push(vertex_t* queue, std::uint32_t* count, std::uint32_t capacity, vertex_t v, control* ctl) {
-  const unsigned peers = __match_any_sync(__activemask(), reinterpret_cast<unsigned long long>(count));
+  const unsigned active = __activemask();
+  const unsigned long long key = reinterpret_cast<unsigned long long>(count);
+  const unsigned long long first_key = __shfl_sync(active, key, __ffs(active) - 1);
+  const unsigned peers = __all_sync(active, key == first_key) ? active : __match_any_sync(active, key);
   const unsigned lane = threadIdx.x & 31u;
   const unsigned leader = static_cast<unsigned>(__ffs(peers)) - 1u;
   std::uint32_t base = 0;
   if (lane == leader) base = atomicAdd(count, static_cast<std::uint32_t>(__popc(peers)));
-  base = __shfl_sync(peers, base, static_cast<int>(leader)) + static_cast<std::uint32_t>(__popc(peers & ((1u << lane) - 1u)));
+  base = __shfl_sync(peers, base, static_cast<int>(leader)) +
+         static_cast<std::uint32_t>(__popc(peers & ((1u << lane) - 1u)));
   if (base < capacity)
     queue[base] = v;
   else
