@@ -211,7 +211,7 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
     }
     return;
   }
-  const std::uint32_t far = __ldcg(&ctl->beyond_count);
+  const std::uint32_t far = clamp_count(__ldcg(&ctl->beyond_count), s.queue_capacity);
   if (far == 0 || far > block_refile_limit) return;
   if (!b.far_min_known) {
     b.phase = min_phase;
