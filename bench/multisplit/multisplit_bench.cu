@@ -388,7 +388,8 @@ void tune_one(workspace& w, timer& t, std::uint32_t m, bool pairs, const timing&
       pairs, "BMS", "uniform", w.n, m, measure(t, [&] { BENCH_CHECK(call(temp)); }), "default BMS", baseline.ms);
 }
 
-// Launch shapes around the defaults, for m = 2 and 32 (register counters) and 256 (shared).
+// Launch shapes around the defaults, for m = 2 and 32 (register counters, one per lane) and
+// 64 and 256 (shared counters: at m = 64 against the default's two register counters per lane).
 template <int BucketBits>
 void tune_shapes(workspace& w, timer& t, std::uint32_t m, bool pairs, const timing& base) {
   tune_one<256, 8, 8, BucketBits>(w, t, m, pairs, base);
@@ -398,13 +399,13 @@ void tune_shapes(workspace& w, timer& t, std::uint32_t m, bool pairs, const timi
 }
 
 void tuning(workspace& w, timer& t) {
-  for (std::uint32_t m : {2u, 32u, 256u}) {
+  for (std::uint32_t m : {2u, 32u, 64u, 256u}) {
     delta_keys_kernel<<<1024, 256>>>(w.keys, w.n, m, dist::uniform, m);
     for (bool pairs : {false, true}) {
       const timing base = time_split(w, t, pairs, m, multisplit::delta_buckets{0xffffffffu / m}, method::block, false);
       add("tune", "BMS default", pairs, "BMS", "uniform", w.n, m, base);
       if (m <= 32)
-        tune_shapes<multisplit::detail::max_register_bucket_bits>(w, t, m, pairs, base);
+        tune_shapes<multisplit::detail::lane_bucket_bits>(w, t, m, pairs, base);
       else
         tune_shapes<multisplit::detail::max_bucket_bits>(w, t, m, pairs, base);
     }

@@ -21,9 +21,9 @@ using namespace multisplit_test;
 
 using block_policies = multisplit::detail::policy_for<multisplit::detail::reorder_scope::block, false>;
 using pair_policies = multisplit::detail::policy_for<multisplit::detail::reorder_scope::block, true>;
-constexpr std::uint32_t tile = block_policies::few_buckets::tile_items;       // m <= 32
-constexpr std::uint32_t wide_tile = block_policies::many_buckets::tile_items;  // m > 32
-constexpr std::uint32_t pair_tile = pair_policies::few_buckets::tile_items;   // BMS pairs, m <= 32
+constexpr std::uint32_t tile = block_policies::few_buckets::tile_items;       // m <= 64
+constexpr std::uint32_t wide_tile = block_policies::many_buckets::tile_items;  // m > 64
+constexpr std::uint32_t pair_tile = pair_policies::few_buckets::tile_items;   // BMS pairs, m <= 64
 
 struct split_outcome {
   cudaError_t status = cudaSuccess;
@@ -129,7 +129,8 @@ void check_delta_buckets(const std::vector<std::size_t>& sizes, const std::vecto
 const std::vector<std::size_t> small_sizes = {0,        1,        31,            32,           33,
                                               tile - 1, tile + 1, wide_tile - 1, wide_tile + 1, pair_tile - 1,
                                               pair_tile + 1, (1u << 20) + 7};
-const std::vector<std::uint32_t> warp_bucket_counts = {1, 2, 3, 7, 8, 31, 32, 33, 100, 255, 256};
+// 33..64 buckets: two register counters per lane; 65 on: shared counters.
+const std::vector<std::uint32_t> warp_bucket_counts = {1, 2, 3, 7, 8, 31, 32, 33, 63, 64, 65, 100, 255, 256};
 const std::vector<std::uint32_t> large_bucket_counts = {257, 1000, 4096, 12288};
 
 TEST(Multisplit, WarpMethodsMatchHostReference) {
@@ -145,7 +146,7 @@ TEST(Multisplit, LargeMethodMatchesHostReference) {
 TEST(Multisplit, LargeInputsMatchHostReference) {
   DELTASPLIT_REQUIRE_GPU();
   std::uint64_t seed = 1000;
-  for (std::uint32_t m : {2u, 32u, 256u, 12288u}) {
+  for (std::uint32_t m : {2u, 32u, 64u, 256u, 12288u}) {
     const std::size_t n = std::size_t{1} << 25;
     const std::vector<std::uint32_t> buckets = draw_buckets(n, m, distribution::uniform, ++seed);
     const std::vector<std::uint32_t> keys = delta_keys(buckets, m, seed);

@@ -2,8 +2,8 @@
 // tiles in order, carrying per bucket the global position of its next item (its column of the
 // scanned H). For each tile:
 //   A. local offsets: each warp ranks its windows with ballots (warp_local_offsets.cuh); the
-//      running count per bucket lives in lane b's register (m <= 32) or, beyond, in the warp's
-//      private shared counters, advanced by the leader of each bucket's peers.
+//      running count per bucket lives in a register of lane b mod 32 (m <= 64) or, beyond, in
+//      the warp's private shared counters, advanced by the leader of each bucket's peers.
 //   B. block offsets: counts are scanned across warps and buckets (block_bucket_offsets.cuh);
 //      the carried positions advance by the tile's totals.
 //   C. scatter, by the policy's reorder scope:
@@ -14,9 +14,9 @@
 // Values, when present, travel with their keys through every step.
 //
 // Barriers: two per tile for DMS and WMS (after A, after B), three for BMS (and after its
-// shared-memory scatter), plus cub::BlockScan's beyond 32 buckets. Nothing else is needed
+// shared-memory scatter), plus cub::BlockScan's beyond 64 buckets. Nothing else is needed
 // between tiles: the bucket counters are warp-private rows that the next tile's A rewrites
-// (m <= 32) or that their own warp clears (beyond), and every other shared array written in
+// (m <= 64) or that their own warp clears (beyond), and every other shared array written in
 // tile t + 1 is last read in tile t before a barrier of tile t + 1 (base, tile starts, staged
 // items) or by its own warp only (rows, WMS starts and segments: one __syncwarp).
 #pragma once
@@ -69,7 +69,7 @@ struct ranked_item {
 };
 
 template <class Policy, class Key, class Value, class BucketFn>
-__global__ void __launch_bounds__(Policy::threads)
+__global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     postscan_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
                     item_count count, std::uint32_t num_buckets, int bits, BucketFn bucket_of,
                     const std::uint32_t* scanned, const std::uint32_t* single_bucket) {
@@ -122,17 +122,29 @@ __global__ void __launch_bounds__(Policy::threads)
 
     // A. local offsets within the warp's windows, in input order.
     if constexpr (Policy::register_counters) {
-      std::uint32_t mine = 0;  // lane j: items of bucket j in the windows so far
+      constexpr int counters = Policy::lane_counters;
+      std::uint32_t mine[counters];  // lane j: items of bucket j + 32 c in the windows so far
+#pragma unroll
+      for (int c = 0; c < counters; ++c) mine[c] = 0;
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
         const bool valid = full || first + 32 * i < n;
         const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
         const std::uint32_t b = valid ? evaluate(fn, k[i], num_buckets, false) : 0;
-        const window_match w = match_window(b, bits, active);
-        item[i] = ranked_item::of(b, __shfl_sync(0xffffffffu, mine, b) + local_offset(w.peers));
-        mine += static_cast<std::uint32_t>(__popc(w.lane_bucket));
+        const window_match<counters> w = match_window<counters>(b, bits, active);
+        std::uint32_t before = 0;  // bucket b's count before this window: lane b mod 32's counter b / 32
+#pragma unroll
+        for (int c = 0; c < counters; ++c) {
+          const std::uint32_t held = __shfl_sync(0xffffffffu, mine[c], b % 32);
+          if (b / 32 == static_cast<std::uint32_t>(c)) before = held;
+        }
+        item[i] = ranked_item::of(b, before + local_offset(w.peers));
+#pragma unroll
+        for (int c = 0; c < counters; ++c) mine[c] += static_cast<std::uint32_t>(__popc(w.lane_bucket[c]));
       }
-      if (lane < num_buckets) row[lane] = mine;
+#pragma unroll
+      for (int c = 0; c < counters; ++c)
+        if (lane + 32 * c < num_buckets) row[lane + 32 * c] = mine[c];
       __syncwarp();
     } else {
       for (std::uint32_t j = lane; j < num_buckets; j += 32) row[j] = 0;

@@ -3,13 +3,14 @@
 // warps (so warp w knows how many items of bucket b precede its own in the tile), and the tile
 // totals are scanned across buckets (where bucket b starts when the tile is grouped by bucket).
 //
-// Up to 32 buckets (the register-counter policies) lane b of warp 0 takes bucket b and the scan
-// across buckets is five shuffles (Section 5.5.4 scans with __shfl_up rather than a block-wide
-// scan): no cub::BlockScan, none of its barriers, and the other warps wait at one barrier
-// only. Beyond 32 buckets every thread takes a bucket and cub::BlockScan scans the totals, in
-// its warp-scans variant: one barrier instead of the raking variant's two, and fewer registers
-// (Section 5.7 found CUB's block scan register-hungry too): with raking, BMS pairs at
-// 512 x 8 need 90 registers (one resident block per SM), with warp scans 64 (two), no spills.
+// Up to 64 buckets (the register-counter policies) lane j of warp 0 takes the lane_counters
+// buckets from j * lane_counters on, and the scan across buckets is five shuffles (Section
+// 5.5.4 scans with __shfl_up rather than a block-wide scan): no cub::BlockScan, none of its
+// barriers, and the other warps wait at one barrier only. Beyond 64 buckets every thread takes
+// a bucket and cub::BlockScan scans the totals, in its warp-scans variant: one barrier instead
+// of the raking variant's two, and fewer registers (Section 5.7 found CUB's block scan
+// register-hungry too): with raking, BMS pairs at 512 x 8 need 90 registers (one resident
+// block per SM), with warp scans 64 (two), no spills.
 #pragma once
 
 #include <cstdint>
@@ -26,8 +27,9 @@ namespace detail {
 template <class Policy>
 struct block_bucket_offsets {
   static constexpr bool one_warp = Policy::register_counters;
-  static constexpr int per_thread =
-      one_warp ? 1 : (static_cast<int>(max_warp_buckets) + Policy::threads - 1) / Policy::threads;
+  static constexpr int per_thread = one_warp ? Policy::lane_counters
+                                             : (static_cast<int>(max_warp_buckets) + Policy::threads - 1) /
+                                                   Policy::threads;
   using block_scan = cub::BlockScan<std::uint32_t, Policy::threads, cub::BLOCK_SCAN_WARP_SCANS>;
   struct no_storage {};
   using temp_storage = std::conditional_t<one_warp, no_storage, typename block_scan::TempStorage>;
@@ -57,15 +59,23 @@ struct block_bucket_offsets {
     }
     if constexpr (one_warp) {
       (void)storage;
-      starts[0] = 0;
-      if (threadIdx.x < 32) {  // warp 0 holds every bucket (num_buckets <= 32)
-        std::uint32_t inclusive = totals[0];
+      std::uint32_t sum = 0;
+#pragma unroll
+      for (int j = 0; j < per_thread; ++j) sum += totals[j];
+      std::uint32_t running = 0;
+      if (threadIdx.x < 32) {  // warp 0 holds every bucket (num_buckets <= 32 * per_thread)
+        std::uint32_t inclusive = sum;
 #pragma unroll
         for (int d = 1; d < 32; d *= 2) {
           const std::uint32_t up = __shfl_up_sync(0xffffffffu, inclusive, d);
           if (threadIdx.x >= static_cast<unsigned>(d)) inclusive += up;
         }
-        starts[0] = inclusive - totals[0];
+        running = inclusive - sum;
+      }
+#pragma unroll
+      for (int j = 0; j < per_thread; ++j) {
+        starts[j] = running;
+        running += totals[j];
       }
     } else {
       block_scan(storage).ExclusiveSum(totals, starts);

@@ -20,9 +20,13 @@ enum class reorder_scope {
 constexpr std::uint32_t max_warp_buckets = 256;
 constexpr int max_bucket_bits = 8;
 
-// Bucket counts up to 2^5 = 32 keep each bucket's running count in lane b's register; beyond,
-// in per-warp shared counters (warp_local_offsets.cuh).
-constexpr int max_register_bucket_bits = 5;
+// Bucket counts up to 2^6 = 64 keep each bucket's running count in a register: bucket b in lane
+// b mod 32, each lane holding 2^(bits - 5) counters (seed 000, Section 5.7: a thread in charge
+// of ceil(m / 32) buckets); beyond, in per-warp shared counters (warp_local_offsets.cuh). The
+// second counter per lane costs one ballot-free AND, a popcount and a shuffle per window, far
+// less than the shared counters' per-window leader update and __syncwarp.
+constexpr int lane_bucket_bits = 5;  // one counter per lane: 32 buckets
+constexpr int max_register_bucket_bits = 6;
 
 // The prescan counts with ballots up to 2^2 = 4 buckets and with shared-memory atomics on
 // warp-private rows beyond. H200, n = 2^28, uniform delta-buckets, prescan alone (ms):
@@ -38,8 +42,10 @@ constexpr int max_prescan_ballot_bits = 2;
 // A tile is threads * windows items; warp w of the block owns windows
 // [w * windows, (w + 1) * windows), each window 32 consecutive items (one per lane).
 // BucketBits: the largest ceil(log2 m) the policy serves (<= max_register_bucket_bits: the
-// register counters; otherwise the shared counters).
-template <reorder_scope Scope, int Threads, int Windows, int BlocksPerSm, int BucketBits>
+// register counters, lane_counters per lane; otherwise the shared counters).
+// MinBlocks: the postscan's __launch_bounds__ minimum, which makes ptxas keep its registers
+// within 64K / (Threads * MinBlocks) (0: no bound).
+template <reorder_scope Scope, int Threads, int Windows, int BlocksPerSm, int BucketBits, int MinBlocks = 0>
 struct multisplit_policy {
   static constexpr reorder_scope scope = Scope;
   static constexpr int threads = Threads;
@@ -48,8 +54,10 @@ struct multisplit_policy {
   static constexpr int warp_items = Windows * 32;
   static constexpr int tile_items = Threads * Windows;
   static constexpr int blocks_per_sm = BlocksPerSm;  // upper bound; occupancy may lower it
+  static constexpr int min_blocks = MinBlocks;
   static constexpr int bucket_bits = BucketBits;
   static constexpr bool register_counters = BucketBits <= max_register_bucket_bits;
+  static constexpr int lane_counters = BucketBits <= lane_bucket_bits ? 1 : 1 << (BucketBits - lane_bucket_bits);
 };
 
 // The measured launch shapes (H200, n = 2^28, uniform delta-buckets, BMS, ms; tuning table of
@@ -62,13 +70,19 @@ struct multisplit_policy {
 // Up to 32 buckets 256 x 8 is within 2% of the best for keys, and 256 x 16 is the best for
 // pairs (16% faster at m = 32, 2% at m = 2): a pair tile carries twice the bytes through the
 // same per-tile work (block scan, barriers), so the longer tile halves that work per byte.
-// Beyond 32 buckets the per-tile bucket scans grow with m and the larger 512 x 8 tile wins.
-// Occupancy is register-bound (ncu: 50% theoretical for both). Only BMS was measured in these
-// shapes; DMS and WMS keep 256 x 8.
+// With shared counters (then m > 32, now m > 64) the per-tile bucket scans grow with m and the
+// larger 512 x 8 tile wins. Occupancy was register-bound (ncu: 50% theoretical for both, before
+// the registers were cut below). Only BMS was measured in these shapes; DMS and WMS keep 256 x 8.
 template <reorder_scope Scope, bool Pairs>
 struct policy_for {
   static constexpr int few_windows = Pairs && Scope == reorder_scope::block ? 16 : 8;
-  using few_buckets = multisplit_policy<Scope, 256, few_windows, 8, max_register_bucket_bits>;
+  // Key-only tiles fit 48 registers without spills (ptxas -v, sm_90): 5 resident blocks of 256.
+  // Pair tiles would spill at 48; unbounded, BMS's 16 windows take 80 registers (3 blocks).
+  static constexpr int few_min_blocks = Pairs ? 0 : 5;
+  using few_buckets = multisplit_policy<Scope, 256, few_windows, 8, lane_bucket_bits, few_min_blocks>;
+  // 33..64 buckets: the m <= 32 shape with two register counters per lane (not measured yet
+  // against 512 x 8 with shared counters, which ran m = 64 at 75% of m = 32's speed).
+  using some_buckets = multisplit_policy<Scope, 256, few_windows, 8, max_register_bucket_bits, few_min_blocks>;
   using many_buckets = multisplit_policy<Scope, 512, 8, 4, max_bucket_bits>;
 };
 

@@ -114,6 +114,10 @@ cudaError_t dispatch_warp_method(void* temp, std::size_t& temp_bytes, const Key*
     return launch_warp_method<typename policies::few_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
                                                               values_out, count, max_items, num_buckets, bits,
                                                               bucket_of, counting, bucket_offsets, stream, marks);
+  if (bits <= policies::some_buckets::bucket_bits)
+    return launch_warp_method<typename policies::some_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
+                                                               values_out, count, max_items, num_buckets, bits,
+                                                               bucket_of, counting, bucket_offsets, stream, marks);
   return launch_warp_method<typename policies::many_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
                                                              values_out, count, max_items, num_buckets, bits,
                                                              bucket_of, counting, bucket_offsets, stream, marks);

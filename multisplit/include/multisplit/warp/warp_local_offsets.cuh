@@ -40,23 +40,41 @@ __device__ __forceinline__ std::uint32_t match_bucket(std::uint32_t bucket, int 
 
 // For m <= 32 the same ballots also give, to lane j, the window's items of bucket j: then
 // each lane keeps bucket j's running count in a register and no shared counter is touched.
+// With Counters = 2 (m <= 64) lane j also gets bucket j + 32's items: the ballot of bit 5
+// splits the lanes of bucket j mod 32 into the two.
+template <int Counters>
 struct window_match {
-  std::uint32_t peers;        // lanes whose bucket equals this lane's
-  std::uint32_t lane_bucket;  // lanes whose bucket is this lane's index
+  std::uint32_t peers;                  // lanes whose bucket equals this lane's
+  std::uint32_t lane_bucket[Counters];  // lanes whose bucket is this lane's index + 32 c
 };
 
-__device__ __forceinline__ window_match match_window(std::uint32_t bucket, int bits,
-                                                     std::uint32_t active) {
+template <int Counters>
+__device__ __forceinline__ window_match<Counters> match_window(std::uint32_t bucket, int bits,
+                                                               std::uint32_t active) {
+  static_assert(Counters == 1 || Counters == 2, "one or two counters per lane (m <= 64)");
   const std::uint32_t lane = lane_id();
-  window_match w{active, active};
+  std::uint32_t peers = active, low = active;
 #pragma unroll
-  for (int k = 0; k < max_register_bucket_bits; ++k) {
+  for (int k = 0; k < lane_bucket_bits; ++k) {
     if (k >= bits) break;
     const std::uint32_t bit = (bucket >> k) & 1u;
     const std::uint32_t ones = __ballot_sync(0xffffffffu, bit);
-    w.peers &= bit ? ones : ~ones;
-    w.lane_bucket &= ((lane >> k) & 1u) ? ones : ~ones;
+    peers &= bit ? ones : ~ones;
+    low &= ((lane >> k) & 1u) ? ones : ~ones;
   }
+  window_match<Counters> w;
+  w.lane_bucket[0] = low;
+  if constexpr (Counters == 2) {
+    w.lane_bucket[1] = 0;
+    if (bits > lane_bucket_bits) {
+      const std::uint32_t bit = (bucket >> lane_bucket_bits) & 1u;
+      const std::uint32_t ones = __ballot_sync(0xffffffffu, bit);
+      peers &= bit ? ones : ~ones;
+      w.lane_bucket[0] = low & ~ones;
+      w.lane_bucket[1] = low & ones;
+    }
+  }
+  w.peers = peers;
   return w;
 }
 
