@@ -8,6 +8,7 @@
 // sort up to m = 2048 for keys and up to m = 12,288 for pairs; see bench/results/multisplit.md.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -64,8 +65,14 @@ cudaError_t dispatch_large(void* temp, std::size_t& temp_bytes, const Key* keys_
                            std::size_t max_items, std::uint32_t num_buckets, BucketFn bucket_of,
                            std::uint32_t* bucket_offsets, cudaStream_t stream) {
   if (num_buckets == 0 || num_buckets > max_large_buckets) return cudaErrorInvalidValue;
+  // Digits of at most 8 bits (the warp-level methods), split evenly, except that the low digit
+  // keeps to the register counters' 6 bits whenever the high digit still fits in 8: at 14 bits
+  // (8193..16384 buckets) 6 + 8 rather than 7 + 7, so one of the two passes runs the faster
+  // register-counter path (policy.cuh). Elsewhere the even split already has a digit <= 6 bits
+  // or none can (at 13 and 15 bits the two digits merely trade sizes).
   const int bits = ceil_log2(num_buckets);
-  const std::uint32_t low_bits = static_cast<std::uint32_t>((bits + 1) / 2);
+  const std::uint32_t low_bits = static_cast<std::uint32_t>(
+      std::max(bits - max_bucket_bits, std::min(max_register_bucket_bits, (bits + 1) / 2)));
   const std::uint32_t low_buckets = 1u << low_bits;
   const std::uint32_t high_buckets = ((num_buckets - 1) >> low_bits) + 1;
   const bucket_digit<BucketFn> low{bucket_of, num_buckets, 0, low_buckets - 1};
