@@ -239,11 +239,17 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       }
       if (more) load_tile(tile + 1);
       __syncthreads();
-      const int tile_items = full ? Policy::tile_items : static_cast<int>(n - tile_first);
-      for (int j = static_cast<int>(threadIdx.x); j < tile_items; j += Policy::threads) {
+      auto store = [&](int j) {  // staged item j to its final position
         const std::uint32_t pos = s.base[s.buckets[j]] + j;
         keys_out[pos] = s.keys[j];
         if constexpr (pairs) values_out[pos] = s.values[j];
+      };
+      if (full) {  // unrolled: a thread's Windows stores are independent, all in flight at once
+#pragma unroll
+        for (int r = 0; r < Policy::windows; ++r) store(r * Policy::threads + static_cast<int>(threadIdx.x));
+      } else {
+        const int tile_items = static_cast<int>(n - tile_first);
+        for (int j = static_cast<int>(threadIdx.x); j < tile_items; j += Policy::threads) store(j);
       }
     }
     __syncwarp();  // this warp's lanes are done with its row before the next tile rewrites it
