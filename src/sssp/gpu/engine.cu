@@ -1,17 +1,19 @@
 // The GPU engine behind sssp::solver (the seam in sssp/gpu_engine.hpp): it uploads one graph,
 // allocates the loop's work buffers once, and answers any number of sources with any strategy.
 //
-// Delta when options.delta == 0 (auto):
-//   delta = 32 * w / d * (4 / d)^1.5  =  256 * w / d^2.5     (w: mean arc weight, d: mean out-degree)
+// Delta when options.delta == 0 (auto), w the mean arc weight and d the mean out-degree:
+//   delta = 32 * w / d * (4 / d)^1.5  =  256 * w / d^2.5     for d < 4,
+//   delta = 32 * w / d * (4 / d)      =  128 * w / d^2       for d >= 4 (the two meet at d = 4).
 // Davidson et al.'s Near-Far rule (32 w / d) bent by the degree. A small delta costs buckets (bucket
 // advances) and iterations; a large one re-relaxes light arcs of vertices whose distance is not
 // final yet. Sparse, high-diameter graphs (roads, d ~ 2.5) are latency-bound: their time goes with
-// iterations and buckets, and they ran fastest at 2 to 4 times Davidson's delta (FLA: 25600 against
-// 6400, NY: 60000 against 15000, measured on the H200 with this loop before light/heavy arcs). Dense,
-// low-diameter graphs (R-MAT, d ~ 15) are work-bound: with light/heavy arcs, a host model of this
-// loop (same buckets, per-iteration frontiers and light/heavy split) relaxes 23.6M arcs in 55
-// iterations at delta 139 against 88M arcs in 33 iterations at Davidson's 1045 (Graph500 scale 20).
-// The rule gives FLA 12800, NY 26100, R-MAT scale 20 139, slashdot 350. Integer deltas are rounded
+// iterations, and on the H200 NY ran in 13.1 / 12.3 / 14.1 / 19.2 ms at delta 13000 / 26115 / 52000 /
+// 104000 and FLA in 34.7 / 35.7 / 39.3 ms at 6400 / 12814 / 25600 (near-far, this loop). Dense,
+// low-diameter graphs (R-MAT, d ~ 15) are work-bound but still pay per iteration: Graph500 scale 20
+// ran Multisplit-SSSP in 6.4 / 5.5 / 4.3 ms at delta 70 / 138 / 280, and Near-Far (the build before
+// the block-wide gather) in 5.2 / 4.1 / 4.8 ms at 130 / 260 / 520: above d = 4 the bend is gentler
+// than the roads' d^-1.5.
+// The rule gives FLA 12800, NY 26100, R-MAT scale 20 272, slashdot 570. Integer deltas are rounded
 // down (as the CPU solver does), at least 1; a mean weight of 0 gives 1.
 //
 // Rows are sorted by weight on upload, so that the light arcs of a vertex (w < delta) are a prefix
@@ -278,8 +280,9 @@ class engine final : public detail::gpu_engine {
 
   bucket_of_distance<Distance> bucket_width(const options& opts) const {
     double delta = opts.delta > 0 ? opts.delta
-                   : mean_degree_ > 0 ? 256.0 * mean_weight_ / std::pow(mean_degree_, 2.5)
-                                      : 1.0;
+                   : mean_degree_ >= 4 ? 128.0 * mean_weight_ / (mean_degree_ * mean_degree_)
+                   : mean_degree_ > 0  ? 256.0 * mean_weight_ / std::pow(mean_degree_, 2.5)
+                                       : 1.0;
     if constexpr (std::is_same_v<Distance, float>) {
       if (opts.how == strategy::workfront) return {std::numeric_limits<float>::infinity()};
       float d = static_cast<float>(delta);
