@@ -4,13 +4,15 @@
 // threads. Throughput is reported in MB/s of decompressed text and in millions of entries
 // (data lines) per second, so that parsing cost can be told apart from decompression cost.
 //
-//   graph_load_bench [--runs R] [FILE ...]     (default: road-FLA, soc-slashdot0902,
-//                                               USA-road-d.NY, cit-HepPh from datasets/)
+//   graph_load_bench [--runs R] [--out DIR] [FILE ...]
+//     FILE: default road-FLA, soc-slashdot0902, USA-road-d.NY, cit-HepPh from datasets/
+//     DIR:  also write DIR/graph_loading.md and DIR/graph_loading.csv (bench/run_all.sh)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -65,14 +67,49 @@ void gunzip(const std::string& in, const std::string& out) {
 
 std::string base_name(const std::string& p) { return p.substr(p.find_last_of('/') + 1); }
 
+struct row {
+  std::string graph, input;
+  unsigned threads;
+  double mb, entries;
+  std::uint64_t arcs;
+  timing t;
+};
+
+void write_markdown(std::ostream& os, const std::vector<row>& rows, int runs, unsigned hw) {
+  os << "| graph | input | threads | text MB | entries | arcs | median s | best s | cpu s | MB/s | Mentries/s |\n"
+     << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  char line[512];
+  for (const row& r : rows) {
+    std::snprintf(line, sizeof line, "| %s | %s | %u | %.1f | %.0f | %llu | %.4f | %.4f | %.4f | %.0f | %.1f |\n",
+                  r.graph.c_str(), r.input.c_str(), r.threads, r.mb, r.entries, static_cast<unsigned long long>(r.arcs),
+                  r.t.median, r.t.best, r.t.cpu, r.mb / r.t.median, r.entries / r.t.median / 1e6);
+    os << line;
+  }
+  os << "\nMB/s and Mentries/s from the median; MB are decompressed text bytes (for a cache: the\n"
+     << "text it was made from); entries are data lines (edges as stored in the file); cpu s is the\n"
+     << "process CPU time of one load (all threads), which other work on the machine inflates less.\n"
+     << "runs per cell: " << runs << " (median), hardware threads: " << hw << "\n";
+}
+
+void write_csv(std::ostream& os, const std::vector<row>& rows) {
+  os << "graph,input,threads,text_mb,entries,arcs,median_s,best_s,cpu_s,mb_per_s,mentries_per_s\n";
+  for (const row& r : rows)
+    os << r.graph << "," << r.input << "," << r.threads << "," << r.mb << "," << r.entries << "," << r.arcs << ","
+       << r.t.median << "," << r.t.best << "," << r.t.cpu << "," << r.mb / r.t.median << ","
+       << r.entries / r.t.median / 1e6 << "\n";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int runs = 5;
+  std::string out_dir;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
       runs = std::max(1, std::atoi(argv[++i]));
+    else if (std::strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+      out_dir = argv[++i];
     else
       files.push_back(argv[i]);
   }
@@ -87,33 +124,29 @@ int main(int argc, char** argv) {
   if (!::mkdtemp(tmpl)) return 1;
   const std::string tmp = tmpl;
 
-  std::cout << "| graph | input | threads | text MB | entries | arcs | median s | best s | cpu s | MB/s | Mentries/s |\n"
-            << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  std::vector<row> rows;
   try {
     for (const std::string& file : files) {
       csr g;
       read_options probe;
       time_reads(1, file, probe, &g);
-      const double mb = double(g.origin.text_bytes) / 1e6;
-      const double entries = double(g.origin.entries_read);
       std::string plain = tmp + "/" + base_name(file) + ".txt";
       gunzip(file, plain);
       std::string cache = tmp + "/" + base_name(file) + ".dsg";
       write_graph(g, cache);
+      const bool gz = file.size() > 3 && file.compare(file.size() - 3, 3, ".gz") == 0;
       struct variant {
         const char* name;
         std::string path;
       };
-      for (const variant& v : {variant{"gzip", file}, variant{"text", plain}, variant{"cache", cache}}) {
+      for (const variant& v : {variant{gz ? "gzip" : "file", file}, variant{"text", plain}, variant{"cache", cache}}) {
         for (unsigned threads : {1u, hw}) {
           if (threads == hw && hw == 1) continue;
           read_options o;
           o.threads = threads;
-          timing t = time_reads(runs, v.path, o, nullptr);
-          std::printf("| %s | %s | %u | %.1f | %.0f | %llu | %.4f | %.4f | %.4f | %.0f | %.1f |\n", base_name(file).c_str(),
-                      v.name, threads, mb, entries, static_cast<unsigned long long>(g.num_arcs()), t.median, t.best,
-                      t.cpu, mb / t.median, entries / t.median / 1e6);
-          std::fflush(stdout);
+          rows.push_back({base_name(file), v.name, threads, double(g.origin.text_bytes) / 1e6,
+                          double(g.origin.entries_read), g.num_arcs(), time_reads(runs, v.path, o, nullptr)});
+          std::cerr << "." << std::flush;
         }
       }
       std::remove(plain.c_str());
@@ -125,9 +158,16 @@ int main(int argc, char** argv) {
     return 1;
   }
   ::rmdir(tmp.c_str());
-  std::cout << "\nMB/s and Mentries/s from the median; MB are decompressed text bytes (for a cache: the\n"
-            << "text it was made from); entries are data lines (edges as stored in the file); cpu s is the\n"
-            << "process CPU time of one load (all threads), which other work on the machine inflates less.\n"
-            << "runs per cell: " << runs << " (median), hardware threads: " << hw << "\n";
+  std::cerr << "\n";
+  write_markdown(std::cout, rows, runs, hw);
+  if (!out_dir.empty()) {
+    std::ofstream md(out_dir + "/graph_loading.md"), csv(out_dir + "/graph_loading.csv");
+    write_markdown(md, rows, runs, hw);
+    write_csv(csv, rows);
+    if (!md || !csv) {
+      std::cerr << "graph_load_bench: cannot write into " << out_dir << "\n";
+      return 1;
+    }
+  }
   return 0;
 }
