@@ -35,7 +35,7 @@ struct file_descriptor {
 
 class text_blocks {
  public:
-  // block_bytes = 0: 32 MiB for plain text; 8 MiB for gzip, where a read-ahead thread inflates
+  // block_bytes = 0: 32 MiB for plain text; 2 MiB for gzip, where a read-ahead thread inflates
   // the next block while the current one is parsed, and smaller blocks let the two overlap.
   text_blocks(const std::string& path, std::size_t block_bytes, bool read_ahead);
   ~text_blocks();

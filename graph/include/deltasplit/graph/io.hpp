@@ -25,7 +25,7 @@ struct read_options {
   std::uint32_t weight_max = 1000;
   bool force_generated_weights = false;  // ignore the file's own weights and draw new ones
   unsigned threads = 0;                   // parsing and building threads; 0 = all hardware threads
-  std::size_t block_bytes = 0;            // text parsed per parallel round; 0 = 32 MiB (8 MiB gzip)
+  std::size_t block_bytes = 0;            // text parsed per parallel round; 0 = 32 MiB (2 MiB gzip)
 };
 
 csr read_graph(const std::string& path, const read_options& options = {});
