@@ -59,6 +59,12 @@ struct bucket_of_output {
   }
 };
 
+template <class BucketFn, class Key>
+__device__ __forceinline__ auto stage(const bucket_of_output<BucketFn, Key>& at, splitter_stage& area)
+    -> bucket_of_output<decltype(stage(at.fn, area)), Key> {
+  return {stage(at.fn, area), at.keys, at.num_buckets};
+}
+
 template <class Key, class Value, class BucketFn>
 cudaError_t dispatch_large(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                            const Value* values_in, Value* values_out, item_count count,
