@@ -7,11 +7,16 @@ out=${2:-bench-out}
 mkdir -p "$out"
 find_bin() { find "$build" -type f -name "$1" -perm -u+x | head -n 1; }
 status=0
-for b in graph_load_bench multisplit_bench sssp_bench; do
-  exe=$(find_bin "$b")
-  if [ -z "$exe" ]; then echo "== $b: not built, skipped"; continue; fi
-  echo "== $b"
-  "$exe" --out "$out" || status=1
-done
+run() {  # NAME ARGS...: runs the benchmark NAME if it was built
+  local name=$1 exe
+  shift
+  exe=$(find_bin "$name")
+  if [ -z "$exe" ]; then echo "== $name: not built, skipped"; return; fi
+  echo "== $name"
+  "$exe" "$@" || status=1
+}
+run graph_load_bench --out "$out"
+run multisplit_bench --csv "$out/multisplit.csv" --md "$out/multisplit.md"
+run sssp_bench --out "$out"
 echo "results in $out/"
 exit $status

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -29,6 +30,12 @@ struct graph_case {
   std::string name;
   std::string what;  // how it was made
   graph::csr g;
+};
+
+// Graphs are made one at a time, measured and dropped: a run cut short keeps what it measured.
+struct graph_maker {
+  std::string name;
+  std::function<graph_case()> make;
 };
 
 struct row {
@@ -73,50 +80,53 @@ bool wanted(const config& c, const std::string& name) {
   return c.only.empty() || std::find(c.only.begin(), c.only.end(), name) != c.only.end();
 }
 
-std::vector<graph_case> load_graphs(const config& c) {
-  std::vector<graph_case> out;
+std::vector<graph_maker> graph_makers(const config& c) {
+  std::vector<graph_maker> out;
+  auto timed = [](const std::string& name, const char* verb, auto make) {
+    const auto t0 = std::chrono::steady_clock::now();
+    graph::csr g = make();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(stderr, "%s %s: %u vertices, %llu arcs in %.2f s\n", verb, name.c_str(), g.num_vertices,
+                 static_cast<unsigned long long>(g.num_arcs()), s);
+    return g;
+  };
   auto file = [&](const std::string& name, const std::string& path, const std::string& what) {
     if (!wanted(c, name)) return;
-    auto t0 = std::chrono::steady_clock::now();
-    graph::csr g = graph::read_graph(c.datasets + "/" + path);
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::fprintf(stderr, "loaded %s: %u vertices, %llu arcs in %.2f s\n", name.c_str(), g.num_vertices,
-                 static_cast<unsigned long long>(g.num_arcs()), s);
-    out.push_back({name, what, std::move(g)});
+    const std::string full = c.datasets + "/" + path;
+    out.push_back({name, [=] {
+                     return graph_case{name, what, timed(name, "loaded", [&] { return graph::read_graph(full); })};
+                   }});
   };
   auto rmat = [&](const std::string& name, const graph::rmat_params& p, const std::string& what) {
     if (!wanted(c, name)) return;
-    auto t0 = std::chrono::steady_clock::now();
-    graph::csr g = graph::generate_rmat(p);
-    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::fprintf(stderr, "generated %s: %u vertices, %llu arcs in %.2f s\n", name.c_str(), g.num_vertices,
-                 static_cast<unsigned long long>(g.num_arcs()), s);
-    out.push_back({name, what, std::move(g)});
+    out.push_back({name, [=] {
+                     return graph_case{name, what, timed(name, "generated", [&] { return graph::generate_rmat(p); })};
+                   }});
   };
-  file("road-FLA", "road-FLA.mtx.gz", "Florida roads, uniform [0,1000] weights (seed 1)");
   file("USA-road-d.NY", "USA-road-d.NY.gr.gz", "New York roads, own distances");
+  file("road-FLA", "road-FLA.mtx.gz", "Florida roads, uniform [0,1000] weights (seed 1)");
   file("soc-slashdot0902", "soc-slashdot0902.mtx.gz", "Slashdot, uniform [0,1000] weights (seed 1)");
   file("cit-HepPh", "cit-HepPh.mtx.gz", "HepPh citations, uniform [0,1000] weights (seed 1)");
+
+  graph::rmat_params k20;  // the GAPBS / Gunrock anchor graph: Graph500 parameters, weights 1..255
+  k20.scale = 20, k20.edge_factor = 16, k20.undirected = true, k20.seed = 1;
+  k20.weight_min = 1, k20.weight_max = 255;
+  rmat("kron-20", k20, "Kronecker scale 20, Graph500 (0.57,0.19,0.19,0.05), edge factor 16, undirected, [1,255]");
 
   graph::rmat_params paper;  // Table 9's rmat: (0.5, 0.1, 0.1, 0.3), ~0.8M vertices, 4.8M edges
   paper.a = 0.5, paper.b = 0.1, paper.c = 0.1, paper.d = 0.3;
   paper.scale = 20, paper.edge_factor = 4.6, paper.undirected = true, paper.seed = 1;
   rmat("rmat-paper", paper, "R-MAT (0.5,0.1,0.1,0.3), scale 20, 4.8M edges, undirected, [0,1000]");
-  if (!c.skip_large_rmat) {
-    graph::rmat_params p22 = paper;
-    p22.scale = 22;
-    rmat("rmat-22", p22, "R-MAT (0.5,0.1,0.1,0.3), scale 22, edge factor 4.6, undirected, [0,1000]");
-    graph::rmat_params p23 = paper;
-    p23.scale = 23;
-    rmat("rmat-23", p23, "R-MAT (0.5,0.1,0.1,0.3), scale 23, edge factor 4.6, undirected, [0,1000]");
-  }
-  graph::rmat_params k20;  // the GAPBS / Gunrock anchor graph: Graph500 parameters, weights 1..255
-  k20.scale = 20, k20.edge_factor = 16, k20.undirected = true, k20.seed = 1;
-  k20.weight_min = 1, k20.weight_max = 255;
-  rmat("kron-20", k20, "Kronecker scale 20, Graph500 (0.57,0.19,0.19,0.05), edge factor 16, undirected, [1,255]");
+  if (c.skip_large_rmat) return out;
+  graph::rmat_params p22 = paper;
+  p22.scale = 22;
+  rmat("rmat-22", p22, "R-MAT (0.5,0.1,0.1,0.3), scale 22, edge factor 4.6, undirected, [0,1000]");
+  graph::rmat_params p23 = paper;
+  p23.scale = 23;
+  rmat("rmat-23", p23, "R-MAT (0.5,0.1,0.1,0.3), scale 23, edge factor 4.6, undirected, [0,1000]");
   graph::rmat_params k22 = k20;
   k22.scale = 22;
-  if (!c.skip_large_rmat) rmat("kron-22", k22, "Kronecker scale 22, Graph500, edge factor 16, undirected, [1,255]");
+  rmat("kron-22", k22, "Kronecker scale 22, Graph500, edge factor 16, undirected, [1,255]");
   return out;
 }
 
@@ -157,7 +167,7 @@ row measure(const graph_case& gc, sssp::strategy how, sssp::device_kind dev, con
   r.frontier_share = median(frontier);
   r.iterations = iters / sources.size();
   r.edges_relaxed = relaxed / sources.size();
-  if (how == sssp::strategy::delta_stepping_cpu) r.strategy += " (" + s.run(sources[0]).stats.device + ")";
+  if (how == sssp::strategy::delta_stepping_cpu) r.strategy = s.run(sources[0]).stats.device;
   return r;
 }
 
@@ -190,8 +200,10 @@ int main(int argc, char** argv) {
   if (!gpu) std::fprintf(stderr, "sssp_bench: no GPU (%s): only the CPU delta-stepping runs\n", why.c_str());
 
   std::vector<row> rows;
-  std::vector<graph_case> graphs = load_graphs(c);
-  for (const graph_case& gc : graphs) {
+  // Rows also go to the CSV as they are measured, so a run cut short keeps what it measured.
+  std::ofstream partial(c.out_dir + "/sssp_bench_partial.csv");
+  for (const graph_maker& maker : graph_makers(c)) {
+    const graph_case gc = maker.make();
     const auto sources = pick_sources(gc.g, c.runs, 42);
     std::vector<sssp::result> oracle;
     for (std::size_t i = 0; i < std::min<std::size_t>(sources.size(), 3); ++i)
@@ -207,28 +219,40 @@ int main(int argc, char** argv) {
       const row& r = rows.back();
       std::fprintf(stderr, "%-18s %-28s %9.3f ms %9.1f MTEPS %s\n", r.graph.c_str(), r.strategy.c_str(), r.median_ms,
                    r.mteps, r.valid ? "valid" : "INVALID");
+      partial << r.graph << ',' << r.strategy << ',' << r.median_ms << ',' << r.mteps << ',' << r.iterations << ','
+              << r.edges_relaxed << ',' << (r.valid ? "yes" : "no") << std::endl;
     }
   }
 
-  std::map<std::string, double> near_far;
-  for (const row& r : rows)
+  std::map<std::string, double> near_far, cpu;
+  for (const row& r : rows) {
     if (r.strategy == "near-far") near_far[r.graph] = r.median_ms;
+    if (r.strategy.rfind("cpu", 0) == 0) cpu[r.graph] = r.median_ms;
+  }
+  auto ratio = [](double base, double ms) { return base > 0 && ms > 0 ? base / ms : 0.0; };
+  auto shown = [](double x) {
+    char b[32];
+    if (x > 0) std::snprintf(b, sizeof b, "%.2fx", x);
+    else std::snprintf(b, sizeof b, "-");
+    return std::string(b);
+  };
 
   std::ofstream csv(c.out_dir + "/sssp_bench.csv");
-  csv << "graph,strategy,median_ms,min_ms,max_ms,mteps,speedup_vs_near_far,iterations,edges_relaxed,frontier_share,valid\n";
+  csv << "graph,strategy,median_ms,min_ms,max_ms,mteps,speedup_vs_near_far,speedup_vs_cpu,iterations,edges_relaxed,"
+         "frontier_share,valid\n";
   std::ostringstream md;
-  md << "| graph | strategy | median ms | MTEPS | vs near-far | iterations | edges relaxed | frontier share | valid |\n"
-     << "|---|---|---:|---:|---:|---:|---:|---:|---|\n";
+  md << "| graph | strategy | median ms | MTEPS | vs near-far | vs CPU | iterations | edges relaxed | frontier share | valid |\n"
+     << "|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const row& r : rows) {
-    const double nf = near_far.count(r.graph) ? near_far[r.graph] : 0;
-    const double speedup = nf > 0 ? nf / r.median_ms : 0;
+    const double vs_nf = ratio(near_far[r.graph], r.median_ms), vs_cpu = ratio(cpu[r.graph], r.median_ms);
     csv << r.graph << ',' << r.strategy << ',' << r.median_ms << ',' << r.min_ms << ',' << r.max_ms << ',' << r.mteps
-        << ',' << speedup << ',' << r.iterations << ',' << r.edges_relaxed << ',' << r.frontier_share << ','
-        << (r.valid ? "yes" : "no") << '\n';
+        << ',' << vs_nf << ',' << vs_cpu << ',' << r.iterations << ',' << r.edges_relaxed << ',' << r.frontier_share
+        << ',' << (r.valid ? "yes" : "no") << '\n';
     char line[512];
-    std::snprintf(line, sizeof line, "| %s | %s | %.3f | %.1f | %.2fx | %llu | %llu | %.0f%% | %s |\n", r.graph.c_str(),
-                  r.strategy.c_str(), r.median_ms, r.mteps, speedup, static_cast<unsigned long long>(r.iterations),
-                  static_cast<unsigned long long>(r.edges_relaxed), 100 * r.frontier_share, r.valid ? "yes" : "NO");
+    std::snprintf(line, sizeof line, "| %s | %s | %.3f | %.1f | %s | %s | %llu | %llu | %.0f%% | %s |\n", r.graph.c_str(),
+                  r.strategy.c_str(), r.median_ms, r.mteps, shown(vs_nf).c_str(), shown(vs_cpu).c_str(),
+                  static_cast<unsigned long long>(r.iterations), static_cast<unsigned long long>(r.edges_relaxed),
+                  100 * r.frontier_share, r.valid ? "yes" : "NO");
     md << line;
   }
   std::ofstream(c.out_dir + "/sssp_bench.md") << md.str();

@@ -395,7 +395,10 @@ bool cuda_device_usable(std::string* why_not) {
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
     cudaGetLastError();
-    if (why_not) *why_not = std::string("no usable CUDA device: ") + cudaGetErrorString(err);
+    if (why_not)  // without any driver the runtime reports an "insufficient" one: say what it means
+      *why_not = err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice
+                     ? std::string("no CUDA driver or device on this machine (") + cudaGetErrorString(err) + ")"
+                     : std::string("no usable CUDA device: ") + cudaGetErrorString(err);
     return false;
   }
   if (count == 0) {
