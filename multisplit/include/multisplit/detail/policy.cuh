@@ -76,8 +76,10 @@ struct multisplit_policy {
 template <reorder_scope Scope, bool Pairs>
 struct policy_for {
   static constexpr int few_windows = Pairs && Scope == reorder_scope::block ? 16 : 8;
-  // Key-only tiles fit 48 registers without spills (ptxas -v, sm_90): 5 resident blocks of 256.
-  // Pair tiles would spill at 48; unbounded, BMS's 16 windows take 80 registers (3 blocks).
+  // Key-only tiles fit 48 registers without spills (ptxas -v, sm_90; delta, identity, bit-field
+  // and checked buckets): 5 resident blocks of 256. Heavier bucket functions spill a little
+  // under this bound (even_bins' double arithmetic: 8-64 bytes, splitters: 0-16). Pair tiles
+  // would spill at 48; unbounded, BMS's 16 windows take 80 registers (3 blocks).
   static constexpr int few_min_blocks = Pairs ? 0 : 5;
   using few_buckets = multisplit_policy<Scope, 256, few_windows, 8, lane_bucket_bits, few_min_blocks>;
   // 33..64 buckets: the m <= 32 shape with two register counters per lane (not measured yet
