@@ -28,16 +28,18 @@ constexpr int max_bucket_bits = 8;
 constexpr int lane_bucket_bits = 5;  // one counter per lane: 32 buckets
 constexpr int max_register_bucket_bits = 6;
 
-// The prescan counts with ballots up to 2^2 = 4 buckets and with shared-memory atomics on
-// warp-private rows beyond. H200, n = 2^28, uniform delta-buckets, prescan alone (ms):
+// The prescan counts with ballots for 2 buckets and with shared-memory atomics on warp-private
+// rows beyond. H200, n = 2^28, uniform delta-buckets, prescan alone (ms):
 //   m                         2      4      8      16     32     64     128    256
 //   ballots (first version)   0.296  0.391  0.497  0.680  0.680  0.978  1.193  1.194
-//   atomics (this policy)     -      -      0.263  0.264  0.263  0.264  0.265  0.266
-//   ballots (this policy)     0.297  0.478
+//   atomics                   -      -      0.263  0.264  0.263  0.264  0.265  0.266
+//   ballots                   0.297  0.478
 // Ballots cost about 2 SM cycles each on sm_90, one per bucket bit and window of 32 keys; an
-// atomic costs one per key but conflicts only when keys of one window share a bucket, which
-// is what ballots avoid with 2 or 4 buckets. (Atomics at m = 3, 4 are not measured yet.)
-constexpr int max_prescan_ballot_bits = 2;
+// atomic costs one per key but conflicts when keys of one window share a bucket, which ballots
+// avoid. At m = 8 a uniform window puts about 4 keys on each address and the atomics still run
+// at copy speed (as with no conflicts at m = 256), so m = 3, 4 (8 per address) take atomics too
+// rather than 0.478 ms of ballots (not measured yet); m = 2 (16 per address) keeps one ballot.
+constexpr int max_prescan_ballot_bits = 1;
 
 // A tile is threads * windows items; warp w of the block owns windows
 // [w * windows, (w + 1) * windows), each window 32 consecutive items (one per lane).

@@ -1,5 +1,5 @@
 // Warp histogram (seed 000, Section 5.1): a warp counts its windows into a private row of m
-// counters. Two ways, chosen by bucket count (max_prescan_ballot_bits in policy.cuh, measured):
+// counters. Two ways, chosen by bucket count (max_prescan_ballot_bits in policy.cuh):
 //  - ballots (the paper's scheme): lane j counts bucket j in a register, a popcount of the
 //    ANDed ballots per window, and writes its count once at the end; the cost is one ballot per
 //    bucket bit and window, whatever the distribution;
