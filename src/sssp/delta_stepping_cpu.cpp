@@ -92,7 +92,7 @@ struct delta_stepping_workspace {
   double max_weight = 0;
 };
 
-double auto_delta(const graph::csr& g, double factor) {
+double auto_delta(const graph::csr& g) {
   if (g.num_arcs() == 0 || g.num_vertices == 0) return 1;
   double sum = 0;
   if (g.kind == graph::weight_kind::integer)
@@ -101,7 +101,7 @@ double auto_delta(const graph::csr& g, double factor) {
     for (float w : g.real_weights) sum += w;
   const double mean_weight = sum / static_cast<double>(g.num_arcs());
   const double mean_degree = static_cast<double>(g.num_arcs()) / g.num_vertices;
-  const double delta = factor * mean_weight / mean_degree;
+  const double delta = 256 * mean_weight / (mean_degree * mean_degree * mean_degree);
   if (g.kind == graph::weight_kind::integer) return std::max(1.0, std::floor(delta));
   return delta > 0 ? delta : 1;
 }
@@ -353,7 +353,7 @@ class parallel_run {
 
 result delta_stepping_cpu::run(vertex_t source, double delta, bool predecessors) {
   if (std::isnan(delta) || delta < 0) throw std::invalid_argument("delta must be positive (or 0 for auto), got " + std::to_string(delta));
-  if (delta == 0) delta = auto_delta(g_, cpu_delta_factor);
+  if (delta == 0) delta = auto_delta(g_);
   if (g_.kind == graph::weight_kind::integer) delta = std::max(1.0, std::floor(delta));
 
   result r;

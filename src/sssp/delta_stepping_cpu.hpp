@@ -11,15 +11,16 @@
 
 namespace deltasplit::sssp::detail {
 
-// The bucket width used when options.delta is 0 (the "auto" of the CLI). Davidson et al. (IPDPS
-// 2014, Section V) choose delta = C * mean weight / mean out-degree for Near-Far, so that a bucket
-// holds about C light relaxations per vertex; the CPU uses the same rule with C = cpu_delta_factor,
-// large enough that a bucket keeps every thread busy between two barriers. It is a rule of thumb,
-// not a tuned optimum: on the 2-core development machine it picked the fastest of the widths tried
-// on USA-road-d.NY (15,000) and was within 1.6x of the best on R-MAT scale 18 (1,065 against 10).
-// Integer graphs round it down to an integer, at least 1; a graph without arcs gets 1.
-inline constexpr double cpu_delta_factor = 32;
-double auto_delta(const graph::csr& g, double factor);
+// The bucket width used when options.delta is 0 (the "auto" of the CLI):
+//   delta = 256 * mean arc weight / mean out-degree^3.
+// Davidson et al. (IPDPS 2014, Section V) take C * mean weight / mean degree for Near-Far; the
+// CPU wants wider buckets on sparse road networks (little work per bucket, a barrier per round)
+// and narrower ones on denser graphs (fewer re-relaxations), which the cubed degree gives. Fitted
+// on the H200 host, 16 threads (best fixed widths tried, then the rule's): USA-road-d.NY >= 10,000
+// (rule 15,700), road-FLA >= 12,000 (8,100, within 5%), R-MAT scale 18 20..80 (38),
+// soc-Slashdot 100 (107). Integer graphs round it down to an integer, at least 1; a graph
+// without arcs gets 1.
+double auto_delta(const graph::csr& g);
 
 struct delta_stepping_workspace;  // labels, tags and per-thread buckets, kept between runs
 
@@ -27,7 +28,7 @@ class delta_stepping_cpu {
  public:
   delta_stepping_cpu(const graph::csr& g, unsigned threads);
   ~delta_stepping_cpu();
-  // delta <= 0 selects auto_delta(g, cpu_delta_factor).
+  // delta <= 0 selects auto_delta(g).
   result run(vertex_t source, double delta, bool predecessors);
   unsigned threads() const { return pool_.size(); }
 
