@@ -2,7 +2,7 @@
 // every GPU strategy: the bundled graphs, generated R-MAT and grid graphs, and crafted cases (zero
 // weights and zero-weight cycles, unreachable vertices, one vertex, long paths, a star with a million
 // leaves, a bucket too wide for the block-resident loop, parallel arcs, real weights, overflow, many
-// sources on one engine, delta and K values).
+// sources on one engine, delta and K values, a road-like grid through the block-resident loop).
 // Integer distances must be equal; real ones within a relative 1e-5 (validate.cpp's tolerance: the
 // GPU adds the same floats but a few ulps are not a wrong answer). Predecessor trees are checked
 // arc by arc (check_predecessors) and for reaching the source from every reached vertex.
@@ -259,6 +259,21 @@ TEST(GpuSolver, DeltaAndBucketCounts) {
     }
   sssp::solver too_many(grid, gpu_options(sssp::strategy::multisplit, 0, 65));
   EXPECT_THROW(too_many.run(0), std::invalid_argument);
+}
+
+TEST(GpuSolver, RoadLikeGridInTheBlockLoop) {
+  DELTASPLIT_REQUIRE_GPU();
+  // A road-like grid (mean degree 3.6) large enough for thousands of block-resident iterations:
+  // delta 500 keeps frontiers of a few hundred vertices (the gather's arc table), the auto delta
+  // and 50000 grow them past the table (binary search) and past the block (the grid kernels), and
+  // the hash sets are emptied by the frontiers they built, iteration after iteration.
+  graph::grid_params gp;
+  gp.rows = 700, gp.cols = 700, gp.keep_fraction = 0.9, gp.seed = 5;
+  graph::csr g = graph::generate_grid(gp);
+  for (double delta : {500.0, 0.0, 50000.0}) {
+    expect_dijkstra(g, {0, 245350}, gpu_options(sssp::strategy::near_far, delta, 1, true), "road-like grid");
+    expect_dijkstra(g, {400123}, gpu_options(sssp::strategy::multisplit, delta, 10, true), "road-like grid");
+  }
 }
 
 TEST(GpuSolver, StatisticsAreReported) {
