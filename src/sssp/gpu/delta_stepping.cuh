@@ -20,8 +20,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,7 +27,6 @@
 #include <cuda_runtime.h>
 
 #include "sssp/gpu/cuda_check.cuh"
-#include "sssp/gpu/old_block_loop.cuh"
 #include "sssp/gpu/window_filing.cuh"
 
 namespace deltasplit::sssp::gpu {
@@ -72,13 +69,6 @@ struct loop_outcome {
   control final{};
 };
 
-// The A/B switch of one H200 run: DELTASPLIT_BLOCK_LOOP=v0 runs the block loop of 60fcde7, v1 the
-// new loop without the stage.
-inline bool block_loop_is(const char* name) {
-  const char* e = std::getenv("DELTASPLIT_BLOCK_LOOP");
-  return e && !std::strcmp(e, name);
-}
-
 template <class Distance, class Filing>
 void enqueue_step(const solve_context<Distance>& ctx, Filing& filing, cudaEvent_t between = nullptr) {
   const loop_view<Distance>& s = ctx.view;
@@ -89,10 +79,7 @@ void enqueue_step(const solve_context<Distance>& ctx, Filing& filing, cudaEvent_
   plan<<<1, 1, 0, stream>>>(s);
   gather<<<shape.blocks, shape.threads, 0, stream>>>(s);
   if (between) DS_CUDA(cudaEventRecord(between, stream));
-  if (block_loop_is("v0"))
-    small_frontier_v0<<<1, small_frontier_threads, small_frontier_shared_bytes_v0, stream>>>(s);
-  else
-    small_frontier<<<1, small_frontier_threads, small_frontier_shared_bytes, stream>>>(s, !block_loop_is("v1"));
+  small_frontier<<<1, small_frontier_threads, small_frontier_shared_bytes, stream>>>(s);
   relax_grid<<<shape.blocks, shape.threads, 0, stream>>>(s);
   relax_chunks<<<shape.blocks, shape.threads, 0, stream>>>(s);
   end_step<<<1, 1, 0, stream>>>(s);
@@ -112,8 +99,6 @@ template <class Distance, class Filing>
 void allow_small_frontier_queues() {
   DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(small_frontier_shared_bytes)));
-  DS_CUDA(cudaFuncSetAttribute(small_frontier_v0<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               static_cast<int>(small_frontier_shared_bytes_v0)));
 }
 
 // Captures steps_per_graph steps into ctx.graph unless it already holds them. False when the

@@ -5,8 +5,6 @@
 //   - in the current bucket: into the next frontier, once per iteration (the sink deduplicates);
 //   - in the window: into to_file, for the frontier manager to file into its buckets;
 //   - past the window: onto the far pile (beyond).
-// (The block-resident loop stages the last two kinds in shared memory and files them when the
-// bucket is used up: vertex_filing.cuh.)
 // Load balance over skewed degrees: a warp takes 32 frontier vertices of degree <= warp_degree,
 // scans their degrees and relaxes the union of their arcs 32 at a time (scan-based gather), so
 // a warp never walks one vertex's list alone; vertices of larger degree are cut into chunks of
@@ -130,52 +128,41 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
 // vertices leaves most of a block idle on a road frontier of a few hundred vertices, and each of its
 // lanes walks ~3 arcs one after the other, every arc a chain of memory round trips (arc, atomicMin,
 // filing). Here the Threads threads of the block share the arcs of up to block_tile vertices evenly
-// (a block scan of their degrees), and each thread issues the loads and atomics of up to
-// gather_batch arcs before it looks at any result, so an iteration costs about one chain of round
-// trips, not one per arc. A thread finds the owner of its arc in the tile's arc table, which the
-// owners fill (one shared load, where a binary search costs a dozen dependent ones), when the
-// tile's arcs fit the table and no row is long enough to make its thread's filling the slow part
-// (road frontiers); otherwise by binary search over the scanned degrees. Rows longer than
-// block_hub_arcs go to the chunk list (and a tile's degree sum stays below 2^32). Every warp scans
-// the warp totals itself: two barriers per tile and one at its end.
+// (a block scan of their degrees; a thread finds the owner of an arc by binary search), and each
+// thread issues the loads and atomics of up to gather_batch arcs before it looks at any result, so
+// an iteration costs about one chain of round trips, not one per arc. Rows longer than
+// block_hub_arcs go to the chunk list (and a tile's degree sum stays below 2^32).
 inline constexpr std::uint32_t block_tile = 2048;
 inline constexpr std::uint32_t gather_batch = 3;
 inline constexpr edge_t block_hub_arcs = edge_t{1} << 20;
-inline constexpr std::uint32_t arc_table_rows = 64;  // longest row the table takes
 
-template <unsigned Threads>
-inline constexpr std::uint32_t arc_table_size = Threads * gather_batch;  // one pass of batches
-
-template <class Distance, unsigned Threads>
+template <class Distance>
 struct block_gather_scratch {
   std::uint32_t inclusive[block_tile];  // inclusive prefix sums of the tile's degrees
   edge_t first_arc[block_tile];
   Distance du[block_tile];
-  std::uint32_t arc_owner[arc_table_size<Threads>];  // arc e of the tile: owner | offset in its row << 16
   std::uint32_t warp_total[32];
-  std::uint32_t warp_longest[32];
 };
 
 // The block relaxes the Part arcs of list[0 .. count); for the light part it also records the
 // vertices as processed in the current bucket. Called by all Threads threads; contains barriers
-// and ends with one when count > 0. Returns the number of arcs relaxed in thread 0, 0 elsewhere
-// (hub chunks are the caller's, as in the warp gather).
+// and ends with one. Returns the number of arcs relaxed in thread 0, 0 elsewhere (hub chunks are
+// the caller's, as in the warp gather).
 template <unsigned Threads, arcs Part, class Distance, class Sink>
 __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const Sink& sink, const vertex_t* list,
                                             std::uint32_t count, const iteration_info& it,
-                                            block_gather_scratch<Distance, Threads>& scratch) {
+                                            block_gather_scratch<Distance>& scratch) {
   using ops = distance_ops<Distance>;
   using weight = typename ops::weight;
   constexpr std::uint32_t per_thread = block_tile / Threads, warps = Threads / 32;
   static_assert(block_tile % Threads == 0 && Threads % 32 == 0 && warps <= 32, "block gather shape");
-  static_assert(block_tile <= 0x10000u, "the arc table packs a tile index in 16 bits");
   const std::uint32_t tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
   std::uint64_t relaxed = 0;
   for (std::uint32_t tile = 0; tile < count; tile += block_tile) {
     const std::uint32_t in_tile = count - tile < block_tile ? count - tile : block_tile;
     vertex_t v[per_thread];
     std::uint32_t degree[per_thread], tag[per_thread];
-    std::uint32_t sum = 0, longest = 0;
+    std::uint32_t sum = 0;
 #pragma unroll
     for (std::uint32_t j = 0; j < per_thread; ++j) {
       const std::uint32_t i = tid * per_thread + j;
@@ -197,7 +184,6 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
           degree[j] = static_cast<std::uint32_t>(d);
       }
       sum += degree[j];
-      longest = degree[j] > longest ? degree[j] : longest;
     }
     std::uint32_t inclusive = sum;
 #pragma unroll
@@ -205,31 +191,26 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
       const std::uint32_t y = __shfl_up_sync(0xFFFFFFFFu, inclusive, o);
       if (lane >= o) inclusive += y;
     }
-    longest = __reduce_max_sync(0xFFFFFFFFu, longest);
-    if (lane == 31) {
-      scratch.warp_total[warp] = inclusive;
-      scratch.warp_longest[warp] = longest;
+    if (lane == 31) scratch.warp_total[warp] = inclusive;
+    __syncthreads();
+    if (warp == 0) {
+      std::uint32_t t = lane < warps ? scratch.warp_total[lane] : 0;
+#pragma unroll
+      for (std::uint32_t o = 1; o < 32; o <<= 1) {
+        const std::uint32_t y = __shfl_up_sync(0xFFFFFFFFu, t, o);
+        if (lane >= o) t += y;
+      }
+      scratch.warp_total[lane] = t;
     }
     __syncthreads();
-    std::uint32_t prefix = lane < warps ? scratch.warp_total[lane] : 0;
-    longest = __reduce_max_sync(0xFFFFFFFFu, lane < warps ? scratch.warp_longest[lane] : 0);
-#pragma unroll
-    for (std::uint32_t o = 1; o < 32; o <<= 1) {
-      const std::uint32_t y = __shfl_up_sync(0xFFFFFFFFu, prefix, o);
-      if (lane >= o) prefix += y;
-    }
-    const std::uint32_t total = __shfl_sync(0xFFFFFFFFu, prefix, warps - 1);
-    const std::uint32_t before = warp ? __shfl_sync(0xFFFFFFFFu, prefix, warp - 1) : 0;
-    const bool table = total <= arc_table_size<Threads> && longest <= arc_table_rows;
-    std::uint32_t running = inclusive - sum + before;
+    std::uint32_t running = inclusive - sum + (warp ? scratch.warp_total[warp - 1] : 0);
 #pragma unroll
     for (std::uint32_t j = 0; j < per_thread; ++j) {
       const std::uint32_t i = tid * per_thread + j;
-      if (table)
-        for (std::uint32_t k = 0; k < degree[j]; ++k) scratch.arc_owner[running + k] = i | (k << 16);
       running += degree[j];
       if (i < in_tile) scratch.inclusive[i] = running;
     }
+    const std::uint32_t total = scratch.warp_total[warps - 1];
     __syncthreads();
     for (std::uint32_t first = 0; first < total; first += Threads * gather_batch) {
       vertex_t target[gather_batch];
@@ -241,25 +222,17 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
         const std::uint32_t e = first + b * Threads + tid;
         live[b] = e < total;
         if (live[b]) {
-          std::uint32_t owner, offset;
-          if (table) {
-            const std::uint32_t entry = scratch.arc_owner[e];
-            owner = entry & 0xFFFFu;
-            offset = entry >> 16;
-          } else {
-            std::uint32_t lo = 0, hi = in_tile - 1;  // the owner of arc e: smallest lo with inclusive[lo] > e
-            while (lo < hi) {
-              const std::uint32_t mid = (lo + hi) >> 1;
-              if (scratch.inclusive[mid] > e)
-                hi = mid;
-              else
-                lo = mid + 1;
-            }
-            owner = lo;
-            offset = e - (lo ? scratch.inclusive[lo - 1] : 0);
+          std::uint32_t lo = 0, hi = in_tile - 1;  // the owner of arc e: smallest lo with inclusive[lo] > e
+          while (lo < hi) {
+            const std::uint32_t mid = (lo + hi) >> 1;
+            if (scratch.inclusive[mid] > e)
+              hi = mid;
+            else
+              lo = mid + 1;
           }
-          const edge_t arc = scratch.first_arc[owner] + offset;
-          du[b] = scratch.du[owner];
+          const std::uint32_t exclusive = lo ? scratch.inclusive[lo - 1] : 0;
+          const edge_t arc = scratch.first_arc[lo] + (e - exclusive);
+          du[b] = scratch.du[lo];
           target[b] = s.targets[arc];
           w[b] = s.weights[arc];
         }

@@ -122,21 +122,13 @@ __global__ void gather(loop_view<Distance> s) {
 // shared memory (two queues of small_frontier_limit vertices) and so do its counters, the current
 // bucket, the iteration stamp, the count of the bucket's processed vertices and the hash sets that
 // keep a vertex out of the next frontier twice: an iteration costs the arcs' own memory round trips
-// and four barriers (two in the gather's scan, one after the relaxation, one after thread 0 has
-// closed the iteration and decided the next). A set is emptied by the frontier it built: while
-// that frontier is relaxed, each of its vertices clears its own entry (a few hundred shared stores
-// on a road, where clearing the whole set costs 8192). When the bucket is used up the block goes
-// on by itself (decide(), below) as long as the work stays small. A next frontier that outgrows
-// the shared queue spills into the global frontier buffer; the kernel then copies the shared part
-// in front of it and leaves the frontier to the grid-wide kernels.
-// Load factor <= 1/2 up to half the queue; fuller sets send the overflow to the global stamps.
-inline constexpr std::uint32_t seen_set_size = small_frontier_limit;
-// Vertices that left the current bucket, filed when the bucket is used up (block_sink::file_later):
-// a road bucket's next bucket is a few thousand vertices.
-inline constexpr std::uint32_t stage_capacity = 12288;
-inline constexpr std::size_t small_frontier_shared_bytes = 2 * small_frontier_limit * sizeof(vertex_t) +
-                                                           2 * seen_set_size * sizeof(std::uint32_t) +
-                                                           stage_capacity * sizeof(vertex_t);
+// and a few barriers. When the bucket is used up the block goes on by itself (decide(), below) as
+// long as the work stays small. A next frontier that outgrows the shared queue spills into the
+// global frontier buffer; the kernel then copies the shared part in front of it and leaves the
+// frontier to the grid-wide kernels.
+inline constexpr std::uint32_t seen_set_size = 2 * small_frontier_limit;  // load factor <= 1/2 in the block
+inline constexpr std::size_t small_frontier_shared_bytes =
+    2 * small_frontier_limit * sizeof(vertex_t) + 2 * seen_set_size * sizeof(std::uint32_t);
 inline constexpr std::uint32_t settle_limit = 4 * small_frontier_limit;
 inline constexpr std::uint32_t block_file_limit = 4 * small_frontier_limit;
 // Vertices a thread files or takes at once: their loads are issued before any is looked at.
@@ -151,7 +143,6 @@ enum small_phase : std::uint32_t {
   no_work,
   light_phase,
   heavy_phase,
-  flush_phase,
   file_phase,
   gather_phase,
   min_phase,
@@ -171,13 +162,11 @@ struct block_state {
   std::uint32_t phase, items, picked_slot;
   std::uint32_t far_min;        // lowest live bucket of the far pile, once a min_phase has run
   std::uint32_t far_min_known;
-  std::uint32_t queue_in_set;  // the frontier was built by relaxation: its vertices are entries of a seen set
-  std::uint32_t staged;        // vertices on the stage (block_sink::later)
 };
 
 // What the block does next (thread 0; counters written by atomics are read through L2):
 // relax the light arcs of a small frontier; when the bucket is used up, relax its vertices'
-// heavy arcs; then file the staged vertices that left the bucket; then file to_file into the window (by atomics, as Near-Far's filing does); then take
+// heavy arcs; then file to_file into the window (by atomics, as Near-Far's filing does); then take
 // the next non-empty bucket of the window; when the window is used up, find the far pile's lowest
 // live bucket and re-file the far pile around it (far_pile_min, plan and gather's work: the new
 // bucket's vertices are taken, the others go to to_file and are filed by the next file phase).
@@ -199,12 +188,6 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
       b.items = clamp_count(b.settled, s.frontier_capacity);
       b.settled = 0;
     }
-    return;
-  }
-  if (b.staged > 0) {
-    b.phase = flush_phase;
-    b.items = clamp_count(b.staged, stage_capacity);
-    b.staged = 0;
     return;
   }
   const std::uint32_t unfiled = __ldcg(&ctl->to_file_count);
@@ -277,57 +260,12 @@ __device__ inline void clear_set(std::uint32_t* set) {
   for (std::uint32_t i = threadIdx.x; i < seen_set_size; i += blockDim.x) set[i] = block_sink::empty;
 }
 
-// Clears the entries of list[0 .. n), the frontier that `set` built. Each thread clears only the
-// entry holding its own vertex, and walks past empty slots (a slot before its own may be cleared
-// under it); a vertex that fell back to the global stamp is in no slot and walks all max_probes.
-__device__ inline void forget_frontier(std::uint32_t* set, const vertex_t* list, std::uint32_t n) {
-  for (std::uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
-    const vertex_t v = list[i];
-    std::uint32_t h = block_sink::slot_of(v, seen_set_size - 1);
-    for (unsigned probe = 0; probe < block_sink::max_probes; ++probe) {
-      if (set[h] == v) {
-        set[h] = block_sink::empty;
-        break;
-      }
-      h = (h + 1) & (seen_set_size - 1);
-    }
-  }
-}
-
-// Files the n staged vertices by their distance now (those back in the current bucket have been
-// taken into a frontier when their distance dropped there).
 template <class Distance>
-__device__ void file_staged(const loop_view<Distance>& s, const vertex_t* stage, std::uint32_t n,
-                            const iteration_info& it) {
-  for_each_batched(s, stage, n, [&](vertex_t v, Distance d) {
-    const std::uint32_t bucket = s.bucket(d);
-    if (bucket > it.current) file_past_current(s, v, bucket, it.window);
-  });
-}
-
-// Thread 0 closes a phase: counts, the next frontier's size, what the phase leaves in the sets.
-__device__ inline void close_phase(block_state& b) {
-  const bool relaxation = b.phase == light_phase || b.phase == heavy_phase;
-  if (b.phase == light_phase) {
-    b.processed += b.items;
-    if (b.items > b.largest) b.largest = b.items;
-  }
-  if (relaxation) b.it.stamp += 1;
-  if (b.phase == min_phase) b.far_min_known = 1;
-  b.queue_in_set = relaxation;
-  b.count = b.next_count;
-  b.next_count = 0;
-  b.chunk_count = 0;
-}
-
-template <class Distance>
-__global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop_view<Distance> s, bool stage_later) {
-  // queues [2][small_frontier_limit], seen sets [2][seen_set_size], stage [stage_capacity]
-  extern __shared__ vertex_t shared_words[];
+__global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop_view<Distance> s) {
+  extern __shared__ vertex_t shared_words[];  // queues [2][small_frontier_limit], seen sets [2][seen_set_size]
   vertex_t* const queues = shared_words;
   std::uint32_t* const seen = shared_words + 2 * small_frontier_limit;
-  vertex_t* const stage = seen + 2 * seen_set_size;
-  __shared__ block_gather_scratch<Distance, small_frontier_threads> tile;
+  __shared__ block_gather_scratch<Distance> tile;
   __shared__ block_state b;
   control* ctl = s.ctl;
   const std::uint32_t warp = threadIdx.x >> 5;
@@ -345,19 +283,17 @@ __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop
     b.processed = 0;
     b.largest = 0;
     b.far_min_known = 0;
-    b.queue_in_set = 0;
-    b.staged = 0;
   }
   __syncthreads();
   if (b.count == 0) return;
   for (std::uint32_t i = threadIdx.x; i < b.count; i += blockDim.x) queues[i] = s.frontier[b.spill_buffer ^ 1u][i];
   clear_set(seen);
-  clear_set(seen + seen_set_size);
-  __syncthreads();
-  if (threadIdx.x == 0) decide(s, b);
-  __syncthreads();
   std::uint32_t q = 0, set = 0;
-  while (b.phase != no_work) {
+  for (;;) {
+    __syncthreads();
+    if (threadIdx.x == 0) decide(s, b);
+    __syncthreads();
+    if (b.phase == no_work) break;
     const block_sink sink{queues + (q ^ 1u) * small_frontier_limit,
                           &b.next_count,
                           small_frontier_limit,
@@ -366,30 +302,26 @@ __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop
                           &b.chunk_count,
                           &b.settled,
                           seen + set * seen_set_size,
-                          seen_set_size - 1,
-                          stage_later ? stage : nullptr,
-                          &b.staged,
-                          stage_capacity};
+                          seen_set_size - 1};
     const std::uint32_t n = b.items;
     const iteration_info it = b.it;
     if (b.phase == light_phase || b.phase == heavy_phase) {
-      // The gather ends with a barrier (n > 0 in both phases), after which chunk_count is complete.
+      clear_set(seen + (set ^ 1u) * seen_set_size);  // for the next iteration, after the barriers below
       if (b.phase == light_phase) {
-        if (b.queue_in_set) forget_frontier(seen + (set ^ 1u) * seen_set_size, queues + q * small_frontier_limit, n);
         count_relaxed(b, relax_block_gather<small_frontier_threads, arcs::light>(
                              s, sink, queues + q * small_frontier_limit, n, it, tile));
+        __syncthreads();
         const std::uint32_t chunks = clamp_count(b.chunk_count, s.chunk_capacity);
         for (std::uint32_t item = warp; item < chunks; item += warps)
           count_relaxed(b, relax_chunk<arcs::light>(s, sink, item, it));
       } else {
         count_relaxed(b, relax_block_gather<small_frontier_threads, arcs::heavy>(s, sink, s.settled, n, it, tile));
+        __syncthreads();
         const std::uint32_t chunks = clamp_count(b.chunk_count, s.chunk_capacity);
         for (std::uint32_t item = warp; item < chunks; item += warps)
           count_relaxed(b, relax_chunk<arcs::heavy>(s, sink, item, it));
       }
       set ^= 1u;
-    } else if (b.phase == flush_phase) {
-      file_staged(s, stage, n, it);
     } else if (b.phase == file_phase) {
       const window_key<Distance> key = key_of(s);
       const std::uint32_t rel = it.current - it.window;
@@ -418,12 +350,17 @@ __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop
     __syncthreads();
     q ^= 1u;
     if (threadIdx.x == 0) {
-      close_phase(b);
-      decide(s, b);
+      if (b.phase == light_phase) {
+        b.processed += b.items;
+        if (b.items > b.largest) b.largest = b.items;
+      }
+      if (b.phase == light_phase || b.phase == heavy_phase) b.it.stamp += 1;
+      if (b.phase == min_phase) b.far_min_known = 1;
+      b.count = b.next_count;
+      b.next_count = 0;
+      b.chunk_count = 0;
     }
-    __syncthreads();
   }
-  file_staged(s, stage, clamp_count(b.staged, stage_capacity), b.it);  // before the grid looks at the queues
   const std::uint32_t left = b.count;
   if (left > small_frontier_limit) {  // hand the frontier to the grid: shared part, then the spilled rest
     for (std::uint32_t i = threadIdx.x; i < small_frontier_limit; i += blockDim.x)

@@ -11,13 +11,12 @@
 
 namespace deltasplit::sssp::gpu {
 
-// A place in a queue for each active thread of a warp that appends to the counter `count` (global
-// or shared memory): the threads of a warp that append to the same counter take their places with
-// one atomic. Lanes are grouped by the counter, not merely by being active together: one call site
-// may serve several queues (file_by_key's slot k differs per lane), and the compiler may merge
-// calls on different queues into one. The common case, one queue for all active lanes, is
-// recognised with a shuffle and a vote before paying for a match.
-__device__ inline std::uint32_t claim(std::uint32_t* count) {
+// Appends v to a device queue; the active threads of a warp that append to the same queue take
+// their places with one atomic. Lanes are grouped by the counter, not merely by being active
+// together: one call site may serve several queues (file_by_key's slot k differs per lane), and
+// the compiler may merge calls on different queues into one. The common case, one queue for all
+// active lanes, is recognised with a shuffle and a vote before paying for a match.
+__device__ inline void push(vertex_t* queue, std::uint32_t* count, std::uint32_t capacity, vertex_t v, control* ctl) {
   const unsigned active = __activemask();
   const unsigned long long key = reinterpret_cast<unsigned long long>(count);
   const unsigned long long first_key = __shfl_sync(active, key, __ffs(active) - 1);
@@ -26,29 +25,12 @@ __device__ inline std::uint32_t claim(std::uint32_t* count) {
   const unsigned leader = static_cast<unsigned>(__ffs(peers)) - 1u;
   std::uint32_t base = 0;
   if (lane == leader) base = atomicAdd(count, static_cast<std::uint32_t>(__popc(peers)));
-  return __shfl_sync(peers, base, static_cast<int>(leader)) +
+  base = __shfl_sync(peers, base, static_cast<int>(leader)) +
          static_cast<std::uint32_t>(__popc(peers & ((1u << lane) - 1u)));
-}
-
-// Appends v to a device queue (a place from claim).
-__device__ inline void push(vertex_t* queue, std::uint32_t* count, std::uint32_t capacity, vertex_t v, control* ctl) {
-  const std::uint32_t base = claim(count);
   if (base < capacity)
     queue[base] = v;
   else
     ctl->capacity_exceeded = 1;
-}
-
-// Files v, improved to bucket b past the current one, unless it already waits in bucket b or a lower
-// one (filed[v]): into to_file inside the window, onto the far pile past it.
-template <class Distance>
-__device__ void file_past_current(const loop_view<Distance>& s, vertex_t v, std::uint32_t b, std::uint32_t window) {
-  if (atomicMin(&s.filed[v], b) > b) {
-    if (b - window < s.window_buckets)
-      push(s.to_file, &s.ctl->to_file_count, s.queue_capacity, v, s.ctl);
-    else
-      push(s.beyond, &s.ctl->beyond_count, s.queue_capacity, v, s.ctl);
-  }
 }
 
 // Where the next frontier, the chunks of large vertices and the bucket's processed vertices go, and
@@ -56,10 +38,7 @@ __device__ void file_past_current(const loop_view<Distance>& s, vertex_t v, std:
 // the global queues and deduplicates with a per-vertex iteration stamp (atomicExch); the block-
 // resident iterations of small frontiers (step_kernels.cuh) append to shared-memory queues, spilling
 // past their end to the global frontier, and deduplicate in a hash set in shared memory, so that
-// no global round trip is spent on bookkeeping. The block-resident iterations also put off the
-// filing of vertices that leave the current bucket (two dependent global atomics, on the critical
-// path of every iteration that has one): they are staged in shared memory and filed by their
-// distance at the end of the bucket (step_kernels.cuh), or at once when the stage is full.
+// no global round trip is spent on bookkeeping.
 struct grid_sink {
   vertex_t* next;
   std::uint32_t* next_count;
@@ -78,10 +57,6 @@ struct grid_sink {
   __device__ void push_settled(const loop_view<Distance>& s, vertex_t v) const {
     push(s.settled, settled_count, s.frontier_capacity, v, s.ctl);
   }
-  template <class Distance>
-  __device__ void file_later(const loop_view<Distance>& s, vertex_t v, std::uint32_t b, std::uint32_t window) const {
-    file_past_current(s, v, b, window);
-  }
 };
 
 struct block_sink {
@@ -94,16 +69,12 @@ struct block_sink {
   std::uint32_t* settled_count;  // shared memory
   std::uint32_t* seen;           // shared memory hash set of this iteration's next frontier
   std::uint32_t seen_mask;       // its size - 1 (a power of two)
-  vertex_t* later;               // shared memory stage of vertices past the current bucket, or null
-  std::uint32_t* later_count;    // shared memory
-  std::uint32_t later_limit;
   static constexpr std::uint32_t empty = 0xFFFFFFFFu;
   static constexpr unsigned max_probes = 32;
   // Small frontiers are latency-bound: one atomic round trip instead of a read and an atomic.
   static constexpr bool read_before_atomic = false;
-  // Shared counters too take one atomic per warp: a single address serialises its lanes' atomics.
   __device__ void push_next(vertex_t v, control* ctl) const {
-    const std::uint32_t i = claim(count);
+    std::uint32_t i = atomicAdd(count, 1u);
     if (i < limit)
       queue[i] = v;
     else if (i < spill_capacity)
@@ -111,13 +82,12 @@ struct block_sink {
     else
       ctl->capacity_exceeded = 1;
   }
-  // Linear probing; the set is emptied before it is used again (forget_frontier in step_kernels.cuh).
-  // Past max_probes (a crowded set) the vertex falls back to the global stamp: a vertex's probe path
-  // is the same every time, so it is always deduplicated the same way within an iteration.
-  __device__ static std::uint32_t slot_of(vertex_t v, std::uint32_t mask) { return (v * 2654435761u) & mask; }
+  // Linear probing; the set is cleared before each iteration. Past max_probes (a crowded set) the
+  // vertex falls back to the global stamp: a vertex's probe path is the same every time, so it is
+  // always deduplicated the same way within an iteration.
   template <class Distance>
   __device__ void push_next_once(const loop_view<Distance>& s, vertex_t v, std::uint32_t stamp) const {
-    std::uint32_t h = slot_of(v, seen_mask);
+    std::uint32_t h = (v * 2654435761u) & seen_mask;
     for (unsigned probe = 0; probe < max_probes; ++probe) {
       const std::uint32_t prev = atomicCAS(&seen[h], empty, v);
       if (prev == empty) {
@@ -131,18 +101,11 @@ struct block_sink {
   }
   template <class Distance>
   __device__ void push_settled(const loop_view<Distance>& s, vertex_t v) const {
-    push(s.settled, settled_count, s.frontier_capacity, v, s.ctl);
-  }
-  template <class Distance>
-  __device__ void file_later(const loop_view<Distance>& s, vertex_t v, std::uint32_t b, std::uint32_t window) const {
-    if (later) {
-      const std::uint32_t i = claim(later_count);
-      if (i < later_limit) {
-        later[i] = v;
-        return;
-      }
-    }
-    file_past_current(s, v, b, window);
+    std::uint32_t i = atomicAdd(settled_count, 1u);
+    if (i < s.frontier_capacity)
+      s.settled[i] = v;
+    else
+      s.ctl->capacity_exceeded = 1;
   }
 };
 
@@ -151,10 +114,14 @@ template <class Distance, class Sink>
 __device__ void file_improved(const loop_view<Distance>& s, const Sink& sink, vertex_t v, Distance d, std::uint32_t c,
                               std::uint32_t window, std::uint32_t stamp) {
   std::uint32_t b = s.bucket(d);
-  if (b <= c)
+  if (b <= c) {
     sink.push_next_once(s, v, stamp);
-  else
-    sink.file_later(s, v, b, window);
+  } else if (atomicMin(&s.filed[v], b) > b) {
+    if (b - window < s.window_buckets)
+      push(s.to_file, &s.ctl->to_file_count, s.queue_capacity, v, s.ctl);
+    else
+      push(s.beyond, &s.ctl->beyond_count, s.queue_capacity, v, s.ctl);
+  }
 }
 
 // Takes v into the current frontier (through sink) if it still belongs to bucket c and this copy is
