@@ -143,6 +143,15 @@ TEST(Multisplit, LargeMethodMatchesHostReference) {
   check_delta_buckets(small_sizes, large_bucket_counts, true);
 }
 
+// Past 2^22 items every block of the fixed grid walks several tiles (a few blocks per SM, tiles
+// of 2048 or 4096 items), so the positions carried between tiles and the counters, offsets and
+// staging areas that one tile leaves for the next are checked under every distribution, for
+// each counter scheme (one or two register counters per lane, shared counters).
+TEST(Multisplit, BlocksWalkSeveralTilesUnderEveryDistribution) {
+  DELTASPLIT_REQUIRE_GPU();
+  check_delta_buckets({(std::size_t{1} << 22) + 5}, {3, 32, 64, 256}, false);
+}
+
 TEST(Multisplit, LargeInputsMatchHostReference) {
   DELTASPLIT_REQUIRE_GPU();
   std::uint64_t seed = 1000;
