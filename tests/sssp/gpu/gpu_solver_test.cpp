@@ -264,9 +264,9 @@ TEST(GpuSolver, DeltaAndBucketCounts) {
 TEST(GpuSolver, RoadLikeGridInTheBlockLoop) {
   DELTASPLIT_REQUIRE_GPU();
   // A road-like grid (mean degree 3.6) large enough for thousands of block-resident iterations:
-  // delta 500 keeps frontiers of a few hundred vertices (the gather's arc table), the auto delta
-  // and 50000 grow them past the table (binary search) and past the block (the grid kernels), and
-  // the hash sets are emptied by the frontiers they built, iteration after iteration.
+  // delta 500 keeps frontiers of a few hundred vertices inside the block, the auto delta and 50000
+  // give larger frontiers and buckets, with K = 1 (every later bucket on the far pile) and K = 10,
+  // predecessors checked.
   graph::grid_params gp;
   gp.rows = 700, gp.cols = 700, gp.keep_fraction = 0.9, gp.seed = 5;
   graph::csr g = graph::generate_grid(gp);
