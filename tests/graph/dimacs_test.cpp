@@ -48,12 +48,7 @@ TEST(GraphDimacs, DetectedByContentAndGzip) {
 
 TEST(GraphDimacs, MalformedInputsNameTheirLine) {
   deltasplit_test::temp_dir dir;
-  struct bad {
-    std::string text;
-    std::uint64_t line;
-    std::string fragment;
-  };
-  const bad cases[] = {
+  const std::vector<deltasplit_test::bad_file> cases = {
       {"c only comments\nc\n", 2, "missing problem line"},
       {"c x\na 1 2 3\np sp 2 1\n", 2, "arc line before the problem line"},
       {"x\n", 1, "unexpected line before the problem line"},
@@ -75,12 +70,5 @@ TEST(GraphDimacs, MalformedInputsNameTheirLine) {
       {"p sp 3 2\na 1 2 3\na 1 q 2\n", 3, "unparsable vertex id 'q'"},
       {"p sp 3 2\na 1 2 3\na 1 2 3 4\n", 3, "unexpected token '4'"},
   };
-  int i = 0;
-  for (const bad& c : cases) {
-    auto p = dir.write("b" + std::to_string(i++) + ".gr", c.text);
-    SCOPED_TRACE(c.text);
-    expect_input_error([&] { read_graph(p); }, p, c.line, c.fragment);
-  }
-  auto empty = dir.write("empty.gr", "");
-  expect_input_error([&] { read_graph(empty); }, empty, 0, "empty file");
+  deltasplit_test::expect_each_rejected(dir, cases, ".gr", [](const std::string& p) { read_graph(p); });
 }

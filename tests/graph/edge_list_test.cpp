@@ -91,12 +91,7 @@ TEST(GraphEdgeList, ParallelChunksMatchSequentialParse) {
 
 TEST(GraphEdgeList, MalformedInputsNameTheirLine) {
   deltasplit_test::temp_dir dir;
-  struct bad {
-    std::string text;
-    std::uint64_t line;
-    std::string fragment;
-  };
-  const bad cases[] = {
+  const std::vector<deltasplit_test::bad_file> cases = {
       {"0 1\n# c\n2\n", 3, "one token"},
       {"0 1\n-1 2\n", 2, "unparsable vertex id '-1'"},
       {"0 1\n1 x\n", 2, "unparsable vertex id 'x'"},
@@ -111,12 +106,5 @@ TEST(GraphEdgeList, MalformedInputsNameTheirLine) {
       {"0 1\n99999999999999999999 1\n", 2, "unparsable vertex id"},
       {"# Nodes: 4294967296 Edges: 1\n0 1\n", 1, "exceed the limit of 4294967295"},
   };
-  int i = 0;
-  for (const bad& c : cases) {
-    auto p = dir.write("b" + std::to_string(i++) + ".txt", c.text);
-    SCOPED_TRACE(c.text);
-    expect_input_error([&] { read_graph(p); }, p, c.line, c.fragment);
-  }
-  auto empty = dir.write("empty.txt", "");
-  expect_input_error([&] { read_graph(empty); }, empty, 0, "empty file");
+  deltasplit_test::expect_each_rejected(dir, cases, ".txt", [](const std::string& p) { read_graph(p); });
 }

@@ -83,6 +83,27 @@ inline void expect_input_error(const std::function<void()>& f, const std::string
   }
 }
 
+// A malformed file: its text, the line the error must name and a fragment of the message.
+struct bad_file {
+  std::string text;
+  std::uint64_t line;
+  std::string fragment;
+};
+
+// Writes each case into dir (names ending in ext) and expects `read` to refuse it at its line,
+// then an empty file, refused as a whole (line 0).
+template <class Read>
+void expect_each_rejected(temp_dir& dir, const std::vector<bad_file>& cases, const std::string& ext, Read read) {
+  int i = 0;
+  for (const bad_file& c : cases) {
+    auto p = dir.write("b" + std::to_string(i++) + ext, c.text);
+    SCOPED_TRACE(c.text);
+    expect_input_error([&] { read(p); }, p, c.line, c.fragment);
+  }
+  auto empty = dir.write("empty" + ext, "");
+  expect_input_error([&] { read(empty); }, empty, 0, "empty file");
+}
+
 struct arc {
   std::uint64_t u, v;
   double w;
