@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,7 +33,7 @@
 namespace deltasplit::sssp::gpu {
 
 // Short replays: up to two replays of no-op steps (a dozen launches each) run past convergence,
-// and with the block-resident loop a road solve takes only a few steps; four steps of a few
+// and with the cluster-resident loop a road solve takes only a few steps; four steps of a few
 // launches each still keep the GPU ahead of the host's replay calls.
 inline constexpr unsigned steps_per_graph = 4;
 
@@ -69,6 +70,28 @@ struct loop_outcome {
   control final{};
 };
 
+// A/B switch for one H200 run only (removed after it): DELTASPLIT_CLUSTER = blocks of the cluster.
+inline unsigned small_frontier_blocks() {
+  const char* v = std::getenv("DELTASPLIT_CLUSTER");
+  return v ? static_cast<unsigned>(std::atoi(v)) : small_frontier_cluster;
+}
+
+// small_frontier as one cluster of small_frontier_cluster blocks (one per SM of a GPC).
+inline cudaLaunchConfig_t small_frontier_launch(cudaStream_t stream, cudaLaunchAttribute& cluster) {
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = small_frontier_blocks();
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(small_frontier_blocks());
+  config.blockDim = dim3(small_frontier_threads);
+  config.dynamicSmemBytes = small_frontier_shared_bytes;
+  config.stream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  return config;
+}
+
 template <class Distance, class Filing>
 void enqueue_step(const solve_context<Distance>& ctx, Filing& filing, cudaEvent_t between = nullptr) {
   const loop_view<Distance>& s = ctx.view;
@@ -79,7 +102,9 @@ void enqueue_step(const solve_context<Distance>& ctx, Filing& filing, cudaEvent_
   plan<<<1, 1, 0, stream>>>(s);
   gather<<<shape.blocks, shape.threads, 0, stream>>>(s);
   if (between) DS_CUDA(cudaEventRecord(between, stream));
-  small_frontier<<<1, small_frontier_threads, small_frontier_shared_bytes, stream>>>(s);
+  cudaLaunchAttribute cluster{};
+  const cudaLaunchConfig_t config = small_frontier_launch(stream, cluster);
+  DS_CUDA(cudaLaunchKernelEx(&config, small_frontier<Distance>, s));
   relax_grid<<<shape.blocks, shape.threads, 0, stream>>>(s);
   relax_chunks<<<shape.blocks, shape.threads, 0, stream>>>(s);
   end_step<<<1, 1, 0, stream>>>(s);
@@ -89,7 +114,8 @@ void enqueue_step(const solve_context<Distance>& ctx, Filing& filing, cudaEvent_
   DS_CUDA_LAUNCH("delta-stepping step");
 }
 
-// small_frontier keeps its queues in more dynamic shared memory than a launch gets by default.
+// small_frontier keeps its queues in more dynamic shared memory than a launch gets by default, and
+// may run as a cluster larger than the portable 8 blocks.
 // nvcc gives each translation unit its own (internal) host stub of a kernel template, and the
 // attribute belongs to the stub the call names; every frontier manager instantiates the loop in
 // its own translation unit, so this function is a template on Filing too: an instantiation per
@@ -99,6 +125,7 @@ template <class Distance, class Filing>
 void allow_small_frontier_queues() {
   DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(small_frontier_shared_bytes)));
+  DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
 }
 
 // Captures steps_per_graph steps into ctx.graph unless it already holds them. False when the

@@ -3,7 +3,7 @@
 // tentative distances; the loop processes the current bucket until it is empty, then picks the
 // next one:
 //   frontier[cur]      vertices of the current bucket to relax this iteration (no duplicates:
-//                      an iteration stamp per vertex, or a shared-memory set in the block-resident
+//                      an iteration stamp per vertex, or a shared-memory set in the cluster-resident
 //                      iterations, admits each vertex once per iteration);
 //   frontier[cur ^ 1]  the next iteration's, filled by the relaxation;
 //   to_file            vertices whose new distance fell past the current bucket but inside the

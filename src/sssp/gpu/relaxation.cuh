@@ -124,16 +124,17 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
   return total;
 }
 
-// The block-wide gather of the block-resident iterations (step_kernels.cuh). A warp per 32 frontier
-// vertices leaves most of a block idle on a road frontier of a few hundred vertices, and each of its
-// lanes walks ~3 arcs one after the other, every arc a chain of memory round trips (arc, atomicMin,
-// filing). Here the Threads threads of the block share the arcs of up to block_tile vertices evenly
-// (a block scan of their degrees; a thread finds the owner of an arc by binary search), and each
-// thread issues the loads and atomics of up to gather_batch arcs before it looks at any result, so
-// an iteration costs about one chain of round trips, not one per arc. Rows longer than
-// block_hub_arcs go to the chunk list (and a tile's degree sum stays below 2^32).
+// The block-wide gather of the cluster-resident iterations (step_kernels.cuh): each block of the
+// cluster gathers its slice of the frontier. A warp per 32 frontier vertices leaves most of a block
+// idle on a road frontier of a few hundred vertices, and each of its lanes walks ~3 arcs one after
+// the other, every arc a chain of memory round trips (arc, atomicMin, filing). Here the Threads
+// threads of the block share the arcs of up to block_tile vertices evenly (a block scan of their
+// degrees; a thread finds the owner of an arc by binary search), and each thread issues the loads
+// and atomics of up to gather_batch arcs before it looks at any result, so an iteration costs about
+// one chain of round trips, not one per arc. Rows longer than block_hub_arcs go to the chunk list
+// (and a tile's degree sum stays below 2^32).
 inline constexpr std::uint32_t block_tile = 2048;
-inline constexpr std::uint32_t gather_batch = 3;
+inline constexpr std::uint32_t gather_batch = 2;
 inline constexpr edge_t block_hub_arcs = edge_t{1} << 20;
 
 template <class Distance>

@@ -7,15 +7,20 @@
 //
 // Small frontiers: road networks keep a frontier of hundreds to a few thousand vertices for
 // thousands of iterations, where a grid-wide iteration costs a handful of launches for almost no
-// work. small_frontier runs those iterations inside one persistent block of 1024 threads, with
-// __syncthreads between relaxation and the swap of frontiers, bucket after bucket, until the
-// frontier outgrows small_frontier_limit or the window needs the grid (see decide()); the grid
-// kernels take the large frontiers. Inside the block the arcs of a frontier are shared by all its
-// threads (relax_block_gather), so an iteration costs about one chain of memory round trips.
+// work. small_frontier runs those iterations inside one persistent thread-block cluster (Hopper:
+// small_frontier_cluster blocks of 1024 threads on as many SMs, one hardware cluster barrier
+// between relaxation and the swap of frontiers), bucket after bucket, until the frontier outgrows
+// small_frontier_limit or the window needs the grid (see decide()); the grid kernels take the large
+// frontiers. The cluster's queues and counters live in the shared memory of block rank 0, its hash
+// sets are spread over all blocks, and the blocks reach each other's through distributed shared
+// memory; every block relaxes a slice of the
+// frontier, and inside a block the slice's arcs are shared by all its threads (relax_block_gather),
+// so an iteration costs about one chain of memory round trips spread over the cluster's SMs.
 #pragma once
 
 #include <cstdint>
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include "sssp/gpu/relaxation.cuh"
@@ -24,6 +29,7 @@ namespace deltasplit::sssp::gpu {
 
 inline constexpr std::uint32_t small_frontier_limit = 8192;
 inline constexpr unsigned small_frontier_threads = 1024;
+inline constexpr unsigned small_frontier_warps = small_frontier_threads / 32;
 
 template <class Distance>
 __global__ void init_solve(loop_view<Distance> s, vertex_t source) {
@@ -118,17 +124,19 @@ __global__ void gather(loop_view<Distance> s) {
   }
 }
 
-// Iterations over small frontiers inside one block (see the file comment). The frontier lives in
-// shared memory (two queues of small_frontier_limit vertices) and so do its counters, the current
-// bucket, the iteration stamp, the count of the bucket's processed vertices and the hash sets that
-// keep a vertex out of the next frontier twice: an iteration costs the arcs' own memory round trips
-// and a few barriers. When the bucket is used up the block goes on by itself (decide(), below) as
-// long as the work stays small. A next frontier that outgrows the shared queue spills into the
-// global frontier buffer; the kernel then copies the shared part in front of it and leaves the
-// frontier to the grid-wide kernels.
-inline constexpr std::uint32_t seen_set_size = 2 * small_frontier_limit;  // load factor <= 1/2 in the block
-inline constexpr std::size_t small_frontier_shared_bytes =
-    2 * small_frontier_limit * sizeof(vertex_t) + 2 * seen_set_size * sizeof(std::uint32_t);
+// Iterations over small frontiers inside one cluster (see the file comment). The frontier lives in
+// the shared memory of block rank 0 (two queues of small_frontier_limit vertices) and so do its
+// counters, the current bucket, the iteration stamp and the count of the bucket's processed
+// vertices; the hash sets that keep a vertex out of the next frontier twice are spread over the
+// blocks (block_sink): an iteration costs the arcs' own memory round trips and a few cluster
+// barriers. When the bucket is used up the cluster goes on
+// by itself (decide(), below) as long as the work stays small. A next frontier that outgrows the
+// shared queue spills into the global frontier buffer; the kernel then copies the shared part in
+// front of it and leaves the frontier to the grid-wide kernels. Every block allocates the same
+// shared memory (one launch shape, sized for a cluster of one block).
+inline constexpr unsigned small_frontier_cluster = 8;  // blocks: the portable cluster size, one per SM
+static_assert((small_frontier_cluster & (small_frontier_cluster - 1)) == 0, "the hash sets split by a power of two");
+inline constexpr std::uint32_t seen_set_size = 2 * small_frontier_limit;  // load factor <= 1/2
 inline constexpr std::uint32_t settle_limit = 4 * small_frontier_limit;
 inline constexpr std::uint32_t block_file_limit = 4 * small_frontier_limit;
 // Vertices a thread files or takes at once: their loads are issued before any is looked at.
@@ -149,28 +157,40 @@ enum small_phase : std::uint32_t {
   refile_phase
 };
 
+// The cluster's loop state, in block rank 0.
 struct block_state {
   iteration_info it;
   std::uint32_t count;        // the current frontier (shared queue q)
   std::uint32_t next_count;
   std::uint32_t chunk_count;
   std::uint32_t settled;      // vertices processed in the current bucket (global list s.settled)
-  unsigned long long relaxed;
   unsigned long long processed;  // vertices of the light iterations, and the largest such frontier
   std::uint32_t largest;
-  std::uint32_t spill_buffer;
   std::uint32_t phase, items, picked_slot;
   std::uint32_t far_min;        // lowest live bucket of the far pile, once a min_phase has run
   std::uint32_t far_min_known;
 };
 
-// What the block does next (thread 0; counters written by atomics are read through L2):
+// What rank 0 decided, written into every block's shared memory before the cluster barrier that
+// publishes it: each block then reads its own copy, not 32 warps' worth of remote loads into rank 0.
+struct cluster_decision {
+  iteration_info it;
+  std::uint32_t phase, items, picked_slot;
+};
+
+// The dynamic shared memory of a block: the queues, the seen sets and the loop state, so that rank 0's
+// are reached from one address.
+inline constexpr std::uint32_t state_word = 2 * small_frontier_limit + 2 * seen_set_size;
+inline constexpr std::size_t small_frontier_shared_bytes = state_word * sizeof(std::uint32_t) + sizeof(block_state);
+static_assert(state_word * sizeof(std::uint32_t) % alignof(block_state) == 0, "loop state alignment");
+
+// What the cluster does next (thread 0 of rank 0; counters written by atomics are read through L2):
 // relax the light arcs of a small frontier; when the bucket is used up, relax its vertices'
 // heavy arcs; then file to_file into the window (by atomics, as Near-Far's filing does); then take
 // the next non-empty bucket of the window; when the window is used up, find the far pile's lowest
 // live bucket and re-file the far pile around it (far_pile_min, plan and gather's work: the new
 // bucket's vertices are taken, the others go to to_file and are filed by the next file phase).
-// Anything too large for one block, the end of the solve and the managers' own filing of large
+// Anything too large for the cluster, the end of the solve and the managers' own filing of large
 // batches are left to the grid kernels.
 template <class Distance>
 __device__ void decide(const loop_view<Distance>& s, block_state& b) {
@@ -229,155 +249,185 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
 }
 
 // Adds the count of relaxed arcs that lane 0 of a warp holds (relax_chunk: the warp's chunk;
-// relax_block_gather: the whole block's arcs, in thread 0).
-__device__ inline void count_relaxed(block_state& b, std::uint64_t relaxed) {
-  if ((threadIdx.x & 31u) == 0 && relaxed) atomicAdd(&b.relaxed, static_cast<unsigned long long>(relaxed));
+// relax_block_gather: the whole block's arcs, in thread 0) to the block's total.
+__device__ inline void count_relaxed(unsigned long long& total, std::uint64_t relaxed) {
+  if ((threadIdx.x & 31u) == 0 && relaxed) atomicAdd(&total, static_cast<unsigned long long>(relaxed));
 }
 
-// Calls f(v, d) for every list[i] = v, i < n, that falls to this thread, with d = dist[v]: the
-// thread reads filing_batch vertices, then their distances, before the first call, so that their
-// memory round trips overlap.
+// Calls f(v, d) for every list[i] = v, i < n, that falls to this thread (number `thread` of
+// `threads`), with d = dist[v]: the thread reads filing_batch vertices, then their distances,
+// before the first call, so that their memory round trips overlap.
 template <class Distance, class F>
-__device__ void for_each_batched(const loop_view<Distance>& s, const vertex_t* list, std::uint32_t n, F&& f) {
-  for (std::uint32_t first = threadIdx.x; first < n; first += small_frontier_threads * filing_batch) {
+__device__ void for_each_batched(const loop_view<Distance>& s, const vertex_t* list, std::uint32_t n,
+                                 std::uint32_t thread, std::uint32_t threads, F&& f) {
+  for (std::uint32_t first = thread; first < n; first += threads * filing_batch) {
     vertex_t v[filing_batch];
     Distance d[filing_batch];
 #pragma unroll
     for (std::uint32_t j = 0; j < filing_batch; ++j) {
-      const std::uint32_t i = first + j * small_frontier_threads;
+      const std::uint32_t i = first + j * threads;
       v[j] = i < n ? list[i] : 0;
     }
 #pragma unroll
     for (std::uint32_t j = 0; j < filing_batch; ++j)
-      if (first + j * small_frontier_threads < n) d[j] = __ldcg(&s.dist[v[j]]);
+      if (first + j * threads < n) d[j] = __ldcg(&s.dist[v[j]]);
 #pragma unroll
     for (std::uint32_t j = 0; j < filing_batch; ++j)
-      if (first + j * small_frontier_threads < n) f(v[j], d[j]);
+      if (first + j * threads < n) f(v[j], d[j]);
   }
 }
 
-__device__ inline void clear_set(std::uint32_t* set) {
-  for (std::uint32_t i = threadIdx.x; i < seen_set_size; i += blockDim.x) set[i] = block_sink::empty;
+// Empties this block's part of a hash set (block_sink: entry h lives in block h mod blocks).
+__device__ inline void clear_set(std::uint32_t* set, std::uint32_t rank_bits) {
+  for (std::uint32_t i = threadIdx.x; i < seen_set_size >> rank_bits; i += blockDim.x) set[i] = block_sink::empty;
 }
 
+// The cluster's blocks relax the Part arcs of list[0 .. n) in even slices, then every warp of the
+// cluster takes chunks of the hub rows the slices left (after a cluster barrier: any block may have
+// pushed them).
+template <arcs Part, class Distance>
+__device__ void relax_in_cluster(const loop_view<Distance>& s, const block_sink& sink, const vertex_t* list,
+                                 std::uint32_t n, const iteration_info& it, const block_state& lead,
+                                 block_gather_scratch<Distance>& tile, unsigned long long& relaxed) {
+  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  const std::uint32_t rank = cluster.block_rank(), blocks = cluster.num_blocks();
+  const std::uint32_t lo = n * rank / blocks, hi = n * (rank + 1) / blocks;
+  count_relaxed(relaxed, relax_block_gather<small_frontier_threads, Part>(s, sink, list + lo, hi - lo, it, tile));
+  cluster.sync();
+  const std::uint32_t chunks = clamp_count(lead.chunk_count, s.chunk_capacity);
+  for (std::uint32_t item = rank * small_frontier_warps + (threadIdx.x >> 5); item < chunks;
+       item += blocks * small_frontier_warps)
+    count_relaxed(relaxed, relax_chunk<Part>(s, sink, item, it));
+}
+
+// Thread 0 of rank 0, between iterations: the iteration just done becomes history, the next
+// frontier the current one.
+__device__ inline void close_iteration(block_state& b) {
+  if (b.phase == light_phase) {
+    b.processed += b.items;
+    if (b.items > b.largest) b.largest = b.items;
+  }
+  if (b.phase == light_phase || b.phase == heavy_phase) b.it.stamp += 1;
+  if (b.phase == min_phase) b.far_min_known = 1;
+  b.count = b.next_count;
+  b.next_count = 0;
+  b.chunk_count = 0;
+}
+
+// Launched as one cluster. Every block reads the same control words at the start, so all of them
+// stay or leave together; afterwards every decision is rank 0's, published to all blocks by a
+// cluster barrier, and rank 0 leaves last (its shared memory is everyone's).
 template <class Distance>
 __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop_view<Distance> s) {
-  extern __shared__ vertex_t shared_words[];  // queues [2][small_frontier_limit], seen sets [2][seen_set_size]
-  vertex_t* const queues = shared_words;
-  std::uint32_t* const seen = shared_words + 2 * small_frontier_limit;
+  // queues [2][small_frontier_limit], seen sets [2][seen_set_size], block_state
+  extern __shared__ __align__(8) vertex_t shared_words[];
   __shared__ block_gather_scratch<Distance> tile;
-  __shared__ block_state b;
+  block_state& b = *reinterpret_cast<block_state*>(shared_words + state_word);
+  __shared__ unsigned long long relaxed;  // this block's arcs
+  __shared__ cluster_decision decision;
+  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
   control* ctl = s.ctl;
-  const std::uint32_t warp = threadIdx.x >> 5;
-  const std::uint32_t warps = small_frontier_threads / 32;
-  if (threadIdx.x == 0) {
-    const std::uint32_t cur = ctl->cur;
-    b.count = ctl->frontier_count[cur];
-    if (ctl->done || b.count > small_frontier_limit) b.count = 0;
-    b.it = iteration_info{ctl->current, ctl->window, ctl->iteration + 1, 0};
-    b.spill_buffer = cur ^ 1u;
-    b.next_count = 0;
-    b.chunk_count = 0;
-    b.settled = ctl->settled_count;
-    b.relaxed = 0;
-    b.processed = 0;
-    b.largest = 0;
-    b.far_min_known = 0;
+  const std::uint32_t cur = ctl->cur, start_count = ctl->frontier_count[cur];
+  if (ctl->done || start_count == 0 || start_count > small_frontier_limit) return;
+  const std::uint32_t rank = cluster.block_rank();
+  vertex_t* const queues = cluster.map_shared_rank(shared_words, 0);
+  block_state& lead = *reinterpret_cast<block_state*>(queues + state_word);
+  const std::uint32_t spill_buffer = cur ^ 1u;
+  const std::uint32_t rank_bits = static_cast<std::uint32_t>(__ffs(cluster.num_blocks())) - 1u;
+  std::uint32_t* const seen = shared_words + 2 * small_frontier_limit;  // this block's part of both sets
+  if (threadIdx.x == 0) relaxed = 0;
+  clear_set(seen, rank_bits);
+  if (rank == 0) {
+    if (threadIdx.x == 0) {
+      b.count = start_count;
+      b.it = iteration_info{ctl->current, ctl->window, ctl->iteration + 1, 0};
+      b.next_count = 0;
+      b.chunk_count = 0;
+      b.settled = ctl->settled_count;
+      b.processed = 0;
+      b.largest = 0;
+      b.phase = no_work;
+      b.far_min_known = 0;
+    }
+    for (std::uint32_t i = threadIdx.x; i < start_count; i += blockDim.x) shared_words[i] = s.frontier[cur][i];
   }
-  __syncthreads();
-  if (b.count == 0) return;
-  for (std::uint32_t i = threadIdx.x; i < b.count; i += blockDim.x) queues[i] = s.frontier[b.spill_buffer ^ 1u][i];
-  clear_set(seen);
   std::uint32_t q = 0, set = 0;
   for (;;) {
-    __syncthreads();
-    if (threadIdx.x == 0) decide(s, b);
-    __syncthreads();
-    if (b.phase == no_work) break;
+    cluster.sync();
+    if (rank == 0 && threadIdx.x == 0) {
+      if (b.phase != no_work) close_iteration(b);
+      decide(s, b);
+      for (std::uint32_t r = 0; r < cluster.num_blocks(); ++r)
+        *cluster.map_shared_rank(&decision, r) = cluster_decision{b.it, b.phase, b.items, b.picked_slot};
+    }
+    cluster.sync();
+    const std::uint32_t phase = decision.phase;
+    if (phase == no_work) break;
+    const std::uint32_t n = decision.items;
+    const iteration_info it = decision.it;
+    const std::uint32_t thread = rank * small_frontier_threads + threadIdx.x;
+    const std::uint32_t threads = cluster.num_blocks() * small_frontier_threads;
     const block_sink sink{queues + (q ^ 1u) * small_frontier_limit,
-                          &b.next_count,
+                          &lead.next_count,
                           small_frontier_limit,
-                          s.frontier[b.spill_buffer],
+                          s.frontier[spill_buffer],
                           s.frontier_capacity,
-                          &b.chunk_count,
-                          &b.settled,
+                          &lead.chunk_count,
+                          &lead.settled,
                           seen + set * seen_set_size,
                           seen_set_size - 1};
-    const std::uint32_t n = b.items;
-    const iteration_info it = b.it;
-    if (b.phase == light_phase || b.phase == heavy_phase) {
-      clear_set(seen + (set ^ 1u) * seen_set_size);  // for the next iteration, after the barriers below
-      if (b.phase == light_phase) {
-        count_relaxed(b, relax_block_gather<small_frontier_threads, arcs::light>(
-                             s, sink, queues + q * small_frontier_limit, n, it, tile));
-        __syncthreads();
-        const std::uint32_t chunks = clamp_count(b.chunk_count, s.chunk_capacity);
-        for (std::uint32_t item = warp; item < chunks; item += warps)
-          count_relaxed(b, relax_chunk<arcs::light>(s, sink, item, it));
-      } else {
-        count_relaxed(b, relax_block_gather<small_frontier_threads, arcs::heavy>(s, sink, s.settled, n, it, tile));
-        __syncthreads();
-        const std::uint32_t chunks = clamp_count(b.chunk_count, s.chunk_capacity);
-        for (std::uint32_t item = warp; item < chunks; item += warps)
-          count_relaxed(b, relax_chunk<arcs::heavy>(s, sink, item, it));
-      }
+    if (phase == light_phase || phase == heavy_phase) {
+      clear_set(seen + (set ^ 1u) * seen_set_size, rank_bits);  // for the next iteration
+      if (phase == light_phase)
+        relax_in_cluster<arcs::light>(s, sink, queues + q * small_frontier_limit, n, it, lead, tile, relaxed);
+      else
+        relax_in_cluster<arcs::heavy>(s, sink, s.settled, n, it, lead, tile, relaxed);
       set ^= 1u;
-    } else if (b.phase == file_phase) {
+    } else if (phase == file_phase) {
       const window_key<Distance> key = key_of(s);
       const std::uint32_t rel = it.current - it.window;
-      for_each_batched(s, s.to_file, n, [&](vertex_t v, Distance d) {
+      for_each_batched(s, s.to_file, n, thread, threads, [&](vertex_t v, Distance d) {
         file_by_key(s, sink, v, key.of_distance(d), it.current, rel);
       });
-    } else if (b.phase == gather_phase) {
-      for_each_batched(s, s.slot(b.picked_slot), n,
+    } else if (phase == gather_phase) {
+      for_each_batched(s, s.slot(decision.picked_slot), n, thread, threads,
                        [&](vertex_t v, Distance d) { take_if_in_bucket(s, sink, v, d, it.current); });
-    } else if (b.phase == min_phase) {
+    } else if (phase == min_phase) {
       std::uint32_t best = no_bucket;
-      for_each_batched(s, s.beyond, n, [&](vertex_t, Distance d) {
+      for_each_batched(s, s.beyond, n, thread, threads, [&](vertex_t, Distance d) {
         const std::uint32_t bucket = s.bucket(d);
         if (bucket > it.current && bucket < best) best = bucket;  // at or below it: settled, stale
       });
       best = __reduce_min_sync(0xFFFFFFFFu, best);
-      if ((threadIdx.x & 31u) == 0 && best != no_bucket) atomicMin(&b.far_min, best);
+      if ((threadIdx.x & 31u) == 0 && best != no_bucket) atomicMin(&lead.far_min, best);
     } else {
-      for_each_batched(s, s.beyond, n, [&](vertex_t v, Distance d) {
+      for_each_batched(s, s.beyond, n, thread, threads, [&](vertex_t v, Distance d) {
         if (s.bucket(d) <= it.current)
           take_if_in_bucket(s, sink, v, d, it.current);
         else
           push(s.to_file, &ctl->to_file_count, s.queue_capacity, v, ctl);
       });
     }
-    __syncthreads();
     q ^= 1u;
-    if (threadIdx.x == 0) {
-      if (b.phase == light_phase) {
-        b.processed += b.items;
-        if (b.items > b.largest) b.largest = b.items;
-      }
-      if (b.phase == light_phase || b.phase == heavy_phase) b.it.stamp += 1;
-      if (b.phase == min_phase) b.far_min_known = 1;
-      b.count = b.next_count;
-      b.next_count = 0;
-      b.chunk_count = 0;
-    }
   }
+  cluster.sync();  // every block has read the last decision: rank 0's shared memory is its own again
+  if (threadIdx.x == 0 && relaxed) atomicAdd(&ctl->edges_relaxed, relaxed);
+  if (rank != 0) return;
   const std::uint32_t left = b.count;
   if (left > small_frontier_limit) {  // hand the frontier to the grid: shared part, then the spilled rest
     for (std::uint32_t i = threadIdx.x; i < small_frontier_limit; i += blockDim.x)
-      s.frontier[b.spill_buffer][i] = queues[q * small_frontier_limit + i];
+      s.frontier[spill_buffer][i] = shared_words[q * small_frontier_limit + i];
   }
   __syncthreads();
   if (threadIdx.x == 0) {
-    const std::uint32_t cur = b.spill_buffer ^ 1u;
     ctl->frontier_count[cur] = 0;
-    ctl->frontier_count[b.spill_buffer] = left;
-    ctl->cur = b.spill_buffer;
+    ctl->frontier_count[spill_buffer] = left;
+    ctl->cur = spill_buffer;
     ctl->iteration = b.it.stamp - 1;
     ctl->current = b.it.current;
     ctl->settled_count = b.settled;
     ctl->vertices_processed += b.processed;
     if (b.largest > ctl->max_frontier) ctl->max_frontier = b.largest;
-    if (b.relaxed) ctl->edges_relaxed += b.relaxed;
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include "sssp/gpu/frontier_state.cuh"
@@ -35,10 +36,13 @@ __device__ inline void push(vertex_t* queue, std::uint32_t* count, std::uint32_t
 
 // Where the next frontier, the chunks of large vertices and the bucket's processed vertices go, and
 // how a vertex enters the next frontier only once per iteration. The grid-wide iteration appends to
-// the global queues and deduplicates with a per-vertex iteration stamp (atomicExch); the block-
-// resident iterations of small frontiers (step_kernels.cuh) append to shared-memory queues, spilling
-// past their end to the global frontier, and deduplicate in a hash set in shared memory, so that
-// no global round trip is spent on bookkeeping.
+// the global queues and deduplicates with a per-vertex iteration stamp (atomicExch); the cluster-
+// resident iterations of small frontiers (step_kernels.cuh) append to queues in the shared memory of
+// the cluster's block rank 0 (distributed shared memory for the other blocks), spilling past their
+// end to the global frontier, and deduplicate in a hash set in distributed shared memory, so that
+// no global round trip is spent on bookkeeping. The hash set is spread over the cluster's blocks
+// (entry h in block h mod blocks, a power of two), so that its clearing and its compare-and-swaps
+// load every SM alike.
 struct grid_sink {
   vertex_t* next;
   std::uint32_t* next_count;
@@ -60,15 +64,15 @@ struct grid_sink {
 };
 
 struct block_sink {
-  vertex_t* queue;               // shared memory, `limit` entries
-  std::uint32_t* count;          // shared memory
+  vertex_t* queue;               // (distributed) shared memory, `limit` entries
+  std::uint32_t* count;          // (distributed) shared memory
   std::uint32_t limit;
   vertex_t* spill;               // global frontier buffer, entries limit .. capacity
   std::uint32_t spill_capacity;
-  std::uint32_t* chunk_count;    // shared memory
-  std::uint32_t* settled_count;  // shared memory
-  std::uint32_t* seen;           // shared memory hash set of this iteration's next frontier
-  std::uint32_t seen_mask;       // its size - 1 (a power of two)
+  std::uint32_t* chunk_count;    // (distributed) shared memory
+  std::uint32_t* settled_count;  // (distributed) shared memory
+  std::uint32_t* seen;           // this block's part of the hash set of this iteration's next frontier
+  std::uint32_t seen_mask;       // the whole set's size - 1 (a power of two)
   static constexpr std::uint32_t empty = 0xFFFFFFFFu;
   static constexpr unsigned max_probes = 32;
   // Small frontiers are latency-bound: one atomic round trip instead of a read and an atomic.
@@ -87,9 +91,12 @@ struct block_sink {
   // always deduplicated the same way within an iteration.
   template <class Distance>
   __device__ void push_next_once(const loop_view<Distance>& s, vertex_t v, std::uint32_t stamp) const {
+    const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+    const std::uint32_t blocks = cluster.num_blocks(), rank_bits = static_cast<std::uint32_t>(__ffs(blocks)) - 1u;
     std::uint32_t h = (v * 2654435761u) & seen_mask;
     for (unsigned probe = 0; probe < max_probes; ++probe) {
-      const std::uint32_t prev = atomicCAS(&seen[h], empty, v);
+      std::uint32_t* entry = cluster.map_shared_rank(seen + (h >> rank_bits), h & (blocks - 1u));
+      const std::uint32_t prev = atomicCAS(entry, empty, v);
       if (prev == empty) {
         push_next(v, s.ctl);
         return;

@@ -1,8 +1,8 @@
 // The GPU delta-stepping engine (src/sssp/gpu) against the Dijkstra oracle, vertex by vertex, for
 // every GPU strategy: the bundled graphs, generated R-MAT and grid graphs, and crafted cases (zero
 // weights and zero-weight cycles, unreachable vertices, one vertex, long paths, a star with a million
-// leaves, a bucket too wide for the block-resident loop, parallel arcs, real weights, overflow, many
-// sources on one engine, delta and K values, a road-like grid through the block-resident loop).
+// leaves, a bucket too wide for the cluster-resident loop, parallel arcs, real weights, overflow, many
+// sources on one engine, delta and K values, road-like grids through the cluster-resident loop).
 // Integer distances must be equal; real ones within a relative 1e-5 (validate.cpp's tolerance: the
 // GPU adds the same floats but a few ulps are not a wrong answer). Predecessor trees are checked
 // arc by arc (check_predecessors) and for reaching the source from every reached vertex.
@@ -180,7 +180,7 @@ TEST(GpuSolver, LongPathAndStar) {
 
 TEST(GpuSolver, WideBucketWithHeavyArcs) {
   DELTASPLIT_REQUIRE_GPU();
-  // Bucket 0 holds 40000 vertices (too many for the block-resident loop), whose heavy arcs land in
+  // Bucket 0 holds 40000 vertices (too many for the cluster-resident loop), whose heavy arcs land in
   // the window's later buckets and past it: the grid relaxes them once bucket 0 is used up.
   const vertex_t wide = 40000, far = 5000;
   std::vector<arc> arcs;
@@ -261,10 +261,10 @@ TEST(GpuSolver, DeltaAndBucketCounts) {
   EXPECT_THROW(too_many.run(0), std::invalid_argument);
 }
 
-TEST(GpuSolver, RoadLikeGridInTheBlockLoop) {
+TEST(GpuSolver, RoadLikeGridInTheClusterLoop) {
   DELTASPLIT_REQUIRE_GPU();
-  // A road-like grid (mean degree 3.6) large enough for thousands of block-resident iterations:
-  // delta 500 keeps frontiers of a few hundred vertices inside the block, the auto delta and 50000
+  // A road-like grid (mean degree 3.6) large enough for thousands of cluster-resident iterations:
+  // delta 500 keeps frontiers of a few hundred vertices inside the cluster, the auto delta and 50000
   // give larger frontiers and buckets, with K = 1 (every later bucket on the far pile) and K = 10,
   // predecessors checked.
   graph::grid_params gp;
@@ -274,6 +274,32 @@ TEST(GpuSolver, RoadLikeGridInTheBlockLoop) {
     expect_dijkstra(g, {0, 245350}, gpu_options(sssp::strategy::near_far, delta, 1, true), "road-like grid");
     expect_dijkstra(g, {400123}, gpu_options(sssp::strategy::multisplit, delta, 10, true), "road-like grid");
   }
+}
+
+TEST(GpuSolver, RoadLikeGridInTheCluster) {
+  DELTASPLIT_REQUIRE_GPU();
+  // The small-frontier loop runs on a cluster of blocks, each relaxing a slice of the frontier: a
+  // wide road-like grid whose bucket fronts hold a few to a few thousand vertices, so that slices
+  // range from empty to full tiles. Integer and real weights (the two instantiations of the
+  // kernel), K = 1 (near-far, workfront) and K = 10 (multisplit, bucketing), predecessors checked.
+  graph::grid_params gp;
+  gp.rows = 300, gp.cols = 3000, gp.keep_fraction = 0.85, gp.seed = 11;
+  graph::csr g = graph::generate_grid(gp);
+  graph::csr real = g;
+  real.kind = graph::weight_kind::real;
+  real.real_weights.resize(g.int_weights.size());
+  for (std::size_t i = 0; i < g.int_weights.size(); ++i)
+    real.real_weights[i] = 0.001f * static_cast<float>(g.int_weights[i]) + 0.0625f;
+  real.int_weights.clear();
+  for (double delta : {300.0, 0.0}) {
+    expect_dijkstra(g, {0, 450000}, gpu_options(sssp::strategy::near_far, delta, 1, true), "wide road-like grid");
+    expect_dijkstra(g, {899999}, gpu_options(sssp::strategy::multisplit, delta, 10, true), "wide road-like grid");
+    expect_dijkstra(g, {1500}, gpu_options(sssp::strategy::bucketing, delta, 10, true), "wide road-like grid");
+  }
+  expect_dijkstra(real, {7}, gpu_options(sssp::strategy::near_far, 0, 1, true), "wide road-like grid, real weights");
+  expect_dijkstra(real, {12345}, gpu_options(sssp::strategy::multisplit, 0.5, 10, true),
+                  "wide road-like grid, real weights");
+  expect_dijkstra(g, {3}, gpu_options(sssp::strategy::workfront, 0, 1, true), "wide road-like grid");
 }
 
 TEST(GpuSolver, StatisticsAreReported) {
