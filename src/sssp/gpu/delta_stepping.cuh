@@ -20,7 +20,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -70,20 +69,14 @@ struct loop_outcome {
   control final{};
 };
 
-// A/B switch for one H200 run only (removed after it): DELTASPLIT_CLUSTER = blocks of the cluster.
-inline unsigned small_frontier_blocks() {
-  const char* v = std::getenv("DELTASPLIT_CLUSTER");
-  return v ? static_cast<unsigned>(std::atoi(v)) : small_frontier_cluster;
-}
-
 // small_frontier as one cluster of small_frontier_cluster blocks (one per SM of a GPC).
 inline cudaLaunchConfig_t small_frontier_launch(cudaStream_t stream, cudaLaunchAttribute& cluster) {
   cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = small_frontier_blocks();
+  cluster.val.clusterDim.x = small_frontier_cluster;
   cluster.val.clusterDim.y = 1;
   cluster.val.clusterDim.z = 1;
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(small_frontier_blocks());
+  config.gridDim = dim3(small_frontier_cluster);
   config.blockDim = dim3(small_frontier_threads);
   config.dynamicSmemBytes = small_frontier_shared_bytes;
   config.stream = stream;
@@ -114,8 +107,7 @@ void enqueue_step(const solve_context<Distance>& ctx, Filing& filing, cudaEvent_
   DS_CUDA_LAUNCH("delta-stepping step");
 }
 
-// small_frontier keeps its queues in more dynamic shared memory than a launch gets by default, and
-// may run as a cluster larger than the portable 8 blocks.
+// small_frontier keeps its queues in more dynamic shared memory than a launch gets by default.
 // nvcc gives each translation unit its own (internal) host stub of a kernel template, and the
 // attribute belongs to the stub the call names; every frontier manager instantiates the loop in
 // its own translation unit, so this function is a template on Filing too: an instantiation per
@@ -125,7 +117,6 @@ template <class Distance, class Filing>
 void allow_small_frontier_queues() {
   DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(small_frontier_shared_bytes)));
-  DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
 }
 
 // Captures steps_per_graph steps into ctx.graph unless it already holds them. False when the
