@@ -69,19 +69,32 @@ struct loop_outcome {
   control final{};
 };
 
-// small_frontier as one cluster of small_frontier_cluster blocks (one per SM of a GPC).
-inline cudaLaunchConfig_t small_frontier_launch(cudaStream_t stream, cudaLaunchAttribute& cluster) {
+// Blocks of the small-frontier group: a cluster of small_frontier_cluster when the kernel was
+// compiled for sm_90 or later (its PTX version), one block otherwise (frontier_cluster.cuh).
+template <class Distance>
+std::uint32_t small_frontier_blocks() {
+  static const std::uint32_t blocks = [] {
+    cudaFuncAttributes attributes{};
+    DS_CUDA(cudaFuncGetAttributes(&attributes, small_frontier<Distance>));
+    return attributes.ptxVersion >= 90 ? small_frontier_cluster : 1u;
+  }();
+  return blocks;
+}
+
+// small_frontier as one cluster of `blocks` blocks (one per SM of a GPC), or one plain block.
+inline cudaLaunchConfig_t small_frontier_launch(cudaStream_t stream, std::uint32_t blocks,
+                                                cudaLaunchAttribute& cluster) {
   cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = small_frontier_cluster;
+  cluster.val.clusterDim.x = blocks;
   cluster.val.clusterDim.y = 1;
   cluster.val.clusterDim.z = 1;
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(small_frontier_cluster);
+  config.gridDim = dim3(blocks);
   config.blockDim = dim3(small_frontier_threads);
   config.dynamicSmemBytes = small_frontier_shared_bytes;
   config.stream = stream;
   config.attrs = &cluster;
-  config.numAttrs = 1;
+  config.numAttrs = blocks > 1 ? 1 : 0;
   return config;
 }
 
@@ -96,7 +109,7 @@ void enqueue_step(const solve_context<Distance>& ctx, Filing& filing, cudaEvent_
   gather<<<shape.blocks, shape.threads, 0, stream>>>(s);
   if (between) DS_CUDA(cudaEventRecord(between, stream));
   cudaLaunchAttribute cluster{};
-  const cudaLaunchConfig_t config = small_frontier_launch(stream, cluster);
+  const cudaLaunchConfig_t config = small_frontier_launch(stream, small_frontier_blocks<Distance>(), cluster);
   DS_CUDA(cudaLaunchKernelEx(&config, small_frontier<Distance>, s));
   relax_grid<<<shape.blocks, shape.threads, 0, stream>>>(s);
   relax_chunks<<<shape.blocks, shape.threads, 0, stream>>>(s);
@@ -117,6 +130,7 @@ template <class Distance, class Filing>
 void allow_small_frontier_queues() {
   DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(small_frontier_shared_bytes)));
+  small_frontier_blocks<Distance>();  // learnt here, before any stream capture of the steps
 }
 
 // Captures steps_per_graph steps into ctx.graph unless it already holds them. False when the

@@ -20,9 +20,9 @@
 
 #include <cstdint>
 
-#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include "sssp/gpu/frontier_cluster.cuh"
 #include "sssp/gpu/relaxation.cuh"
 
 namespace deltasplit::sssp::gpu {
@@ -289,7 +289,7 @@ template <arcs Part, class Distance>
 __device__ void relax_in_cluster(const loop_view<Distance>& s, const block_sink& sink, const vertex_t* list,
                                  std::uint32_t n, const iteration_info& it, const block_state& lead,
                                  block_gather_scratch<Distance>& tile, unsigned long long& relaxed) {
-  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  const frontier_cluster cluster{};
   const std::uint32_t rank = cluster.block_rank(), blocks = cluster.num_blocks();
   const std::uint32_t lo = n * rank / blocks, hi = n * (rank + 1) / blocks;
   count_relaxed(relaxed, relax_block_gather<small_frontier_threads, Part>(s, sink, list + lo, hi - lo, it, tile));
@@ -325,7 +325,7 @@ __global__ void __launch_bounds__(small_frontier_threads, 1) small_frontier(loop
   block_state& b = *reinterpret_cast<block_state*>(shared_words + state_word);
   __shared__ unsigned long long relaxed;  // this block's arcs
   __shared__ cluster_decision decision;
-  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  const frontier_cluster cluster{};
   control* ctl = s.ctl;
   const std::uint32_t cur = ctl->cur, start_count = ctl->frontier_count[cur];
   if (ctl->done || start_count == 0 || start_count > small_frontier_limit) return;

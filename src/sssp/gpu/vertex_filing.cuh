@@ -5,9 +5,9 @@
 
 #include <cstdint>
 
-#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include "sssp/gpu/frontier_cluster.cuh"
 #include "sssp/gpu/frontier_state.cuh"
 
 namespace deltasplit::sssp::gpu {
@@ -91,7 +91,7 @@ struct block_sink {
   // always deduplicated the same way within an iteration.
   template <class Distance>
   __device__ void push_next_once(const loop_view<Distance>& s, vertex_t v, std::uint32_t stamp) const {
-    const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+    const frontier_cluster cluster{};
     const std::uint32_t blocks = cluster.num_blocks(), rank_bits = static_cast<std::uint32_t>(__ffs(blocks)) - 1u;
     std::uint32_t h = (v * 2654435761u) & seen_mask;
     for (unsigned probe = 0; probe < max_probes; ++probe) {
