@@ -25,7 +25,7 @@ deps:
 	  fi; \
 	fi; \
 	command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || \
-	  echo "note: no CUDA toolkit (nvcc) found; building the CPU parts only. Install CUDA 12.4+ for the GPU solvers."
+	  echo "note: no CUDA toolkit (nvcc) found; building the CPU parts only. Install the CUDA toolkit (13.0 is what the project is tested with) for the GPU solvers."
 
 configure: deps
 	@PATH="$$PATH:/usr/local/cuda/bin" cmake --preset $(PRESET) >/dev/null
