@@ -467,23 +467,28 @@ __global__ void relax_grid(loop_view<Distance> s) {
   add_relaxed(s.ctl, relaxed, &block_total);
 }
 
-// The chunks of the large vertices of the same iteration, one warp per chunk.
-template <class Distance>
-__global__ void relax_chunks(loop_view<Distance> s) {
+// The chunks of the large rows queued in this iteration (chunks_queued), one warp per chunk, each
+// relaxing its Part arcs: the light arcs of an iteration, or the heavy arcs of a settle pass.
+template <arcs Part, class Distance>
+__device__ void relax_queued_chunks(const loop_view<Distance>& s, const iteration_info& it) {
   __shared__ std::uint32_t block_total;
-  const control* ctl = s.ctl;
-  if (ctl->done || ctl->frontier_count[ctl->cur] == 0) return;
-  const std::uint32_t chunks = clamp_count(ctl->chunks_queued, s.chunk_capacity);
+  const std::uint32_t chunks = clamp_count(s.ctl->chunks_queued, s.chunk_capacity);
   if (chunks == 0) return;
   if (threadIdx.x == 0) block_total = 0;
   __syncthreads();
-  const iteration_info it = read_iteration(ctl);
   const std::uint32_t warps_per_block = blockDim.x >> 5;
   std::uint32_t relaxed = 0;
   for (std::uint32_t item = blockIdx.x * warps_per_block + (threadIdx.x >> 5); item < chunks;
        item += gridDim.x * warps_per_block)
-    relaxed += relax_chunk<arcs::light>(s, grid_sink_of(s, it), item, it);
+    relaxed += relax_chunk<Part>(s, grid_sink_of(s, it), item, it);
   add_relaxed(s.ctl, relaxed, &block_total);
+}
+
+template <class Distance>
+__global__ void relax_chunks(loop_view<Distance> s) {
+  const control* ctl = s.ctl;
+  if (ctl->done || ctl->frontier_count[ctl->cur] == 0) return;
+  relax_queued_chunks<arcs::light>(s, read_iteration(ctl));
 }
 
 // Closes a grid-wide iteration: the next frontier becomes the current one. When the current bucket
@@ -539,20 +544,8 @@ __global__ void settle_grid(loop_view<Distance> s) {
 
 template <class Distance>
 __global__ void settle_chunks(loop_view<Distance> s) {
-  __shared__ std::uint32_t block_total;
-  const control* ctl = s.ctl;
-  if (!ctl->settling) return;
-  const std::uint32_t chunks = clamp_count(ctl->chunks_queued, s.chunk_capacity);
-  if (chunks == 0) return;
-  if (threadIdx.x == 0) block_total = 0;
-  __syncthreads();
-  const iteration_info it = settle_iteration(ctl);
-  const std::uint32_t warps_per_block = blockDim.x >> 5;
-  std::uint32_t relaxed = 0;
-  for (std::uint32_t item = blockIdx.x * warps_per_block + (threadIdx.x >> 5); item < chunks;
-       item += gridDim.x * warps_per_block)
-    relaxed += relax_chunk<arcs::heavy>(s, grid_sink_of(s, it), item, it);
-  add_relaxed(s.ctl, relaxed, &block_total);
+  if (!s.ctl->settling) return;
+  relax_queued_chunks<arcs::heavy>(s, settle_iteration(s.ctl));
 }
 
 // The last kernel of a step: how many vertices of to_file the manager files at the start of the
