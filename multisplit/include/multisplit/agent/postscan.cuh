@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -44,11 +45,10 @@ struct postscan_storage {
   static constexpr int staged = reorders ? Policy::tile_items : 1;
   static constexpr int warp_rows = Policy::scope == reorder_scope::warp ? Policy::warps : 1;
 
-  std::uint32_t warp_counts[Policy::warps][max_warp_buckets];
+  std::uint32_t warp_counts[Policy::warps][Policy::count_columns];
   std::uint32_t warp_starts[warp_rows][max_warp_buckets];  // WMS: bucket starts in a warp's run
   std::uint32_t carry[max_warp_buckets];  // global position of this block's next item per bucket
   std::uint32_t base[max_warp_buckets];   // where this tile's bucket b lands, less its start
-  std::uint32_t tile_starts[max_warp_buckets];
   Key keys[staged];
   Value values[has_values<Value> ? staged : 1];
   std::uint8_t buckets[staged];
@@ -100,6 +100,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 
   const int warp = static_cast<int>(threadIdx.x / 32);
   const unsigned lane = lane_id();
+  const lane_flips flips = lane_flips::make();
   std::uint32_t* row = s.warp_counts[warp];
   // The next tile's items are loaded into k and v as soon as the current tile no longer needs
   // them there (after the scatter into shared memory), so the loads overlap the stores.
@@ -111,13 +112,12 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     load_windows<Policy>(keys_in, first, n, full, k);
     if constexpr (pairs) load_windows<Policy>(values_in, first, n, full, v);
   };
-  if (range.begin < range.end) load_tile(range.begin);
-  for (std::uint32_t tile = range.begin; tile < range.end; ++tile) {
+  // One tile; Full: every window is whole (all but a block's last tile), so no lane checks.
+  auto process = [&](std::uint32_t tile, auto full_tile) {
+    constexpr bool full = decltype(full_tile)::value;
     const std::uint64_t first = first_item<Policy>(tile, warp, lane);
-    const std::uint64_t tile_first = static_cast<std::uint64_t>(tile) * Policy::tile_items;
-    const bool full = tile_first + Policy::tile_items <= n;
     const bool more = tile + 1 < range.end;
-    static_assert(Policy::warp_items <= (1 << (32 - max_bucket_bits)), "ranks fit beside the bucket");
+    auto valid = [&](int i) { return full || first + 32 * i < n; };
     ranked_item item[Policy::windows];
 
     // A. local offsets within the warp's windows, in input order.
@@ -128,10 +128,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       for (int c = 0; c < counters; ++c) mine[c] = 0;
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
-        const bool valid = full || first + 32 * i < n;
-        const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
-        const std::uint32_t b = valid ? evaluate(fn, k[i], num_buckets, false) : 0;
-        const window_match<counters> w = match_window<counters>(b, bits, active);
+        const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid(i));
+        const std::uint32_t b = valid(i) ? evaluate(fn, k[i], num_buckets, false) : 0;
+        const window_match<counters> w = match_window<counters>(b, bits, active, flips);
         std::uint32_t before = 0;  // bucket b's count before this window: lane b mod 32's counter b / 32
 #pragma unroll
         for (int c = 0; c < counters; ++c) {
@@ -151,13 +150,12 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       __syncwarp();
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
-        const bool valid = full || first + 32 * i < n;
-        const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid);
-        const std::uint32_t b = valid ? evaluate(fn, k[i], num_buckets, false) : 0;
-        const std::uint32_t peers = match_bucket(b, bits, active);
+        const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid(i));
+        const std::uint32_t b = valid(i) ? evaluate(fn, k[i], num_buckets, false) : 0;
+        const std::uint32_t peers = match_bucket(b, bits, active, flips);
         const int leader = leader_of(peers | (1u << lane));
         std::uint32_t before = 0;
-        if (valid && static_cast<int>(lane) == leader) {
+        if (valid(i) && static_cast<int>(lane) == leader) {
           before = row[b];
           row[b] = before + static_cast<std::uint32_t>(__popc(peers));
         }
@@ -169,7 +167,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       warp_bucket_offsets(row, s.warp_starts[warp], num_buckets);
     __syncthreads();
 
-    // B. block offsets; the carried positions move past this tile.
+    // B. block offsets; the carried positions move past this tile. DMS and BMS fold where the
+    // tile's bucket lands (DMS: its global position; BMS: its start in the grouped tile) into
+    // every warp's count, so the scatter finds an item's place with one lookup: row[b] + rank.
     {
       std::uint32_t totals[per_thread], starts[per_thread];
       offsets_t::compute(s.scan, s.warp_counts, num_buckets, totals, starts);
@@ -179,11 +179,13 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         if (bucket < num_buckets) {
           const std::uint32_t at = s.carry[bucket];
           s.carry[bucket] = at + totals[j];
-          if constexpr (Policy::scope == reorder_scope::block) {
-            s.base[bucket] = at - starts[j];
-            s.tile_starts[bucket] = starts[j];
-          } else {
+          if constexpr (Policy::scope == reorder_scope::warp) {
             s.base[bucket] = at;
+          } else {
+            const std::uint32_t lands = Policy::scope == reorder_scope::block ? starts[j] : at;
+            if constexpr (Policy::scope == reorder_scope::block) s.base[bucket] = at - starts[j];
+#pragma unroll
+            for (int w = 0; w < Policy::warps; ++w) s.warp_counts[w][bucket] += lands;
           }
         }
       }
@@ -194,9 +196,8 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     if constexpr (Policy::scope == reorder_scope::none) {
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
-        if (full || first + 32 * i < n) {
-          const std::uint32_t b = item[i].bucket();
-          const std::uint32_t pos = s.base[b] + row[b] + item[i].rank();
+        if (valid(i)) {
+          const std::uint32_t pos = row[item[i].bucket()] + item[i].rank();
           keys_out[pos] = k[i];
           if constexpr (pairs) values_out[pos] = v[i];
         }
@@ -206,7 +207,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       const int seg = warp * Policy::warp_items;
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
-        if (full || first + 32 * i < n) {
+        if (valid(i)) {
           const std::uint32_t b = item[i].bucket();
           const std::uint32_t p = seg + s.warp_starts[warp][b] + item[i].rank();
           s.keys[p] = k[i];
@@ -216,7 +217,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       }
       if (more) load_tile(tile + 1);
       __syncwarp();
-      const std::uint64_t seg_first = tile_first + seg;
+      const std::uint64_t seg_first = static_cast<std::uint64_t>(tile) * Policy::tile_items + seg;
       const int seg_items = seg_first >= n ? 0
                             : static_cast<int>(min(static_cast<std::uint64_t>(Policy::warp_items),
                                                    n - seg_first));
@@ -229,9 +230,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     } else {
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
-        if (full || first + 32 * i < n) {
+        if (valid(i)) {
           const std::uint32_t b = item[i].bucket();
-          const std::uint32_t p = s.tile_starts[b] + row[b] + item[i].rank();
+          const std::uint32_t p = row[b] + item[i].rank();
           s.keys[p] = k[i];
           if constexpr (pairs) s.values[p] = v[i];
           s.buckets[p] = static_cast<std::uint8_t>(b);
@@ -244,15 +245,22 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         keys_out[pos] = s.keys[j];
         if constexpr (pairs) values_out[pos] = s.values[j];
       };
-      if (full) {  // unrolled: a thread's Windows stores are independent, all in flight at once
+      if constexpr (full) {  // unrolled: a thread's Windows stores are independent, all in flight at once
 #pragma unroll
         for (int r = 0; r < Policy::windows; ++r) store(r * Policy::threads + static_cast<int>(threadIdx.x));
       } else {
-        const int tile_items = static_cast<int>(n - tile_first);
+        const int tile_items = static_cast<int>(n - static_cast<std::uint64_t>(tile) * Policy::tile_items);
         for (int j = static_cast<int>(threadIdx.x); j < tile_items; j += Policy::threads) store(j);
       }
     }
     __syncwarp();  // this warp's lanes are done with its row before the next tile rewrites it
+  };
+  if (range.begin < range.end) load_tile(range.begin);
+  for (std::uint32_t tile = range.begin; tile < range.end; ++tile) {
+    if (static_cast<std::uint64_t>(tile + 1) * Policy::tile_items <= n)
+      process(tile, std::true_type{});
+    else
+      process(tile, std::false_type{});
   }
 }
 

@@ -39,7 +39,7 @@ struct block_bucket_offsets {
   // total (totals[j]) and the exclusive prefix of the totals over buckets (starts[j]); a thread
   // past the last bucket gets a zero total. Every thread of the block calls it.
   __device__ __forceinline__ static void compute(temp_storage& storage,
-                                                 std::uint32_t (*warp_counts)[max_warp_buckets],
+                                                 std::uint32_t (*warp_counts)[Policy::count_columns],
                                                  std::uint32_t num_buckets,
                                                  std::uint32_t (&totals)[per_thread],
                                                  std::uint32_t (&starts)[per_thread]) {

@@ -59,6 +59,9 @@ struct multisplit_policy {
   static constexpr int min_blocks = MinBlocks;
   static constexpr int bucket_bits = BucketBits;
   static constexpr bool register_counters = BucketBits <= max_register_bucket_bits;
+  // Columns of the per-warp count rows: the register policies write at most 64 buckets.
+  static constexpr int count_columns = register_counters ? 32 << (BucketBits > lane_bucket_bits ? 1 : 0)
+                                                         : static_cast<int>(max_warp_buckets);
   static constexpr int lane_counters = BucketBits <= lane_bucket_bits ? 1 : 1 << (BucketBits - lane_bucket_bits);
 };
 

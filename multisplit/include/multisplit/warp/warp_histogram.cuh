@@ -18,8 +18,8 @@ namespace detail {
 
 // Items of bucket lane_id() in one window.
 __device__ __forceinline__ std::uint32_t warp_histogram_lane_count(std::uint32_t bucket, int bits,
-                                                                   std::uint32_t active) {
-  return static_cast<std::uint32_t>(__popc(match_window<1>(bucket, bits, active).lane_bucket[0]));
+                                                                   std::uint32_t active, const lane_flips& f) {
+  return static_cast<std::uint32_t>(__popc(lane_low_match(bucket, bits, active, f)));
 }
 
 // Adds one key to the warp's row.
