@@ -14,6 +14,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <cub/device/device_histogram.cuh>
@@ -412,6 +413,127 @@ void tuning(workspace& w, timer& t) {
   }
 }
 
+// Variants: candidate postscan policies (rank scheme, key prefetch, shapes) against the default
+// method, keys or pairs, each checked to produce exactly the default's output (both are stable).
+__global__ void count_differences(const std::uint32_t* a, const std::uint32_t* b, std::size_t n,
+                                  unsigned long long* diffs) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    if (a[i] != b[i]) atomicAdd(diffs, 1ull);
+}
+
+struct reference_output {
+  std::uint32_t *keys = nullptr, *values = nullptr;
+  unsigned long long* diffs = nullptr;
+};
+
+unsigned long long differences(workspace& w, reference_output& ref, bool pairs) {
+  BENCH_CHECK(cudaMemset(ref.diffs, 0, sizeof(unsigned long long)));
+  count_differences<<<1024, 256>>>(w.keys_out, ref.keys, w.n, ref.diffs);
+  if (pairs) count_differences<<<1024, 256>>>(w.values_out, ref.values, w.n, ref.diffs);
+  unsigned long long d = 0;
+  BENCH_CHECK(cudaMemcpy(&d, ref.diffs, sizeof d, cudaMemcpyDeviceToHost));
+  return d;
+}
+
+template <class Policy, bool Pairs>
+void variant(workspace& w, timer& t, reference_output& ref, std::uint32_t m, const timing& base, const char* name) {
+  const multisplit::delta_buckets fn{0xffffffffu / m};
+  const multisplit::detail::item_count count{nullptr, static_cast<std::uint32_t>(w.n)};
+  const int bits = multisplit::detail::ceil_log2(m);
+  std::size_t bytes = 0;
+  auto call = [&](void* temp) {
+    using multisplit::detail::no_value;
+    if constexpr (Pairs)
+      return multisplit::detail::launch_warp_method<Policy>(temp, bytes, w.keys, w.keys_out, w.values, w.values_out,
+                                                            count, w.n, m, bits, fn, true, w.offsets, 0, nullptr);
+    else
+      return multisplit::detail::launch_warp_method<Policy>(temp, bytes, w.keys, w.keys_out,
+                                                            static_cast<const no_value*>(nullptr),
+                                                            static_cast<no_value*>(nullptr), count, w.n, m, bits, fn,
+                                                            true, w.offsets, 0, nullptr);
+  };
+  BENCH_CHECK(call(nullptr));
+  void* temp = w.need(bytes);
+  BENCH_CHECK(cudaMemset(w.keys_out, 0, w.n * 4));
+  const timing r = measure(t, [&] { BENCH_CHECK(call(temp)); });
+  const unsigned long long d = differences(w, ref, Pairs);
+  using value_t = std::conditional_t<Pairs, std::uint32_t, multisplit::detail::no_value>;
+  cudaFuncAttributes attr{};
+  BENCH_CHECK(cudaFuncGetAttributes(
+      &attr, multisplit::detail::postscan_kernel<Policy, std::uint32_t, value_t, multisplit::delta_buckets>));
+  int blocks = 0;
+  BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &blocks, multisplit::detail::postscan_kernel<Policy, std::uint32_t, value_t, multisplit::delta_buckets>,
+      Policy::threads, sizeof(multisplit::detail::postscan_storage<Policy, std::uint32_t, value_t>)));
+  char info[96];
+  std::snprintf(info, sizeof info, " [%d regs, %zu B local, %zu B smem, %d blocks/SM]", attr.numRegs,
+                attr.localSizeBytes, sizeof(multisplit::detail::postscan_storage<Policy, std::uint32_t, value_t>),
+                blocks);
+  add("variant", std::string(name) + info + (d ? " WRONG" : ""), Pairs, "BMS", "uniform", w.n, m, r, "default", base.ms);
+}
+
+template <bool Pairs>
+timing variant_base(workspace& w, timer& t, reference_output& ref, std::uint32_t m, method how) {
+  delta_keys_kernel<<<1024, 256>>>(w.keys, w.n, m, dist::uniform, m);
+  const timing base = time_split(w, t, Pairs, m, multisplit::delta_buckets{0xffffffffu / m}, how, false);
+  add("variant", "default", Pairs, multisplit::method_name(how), "uniform", w.n, m, base);
+  BENCH_CHECK(cudaMemcpy(ref.keys, w.keys_out, w.n * 4, cudaMemcpyDeviceToDevice));
+  if (Pairs) BENCH_CHECK(cudaMemcpy(ref.values, w.values_out, w.n * 4, cudaMemcpyDeviceToDevice));
+  return base;
+}
+
+void variants(workspace& w, timer& t) {
+  using namespace multisplit::detail;
+  constexpr reorder_scope B = reorder_scope::block;
+  reference_output ref;
+  BENCH_CHECK(cudaMalloc(&ref.keys, w.n * 4));
+  BENCH_CHECK(cudaMalloc(&ref.values, w.n * 4));
+  BENCH_CHECK(cudaMalloc(&ref.diffs, sizeof(unsigned long long)));
+  for (std::uint32_t m : {2u, 4u}) {
+    const timing base = variant_base<false>(w, t, ref, m, method::direct);
+    variant<multisplit_policy<reorder_scope::none, 256, 8, 8, 5, 6>, false>(w, t, ref, m, base, "DMS 256x8 min6");
+    variant<multisplit_policy<B, 256, 8, 8, 5, 5>, false>(w, t, ref, m, base, "BMS 256x8");
+  }
+  for (std::uint32_t m : {8u, 16u, 32u}) {
+    const timing base = variant_base<false>(w, t, ref, m, method::block);
+    variant<multisplit_policy<B, 256, 8, 8, 5, 6>, false>(w, t, ref, m, base, "256x8 min6");
+    variant<multisplit_policy<B, 256, 8, 8, 5, 4>, false>(w, t, ref, m, base, "256x8 min4");
+    variant<multisplit_policy<B, 256, 16, 8, 5, 4>, false>(w, t, ref, m, base, "256x16 min4");
+    variant<multisplit_policy<B, 256, 16, 8, 5, 3>, false>(w, t, ref, m, base, "256x16 min3");
+    variant<multisplit_policy<B, 512, 8, 4, 5, 2>, false>(w, t, ref, m, base, "512x8 min2");
+  }
+  {
+    const std::uint32_t m = 64;
+    const timing base = variant_base<false>(w, t, ref, m, method::block);
+    variant<multisplit_policy<B, 256, 8, 8, 6, 4>, false>(w, t, ref, m, base, "256x8 min4");
+    variant<multisplit_policy<B, 256, 16, 8, 6, 3>, false>(w, t, ref, m, base, "256x16 min3");
+    variant<multisplit_policy<B, 512, 8, 4, 8, 0>, false>(w, t, ref, m, base, "512x8 shared");
+  }
+  for (std::uint32_t m : {128u, 256u}) {
+    const timing base = variant_base<false>(w, t, ref, m, method::block);
+    variant<multisplit_policy<B, 256, 8, 8, 8, 0>, false>(w, t, ref, m, base, "256x8");
+    variant<multisplit_policy<B, 256, 16, 8, 8, 0>, false>(w, t, ref, m, base, "256x16");
+    variant<multisplit_policy<B, 512, 16, 4, 8, 0>, false>(w, t, ref, m, base, "512x16");
+    variant<multisplit_policy<B, 1024, 8, 2, 8, 0>, false>(w, t, ref, m, base, "1024x8");
+  }
+  {
+    const std::uint32_t m = 64;
+    const timing base = variant_base<true>(w, t, ref, m, method::block);
+    variant<multisplit_policy<B, 256, 8, 8, 6, 0>, true>(w, t, ref, m, base, "256x8");
+    variant<multisplit_policy<B, 256, 16, 8, 6, 3>, true>(w, t, ref, m, base, "256x16 min3");
+    variant<multisplit_policy<B, 512, 8, 4, 8, 0>, true>(w, t, ref, m, base, "512x8 shared");
+  }
+  {
+    const std::uint32_t m = 256;
+    const timing base = variant_base<true>(w, t, ref, m, method::block);
+    variant<multisplit_policy<B, 256, 16, 8, 8, 0>, true>(w, t, ref, m, base, "256x16");
+    variant<multisplit_policy<B, 512, 16, 4, 8, 0>, true>(w, t, ref, m, base, "512x16");
+  }
+  BENCH_CHECK(cudaFree(ref.keys));
+  BENCH_CHECK(cudaFree(ref.values));
+  BENCH_CHECK(cudaFree(ref.diffs));
+}
+
 double measure_copy(workspace& w, timer& t) {
   const timing c = measure(t, [&] {
     BENCH_CHECK(cudaMemcpyAsync(w.keys_out, w.keys, w.n * 4, cudaMemcpyDeviceToDevice));
@@ -501,9 +623,10 @@ int main(int argc, char** argv) {
     if (want("8")) table_8(w, t);
     if (want("11")) table_11(w, t, small_m);
     if (want("tune")) tuning(w, t);
+    if (only == "variants") variants(w, t);
     if (only == "profile") {  // one BMS call per bucket count, for a profiler (ncu -k regex:scan)
       reps = 1;
-      for (std::uint32_t m : {32u, 256u}) {
+      for (std::uint32_t m : {8u, 32u, 256u}) {
         delta_keys_kernel<<<1024, 256>>>(w.keys, w.n, m, dist::uniform, m);
         time_split(w, t, false, m, multisplit::delta_buckets{0xffffffffu / m}, method::block, false);
       }
