@@ -144,7 +144,7 @@ TEST(Multisplit, LargeMethodMatchesHostReference) {
 }
 
 // Past 2^22 items every block of the fixed grid walks several tiles (a few blocks per SM, tiles
-// of 2048 or 4096 items), so the positions carried between tiles and the counters, offsets and
+// of 2048 to 8192 items), so the positions carried between tiles and the counters, offsets and
 // staging areas that one tile leaves for the next are checked under every distribution, for
 // each counter scheme (one or two register counters per lane, shared counters).
 TEST(Multisplit, BlocksWalkSeveralTilesUnderEveryDistribution) {

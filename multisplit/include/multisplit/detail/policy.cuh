@@ -65,32 +65,46 @@ struct multisplit_policy {
   static constexpr int lane_counters = BucketBits <= lane_bucket_bits ? 1 : 1 << (BucketBits - lane_bucket_bits);
 };
 
-// The measured launch shapes (H200, n = 2^28, uniform delta-buckets, BMS, ms; tuning table of
-// bench/results/multisplit.md, "threads x windows per warp", final version of the kernels):
-//                 m = 2 keys/pairs   m = 32 keys/pairs   m = 256 keys/pairs
-//   256 x 8       1.086 / 1.558      1.569 / 2.172       2.995 / 5.879
-//   256 x 16      1.135 / 1.534      1.576 / 1.879       2.468 / 3.991
-//   512 x 8       1.178 / 1.861      1.767 / 2.386       2.422 / 3.731
-//   128 x 8       1.066 / 1.575      1.550 / 2.756       4.155 / 9.333
-// Up to 32 buckets 256 x 8 is within 2% of the best for keys, and 256 x 16 is the best for
-// pairs (16% faster at m = 32, 2% at m = 2): a pair tile carries twice the bytes through the
-// same per-tile work (block scan, barriers), so the longer tile halves that work per byte.
-// With shared counters (then m > 32, now m > 64) the per-tile bucket scans grow with m and the
-// larger 512 x 8 tile wins. Occupancy was register-bound (ncu: 50% theoretical for both, before
-// the registers were cut below). Only BMS was measured in these shapes; DMS and WMS keep 256 x 8.
+// The measured launch shapes (H200, n = 2^28, uniform delta-buckets, BMS, ms, total of the three
+// stages; `multisplit_bench --only variants`, commit 1bcdd50's kernels, outputs checked equal):
+//   keys           m = 8    m = 16   m = 32   m = 64   m = 128  m = 256
+//   256 x 8  <=5   1.147    1.325    1.321    1.595    -        -          (register counters)
+//   256 x 8  <=6   1.155    1.340    1.336    -        -        -          (40 registers, spills 16 B)
+//   256 x 16 <=4   1.097    1.276    1.289    -        -        -          (64 registers, spills 8 B)
+//   256 x 16 <=3   1.150    1.332    1.347    1.568    -        -
+//   512 x 8  <=2   1.250    1.447    1.469    -        -        -
+//   512 x 8        -        -        -        1.886    2.059    2.302      (shared counters)
+//   256 x 8        -        -        -        -        1.977    2.985
+//   256 x 16       -        -        -        -        2.082    2.308
+//   1024 x 8       -        -        -        -        2.191    2.410
+//   pairs          m = 64   m = 256
+//   256 x 16       2.124    3.969
+//   256 x 8        2.759    -
+//   512 x 8        2.352    4.028
+//   512 x 16       -        2.905      (one block per SM)
+// The postscan is bound by integer issue (ncu: the ALU pipe is the busiest), so the longer
+// tile wins where it halves the per-tile work per item (block scan, barriers, the warp-0 bucket
+// scan) without losing occupancy to registers: 256 x 16 under a 4-block bound for keys up to 32
+// buckets, and for pairs, whose tile carries twice the bytes. With 256 buckets a pair tile of
+// 512 x 16 gives each bucket 32 items per tile (runs of 128 bytes for keys and for values) and
+// is 1.39x faster than 512 x 8. DMS and WMS were measured only at 256 x 8 (DMS keys 256 x 8
+// under a 6-block bound: within 1% at m = 2 and 4).
 template <reorder_scope Scope, bool Pairs>
 struct policy_for {
-  static constexpr int few_windows = Pairs && Scope == reorder_scope::block ? 16 : 8;
-  // Key-only tiles fit 48 registers without spills (ptxas -v, sm_90; delta, identity, bit-field
-  // and checked buckets): 5 resident blocks of 256. Heavier bucket functions spill a little
-  // under this bound (even_bins' double arithmetic: 8-64 bytes, splitters: 0-16). Pair tiles
-  // would spill at 48; unbounded, BMS's 16 windows take 80 registers (3 blocks).
-  static constexpr int few_min_blocks = Pairs ? 0 : 5;
+  static constexpr bool block = Scope == reorder_scope::block;
+  static constexpr int few_windows = block ? 16 : 8;
+  // Key-only tiles: BMS's 16 windows fit 64 registers (4 resident blocks of 256), DMS's and WMS's
+  // 8 windows 48 (5 blocks); heavier bucket functions spill a little under these bounds (even_bins'
+  // double arithmetic, splitters). Pair tiles would spill; unbounded, BMS's 16 windows take 80
+  // registers (3 blocks).
+  static constexpr int few_min_blocks = Pairs ? 0 : block ? 4 : 5;
+  static constexpr int some_min_blocks = Pairs ? 0 : block ? 3 : 5;
   using few_buckets = multisplit_policy<Scope, 256, few_windows, 8, lane_bucket_bits, few_min_blocks>;
-  // 33..64 buckets: the m <= 32 shape with two register counters per lane (not measured yet
-  // against 512 x 8 with shared counters, which ran m = 64 at 75% of m = 32's speed).
-  using some_buckets = multisplit_policy<Scope, 256, few_windows, 8, max_register_bucket_bits, few_min_blocks>;
-  using many_buckets = multisplit_policy<Scope, 512, 8, 4, max_bucket_bits>;
+  // 33..64 buckets: the m <= 32 shape with two register counters per lane (1.20x faster than
+  // 512 x 8 with shared counters for keys, 1.11x for pairs).
+  using some_buckets = multisplit_policy<Scope, 256, few_windows, 8, max_register_bucket_bits, some_min_blocks>;
+  static constexpr int many_windows = Pairs && block ? 16 : 8;
+  using many_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits>;
 };
 
 }  // namespace detail
