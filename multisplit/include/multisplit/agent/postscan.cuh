@@ -17,7 +17,7 @@
 // shared-memory scatter), plus cub::BlockScan's beyond 64 buckets. Nothing else is needed
 // between tiles: the bucket counters are warp-private rows that the next tile's A rewrites
 // (m <= 64) or that their own warp clears (beyond), and every other shared array written in
-// tile t + 1 is last read in tile t before a barrier of tile t + 1 (base, tile starts, staged
+// tile t + 1 is last read in tile t before a barrier of tile t + 1 (base, staged
 // items) or by its own warp only (rows, WMS starts and segments: one __syncwarp).
 #pragma once
 
