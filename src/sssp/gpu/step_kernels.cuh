@@ -8,7 +8,8 @@
 // Small frontiers: road networks keep a frontier of hundreds to a few thousand vertices for
 // thousands of iterations, where a grid-wide iteration costs a handful of launches for almost no
 // work. small_frontier runs those iterations inside one persistent thread-block cluster (Hopper:
-// small_frontier_cluster blocks of 1024 threads on as many SMs, one hardware cluster barrier
+// 16 blocks of 1024 threads on as many SMs, or small_frontier_cluster where the GPU cannot place
+// 16 (small_frontier_blocks in delta_stepping.cuh), one hardware cluster barrier
 // between relaxation and the swap of frontiers), bucket after bucket, until the frontier outgrows
 // small_frontier_limit or the window needs the grid (see decide()); the grid kernels take the large
 // frontiers. The cluster's queues and counters live in the shared memory of block rank 0, its hash
