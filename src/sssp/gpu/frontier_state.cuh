@@ -99,6 +99,7 @@ struct loop_view {
   std::uint32_t queue_capacity;
   std::uint32_t chunk_capacity;
   std::uint32_t window_buckets;  // K
+  std::uint32_t local_light;     // small frontiers: light iterations block by block (step_kernels.cuh)
   bucket_of_distance<Distance> bucket;
 
   __device__ vertex_t* slot(std::uint32_t k) const { return slots + static_cast<std::size_t>(k) * queue_capacity; }

@@ -52,6 +52,7 @@ struct grid_sink {
   // A plain read of the target's distance first: most arcs improve nothing, and on large
   // frontiers the atomics are what the memory system is short of.
   static constexpr bool read_before_atomic = true;
+  __device__ bool defer_filing(vertex_t) const { return false; }
   __device__ void push_next(vertex_t v, control* ctl) const { push(next, next_count, next_capacity, v, ctl); }
   template <class Distance>
   __device__ void push_next_once(const loop_view<Distance>& s, vertex_t v, std::uint32_t stamp) const {
@@ -77,6 +78,7 @@ struct block_sink {
   static constexpr unsigned max_probes = 32;
   // Small frontiers are latency-bound: one atomic round trip instead of a read and an atomic.
   static constexpr bool read_before_atomic = false;
+  __device__ bool defer_filing(vertex_t) const { return false; }
   __device__ void push_next(vertex_t v, control* ctl) const {
     std::uint32_t i = atomicAdd(count, 1u);
     if (i < limit)
@@ -116,18 +118,88 @@ struct block_sink {
   }
 };
 
-// Where an improved vertex goes: see the file comment. c is the current bucket.
+// The sink of a block's own light iterations (step_kernels.cuh, local_phase): the block keeps the
+// vertices it improves into the current bucket in its own shared memory and relaxes them itself,
+// with no cluster barrier between its iterations. Its hash set is its own too (cleared per
+// iteration; past max_probes a vertex is pushed without deduplication, which costs a repeated
+// relaxation, never a lost one). What outgrows the block's queue goes to the cluster's next
+// frontier, the chunks of hub rows to the cluster's list. Vertices improved into later buckets and
+// the vertices processed are kept in shared memory too (up to `kept_limit` each) and handed to the
+// global lists once, when the block's iterations end (relax_locally): no iteration waits on a
+// global queue's round trips for them.
+struct local_sink {
+  vertex_t* queue;               // this block's shared memory, `limit` entries
+  std::uint32_t* count;          // this block's shared memory
+  std::uint32_t limit;
+  std::uint32_t* seen;           // this block's set of this iteration, seen_mask + 1 entries
+  std::uint32_t seen_mask;
+  block_sink cluster;            // the overflow, the chunks and the processed vertices
+  std::uint32_t* chunk_count;    // = cluster.chunk_count (push_chunks reads it from the sink)
+  vertex_t* later;               // improved into a later bucket, to file
+  std::uint32_t* later_count;
+  vertex_t* processed;           // processed in the current bucket (the heavy arcs' list)
+  std::uint32_t* processed_count;
+  std::uint32_t kept_limit;
+  static constexpr bool read_before_atomic = false;
+  __device__ bool defer_filing(vertex_t v) const {
+    const std::uint32_t i = atomicAdd(later_count, 1u);
+    if (i >= kept_limit) return false;
+    later[i] = v;
+    return true;
+  }
+  __device__ void push_next(vertex_t v, control* ctl) const {
+    const std::uint32_t i = atomicAdd(count, 1u);
+    if (i < limit) queue[i] = v;
+  }
+  // Past `limit` the vertex goes to the cluster's next frontier, deduplicated there by the cluster's
+  // set and stamps (several blocks and iterations may send it), and the block ends its iterations.
+  template <class Distance>
+  __device__ void push_next_once(const loop_view<Distance>& s, vertex_t v, std::uint32_t stamp) const {
+    std::uint32_t h = (v * 2654435761u) & seen_mask;
+    for (unsigned probe = 0; probe < block_sink::max_probes; ++probe) {
+      const std::uint32_t prev = atomicCAS(&seen[h], block_sink::empty, v);
+      if (prev == v) return;
+      if (prev == block_sink::empty) break;
+      h = (h + 1) & seen_mask;
+    }
+    const std::uint32_t i = atomicAdd(count, 1u);
+    if (i < limit)
+      queue[i] = v;
+    else
+      cluster.push_next_once(s, v, stamp);
+  }
+  template <class Distance>
+  __device__ void push_settled(const loop_view<Distance>& s, vertex_t v) const {
+    const std::uint32_t i = atomicAdd(processed_count, 1u);
+    if (i < kept_limit)
+      processed[i] = v;
+    else
+      cluster.push_settled(s, v);
+  }
+};
+
+// Files v, whose distance fell into bucket b past the current one, unless it was filed into b or
+// lower since it was last taken.
+template <class Distance>
+__device__ void file_later_bucket(const loop_view<Distance>& s, vertex_t v, std::uint32_t b, std::uint32_t window) {
+  if (atomicMin(&s.filed[v], b) > b) {
+    if (b - window < s.window_buckets)
+      push(s.to_file, &s.ctl->to_file_count, s.queue_capacity, v, s.ctl);
+    else
+      push(s.beyond, &s.ctl->beyond_count, s.queue_capacity, v, s.ctl);
+  }
+}
+
+// Where an improved vertex goes: see the file comment. c is the current bucket. A sink that
+// defers filing (local_sink) keeps v to file it when its light iterations end.
 template <class Distance, class Sink>
 __device__ void file_improved(const loop_view<Distance>& s, const Sink& sink, vertex_t v, Distance d, std::uint32_t c,
                               std::uint32_t window, std::uint32_t stamp) {
   std::uint32_t b = s.bucket(d);
   if (b <= c) {
     sink.push_next_once(s, v, stamp);
-  } else if (atomicMin(&s.filed[v], b) > b) {
-    if (b - window < s.window_buckets)
-      push(s.to_file, &s.ctl->to_file_count, s.queue_capacity, v, s.ctl);
-    else
-      push(s.beyond, &s.ctl->beyond_count, s.queue_capacity, v, s.ctl);
+  } else if (!sink.defer_filing(v)) {
+    file_later_bucket(s, v, b, window);
   }
 }
 
