@@ -2,11 +2,13 @@
 // every GPU strategy: the bundled graphs, generated R-MAT and grid graphs, and crafted cases (zero
 // weights and zero-weight cycles, unreachable vertices, one vertex, long paths, a star with a million
 // leaves, a bucket too wide for the cluster-resident loop, parallel arcs, real weights, overflow, many
-// sources on one engine, delta and K values, road-like grids through the cluster-resident loop).
+// sources on one engine, delta and K values, road-like grids through the cluster-resident loop, both
+// light phases of small frontiers forced on dense and sparse graphs).
 // Integer distances must be equal; real ones within a relative 1e-5 (validate.cpp's tolerance: the
 // GPU adds the same floats but a few ulps are not a wrong answer). Predecessor trees are checked
 // arc by arc (check_predecessors) and for reaching the source from every reached vertex.
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -300,6 +302,46 @@ TEST(GpuSolver, RoadLikeGridInTheCluster) {
   expect_dijkstra(real, {12345}, gpu_options(sssp::strategy::multisplit, 0.5, 10, true),
                   "wide road-like grid, real weights");
   expect_dijkstra(g, {3}, gpu_options(sssp::strategy::workfront, 0, 1, true), "wide road-like grid");
+}
+
+// Sets an environment variable for one scope (the engine reads DELTASPLIT_LOCAL_LIGHT when built).
+class scoped_env {
+ public:
+  scoped_env(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) had_ = true, old_ = old;
+    ::setenv(name, value, 1);
+  }
+  ~scoped_env() {
+    if (had_)
+      ::setenv(name_, old_.c_str(), 1);
+    else
+      ::unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string old_;
+};
+
+TEST(GpuSolver, BothLightPhasesOfSmallFrontiers) {
+  DELTASPLIT_REQUIRE_GPU();
+  // The engine runs the light iterations of small frontiers block by block on sparse graphs and
+  // cluster-synchronously on dense ones (engine.cu, choose_local_light); each is forced here on a
+  // graph of the other kind too: an R-MAT graph, whose dense frontiers outgrow a block's share and
+  // go back to the cluster, and a road-like grid. Every strategy, predecessors checked.
+  graph::rmat_params rp;
+  rp.scale = 14, rp.edge_factor = 8, rp.undirected = true, rp.seed = 21;
+  const graph::csr rmat = graph::generate_rmat(rp);
+  graph::grid_params gp;
+  gp.rows = 400, gp.cols = 500, gp.keep_fraction = 0.9, gp.seed = 3;
+  const graph::csr grid = graph::generate_grid(gp);
+  for (const char* mode : {"1", "0"}) {
+    scoped_env force("DELTASPLIT_LOCAL_LIGHT", mode);
+    SCOPED_TRACE(std::string("DELTASPLIT_LOCAL_LIGHT=") + mode);
+    expect_all_strategies(rmat, {0, 5000}, "rmat, forced light phase", true);
+    expect_all_strategies(grid, {0, 123456}, "grid, forced light phase", true);
+  }
 }
 
 TEST(GpuSolver, StatisticsAreReported) {
