@@ -30,8 +30,7 @@ namespace detail {
 template <class BucketFn, class Key>
 __device__ __forceinline__ std::uint32_t evaluate(const BucketFn& fn, const Key& key,
                                                   std::uint32_t m, bool /*counting*/) {
-  std::uint32_t b = static_cast<std::uint32_t>(fn(key));
-  return b < m ? b : m - 1;
+  return min(static_cast<std::uint32_t>(fn(key)), m - 1);  // one min instruction
 }
 
 template <class BucketFn, class Key>

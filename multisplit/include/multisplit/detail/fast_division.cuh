@@ -1,9 +1,13 @@
 // Delta-buckets without a hardware division per key. Seed 000 (Section 7.1, Table 7 remarks)
 // found the integer division of delta-buckets to cost up to 0.7x of BMS's throughput. The
 // divisor is invariant for a call, so each thread derives once, when the kernel stages its
-// bucket function, the multiplier for division by an invariant integer (Granlund & Montgomery,
-// PLDI 1994, Section 4): floor(u / d) = (t + ((u - t) >> s1)) >> s2 with t = umulhi(u, magic).
-// Exact for every 32-bit u and every d >= 1.
+// bucket function, a 64-bit reciprocal: floor(u / d) = floor(u * c / 2^64) with c = ceil(2^64 / d),
+// exact for every 32-bit u and d (Lemire, Kaser and Kurz, "Faster remainder by direct
+// computation", Software: Practice and Experience 49(6), 2019, Theorem 1: 64 >= 32 + log2 d).
+// With c = c_hi * 2^32 + c_lo that is the high word of u * c_hi + umulhi(u, c_lo): a
+// multiply-high and one wide multiply-add, against Granlund and Montgomery's five operations
+// (multiply-high, subtract, two shifts, add), in the postscan that is bound by integer issue.
+// d = 1 (c = 2^64) does not fit; there c = 0 and u itself is added to the high word.
 #pragma once
 
 #include <cstdint>
@@ -16,19 +20,24 @@ namespace multisplit {
 namespace detail {
 
 struct divided_delta_buckets {
-  std::uint32_t magic;
-  std::uint32_t shift1;
-  std::uint32_t shift2;
-  __device__ __forceinline__ std::uint32_t operator()(std::uint32_t key) const {
-    const std::uint32_t t = __umulhi(key, magic);
-    return (t + ((key - t) >> shift1)) >> shift2;
+  std::uint32_t c_lo;
+  std::uint32_t c_hi;
+  std::uint32_t unit;  // ~0 for d = 1, else 0
+  __host__ __device__ __forceinline__ std::uint32_t operator()(std::uint32_t key) const {
+#ifdef __CUDA_ARCH__
+    const std::uint32_t t = __umulhi(key, c_lo);
+#else
+    const std::uint32_t t = static_cast<std::uint32_t>((std::uint64_t{key} * c_lo) >> 32);
+#endif
+    const std::uint64_t addend = (std::uint64_t{key & unit} << 32) | t;
+    return static_cast<std::uint32_t>((std::uint64_t{key} * c_hi + addend) >> 32);
   }
 };
 
-__device__ __forceinline__ divided_delta_buckets invariant_division(std::uint32_t d) {
-  const std::uint32_t l = d <= 1 ? 0u : 32u - static_cast<std::uint32_t>(__clz(d - 1));  // ceil(log2 d)
-  const std::uint64_t magic = ((((std::uint64_t{1} << l) - d) << 32) / d) + 1;
-  return {static_cast<std::uint32_t>(magic), l < 1 ? l : 1u, l > 1 ? l - 1 : 0u};
+__host__ __device__ __forceinline__ divided_delta_buckets invariant_division(std::uint32_t d) {
+  if (d <= 1) return {0u, 0u, ~0u};
+  const std::uint64_t c = ~std::uint64_t{0} / d + 1;  // floor((2^64 - 1) / d) + 1 = ceil(2^64 / d)
+  return {static_cast<std::uint32_t>(c), static_cast<std::uint32_t>(c >> 32), 0u};
 }
 
 }  // namespace detail
