@@ -43,29 +43,47 @@ template <class Policy, class Key, class Value>
 struct postscan_storage {
   static constexpr bool reorders = Policy::scope != reorder_scope::none;
   static constexpr int staged = reorders ? Policy::tile_items : 1;
-  static constexpr int warp_rows = Policy::scope == reorder_scope::warp ? Policy::warps : 1;
+  static constexpr bool warp_scope = Policy::scope == reorder_scope::warp;
+  static constexpr bool block_scope = Policy::scope == reorder_scope::block;
+  static constexpr int warp_rows = warp_scope ? Policy::warps : 1;
 
   std::uint32_t warp_counts[Policy::warps][Policy::count_columns];
+  // BMS: per warp and bucket, where the warp's items of the bucket land in the grouped tile
+  // (x) and in the output (y), each less (bucket << 16) (see ranked_item).
+  uint2 lands[block_scope ? Policy::warps : 1][block_scope ? Policy::count_columns : 1];
   std::uint32_t warp_starts[warp_rows][max_warp_buckets];  // WMS: bucket starts in a warp's run
   std::uint32_t carry[max_warp_buckets];  // global position of this block's next item per bucket
-  std::uint32_t base[max_warp_buckets];   // where this tile's bucket b lands, less its start
+  std::uint32_t base[max_warp_buckets];   // WMS: where this tile's bucket b lands
   Key keys[staged];
   Value values[has_values<Value> ? staged : 1];
-  std::uint8_t buckets[staged];
+  std::uint8_t buckets[warp_scope ? staged : 1];     // WMS: the bucket of each staged item
+  std::uint32_t dest[block_scope ? staged : 1];      // BMS: the output position of each staged item
   typename block_bucket_offsets<Policy>::temp_storage scan;
   splitter_stage stage_area;
 };
 
-// An item's bucket and its rank among its warp's items of that bucket, packed in one word
-// (bucket < 2^8, rank < warp_items <= 2^16). Items, values and these words are the per-item
-// state that lives across a tile's barriers, so they set the kernel's registers (occupancy).
+// An item's bucket and its rank among its warp's items of that bucket, packed in one word:
+// bucket << 16 | rank (bucket < 2^8, rank < warp_items <= 2^13). Items, values and these words
+// are the per-item state that lives across a tile's barriers, so they set the kernel's
+// registers (occupancy). The layout saves integer instructions in the scatter (the postscan is
+// bound by integer issue): a row entry for bucket b stored less b << 16 gives entry + word =
+// entry's position + rank with no unpacking, and the entry's byte offset in a row of 2^S-byte
+// entries is word >> (16 - S) (the rank's bits fall off).
 struct ranked_item {
   std::uint32_t word;
+  static constexpr int bucket_shift = 16;
   __device__ __forceinline__ static ranked_item of(std::uint32_t bucket, std::uint32_t rank) {
-    return {rank << max_bucket_bits | bucket};
+    return {(bucket << bucket_shift) + rank};
   }
-  __device__ __forceinline__ std::uint32_t bucket() const { return word & ((1u << max_bucket_bits) - 1); }
-  __device__ __forceinline__ std::uint32_t rank() const { return word >> max_bucket_bits; }
+  __device__ __forceinline__ std::uint32_t bucket() const { return word >> bucket_shift; }
+  __device__ __forceinline__ std::uint32_t rank() const { return word & ((1u << bucket_shift) - 1); }
+  // The entry of this item's bucket in a row of 4- or 8-byte entries.
+  template <class T>
+  __device__ __forceinline__ const T& in(const T* row) const {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "4- or 8-byte entries");
+    constexpr int shift = bucket_shift - (sizeof(T) == 4 ? 2 : 3);
+    return *reinterpret_cast<const T*>(reinterpret_cast<const unsigned char*>(row) + (word >> shift));
+  }
 };
 
 template <class Policy, class Key, class Value, class BucketFn>
@@ -80,6 +98,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   extern __shared__ __align__(16) unsigned char shared_bytes[];  // sizeof(storage_t), dynamic:
   storage_t& s = *reinterpret_cast<storage_t*>(shared_bytes);     // large tiles pass 48 KiB
 
+  static_assert(Policy::warp_items <= (1 << 13), "ranks must leave ranked_item's bucket bits clear");
   const std::uint32_t n = count.get();
   const tile_range range = even_share(n, Policy::tile_items);
   if (*single_bucket) {  // early exit: the order cannot change, so copy this block's range
@@ -130,12 +149,13 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
       for (int i = 0; i < Policy::windows; ++i) {
         const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid(i));
         const std::uint32_t b = valid(i) ? evaluate(fn, k[i], num_buckets, false) : 0;
-        const window_match<counters> w = match_window<counters>(b, bits, active, flips);
-        std::uint32_t before = 0;  // bucket b's count before this window: lane b mod 32's counter b / 32
-#pragma unroll
-        for (int c = 0; c < counters; ++c) {
-          const std::uint32_t held = __shfl_sync(0xffffffffu, mine[c], b % 32);
-          if (b / 32 == static_cast<std::uint32_t>(c)) before = held;
+        const window_match<counters> w = match_window<Policy::bucket_bits, counters>(b, active, flips);
+        // Bucket b's count before this window: lane b mod 32's counter b / 32 (a shuffle reads
+        // only the low five bits of its lane index).
+        std::uint32_t before = __shfl_sync(0xffffffffu, mine[0], b);
+        if constexpr (counters == 2) {
+          const std::uint32_t upper = __shfl_sync(0xffffffffu, mine[1], b);
+          if (b >> lane_bucket_bits) before = upper;
         }
         item[i] = ranked_item::of(b, before + local_offset(w.peers));
 #pragma unroll
@@ -168,8 +188,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     __syncthreads();
 
     // B. block offsets; the carried positions move past this tile. DMS and BMS fold where the
-    // tile's bucket lands (DMS: its global position; BMS: its start in the grouped tile) into
-    // every warp's count, so the scatter finds an item's place with one lookup: row[b] + rank.
+    // tile's bucket lands (DMS: its global position; BMS: its start in the grouped tile and its
+    // global position) into every warp's entry, less b << 16, so the scatter finds an item's
+    // places with one lookup and one add each: entry + item word (ranked_item).
     {
       std::uint32_t totals[per_thread], starts[per_thread];
       offsets_t::compute(s.scan, s.warp_counts, num_buckets, totals, starts);
@@ -181,11 +202,17 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
           s.carry[bucket] = at + totals[j];
           if constexpr (Policy::scope == reorder_scope::warp) {
             s.base[bucket] = at;
-          } else {
-            const std::uint32_t lands = Policy::scope == reorder_scope::block ? starts[j] : at;
-            if constexpr (Policy::scope == reorder_scope::block) s.base[bucket] = at - starts[j];
+          } else if constexpr (Policy::scope == reorder_scope::none) {
+            const std::uint32_t lands = at - (bucket << ranked_item::bucket_shift);
 #pragma unroll
             for (int w = 0; w < Policy::warps; ++w) s.warp_counts[w][bucket] += lands;
+          } else {
+            const std::uint32_t bias = bucket << ranked_item::bucket_shift;
+#pragma unroll
+            for (int w = 0; w < Policy::warps; ++w) {
+              const std::uint32_t before = s.warp_counts[w][bucket] - bias;
+              s.lands[w][bucket] = make_uint2(before + starts[j], before + at);
+            }
           }
         }
       }
@@ -197,7 +224,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
         if (valid(i)) {
-          const std::uint32_t pos = row[item[i].bucket()] + item[i].rank();
+          const std::uint32_t pos = item[i].in(row) + item[i].word;
           keys_out[pos] = k[i];
           if constexpr (pairs) values_out[pos] = v[i];
         }
@@ -231,17 +258,17 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
         if (valid(i)) {
-          const std::uint32_t b = item[i].bucket();
-          const std::uint32_t p = row[b] + item[i].rank();
+          const uint2 lands = item[i].in(s.lands[warp]);
+          const std::uint32_t p = lands.x + item[i].word;
           s.keys[p] = k[i];
           if constexpr (pairs) s.values[p] = v[i];
-          s.buckets[p] = static_cast<std::uint8_t>(b);
+          s.dest[p] = lands.y + item[i].word;
         }
       }
       if (more) load_tile(tile + 1);
       __syncthreads();
       auto store = [&](int j) {  // staged item j to its final position
-        const std::uint32_t pos = s.base[s.buckets[j]] + j;
+        const std::uint32_t pos = s.dest[j];
         keys_out[pos] = s.keys[j];
         if constexpr (pairs) values_out[pos] = s.values[j];
       };

@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(Policy::threads)
     std::uint32_t mine = 0;
     const lane_flips flips = lane_flips::make();
     each_window([&](std::uint32_t b, bool, std::uint32_t active) {
-      mine += warp_histogram_lane_count(b, bits, active, flips);
+      mine += warp_histogram_lane_count<max_prescan_ballot_bits>(b, active, flips);
     });
     if (lane < num_buckets) row[lane] = mine;
   } else {

@@ -82,6 +82,15 @@ struct multisplit_policy {
 //   256 x 8        2.759    -
 //   512 x 8        2.352    4.028
 //   512 x 16       -        2.905      (one block per SM)
+// Round 2 (same shapes; ballots per policy bit count at compile time with one predicate-setting
+// LOP3 per bit test, delta-buckets by a 64-bit reciprocal, the scatter without unpacking: see
+// ranked_item in agent/postscan.cuh), keys, ms, old and new kernels in one H200 session:
+//   m        2 (DMS)  4 (DMS)  8      16     32     64     128    256    pairs 64  pairs 256
+//   before   0.926    1.060    1.094  1.270  1.285  1.565  2.053  2.295  2.104     2.891
+//   after    0.897    1.005    0.978  0.992  1.050  1.286  1.705  1.940  2.092     2.749
+// (BMS at m = 2 and 4: 0.885 and 0.900.) The shapes were re-measured with the new kernels and
+// still win: 256 x 8 is 0.93-0.95x at m = 8..32, 256 x 16 under a 3-block bound 0.94-0.95x,
+// 512 x 16 0.89-0.90x; beyond 64 buckets 256 x 16 and 512 x 16 are within 1.02x and 1.04x.
 // The postscan is bound by integer issue (ncu: the ALU pipe is the busiest), so the longer
 // tile wins where it halves the per-tile work per item (block scan, barriers, the warp-0 bucket
 // scan) without losing occupancy to registers: 256 x 16 under a 4-block bound for keys up to 32
@@ -99,6 +108,10 @@ struct policy_for {
   // registers (3 blocks).
   static constexpr int few_min_blocks = Pairs ? 0 : block ? 4 : 5;
   static constexpr int some_min_blocks = Pairs ? 0 : block ? 3 : 5;
+  // Up to 4 buckets the same shape with two ballots per window: the register-counter policies
+  // take ballots for every bucket bit the policy serves (no per-ballot test of m), so m <= 4
+  // has a policy of its own rather than five ballots.
+  using tiny_buckets = multisplit_policy<Scope, 256, few_windows, 8, 2, few_min_blocks>;
   using few_buckets = multisplit_policy<Scope, 256, few_windows, 8, lane_bucket_bits, few_min_blocks>;
   // 33..64 buckets: the m <= 32 shape with two register counters per lane (1.20x faster than
   // 512 x 8 with shared counters for keys, 1.11x for pairs).

@@ -110,6 +110,10 @@ cudaError_t dispatch_warp_method(void* temp, std::size_t& temp_bytes, const Key*
   using policies = policy_for<Scope, has_values<Value>>;
   if (num_buckets == 0 || num_buckets > max_warp_buckets) return cudaErrorInvalidValue;
   const int bits = ceil_log2(num_buckets);
+  if (bits <= policies::tiny_buckets::bucket_bits)
+    return launch_warp_method<typename policies::tiny_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
+                                                               values_out, count, max_items, num_buckets, bits,
+                                                               bucket_of, counting, bucket_offsets, stream, marks);
   if (bits <= policies::few_buckets::bucket_bits)
     return launch_warp_method<typename policies::few_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
                                                               values_out, count, max_items, num_buckets, bits,

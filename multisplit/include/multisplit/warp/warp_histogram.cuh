@@ -16,10 +16,11 @@
 namespace multisplit {
 namespace detail {
 
-// Items of bucket lane_id() in one window.
-__device__ __forceinline__ std::uint32_t warp_histogram_lane_count(std::uint32_t bucket, int bits,
-                                                                   std::uint32_t active, const lane_flips& f) {
-  return static_cast<std::uint32_t>(__popc(lane_low_match(bucket, bits, active, f)));
+// Items of bucket lane_id() in one window of buckets below 2^Bits.
+template <int Bits>
+__device__ __forceinline__ std::uint32_t warp_histogram_lane_count(std::uint32_t bucket, std::uint32_t active,
+                                                                   const lane_flips& f) {
+  return static_cast<std::uint32_t>(__popc(lane_low_match<Bits>(bucket, active, f)));
 }
 
 // Adds one key to the warp's row.

@@ -39,31 +39,52 @@ struct lane_flips {
   }
 };
 
-// Lanes in `active` whose bucket agrees with this lane's index in the low min(bits, 5) bits.
-__device__ __forceinline__ std::uint32_t lane_low_match(std::uint32_t bucket, int bits, std::uint32_t active,
+// The ballot of bit k of every lane's bucket. Written in PTX so that the bit test is one
+// predicate-setting LOP3 (nvcc otherwise shifts, masks and compares: three instructions).
+template <int K>
+__device__ __forceinline__ std::uint32_t ballot_bit(std::uint32_t bucket) {
+  std::uint32_t ones;
+  asm("{\n\t.reg .pred p;\n\t.reg .b32 t;\n\tand.b32 t, %1, %2;\n\tsetp.ne.u32 p, t, 0;\n\t"
+      "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t}"
+      : "=r"(ones)
+      : "r"(bucket), "n"(1u << K));
+  return ones;
+}
+
+// Lanes in `active` whose bucket agrees with this lane's index in the low min(Bits, 5) bits.
+// Bits is the policy's bucket bits, known at compile time: a bucket below 2^bits has zeros
+// above, so ballots past ceil(log2 m) only clear lanes >= m, which hold no bucket, and no
+// per-ballot test of the bucket count (a compare and a branch) is needed.
+template <int Bits>
+__device__ __forceinline__ std::uint32_t lane_low_match(std::uint32_t bucket, std::uint32_t active,
                                                         const lane_flips& f) {
   std::uint32_t low = active;
-#pragma unroll
-  for (int k = 0; k < lane_bucket_bits; ++k) {
-    if (k >= bits) break;
-    low &= __ballot_sync(0xffffffffu, bucket & (1u << k)) ^ f.flip[k];
-  }
+  if constexpr (Bits > 0) low &= ballot_bit<0>(bucket) ^ f.flip[0];
+  if constexpr (Bits > 1) low &= ballot_bit<1>(bucket) ^ f.flip[1];
+  if constexpr (Bits > 2) low &= ballot_bit<2>(bucket) ^ f.flip[2];
+  if constexpr (Bits > 3) low &= ballot_bit<3>(bucket) ^ f.flip[3];
+  if constexpr (Bits > 4) low &= ballot_bit<4>(bucket) ^ f.flip[4];
   return low;
 }
 
-// Lanes in `active` whose bucket equals this lane's (this lane included when active). The
-// low five bits need no per-lane selection: lane (bucket mod 32) already holds the lanes that
-// agree with it there (lane_low_match), so one shuffle fetches them; each bit above costs a
-// ballot and a selection. Every lane of the warp must call it with the same `bits`.
+// Selects, of a ballot of bit K, the lanes that agree with this lane's bucket there.
+template <int K>
+__device__ __forceinline__ std::uint32_t agree_bit(std::uint32_t bucket) {
+  const std::uint32_t ones = ballot_bit<K>(bucket);
+  return (bucket >> K) & 1u ? ones : ~ones;
+}
+
+// Lanes in `active` whose bucket equals this lane's (this lane included when active), for
+// 7 <= bits <= 8 (the shared-counter policies). The low five bits need no per-lane selection:
+// lane (bucket mod 32) already holds the lanes that agree with it there (lane_low_match), so
+// one shuffle fetches them (the shuffle reads only the low five bits of its lane index); each
+// bit above costs a ballot and a selection. Every lane of the warp must call it with the same
+// `bits`.
 __device__ __forceinline__ std::uint32_t match_bucket(std::uint32_t bucket, int bits, std::uint32_t active,
                                                       const lane_flips& f) {
-  std::uint32_t peers = __shfl_sync(0xffffffffu, lane_low_match(bucket, bits, active, f), bucket % 32);
-#pragma unroll
-  for (int k = lane_bucket_bits; k < max_bucket_bits; ++k) {
-    if (k >= bits) break;
-    const std::uint32_t ones = __ballot_sync(0xffffffffu, bucket & (1u << k));
-    peers &= (bucket >> k) & 1u ? ones : ~ones;
-  }
+  std::uint32_t peers = __shfl_sync(0xffffffffu, lane_low_match<lane_bucket_bits>(bucket, active, f), bucket);
+  peers &= agree_bit<5>(bucket) & agree_bit<6>(bucket);
+  if (bits > 7) peers &= agree_bit<7>(bucket);
   return peers;
 }
 
@@ -76,22 +97,20 @@ struct window_match {
   std::uint32_t lane_bucket[Counters];  // lanes whose bucket is this lane's index + 32 c
 };
 
-template <int Counters>
-__device__ __forceinline__ window_match<Counters> match_window(std::uint32_t bucket, int bits,
-                                                               std::uint32_t active, const lane_flips& f) {
+// Bits: the policy's bucket bits (<= 6); Counters = 2 exactly when Bits = 6.
+template <int Bits, int Counters>
+__device__ __forceinline__ window_match<Counters> match_window(std::uint32_t bucket, std::uint32_t active,
+                                                               const lane_flips& f) {
   static_assert(Counters == 1 || Counters == 2, "one or two counters per lane (m <= 64)");
-  const std::uint32_t low = lane_low_match(bucket, bits, active, f);
+  const std::uint32_t low = lane_low_match<Bits>(bucket, active, f);
   window_match<Counters> w;
-  w.peers = __shfl_sync(0xffffffffu, low, bucket % 32);
+  w.peers = __shfl_sync(0xffffffffu, low, bucket);
   w.lane_bucket[0] = low;
   if constexpr (Counters == 2) {
-    w.lane_bucket[1] = 0;
-    if (bits > lane_bucket_bits) {
-      const std::uint32_t ones = __ballot_sync(0xffffffffu, bucket & (1u << lane_bucket_bits));
-      w.peers &= bucket >> lane_bucket_bits ? ones : ~ones;
-      w.lane_bucket[0] = low & ~ones;
-      w.lane_bucket[1] = low & ones;
-    }
+    const std::uint32_t ones = ballot_bit<lane_bucket_bits>(bucket);
+    w.peers &= bucket >> lane_bucket_bits ? ones : ~ones;
+    w.lane_bucket[0] = low & ~ones;
+    w.lane_bucket[1] = low & ones;
   }
   return w;
 }
