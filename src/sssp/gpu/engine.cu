@@ -57,7 +57,9 @@ namespace {
 // same run): USA-road-d.NY (mean out-degree 2.8) 11.3 -> 5.8 ms and road-FLA (2.5) 18.7 -> 11.1 ms
 // block by block; soc-slashdot0902 (11.5) 1.04 -> 1.21 ms, Kronecker scale 20 (30) 3.74 -> 4.01 ms
 // and the paper's R-MAT (9.5) 3.56 -> 3.65 ms, slower, but cit-HepPh (12.2) 1.15 -> 0.97 ms.
-// The rule keeps the measured losses out: block by block below a mean out-degree of 6.
+// The rule keeps the measured losses out: block by block below a mean out-degree of 6. (Those
+// figures are from clusters of 8 blocks; with 16, at dc2db26, the dense graphs lost only 0.7-1.4%
+// block by block and cit-HepPh gained 17%: bench/results/sssp.md.)
 // DELTASPLIT_LOCAL_LIGHT=1 or 0 forces either (for measurement).
 std::uint32_t choose_local_light(std::uint64_t vertices, std::uint64_t arcs) {
   if (const char* e = std::getenv("DELTASPLIT_LOCAL_LIGHT"); e && (e[0] == '0' || e[0] == '1')) return e[0] == '1';
