@@ -3,7 +3,8 @@
 // scanned H). For each tile:
 //   A. local offsets: each warp ranks its windows with ballots (warp_local_offsets.cuh); the
 //      running count per bucket lives in a register of lane b mod 32 (m <= 64) or, beyond, in
-//      the warp's private shared counters, advanced by the leader of each bucket's peers.
+//      the warp's private shared counters: every lane reads its bucket's count and every peer
+//      writes the same advanced count (no leader to find, no shuffle of its count).
 //   B. block offsets: counts are scanned across warps and buckets (block_bucket_offsets.cuh);
 //      the carried positions advance by the tile's totals.
 //   C. scatter, by the policy's reorder scope:
@@ -89,7 +90,7 @@ struct ranked_item {
 template <class Policy, class Key, class Value, class BucketFn>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     postscan_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
-                    item_count count, std::uint32_t num_buckets, int bits, BucketFn bucket_of,
+                    item_count count, std::uint32_t num_buckets, BucketFn bucket_of,
                     const std::uint32_t* scanned, const std::uint32_t* single_bucket) {
   using storage_t = postscan_storage<Policy, Key, Value>;
   using offsets_t = block_bucket_offsets<Policy>;
@@ -168,18 +169,18 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     } else {
       for (std::uint32_t j = lane; j < num_buckets; j += 32) row[j] = 0;
       __syncwarp();
+      // Every lane reads its bucket's count and every peer writes the same new count: no leader
+      // to find and no shuffle of its count. A lane outside `active` has bucket 0 and, as peers,
+      // the active lanes of bucket 0, so it too writes their count (or the old one when none).
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
         const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid(i));
         const std::uint32_t b = valid(i) ? evaluate(fn, k[i], num_buckets, false) : 0;
-        const std::uint32_t peers = match_bucket(b, bits, active, flips);
-        const int leader = leader_of(peers | (1u << lane));
-        std::uint32_t before = 0;
-        if (valid(i) && static_cast<int>(lane) == leader) {
-          before = row[b];
-          row[b] = before + static_cast<std::uint32_t>(__popc(peers));
-        }
-        item[i] = ranked_item::of(b, __shfl_sync(0xffffffffu, before, leader) + local_offset(peers));
+        const std::uint32_t peers = match_bucket<Policy::bucket_bits>(b, active, flips);
+        const std::uint32_t before = row[b];
+        __syncwarp();  // every lane has read before any writes
+        row[b] = before + static_cast<std::uint32_t>(__popc(peers));
+        item[i] = ranked_item::of(b, before + local_offset(peers));
         __syncwarp();
       }
     }
