@@ -483,6 +483,20 @@ timing variant_base(workspace& w, timer& t, reference_output& ref, std::uint32_t
   return base;
 }
 
+// Shapes of the shared-counter policies, with the policy's bucket bits (7 for m = 128, 8 for 256).
+template <int Bits>
+void many_bucket_variants(workspace& w, timer& t, reference_output& ref, std::uint32_t m) {
+  using namespace multisplit::detail;
+  constexpr reorder_scope B = reorder_scope::block;
+  const timing base = variant_base<false>(w, t, ref, m, method::block);
+  variant<multisplit_policy<B, 256, 8, 8, Bits, 0>, false>(w, t, ref, m, base, "256x8");
+  variant<multisplit_policy<B, 256, 16, 8, Bits, 0>, false>(w, t, ref, m, base, "256x16");
+  variant<multisplit_policy<B, 256, 16, 8, Bits, 3>, false>(w, t, ref, m, base, "256x16 min3");
+  variant<multisplit_policy<B, 256, 16, 8, Bits, 4>, false>(w, t, ref, m, base, "256x16 min4");
+  variant<multisplit_policy<B, 512, 16, 4, Bits, 0>, false>(w, t, ref, m, base, "512x16");
+  variant<multisplit_policy<B, 1024, 8, 2, Bits, 0>, false>(w, t, ref, m, base, "1024x8");
+}
+
 void variants(workspace& w, timer& t) {
   using namespace multisplit::detail;
   constexpr reorder_scope B = reorder_scope::block;
@@ -508,13 +522,8 @@ void variants(workspace& w, timer& t) {
     variant<multisplit_policy<B, 256, 16, 8, 6, 3>, false>(w, t, ref, m, base, "256x16 min3");
     variant<multisplit_policy<B, 512, 8, 4, 8, 0>, false>(w, t, ref, m, base, "512x8 shared");
   }
-  for (std::uint32_t m : {128u, 256u}) {
-    const timing base = variant_base<false>(w, t, ref, m, method::block);
-    variant<multisplit_policy<B, 256, 8, 8, 8, 0>, false>(w, t, ref, m, base, "256x8");
-    variant<multisplit_policy<B, 256, 16, 8, 8, 0>, false>(w, t, ref, m, base, "256x16");
-    variant<multisplit_policy<B, 512, 16, 4, 8, 0>, false>(w, t, ref, m, base, "512x16");
-    variant<multisplit_policy<B, 1024, 8, 2, 8, 0>, false>(w, t, ref, m, base, "1024x8");
-  }
+  many_bucket_variants<7>(w, t, ref, 128);
+  many_bucket_variants<8>(w, t, ref, 256);
   {
     const std::uint32_t m = 64;
     const timing base = variant_base<true>(w, t, ref, m, method::block);

@@ -3,7 +3,8 @@
 // scanned H). For each tile:
 //   A. local offsets: each warp ranks its windows with ballots (warp_local_offsets.cuh); the
 //      running count per bucket lives in a register of lane b mod 32 (m <= 64) or, beyond, in
-//      the warp's private shared counters, advanced by the leader of each bucket's peers.
+//      the warp's private shared counters: every lane reads its bucket's count and every peer
+//      writes the same advanced count (no leader to find, no shuffle of its count).
 //   B. block offsets: counts are scanned across warps and buckets (block_bucket_offsets.cuh);
 //      the carried positions advance by the tile's totals.
 //   C. scatter, by the policy's reorder scope:
@@ -16,7 +17,8 @@
 // Barriers: two per tile for DMS and WMS (after A, after B), three for BMS (and after its
 // shared-memory scatter), plus cub::BlockScan's beyond 64 buckets. Nothing else is needed
 // between tiles: the bucket counters are warp-private rows that the next tile's A rewrites
-// (m <= 64) or that their own warp clears (beyond), and every other shared array written in
+// (m <= 64) or, beyond, that their own warp clears in A (DMS, WMS) or that B clears behind a
+// barrier (BMS, whose B reads them anyway), and every other shared array written in
 // tile t + 1 is last read in tile t before a barrier of tile t + 1 (base, staged
 // items) or by its own warp only (rows, WMS starts and segments: one __syncwarp).
 #pragma once
@@ -89,12 +91,15 @@ struct ranked_item {
 template <class Policy, class Key, class Value, class BucketFn>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     postscan_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
-                    item_count count, std::uint32_t num_buckets, int bits, BucketFn bucket_of,
+                    item_count count, std::uint32_t num_buckets, BucketFn bucket_of,
                     const std::uint32_t* scanned, const std::uint32_t* single_bucket) {
   using storage_t = postscan_storage<Policy, Key, Value>;
   using offsets_t = block_bucket_offsets<Policy>;
   constexpr bool pairs = has_values<Value>;
   constexpr int per_thread = offsets_t::per_thread;
+  // BMS with shared counters walks the counts once more in B, after the bucket scan, where it
+  // forms the warps' prefixes and clears the rows, so A needs no clearing loop.
+  constexpr bool reset_rows = Policy::scope == reorder_scope::block && !Policy::register_counters;
   extern __shared__ __align__(16) unsigned char shared_bytes[];  // sizeof(storage_t), dynamic:
   storage_t& s = *reinterpret_cast<storage_t*>(shared_bytes);     // large tiles pass 48 KiB
 
@@ -115,6 +120,9 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   auto fn = stage(bucket_of, s.stage_area);
   for (std::uint32_t b = threadIdx.x; b < num_buckets; b += Policy::threads)
     s.carry[b] = scanned[static_cast<std::size_t>(b) * gridDim.x + blockIdx.x];
+  if constexpr (reset_rows)
+    for (int j = static_cast<int>(threadIdx.x); j < Policy::warps * Policy::count_columns; j += Policy::threads)
+      (&s.warp_counts[0][0])[j] = 0;
   __syncthreads();
 
   const int warp = static_cast<int>(threadIdx.x / 32);
@@ -166,20 +174,22 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         if (lane + 32 * c < num_buckets) row[lane + 32 * c] = mine[c];
       __syncwarp();
     } else {
-      for (std::uint32_t j = lane; j < num_buckets; j += 32) row[j] = 0;
-      __syncwarp();
+      if constexpr (!reset_rows) {
+        for (std::uint32_t j = lane; j < num_buckets; j += 32) row[j] = 0;
+        __syncwarp();
+      }
+      // Every lane reads its bucket's count and every peer writes the same new count: no leader
+      // to find and no shuffle of its count. A lane outside `active` has bucket 0 and, as peers,
+      // the active lanes of bucket 0, so it too writes their count (or the old one when none).
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
         const std::uint32_t active = full ? 0xffffffffu : __ballot_sync(0xffffffffu, valid(i));
         const std::uint32_t b = valid(i) ? evaluate(fn, k[i], num_buckets, false) : 0;
-        const std::uint32_t peers = match_bucket(b, bits, active, flips);
-        const int leader = leader_of(peers | (1u << lane));
-        std::uint32_t before = 0;
-        if (valid(i) && static_cast<int>(lane) == leader) {
-          before = row[b];
-          row[b] = before + static_cast<std::uint32_t>(__popc(peers));
-        }
-        item[i] = ranked_item::of(b, __shfl_sync(0xffffffffu, before, leader) + local_offset(peers));
+        const std::uint32_t peers = match_bucket<Policy::bucket_bits>(b, active, flips);
+        const std::uint32_t before = row[b];
+        __syncwarp();  // every lane has read before any writes
+        row[b] = before + static_cast<std::uint32_t>(__popc(peers));
+        item[i] = ranked_item::of(b, before + local_offset(peers));
         __syncwarp();
       }
     }
@@ -193,7 +203,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     // places with one lookup and one add each: entry + item word (ranked_item).
     {
       std::uint32_t totals[per_thread], starts[per_thread];
-      offsets_t::compute(s.scan, s.warp_counts, num_buckets, totals, starts);
+      offsets_t::template compute<!reset_rows>(s.scan, s.warp_counts, num_buckets, totals, starts);
 #pragma unroll
       for (int j = 0; j < per_thread; ++j) {
         const std::uint32_t bucket = threadIdx.x * per_thread + j;
@@ -206,6 +216,17 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
             const std::uint32_t lands = at - (bucket << ranked_item::bucket_shift);
 #pragma unroll
             for (int w = 0; w < Policy::warps; ++w) s.warp_counts[w][bucket] += lands;
+          } else if constexpr (reset_rows) {  // the counts are still there: walk them, clearing
+            const std::uint32_t bias = bucket << ranked_item::bucket_shift;
+            uint2 lands = make_uint2(starts[j] - bias, at - bias);
+#pragma unroll
+            for (int w = 0; w < Policy::warps; ++w) {
+              const std::uint32_t count = s.warp_counts[w][bucket];
+              s.warp_counts[w][bucket] = 0;
+              s.lands[w][bucket] = lands;
+              lands.x += count;
+              lands.y += count;
+            }
           } else {
             const std::uint32_t bias = bucket << ranked_item::bucket_shift;
 #pragma unroll

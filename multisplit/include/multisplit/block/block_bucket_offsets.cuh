@@ -35,9 +35,12 @@ struct block_bucket_offsets {
   using temp_storage = std::conditional_t<one_warp, no_storage, typename block_scan::TempStorage>;
 
   // warp_counts[w][b]: items of bucket b in warp w's windows; replaced by the exclusive prefix
-  // over warps. Returns, for this thread's buckets b = threadIdx.x * per_thread + j, the tile
-  // total (totals[j]) and the exclusive prefix of the totals over buckets (starts[j]); a thread
-  // past the last bucket gets a zero total. Every thread of the block calls it.
+  // over warps, unless Prefixes is false: then they stay, for a caller that walks them once more
+  // after the scan (the shared-counter BMS, which clears its rows on that walk). Returns, for
+  // this thread's buckets b = threadIdx.x * per_thread + j, the tile total (totals[j]) and the
+  // exclusive prefix of the totals over buckets (starts[j]); a thread past the last bucket gets
+  // a zero total. Every thread of the block calls it.
+  template <bool Prefixes = true>
   __device__ __forceinline__ static void compute(temp_storage& storage,
                                                  std::uint32_t (*warp_counts)[Policy::count_columns],
                                                  std::uint32_t num_buckets,
@@ -51,7 +54,7 @@ struct block_bucket_offsets {
 #pragma unroll
         for (int w = 0; w < Policy::warps; ++w) {
           const std::uint32_t c = warp_counts[w][b];
-          warp_counts[w][b] = running;
+          if constexpr (Prefixes) warp_counts[w][b] = running;
           running += c;
         }
       }

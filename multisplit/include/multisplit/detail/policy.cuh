@@ -24,7 +24,7 @@ constexpr int max_bucket_bits = 8;
 // b mod 32, each lane holding 2^(bits - 5) counters (seed 000, Section 5.7: a thread in charge
 // of ceil(m / 32) buckets); beyond, in per-warp shared counters (warp_local_offsets.cuh). The
 // second counter per lane costs one ballot-free AND, a popcount and a shuffle per window, far
-// less than the shared counters' per-window leader update and __syncwarp.
+// less than the shared counters' per-window load, store and two __syncwarp.
 constexpr int lane_bucket_bits = 5;  // one counter per lane: 32 buckets
 constexpr int max_register_bucket_bits = 6;
 
@@ -117,6 +117,9 @@ struct policy_for {
   // 512 x 8 with shared counters for keys, 1.11x for pairs).
   using some_buckets = multisplit_policy<Scope, 256, few_windows, 8, max_register_bucket_bits, some_min_blocks>;
   static constexpr int many_windows = Pairs && block ? 16 : 8;
+  // Shared counters: 65..128 buckets take seven ballots per window, 129..256 eight (the bits are
+  // the policy's, so no ballot is tested against ceil(log2 m) at run time).
+  using more_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits - 1>;
   using many_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits>;
 };
 

@@ -93,7 +93,7 @@ cudaError_t launch_warp_method(void* temp, std::size_t& temp_bytes, const Key* k
       scanned, num_buckets, grid, count, offsets, bucket_offsets, single_bucket);
   if (marks) cudaEventRecord(marks->after_scan, stream);
   postscan<<<grid, Policy::threads, postscan_shared, stream>>>(keys_in, keys_out, values_in, values_out,
-                                                               count, num_buckets, bits, bucket_of,
+                                                               count, num_buckets, bucket_of,
                                                                scanned, single_bucket);
   return cudaGetLastError();
 }
@@ -120,6 +120,10 @@ cudaError_t dispatch_warp_method(void* temp, std::size_t& temp_bytes, const Key*
                                                               bucket_of, counting, bucket_offsets, stream, marks);
   if (bits <= policies::some_buckets::bucket_bits)
     return launch_warp_method<typename policies::some_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
+                                                               values_out, count, max_items, num_buckets, bits,
+                                                               bucket_of, counting, bucket_offsets, stream, marks);
+  if (bits <= policies::more_buckets::bucket_bits)
+    return launch_warp_method<typename policies::more_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
                                                                values_out, count, max_items, num_buckets, bits,
                                                                bucket_of, counting, bucket_offsets, stream, marks);
   return launch_warp_method<typename policies::many_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,

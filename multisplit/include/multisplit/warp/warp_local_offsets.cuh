@@ -74,17 +74,20 @@ __device__ __forceinline__ std::uint32_t agree_bit(std::uint32_t bucket) {
   return (bucket >> K) & 1u ? ones : ~ones;
 }
 
-// Lanes in `active` whose bucket equals this lane's (this lane included when active), for
-// 7 <= bits <= 8 (the shared-counter policies). The low five bits need no per-lane selection:
-// lane (bucket mod 32) already holds the lanes that agree with it there (lane_low_match), so
-// one shuffle fetches them (the shuffle reads only the low five bits of its lane index); each
-// bit above costs a ballot and a selection. Every lane of the warp must call it with the same
-// `bits`.
-__device__ __forceinline__ std::uint32_t match_bucket(std::uint32_t bucket, int bits, std::uint32_t active,
+// Lanes in `active` whose bucket equals this lane's (this lane included when active), for the
+// shared-counter policies (Bits = 7 or 8: the policy's bucket bits, fixed at compile time like
+// lane_low_match's, so neither a test of ceil(log2 m) nor its predicated ballot is issued per
+// window). The low five bits need no per-lane selection: lane (bucket mod 32) already holds the
+// lanes that agree with it there (lane_low_match), so one shuffle fetches them (the shuffle
+// reads only the low five bits of its lane index); each bit above costs a ballot and a
+// selection.
+template <int Bits>
+__device__ __forceinline__ std::uint32_t match_bucket(std::uint32_t bucket, std::uint32_t active,
                                                       const lane_flips& f) {
+  static_assert(Bits > max_register_bucket_bits && Bits <= max_bucket_bits, "the shared-counter policies");
   std::uint32_t peers = __shfl_sync(0xffffffffu, lane_low_match<lane_bucket_bits>(bucket, active, f), bucket);
   peers &= agree_bit<5>(bucket) & agree_bit<6>(bucket);
-  if (bits > 7) peers &= agree_bit<7>(bucket);
+  if constexpr (Bits > 7) peers &= agree_bit<7>(bucket);
   return peers;
 }
 
@@ -114,9 +117,6 @@ __device__ __forceinline__ window_match<Counters> match_window(std::uint32_t buc
   }
   return w;
 }
-
-// The lane that speaks for a group of peers: the highest one.
-__device__ __forceinline__ int leader_of(std::uint32_t peers) { return 31 - __clz(peers); }
 
 // Items of the same bucket in lower lanes of the window.
 __device__ __forceinline__ std::uint32_t local_offset(std::uint32_t peers) {
