@@ -70,6 +70,23 @@ struct loop_outcome {
   control final{};
 };
 
+// small_frontier as one cluster of `blocks` blocks (one per SM of a GPC), or one plain block.
+inline cudaLaunchConfig_t small_frontier_launch(cudaStream_t stream, std::uint32_t blocks,
+                                                cudaLaunchAttribute& cluster) {
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = blocks;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(small_frontier_threads);
+  config.dynamicSmemBytes = small_frontier_shared_bytes;
+  config.stream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = blocks > 1 ? 1 : 0;
+  return config;
+}
+
 // Blocks of the small-frontier group (frontier_cluster.cuh): one block when the kernel was compiled
 // for a GPU older than sm_90 (its PTX version); otherwise a cluster of 16 blocks, a non-portable
 // size, where the GPU can place one (cudaOccupancyMaxActiveClusters), else the portable 8. On the
@@ -91,16 +108,7 @@ std::uint32_t small_frontier_blocks() {
     if (e && std::atoi(e) == 8) return small_frontier_cluster;
     constexpr std::uint32_t wide = 2 * small_frontier_cluster;
     cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = wide;
-    cluster.val.clusterDim.y = 1;
-    cluster.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(wide);
-    config.blockDim = dim3(small_frontier_threads);
-    config.dynamicSmemBytes = small_frontier_shared_bytes;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
+    const cudaLaunchConfig_t config = small_frontier_launch(nullptr, wide, cluster);
     int clusters = 0;
     if (cudaOccupancyMaxActiveClusters(&clusters, small_frontier<Distance>, &config) != cudaSuccess) {
       cudaGetLastError();  // not placeable: clear the error, take the portable size
@@ -109,23 +117,6 @@ std::uint32_t small_frontier_blocks() {
     return clusters >= 1 ? wide : small_frontier_cluster;
   }();
   return blocks;
-}
-
-// small_frontier as one cluster of `blocks` blocks (one per SM of a GPC), or one plain block.
-inline cudaLaunchConfig_t small_frontier_launch(cudaStream_t stream, std::uint32_t blocks,
-                                                cudaLaunchAttribute& cluster) {
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = blocks;
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(blocks);
-  config.blockDim = dim3(small_frontier_threads);
-  config.dynamicSmemBytes = small_frontier_shared_bytes;
-  config.stream = stream;
-  config.attrs = &cluster;
-  config.numAttrs = blocks > 1 ? 1 : 0;
-  return config;
 }
 
 template <class Distance, class Filing>

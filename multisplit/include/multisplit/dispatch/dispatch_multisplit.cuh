@@ -110,25 +110,17 @@ cudaError_t dispatch_warp_method(void* temp, std::size_t& temp_bytes, const Key*
   using policies = policy_for<Scope, has_values<Value>>;
   if (num_buckets == 0 || num_buckets > max_warp_buckets) return cudaErrorInvalidValue;
   const int bits = ceil_log2(num_buckets);
-  if (bits <= policies::tiny_buckets::bucket_bits)
-    return launch_warp_method<typename policies::tiny_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
-                                                               values_out, count, max_items, num_buckets, bits,
-                                                               bucket_of, counting, bucket_offsets, stream, marks);
-  if (bits <= policies::few_buckets::bucket_bits)
-    return launch_warp_method<typename policies::few_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
-                                                              values_out, count, max_items, num_buckets, bits,
-                                                              bucket_of, counting, bucket_offsets, stream, marks);
-  if (bits <= policies::some_buckets::bucket_bits)
-    return launch_warp_method<typename policies::some_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
-                                                               values_out, count, max_items, num_buckets, bits,
-                                                               bucket_of, counting, bucket_offsets, stream, marks);
-  if (bits <= policies::more_buckets::bucket_bits)
-    return launch_warp_method<typename policies::more_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
-                                                               values_out, count, max_items, num_buckets, bits,
-                                                               bucket_of, counting, bucket_offsets, stream, marks);
-  return launch_warp_method<typename policies::many_buckets>(temp, temp_bytes, keys_in, keys_out, values_in,
-                                                             values_out, count, max_items, num_buckets, bits,
-                                                             bucket_of, counting, bucket_offsets, stream, marks);
+  // The policy whose bucket bits first cover ceil(log2 m) (policy.cuh).
+  const auto launch = [&](auto policy) {
+    return launch_warp_method<decltype(policy)>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, count,
+                                                max_items, num_buckets, bits, bucket_of, counting, bucket_offsets,
+                                                stream, marks);
+  };
+  if (bits <= policies::tiny_buckets::bucket_bits) return launch(typename policies::tiny_buckets{});
+  if (bits <= policies::few_buckets::bucket_bits) return launch(typename policies::few_buckets{});
+  if (bits <= policies::some_buckets::bucket_bits) return launch(typename policies::some_buckets{});
+  if (bits <= policies::more_buckets::bucket_bits) return launch(typename policies::more_buckets{});
+  return launch(typename policies::many_buckets{});
 }
 
 }  // namespace detail
