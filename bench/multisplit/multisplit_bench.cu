@@ -489,11 +489,11 @@ void many_bucket_variants(workspace& w, timer& t, reference_output& ref, std::ui
   using namespace multisplit::detail;
   constexpr reorder_scope B = reorder_scope::block;
   const timing base = variant_base<false>(w, t, ref, m, method::block);
-  variant<multisplit_policy<B, 256, 8, 8, Bits, 0>, false>(w, t, ref, m, base, "256x8");
-  variant<multisplit_policy<B, 256, 16, 8, Bits, 0>, false>(w, t, ref, m, base, "256x16");
+  variant<multisplit_policy<B, 512, 8, 4, Bits, 0>, false>(w, t, ref, m, base, "512x8");
   variant<multisplit_policy<B, 256, 16, 8, Bits, 3>, false>(w, t, ref, m, base, "256x16 min3");
   variant<multisplit_policy<B, 256, 16, 8, Bits, 4>, false>(w, t, ref, m, base, "256x16 min4");
   variant<multisplit_policy<B, 512, 16, 4, Bits, 0>, false>(w, t, ref, m, base, "512x16");
+  variant<multisplit_policy<B, 512, 16, 4, Bits, 2>, false>(w, t, ref, m, base, "512x16 min2");
   variant<multisplit_policy<B, 1024, 8, 2, Bits, 0>, false>(w, t, ref, m, base, "1024x8");
 }
 
@@ -525,17 +525,21 @@ void variants(workspace& w, timer& t) {
   many_bucket_variants<7>(w, t, ref, 128);
   many_bucket_variants<8>(w, t, ref, 256);
   {
+    const std::uint32_t m = 32;
+    const timing base = variant_base<true>(w, t, ref, m, method::block);
+    variant<multisplit_policy<B, 512, 16, 4, 5, 0>, true>(w, t, ref, m, base, "512x16");
+    variant<multisplit_policy<B, 512, 16, 4, 5, 0, true>, true>(w, t, ref, m, base, "512x16 late values");
+  }
+  {
     const std::uint32_t m = 64;
     const timing base = variant_base<true>(w, t, ref, m, method::block);
-    variant<multisplit_policy<B, 256, 8, 8, 6, 0>, true>(w, t, ref, m, base, "256x8");
-    variant<multisplit_policy<B, 256, 16, 8, 6, 3>, true>(w, t, ref, m, base, "256x16 min3");
-    variant<multisplit_policy<B, 512, 8, 4, 8, 0>, true>(w, t, ref, m, base, "512x8 shared");
+    variant<multisplit_policy<B, 256, 16, 8, 6, 0>, true>(w, t, ref, m, base, "256x16");
+    variant<multisplit_policy<B, 512, 16, 4, 6, 0>, true>(w, t, ref, m, base, "512x16");
   }
   {
     const std::uint32_t m = 256;
     const timing base = variant_base<true>(w, t, ref, m, method::block);
-    variant<multisplit_policy<B, 256, 16, 8, 8, 0>, true>(w, t, ref, m, base, "256x16");
-    variant<multisplit_policy<B, 512, 16, 4, 8, 0>, true>(w, t, ref, m, base, "512x16");
+    variant<multisplit_policy<B, 512, 16, 4, 8, 0, true>, true>(w, t, ref, m, base, "512x16 late values");
   }
   BENCH_CHECK(cudaFree(ref.keys));
   BENCH_CHECK(cudaFree(ref.values));

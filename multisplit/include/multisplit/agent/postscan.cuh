@@ -49,13 +49,22 @@ struct postscan_storage {
   static constexpr bool block_scope = Policy::scope == reorder_scope::block;
   static constexpr int warp_rows = warp_scope ? Policy::warps : 1;
 
+  // BMS with shared counters (beyond 64 buckets) keeps one output shift per bucket instead of an
+  // output place per warp and bucket: 8 bytes less per warp and bucket, which lets two blocks of
+  // 512 x 16 share an SM (101 KB each instead of 117 KB), for one more lookup per item.
+  static constexpr bool split_lands = block_scope && !Policy::register_counters;
+  static constexpr int wms_buckets = warp_scope ? static_cast<int>(max_warp_buckets) : 1;
+  using land = std::conditional_t<split_lands, std::uint32_t, uint2>;
+
   std::uint32_t warp_counts[Policy::warps][Policy::count_columns];
   // BMS: per warp and bucket, where the warp's items of the bucket land in the grouped tile
-  // (x) and in the output (y), each less (bucket << 16) (see ranked_item).
-  uint2 lands[block_scope ? Policy::warps : 1][block_scope ? Policy::count_columns : 1];
-  std::uint32_t warp_starts[warp_rows][max_warp_buckets];  // WMS: bucket starts in a warp's run
+  // (x) and in the output (y), each less (bucket << 16) (see ranked_item); with split_lands only
+  // the grouped tile's place, and per bucket the output position less the grouped tile's (shift).
+  land lands[block_scope ? Policy::warps : 1][block_scope ? Policy::count_columns : 1];
+  std::uint32_t shift[split_lands ? max_warp_buckets : 1];
+  std::uint32_t warp_starts[warp_rows][wms_buckets];  // WMS: bucket starts in a warp's run
   std::uint32_t carry[max_warp_buckets];  // global position of this block's next item per bucket
-  std::uint32_t base[max_warp_buckets];   // WMS: where this tile's bucket b lands
+  std::uint32_t base[wms_buckets];        // WMS: where this tile's bucket b lands
   Key keys[staged];
   Value values[has_values<Value> ? staged : 1];
   std::uint8_t buckets[warp_scope ? staged : 1];     // WMS: the bucket of each staged item
@@ -99,7 +108,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   constexpr int per_thread = offsets_t::per_thread;
   // BMS with shared counters walks the counts once more in B, after the bucket scan, where it
   // forms the warps' prefixes and clears the rows, so A needs no clearing loop.
-  constexpr bool reset_rows = Policy::scope == reorder_scope::block && !Policy::register_counters;
+  constexpr bool reset_rows = storage_t::split_lands;
   extern __shared__ __align__(16) unsigned char shared_bytes[];  // sizeof(storage_t), dynamic:
   storage_t& s = *reinterpret_cast<storage_t*>(shared_bytes);     // large tiles pass 48 KiB
 
@@ -130,14 +139,17 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   const lane_flips flips = lane_flips::make();
   std::uint32_t* row = s.warp_counts[warp];
   // The next tile's items are loaded into k and v as soon as the current tile no longer needs
-  // them there (after the scatter into shared memory), so the loads overlap the stores.
+  // them there (after the scatter into shared memory), so the loads overlap the stores; under a
+  // late-values policy the values wait until A has ranked the tile's keys (C is the first to
+  // need them).
+  constexpr bool early_values = pairs && !Policy::late_values;
   Key k[Policy::windows];
   Value v[Policy::windows];
   auto load_tile = [&](std::uint32_t tile) {
     const std::uint64_t first = first_item<Policy>(tile, warp, lane);
     const bool full = static_cast<std::uint64_t>(tile + 1) * Policy::tile_items <= n;
     load_windows<Policy>(keys_in, first, n, full, k);
-    if constexpr (pairs) load_windows<Policy>(values_in, first, n, full, v);
+    if constexpr (early_values) load_windows<Policy>(values_in, first, n, full, v);
   };
   // One tile; Full: every window is whole (all but a block's last tile), so no lane checks.
   auto process = [&](std::uint32_t tile, auto full_tile) {
@@ -193,6 +205,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         __syncwarp();
       }
     }
+    if constexpr (pairs && !early_values) load_windows<Policy>(values_in, first, n, full, v);
     if constexpr (Policy::scope == reorder_scope::warp)
       warp_bucket_offsets(row, s.warp_starts[warp], num_buckets);
     __syncthreads();
@@ -217,15 +230,14 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 #pragma unroll
             for (int w = 0; w < Policy::warps; ++w) s.warp_counts[w][bucket] += lands;
           } else if constexpr (reset_rows) {  // the counts are still there: walk them, clearing
-            const std::uint32_t bias = bucket << ranked_item::bucket_shift;
-            uint2 lands = make_uint2(starts[j] - bias, at - bias);
+            std::uint32_t lands = starts[j] - (bucket << ranked_item::bucket_shift);
+            s.shift[bucket] = at - starts[j];
 #pragma unroll
             for (int w = 0; w < Policy::warps; ++w) {
               const std::uint32_t count = s.warp_counts[w][bucket];
               s.warp_counts[w][bucket] = 0;
               s.lands[w][bucket] = lands;
-              lands.x += count;
-              lands.y += count;
+              lands += count;
             }
           } else {
             const std::uint32_t bias = bucket << ranked_item::bucket_shift;
@@ -279,11 +291,18 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
         if (valid(i)) {
-          const uint2 lands = item[i].in(s.lands[warp]);
-          const std::uint32_t p = lands.x + item[i].word;
+          std::uint32_t p, dest;
+          if constexpr (storage_t::split_lands) {
+            p = item[i].in(s.lands[warp]) + item[i].word;
+            dest = p + item[i].in(s.shift);  // the same byte offset as the lands entry's
+          } else {
+            const uint2 lands = item[i].in(s.lands[warp]);
+            p = lands.x + item[i].word;
+            dest = lands.y + item[i].word;
+          }
           s.keys[p] = k[i];
           if constexpr (pairs) s.values[p] = v[i];
-          s.dest[p] = lands.y + item[i].word;
+          s.dest[p] = dest;
         }
       }
       if (more) load_tile(tile + 1);

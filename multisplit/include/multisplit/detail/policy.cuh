@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 namespace multisplit {
 namespace detail {
@@ -47,7 +48,10 @@ constexpr int max_prescan_ballot_bits = 1;
 // register counters, lane_counters per lane; otherwise the shared counters).
 // MinBlocks: the postscan's __launch_bounds__ minimum, which makes ptxas keep its registers
 // within 64K / (Threads * MinBlocks) (0: no bound).
-template <reorder_scope Scope, int Threads, int Windows, int BlocksPerSm, int BucketBits, int MinBlocks = 0>
+// LateValues: pairs load a tile's values once its keys are ranked, rather than with its keys
+// while the previous tile is stored.
+template <reorder_scope Scope, int Threads, int Windows, int BlocksPerSm, int BucketBits, int MinBlocks = 0,
+          bool LateValues = false>
 struct multisplit_policy {
   static constexpr reorder_scope scope = Scope;
   static constexpr int threads = Threads;
@@ -58,6 +62,7 @@ struct multisplit_policy {
   static constexpr int blocks_per_sm = BlocksPerSm;  // upper bound; occupancy may lower it
   static constexpr int min_blocks = MinBlocks;
   static constexpr int bucket_bits = BucketBits;
+  static constexpr bool late_values = LateValues;
   static constexpr bool register_counters = BucketBits <= max_register_bucket_bits;
   // Columns of the per-warp count rows: the register policies write at most 64 buckets.
   static constexpr int count_columns = register_counters ? 32 << (BucketBits > lane_bucket_bits ? 1 : 0)
@@ -98,6 +103,23 @@ struct multisplit_policy {
 // 512 x 16 gives each bucket 32 items per tile (runs of 128 bytes for keys and for values) and
 // is 1.39x faster than 512 x 8. DMS and WMS were measured only at 256 x 8 (DMS keys 256 x 8
 // under a 6-block bound: within 1% at m = 2 and 4).
+// Round 4: the shared-counter BMS keeps its output places per bucket rather than per warp and
+// bucket (split lands in agent/postscan.cuh), so a key tile of 512 x 16 takes 101 KB of shared
+// memory instead of 117 KB and two blocks share an SM. Keys, one call, ms:
+//   keys           m = 128  m = 256
+//   512 x 8        1.471    1.932
+//   256 x 16 <=3   1.442    2.050
+//   512 x 16       1.519    1.677      (before round 4, at 117 KB and one block per SM: 1.747)
+//   512 x 16 <=2   1.461    1.623
+//   1024 x 8       1.528    1.737
+// Pairs, two calls each of kernels that load a tile's values with its keys (early) and after
+// ranking (late), ms (within 1% between the calls):
+//   pairs                 m = 32   m = 64   m = 256
+//   256 x 16, early       1.740    2.118    -
+//   512 x 16, early       1.766    2.048    2.798
+//   512 x 16, late        1.734    1.974    2.921
+// Late values win where A is short (register counters) and lose behind the long shared-counter
+// ranking; under a 2-block bound a pair tile of 512 x 16 spills (2.02-2.30 ms).
 template <reorder_scope Scope, bool Pairs>
 struct policy_for {
   static constexpr bool block = Scope == reorder_scope::block;
@@ -114,13 +136,18 @@ struct policy_for {
   using tiny_buckets = multisplit_policy<Scope, 256, few_windows, 8, 2, few_min_blocks>;
   using few_buckets = multisplit_policy<Scope, 256, few_windows, 8, lane_bucket_bits, few_min_blocks>;
   // 33..64 buckets: the m <= 32 shape with two register counters per lane (1.20x faster than
-  // 512 x 8 with shared counters for keys, 1.11x for pairs).
-  using some_buckets = multisplit_policy<Scope, 256, few_windows, 8, max_register_bucket_bits, some_min_blocks>;
-  static constexpr int many_windows = Pairs && block ? 16 : 8;
+  // 512 x 8 with shared counters for keys); BMS pairs take 512 x 16 with late values (1.07x
+  // faster than 256 x 16).
+  using some_buckets = std::conditional_t<
+      block && Pairs, multisplit_policy<Scope, 512, 16, 4, max_register_bucket_bits, 0, true>,
+      multisplit_policy<Scope, 256, few_windows, 8, max_register_bucket_bits, some_min_blocks>>;
+  static constexpr int many_windows = block ? 16 : 8;
   // Shared counters: 65..128 buckets take seven ballots per window, 129..256 eight (the bits are
-  // the policy's, so no ballot is tested against ceil(log2 m) at run time).
-  using more_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits - 1>;
-  using many_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits>;
+  // the policy's, so no ballot is tested against ceil(log2 m) at run time). BMS keys: 256 x 16
+  // under a 3-block bound for seven bits, 512 x 16 under a 2-block bound for eight (round 4).
+  using more_buckets = std::conditional_t<block && !Pairs, multisplit_policy<Scope, 256, 16, 8, max_bucket_bits - 1, 3>,
+                                          multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits - 1>>;
+  using many_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits, block && !Pairs ? 2 : 0>;
 };
 
 }  // namespace detail
