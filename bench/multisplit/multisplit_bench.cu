@@ -491,9 +491,8 @@ void many_bucket_variants(workspace& w, timer& t, reference_output& ref, std::ui
   const timing base = variant_base<false>(w, t, ref, m, method::block);
   variant<multisplit_policy<B, 512, 8, 4, Bits, 0>, false>(w, t, ref, m, base, "512x8");
   variant<multisplit_policy<B, 256, 16, 8, Bits, 3>, false>(w, t, ref, m, base, "256x16 min3");
-  variant<multisplit_policy<B, 256, 16, 8, Bits, 4>, false>(w, t, ref, m, base, "256x16 min4");
   variant<multisplit_policy<B, 512, 16, 4, Bits, 0>, false>(w, t, ref, m, base, "512x16");
-  variant<multisplit_policy<B, 512, 16, 4, Bits, 2>, false>(w, t, ref, m, base, "512x16 min2");
+  variant<multisplit_policy<B, 384, 16, 2, Bits, 2>, false>(w, t, ref, m, base, "384x16 min2");
   variant<multisplit_policy<B, 1024, 8, 2, Bits, 0>, false>(w, t, ref, m, base, "1024x8");
 }
 
@@ -527,7 +526,7 @@ void variants(workspace& w, timer& t) {
   {
     const std::uint32_t m = 32;
     const timing base = variant_base<true>(w, t, ref, m, method::block);
-    variant<multisplit_policy<B, 512, 16, 4, 5, 0>, true>(w, t, ref, m, base, "512x16");
+    variant<multisplit_policy<B, 256, 16, 8, 5, 0>, true>(w, t, ref, m, base, "256x16");
     variant<multisplit_policy<B, 512, 16, 4, 5, 0, true>, true>(w, t, ref, m, base, "512x16 late values");
   }
   {

@@ -49,26 +49,25 @@ struct postscan_storage {
   static constexpr bool block_scope = Policy::scope == reorder_scope::block;
   static constexpr int warp_rows = warp_scope ? Policy::warps : 1;
 
-  // BMS with shared counters (beyond 64 buckets) keeps one output shift per bucket instead of an
-  // output place per warp and bucket: 8 bytes less per warp and bucket, which lets two blocks of
-  // 512 x 16 share an SM (101 KB each instead of 117 KB), for one more lookup per item.
-  static constexpr bool split_lands = block_scope && !Policy::register_counters;
   static constexpr int wms_buckets = warp_scope ? static_cast<int>(max_warp_buckets) : 1;
-  using land = std::conditional_t<split_lands, std::uint32_t, uint2>;
+  static constexpr int bms_buckets = block_scope ? static_cast<int>(max_warp_buckets) : 1;
 
   std::uint32_t warp_counts[Policy::warps][Policy::count_columns];
-  // BMS: per warp and bucket, where the warp's items of the bucket land in the grouped tile
-  // (x) and in the output (y), each less (bucket << 16) (see ranked_item); with split_lands only
-  // the grouped tile's place, and per bucket the output position less the grouped tile's (shift).
-  land lands[block_scope ? Policy::warps : 1][block_scope ? Policy::count_columns : 1];
-  std::uint32_t shift[split_lands ? max_warp_buckets : 1];
+  // BMS: per warp and bucket, where the warp's items of the bucket land in the grouped tile, less
+  // (bucket << 16) (see ranked_item); per bucket, its output position less its grouped-tile one.
+  std::uint32_t lands[block_scope ? Policy::warps : 1][block_scope ? Policy::count_columns : 1];
+  std::uint32_t shift[bms_buckets];
   std::uint32_t warp_starts[warp_rows][wms_buckets];  // WMS: bucket starts in a warp's run
   std::uint32_t carry[max_warp_buckets];  // global position of this block's next item per bucket
   std::uint32_t base[wms_buckets];        // WMS: where this tile's bucket b lands
   Key keys[staged];
   Value values[has_values<Value> ? staged : 1];
-  std::uint8_t buckets[warp_scope ? staged : 1];     // WMS: the bucket of each staged item
-  std::uint32_t dest[block_scope ? staged : 1];      // BMS: the output position of each staged item
+  // The bucket of each staged item: WMS finds its run with it, BMS its output shift. A byte, not
+  // the output position: the staging stores scatter over the tile and conflict in shared-memory
+  // banks (about 3.5 ways for 256 uniform buckets), while the stores' reads of the grouped tile
+  // are consecutive and find few distinct buckets per window (ncu: the 256-bucket postscan waits
+  // mostly on shared memory, short scoreboard and MIO throttle).
+  std::uint8_t buckets[staged];
   typename block_bucket_offsets<Policy>::temp_storage scan;
   splitter_stage stage_area;
 };
@@ -78,8 +77,8 @@ struct postscan_storage {
 // are the per-item state that lives across a tile's barriers, so they set the kernel's
 // registers (occupancy). The layout saves integer instructions in the scatter (the postscan is
 // bound by integer issue): a row entry for bucket b stored less b << 16 gives entry + word =
-// entry's position + rank with no unpacking, and the entry's byte offset in a row of 2^S-byte
-// entries is word >> (16 - S) (the rank's bits fall off).
+// entry's position + rank with no unpacking, and the entry's byte offset in a row of 4-byte
+// entries is word >> 14 (the rank's bits fall off).
 struct ranked_item {
   std::uint32_t word;
   static constexpr int bucket_shift = 16;
@@ -88,12 +87,10 @@ struct ranked_item {
   }
   __device__ __forceinline__ std::uint32_t bucket() const { return word >> bucket_shift; }
   __device__ __forceinline__ std::uint32_t rank() const { return word & ((1u << bucket_shift) - 1); }
-  // The entry of this item's bucket in a row of 4- or 8-byte entries.
-  template <class T>
-  __device__ __forceinline__ const T& in(const T* row) const {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "4- or 8-byte entries");
-    constexpr int shift = bucket_shift - (sizeof(T) == 4 ? 2 : 3);
-    return *reinterpret_cast<const T*>(reinterpret_cast<const unsigned char*>(row) + (word >> shift));
+  // The entry of this item's bucket in a row of 4-byte entries.
+  __device__ __forceinline__ std::uint32_t in(const std::uint32_t* row) const {
+    constexpr int shift = bucket_shift - 2;
+    return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const unsigned char*>(row) + (word >> shift));
   }
 };
 
@@ -108,7 +105,7 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
   constexpr int per_thread = offsets_t::per_thread;
   // BMS with shared counters walks the counts once more in B, after the bucket scan, where it
   // forms the warps' prefixes and clears the rows, so A needs no clearing loop.
-  constexpr bool reset_rows = storage_t::split_lands;
+  constexpr bool reset_rows = Policy::scope == reorder_scope::block && !Policy::register_counters;
   extern __shared__ __align__(16) unsigned char shared_bytes[];  // sizeof(storage_t), dynamic:
   storage_t& s = *reinterpret_cast<storage_t*>(shared_bytes);     // large tiles pass 48 KiB
 
@@ -240,12 +237,10 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
               lands += count;
             }
           } else {
-            const std::uint32_t bias = bucket << ranked_item::bucket_shift;
+            const std::uint32_t lands = starts[j] - (bucket << ranked_item::bucket_shift);
+            s.shift[bucket] = at - starts[j];
 #pragma unroll
-            for (int w = 0; w < Policy::warps; ++w) {
-              const std::uint32_t before = s.warp_counts[w][bucket] - bias;
-              s.lands[w][bucket] = make_uint2(before + starts[j], before + at);
-            }
+            for (int w = 0; w < Policy::warps; ++w) s.lands[w][bucket] = s.warp_counts[w][bucket] + lands;
           }
         }
       }
@@ -291,24 +286,16 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
 #pragma unroll
       for (int i = 0; i < Policy::windows; ++i) {
         if (valid(i)) {
-          std::uint32_t p, dest;
-          if constexpr (storage_t::split_lands) {
-            p = item[i].in(s.lands[warp]) + item[i].word;
-            dest = p + item[i].in(s.shift);  // the same byte offset as the lands entry's
-          } else {
-            const uint2 lands = item[i].in(s.lands[warp]);
-            p = lands.x + item[i].word;
-            dest = lands.y + item[i].word;
-          }
+          const std::uint32_t p = item[i].in(s.lands[warp]) + item[i].word;
           s.keys[p] = k[i];
           if constexpr (pairs) s.values[p] = v[i];
-          s.dest[p] = dest;
+          s.buckets[p] = static_cast<std::uint8_t>(item[i].bucket());
         }
       }
       if (more) load_tile(tile + 1);
       __syncthreads();
       auto store = [&](int j) {  // staged item j to its final position
-        const std::uint32_t pos = s.dest[j];
+        const std::uint32_t pos = j + s.shift[s.buckets[j]];
         keys_out[pos] = s.keys[j];
         if constexpr (pairs) values_out[pos] = s.values[j];
       };

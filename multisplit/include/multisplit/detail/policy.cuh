@@ -120,6 +120,16 @@ struct multisplit_policy {
 //   512 x 16, late        1.734    1.974    2.921
 // Late values win where A is short (register counters) and lose behind the long shared-counter
 // ranking; under a 2-block bound a pair tile of 512 x 16 spills (2.02-2.30 ms).
+// Round 5: BMS stages each item's bucket as a byte instead of its output position (the scattered
+// staging stores conflict in shared-memory banks; ncu on the 256-bucket postscan: short
+// scoreboard 6.0 and MIO throttle 3.4 warps per issue, the top stalls). Defaults before and
+// after, and the shapes measured after, two calls each, ms:
+//   keys      m = 2   8      16     32     64     128    256      pairs  m = 32  64     256
+//   before    0.890   0.978  0.995  1.051  1.287  1.443  1.622            1.723   1.960  2.748
+//   after     0.888   0.984  1.006  1.056  1.217  1.462  1.518            1.768   1.781  2.746
+//   keys 512 x 16 <=2: m = 128 1.325, 256 1.512; 512 x 8: 1.411, 1.918; 384 x 16 <=2: 1.326, 1.654
+//   pairs 512 x 16: m = 32 1.663 (late values 1.676), m = 64 1.859 (late: the default, 1.781)
+// so keys take 512 x 16 under a 2-block bound from 65 buckets and pairs 512 x 16 from 5 bits.
 template <reorder_scope Scope, bool Pairs>
 struct policy_for {
   static constexpr bool block = Scope == reorder_scope::block;
@@ -134,20 +144,20 @@ struct policy_for {
   // take ballots for every bucket bit the policy serves (no per-ballot test of m), so m <= 4
   // has a policy of its own rather than five ballots.
   using tiny_buckets = multisplit_policy<Scope, 256, few_windows, 8, 2, few_min_blocks>;
-  using few_buckets = multisplit_policy<Scope, 256, few_windows, 8, lane_bucket_bits, few_min_blocks>;
+  using few_buckets = std::conditional_t<block && Pairs, multisplit_policy<Scope, 512, 16, 4, lane_bucket_bits>,
+                                         multisplit_policy<Scope, 256, few_windows, 8, lane_bucket_bits, few_min_blocks>>;
   // 33..64 buckets: the m <= 32 shape with two register counters per lane (1.20x faster than
-  // 512 x 8 with shared counters for keys); BMS pairs take 512 x 16 with late values (1.07x
-  // faster than 256 x 16).
+  // 512 x 8 with shared counters for keys); BMS pairs load their values late there (round 4).
   using some_buckets = std::conditional_t<
       block && Pairs, multisplit_policy<Scope, 512, 16, 4, max_register_bucket_bits, 0, true>,
       multisplit_policy<Scope, 256, few_windows, 8, max_register_bucket_bits, some_min_blocks>>;
   static constexpr int many_windows = block ? 16 : 8;
   // Shared counters: 65..128 buckets take seven ballots per window, 129..256 eight (the bits are
-  // the policy's, so no ballot is tested against ceil(log2 m) at run time). BMS keys: 256 x 16
-  // under a 3-block bound for seven bits, 512 x 16 under a 2-block bound for eight (round 4).
-  using more_buckets = std::conditional_t<block && !Pairs, multisplit_policy<Scope, 256, 16, 8, max_bucket_bits - 1, 3>,
-                                          multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits - 1>>;
-  using many_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits, block && !Pairs ? 2 : 0>;
+  // the policy's, so no ballot is tested against ceil(log2 m) at run time). BMS keys under a
+  // 2-block bound (rounds 4 and 5).
+  static constexpr int many_min_blocks = block && !Pairs ? 2 : 0;
+  using more_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits - 1, many_min_blocks>;
+  using many_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits, many_min_blocks>;
 };
 
 }  // namespace detail
