@@ -523,10 +523,10 @@ void variants(workspace& w, timer& t) {
   }
   many_bucket_variants<7>(w, t, ref, 128);
   many_bucket_variants<8>(w, t, ref, 256);
-  {
-    const std::uint32_t m = 32;
+  for (std::uint32_t m : {8u, 16u, 32u}) {
     const timing base = variant_base<true>(w, t, ref, m, method::block);
     variant<multisplit_policy<B, 256, 16, 8, 5, 0>, true>(w, t, ref, m, base, "256x16");
+    variant<multisplit_policy<B, 256, 16, 8, 5, 0, true>, true>(w, t, ref, m, base, "256x16 late values");
     variant<multisplit_policy<B, 512, 16, 4, 5, 0, true>, true>(w, t, ref, m, base, "512x16 late values");
   }
   {

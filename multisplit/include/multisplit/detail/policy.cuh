@@ -130,20 +130,25 @@ struct multisplit_policy {
 //   keys 512 x 16 <=2: m = 128 1.325, 256 1.512; 512 x 8: 1.411, 1.918; 384 x 16 <=2: 1.326, 1.654
 //   pairs 512 x 16: m = 32 1.663 (late values 1.676), m = 64 1.859 (late: the default, 1.781)
 // so keys take 512 x 16 under a 2-block bound from 65 buckets and pairs 512 x 16 from 5 bits.
+// For 5-bit pairs that is a draw over the policy's range (after round 5, two calls, ms):
+//   pairs        m = 8   16     32
+//   256 x 16     1.527   1.599  1.765
+//   512 x 16     1.585   1.622  1.662
 template <reorder_scope Scope, bool Pairs>
 struct policy_for {
   static constexpr bool block = Scope == reorder_scope::block;
   static constexpr int few_windows = block ? 16 : 8;
   // Key-only tiles: BMS's 16 windows fit 64 registers (4 resident blocks of 256), DMS's and WMS's
   // 8 windows 48 (5 blocks); heavier bucket functions spill a little under these bounds (even_bins'
-  // double arithmetic, splitters). Pair tiles would spill; unbounded, BMS's 16 windows take 80
-  // registers (3 blocks).
+  // double arithmetic, splitters). Pair tiles would spill under them; unbounded, a BMS pair tile
+  // of 256 x 16 takes 80-128 registers and one of 512 x 16 117-128 (one block per SM).
   static constexpr int few_min_blocks = Pairs ? 0 : block ? 4 : 5;
   static constexpr int some_min_blocks = Pairs ? 0 : block ? 3 : 5;
   // Up to 4 buckets the same shape with two ballots per window: the register-counter policies
   // take ballots for every bucket bit the policy serves (no per-ballot test of m), so m <= 4
   // has a policy of its own rather than five ballots.
   using tiny_buckets = multisplit_policy<Scope, 256, few_windows, 8, 2, few_min_blocks>;
+  // BMS pairs from 5 bits: 512 x 16 (round 5).
   using few_buckets = std::conditional_t<block && Pairs, multisplit_policy<Scope, 512, 16, 4, lane_bucket_bits>,
                                          multisplit_policy<Scope, 256, few_windows, 8, lane_bucket_bits, few_min_blocks>>;
   // 33..64 buckets: the m <= 32 shape with two register counters per lane (1.20x faster than
