@@ -12,7 +12,8 @@
 //      WMS (warp)  - each warp groups its items by bucket in shared memory, then stores runs;
 //      BMS (block) - the tile is grouped by bucket in shared memory, then stored in long runs
 //                    (Section 5.4: reordering for coalesced writes).
-// Values, when present, travel with their keys through every step.
+// Values, when present, reach C with their keys: loaded with them, or, under a late-values
+// policy, once A has ranked the keys.
 //
 // Barriers: two per tile for DMS and WMS (after A, after B), three for BMS (and after its
 // shared-memory scatter), plus cub::BlockScan's beyond 64 buckets. Nothing else is needed
@@ -208,9 +209,10 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     __syncthreads();
 
     // B. block offsets; the carried positions move past this tile. DMS and BMS fold where the
-    // tile's bucket lands (DMS: its global position; BMS: its start in the grouped tile and its
-    // global position) into every warp's entry, less b << 16, so the scatter finds an item's
-    // places with one lookup and one add each: entry + item word (ranked_item).
+    // tile's bucket lands (DMS: its global position; BMS: its start in the grouped tile) into
+    // every warp's entry, less b << 16, so the scatter finds an item's place with one lookup and
+    // one add: entry + item word (ranked_item). BMS keeps, per bucket, the global position less
+    // the grouped-tile one (shift), for its store loop.
     {
       std::uint32_t totals[per_thread], starts[per_thread];
       offsets_t::template compute<!reset_rows>(s.scan, s.warp_counts, num_buckets, totals, starts);
