@@ -364,24 +364,33 @@ void table_11(workspace& w, timer& t, const std::vector<std::uint32_t>& ms) {
   BENCH_CHECK(cudaFree(levels));
 }
 
+// One BMS multisplit of the workspace's keys (and values) by delta-buckets under Policy, as the
+// dispatch launches it; temp = nullptr sizes `bytes`.
+template <class Policy, bool Pairs>
+cudaError_t launch_shape(workspace& w, std::uint32_t m, void* temp, std::size_t& bytes) {
+  using multisplit::detail::no_value;
+  const multisplit::delta_buckets fn{0xffffffffu / m};
+  const multisplit::detail::item_count count{nullptr, static_cast<std::uint32_t>(w.n)};
+  const int bits = multisplit::detail::ceil_log2(m);
+  if constexpr (Pairs)
+    return multisplit::detail::launch_warp_method<Policy>(temp, bytes, w.keys, w.keys_out, w.values, w.values_out,
+                                                          count, w.n, m, bits, fn, true, w.offsets, 0, nullptr);
+  else
+    return multisplit::detail::launch_warp_method<Policy>(temp, bytes, w.keys, w.keys_out,
+                                                          static_cast<const no_value*>(nullptr),
+                                                          static_cast<no_value*>(nullptr), count, w.n, m, bits, fn,
+                                                          true, w.offsets, 0, nullptr);
+}
+
 // Tuning table: BMS under other launch shapes (threads, windows per warp, block bound), the
 // measurements behind detail::policy_for.
 template <int Threads, int Windows, int BlocksPerSm, int BucketBits>
 void tune_one(workspace& w, timer& t, std::uint32_t m, bool pairs, const timing& baseline) {
   using policy = multisplit::detail::multisplit_policy<multisplit::detail::reorder_scope::block, Threads, Windows,
                                                        BlocksPerSm, BucketBits>;
-  const multisplit::delta_buckets fn{0xffffffffu / m};
-  const multisplit::detail::item_count count{nullptr, static_cast<std::uint32_t>(w.n)};
-  const int bits = multisplit::detail::ceil_log2(m);
   std::size_t bytes = 0;
   auto call = [&](void* temp) {
-    using multisplit::detail::no_value;
-    return pairs ? multisplit::detail::launch_warp_method<policy>(temp, bytes, w.keys, w.keys_out, w.values,
-                                                                  w.values_out, count, w.n, m, bits, fn, true,
-                                                                  w.offsets, 0, nullptr)
-                 : multisplit::detail::launch_warp_method<policy>(
-                       temp, bytes, w.keys, w.keys_out, static_cast<const no_value*>(nullptr),
-                       static_cast<no_value*>(nullptr), count, w.n, m, bits, fn, true, w.offsets, 0, nullptr);
+    return pairs ? launch_shape<policy, true>(w, m, temp, bytes) : launch_shape<policy, false>(w, m, temp, bytes);
   };
   BENCH_CHECK(call(nullptr));
   void* temp = w.need(bytes);
@@ -438,21 +447,8 @@ unsigned long long differences(workspace& w, reference_output& ref, bool pairs) 
 
 template <class Policy, bool Pairs>
 void variant(workspace& w, timer& t, reference_output& ref, std::uint32_t m, const timing& base, const char* name) {
-  const multisplit::delta_buckets fn{0xffffffffu / m};
-  const multisplit::detail::item_count count{nullptr, static_cast<std::uint32_t>(w.n)};
-  const int bits = multisplit::detail::ceil_log2(m);
   std::size_t bytes = 0;
-  auto call = [&](void* temp) {
-    using multisplit::detail::no_value;
-    if constexpr (Pairs)
-      return multisplit::detail::launch_warp_method<Policy>(temp, bytes, w.keys, w.keys_out, w.values, w.values_out,
-                                                            count, w.n, m, bits, fn, true, w.offsets, 0, nullptr);
-    else
-      return multisplit::detail::launch_warp_method<Policy>(temp, bytes, w.keys, w.keys_out,
-                                                            static_cast<const no_value*>(nullptr),
-                                                            static_cast<no_value*>(nullptr), count, w.n, m, bits, fn,
-                                                            true, w.offsets, 0, nullptr);
-  };
+  auto call = [&](void* temp) { return launch_shape<Policy, Pairs>(w, m, temp, bytes); };
   BENCH_CHECK(call(nullptr));
   void* temp = w.need(bytes);
   BENCH_CHECK(cudaMemset(w.keys_out, 0, w.n * 4));
