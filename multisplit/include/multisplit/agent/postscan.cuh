@@ -228,21 +228,20 @@ __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
             const std::uint32_t lands = at - (bucket << ranked_item::bucket_shift);
 #pragma unroll
             for (int w = 0; w < Policy::warps; ++w) s.warp_counts[w][bucket] += lands;
-          } else if constexpr (reset_rows) {  // the counts are still there: walk them, clearing
-            std::uint32_t lands = starts[j] - (bucket << ranked_item::bucket_shift);
+          } else {
             s.shift[bucket] = at - starts[j];
+            std::uint32_t lands = starts[j] - (bucket << ranked_item::bucket_shift);
 #pragma unroll
             for (int w = 0; w < Policy::warps; ++w) {
-              const std::uint32_t count = s.warp_counts[w][bucket];
-              s.warp_counts[w][bucket] = 0;
-              s.lands[w][bucket] = lands;
-              lands += count;
+              if constexpr (reset_rows) {  // the counts are still there: walk them, clearing
+                const std::uint32_t count = s.warp_counts[w][bucket];
+                s.warp_counts[w][bucket] = 0;
+                s.lands[w][bucket] = lands;
+                lands += count;
+              } else {  // the counts were replaced by the warps' prefixes
+                s.lands[w][bucket] = s.warp_counts[w][bucket] + lands;
+              }
             }
-          } else {
-            const std::uint32_t lands = starts[j] - (bucket << ranked_item::bucket_shift);
-            s.shift[bucket] = at - starts[j];
-#pragma unroll
-            for (int w = 0; w < Policy::warps; ++w) s.lands[w][bucket] = s.warp_counts[w][bucket] + lands;
           }
         }
       }
