@@ -1,7 +1,8 @@
 # Installation and the CMake package. After `cmake --install build --prefix P` another project
 # writes find_package(deltasplit) and links deltasplit::deltasplit (the SSSP API; it brings
 # deltasplit::graph, the graph layer). Builds with CUDA also install the header-only GPU library
-# as multisplit::multisplit. Included last by the top-level CMakeLists.txt.
+# as its own package, find_package(multisplit) -> multisplit::multisplit. Included last by the
+# top-level CMakeLists.txt.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -18,10 +19,19 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/include/ ${PROJECT_SOURCE_DIR}/graph
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT deltasplitTargets NAMESPACE deltasplit:: DESTINATION ${_ds_cmake_dir})
 
+# multisplit is a package of its own (find_package(multisplit) alone), which deltasplit's finds.
 if(TARGET multisplit)
+  set(_ms_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/multisplit)
   install(TARGETS multisplit EXPORT multisplitTargets)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/multisplit/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-  install(EXPORT multisplitTargets NAMESPACE multisplit:: DESTINATION ${_ds_cmake_dir})
+  install(EXPORT multisplitTargets NAMESPACE multisplit:: DESTINATION ${_ms_cmake_dir})
+  configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/multisplitConfig.cmake.in
+                                ${PROJECT_BINARY_DIR}/multisplitConfig.cmake
+                                INSTALL_DESTINATION ${_ms_cmake_dir})
+  write_basic_package_version_file(${PROJECT_BINARY_DIR}/multisplitConfigVersion.cmake
+                                   COMPATIBILITY SameMinorVersion)
+  install(FILES ${PROJECT_BINARY_DIR}/multisplitConfig.cmake ${PROJECT_BINARY_DIR}/multisplitConfigVersion.cmake
+          DESTINATION ${_ms_cmake_dir})
 endif()
 
 if(TARGET deltasplit_cli)

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -46,40 +47,63 @@ inline method choose_method(std::uint32_t num_buckets, bool /*pairs*/) {
   return method::block;
 }
 
+// One method, chosen at compile time: a caller that knows its method (the SSSP solver, the tests
+// of one method) compiles only that method's kernels.
+template <method How, class Key, class Value, class BucketFn>
+cudaError_t dispatch_method(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                            const Value* values_in, Value* values_out, item_count count,
+                            std::size_t max_items, std::uint32_t num_buckets, BucketFn bucket_of,
+                            std::uint32_t* bucket_offsets, cudaStream_t stream) {
+  static_assert(How != method::automatic, "dispatch_split resolves method::automatic");
+  if (max_items > std::numeric_limits<std::uint32_t>::max() || num_buckets == 0)
+    return cudaErrorInvalidValue;
+  const bool host_count = count.device == nullptr;
+  const bool counting = true;
+  if constexpr (How == method::direct) {
+    return dispatch_warp_method<reorder_scope::none>(temp, temp_bytes, keys_in, keys_out, values_in, values_out,
+                                                     count, max_items, num_buckets, bucket_of, counting,
+                                                     bucket_offsets, stream);
+  } else if constexpr (How == method::warp) {
+    return dispatch_warp_method<reorder_scope::warp>(temp, temp_bytes, keys_in, keys_out, values_in, values_out,
+                                                     count, max_items, num_buckets, bucket_of, counting,
+                                                     bucket_offsets, stream);
+  } else if constexpr (How == method::block) {
+    return dispatch_warp_method<reorder_scope::block>(temp, temp_bytes, keys_in, keys_out, values_in, values_out,
+                                                      count, max_items, num_buckets, bucket_of, counting,
+                                                      bucket_offsets, stream);
+  } else if constexpr (How == method::large) {
+    return dispatch_large(temp, temp_bytes, keys_in, keys_out, values_in, values_out, count, max_items,
+                          num_buckets, bucket_of, bucket_offsets, stream);
+  } else if constexpr (How == method::reduced_bit_sort) {
+    if (!host_count) return cudaErrorInvalidValue;
+    return dispatch_reduced_bit_sort(temp, temp_bytes, keys_in, keys_out, values_in, values_out, max_items,
+                                     num_buckets, bucket_of, bucket_offsets, stream);
+  } else {
+    static_assert(How == method::scan_split, "every method is dispatched");
+    if (!host_count) return cudaErrorInvalidValue;
+    return dispatch_scan_split(temp, temp_bytes, keys_in, keys_out, values_in, values_out, max_items,
+                               num_buckets, bucket_of, bucket_offsets, stream);
+  }
+}
+
 template <class Key, class Value, class BucketFn>
 cudaError_t dispatch_split(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                            const Value* values_in, Value* values_out, item_count count,
                            std::size_t max_items, std::uint32_t num_buckets, BucketFn bucket_of,
                            std::uint32_t* bucket_offsets, cudaStream_t stream, method how) {
-  if (max_items > std::numeric_limits<std::uint32_t>::max() || num_buckets == 0)
-    return cudaErrorInvalidValue;
-  const bool host_count = count.device == nullptr;
   if (how == method::automatic) how = choose_method(num_buckets, has_values<Value>);
-  const bool counting = true;
+  const auto call = [&](auto chosen) {
+    return dispatch_method<decltype(chosen)::value>(temp, temp_bytes, keys_in, keys_out, values_in, values_out,
+                                                    count, max_items, num_buckets, bucket_of, bucket_offsets,
+                                                    stream);
+  };
   switch (how) {
-    case method::direct:
-      return dispatch_warp_method<reorder_scope::none>(temp, temp_bytes, keys_in, keys_out, values_in,
-                                                       values_out, count, max_items, num_buckets,
-                                                       bucket_of, counting, bucket_offsets, stream);
-    case method::warp:
-      return dispatch_warp_method<reorder_scope::warp>(temp, temp_bytes, keys_in, keys_out, values_in,
-                                                       values_out, count, max_items, num_buckets,
-                                                       bucket_of, counting, bucket_offsets, stream);
-    case method::block:
-      return dispatch_warp_method<reorder_scope::block>(temp, temp_bytes, keys_in, keys_out, values_in,
-                                                        values_out, count, max_items, num_buckets,
-                                                        bucket_of, counting, bucket_offsets, stream);
-    case method::large:
-      return dispatch_large(temp, temp_bytes, keys_in, keys_out, values_in, values_out, count,
-                            max_items, num_buckets, bucket_of, bucket_offsets, stream);
-    case method::reduced_bit_sort:
-      if (!host_count) return cudaErrorInvalidValue;
-      return dispatch_reduced_bit_sort(temp, temp_bytes, keys_in, keys_out, values_in, values_out,
-                                       max_items, num_buckets, bucket_of, bucket_offsets, stream);
-    case method::scan_split:
-      if (!host_count) return cudaErrorInvalidValue;
-      return dispatch_scan_split(temp, temp_bytes, keys_in, keys_out, values_in, values_out,
-                                 max_items, num_buckets, bucket_of, bucket_offsets, stream);
+    case method::direct: return call(std::integral_constant<method, method::direct>{});
+    case method::warp: return call(std::integral_constant<method, method::warp>{});
+    case method::block: return call(std::integral_constant<method, method::block>{});
+    case method::large: return call(std::integral_constant<method, method::large>{});
+    case method::reduced_bit_sort: return call(std::integral_constant<method, method::reduced_bit_sort>{});
+    case method::scan_split: return call(std::integral_constant<method, method::scan_split>{});
     case method::automatic: break;
   }
   return cudaErrorInvalidValue;
@@ -87,6 +111,11 @@ cudaError_t dispatch_split(void* temp, std::size_t& temp_bytes, const Key* keys_
 
 inline item_count host_items(std::size_t n) {
   return item_count{nullptr, static_cast<std::uint32_t>(n)};
+}
+
+// max_items beyond 32 bits is refused by dispatch_method before anything reads the bound.
+inline item_count device_items(device_count n) {
+  return item_count{n.num_items, static_cast<std::uint32_t>(n.max_items), n.overflow};
 }
 
 }  // namespace detail
@@ -121,7 +150,7 @@ cudaError_t split_keys(void* temp, std::size_t& temp_bytes, const Key* keys_in, 
   if (num_items.num_items == nullptr) return cudaErrorInvalidValue;
   return detail::dispatch_split(temp, temp_bytes, keys_in, keys_out,
                                 static_cast<const no_value*>(nullptr), static_cast<no_value*>(nullptr),
-                                detail::item_count{num_items.num_items, 0}, num_items.max_items,
+                                detail::device_items(num_items), num_items.max_items,
                                 num_buckets, bucket_of, bucket_offsets, stream, how);
 }
 
@@ -133,7 +162,7 @@ cudaError_t split_pairs(void* temp, std::size_t& temp_bytes, const Key* keys_in,
   static_assert(sizeof(Value) == 4, "values are 32-bit");
   if (num_items.num_items == nullptr) return cudaErrorInvalidValue;
   return detail::dispatch_split(temp, temp_bytes, keys_in, keys_out, values_in, values_out,
-                                detail::item_count{num_items.num_items, 0}, num_items.max_items,
+                                detail::device_items(num_items), num_items.max_items,
                                 num_buckets, bucket_of, bucket_offsets, stream, how);
 }
 

@@ -32,20 +32,23 @@ __global__ void __launch_bounds__(Threads)
   if (threadIdx.x == 0) counts[bin] = sum;
 }
 
-template <class Policy, class Sample, class BucketFn>
+template <class Selector, class Sample, class BucketFn>
 cudaError_t launch_histogram(void* temp, std::size_t& temp_bytes, const Sample* samples, std::size_t num_samples,
                              std::uint32_t num_bins, int bits, BucketFn bin_of, std::uint32_t* counts,
                              cudaStream_t stream) {
-  auto prescan = prescan_kernel<Policy, Sample, BucketFn>;
-  const std::uint32_t grid = fixed_grid<Policy>(resident_blocks<Policy>(prescan), num_samples);
-  temp_carver carve(temp);
-  std::uint32_t* histograms = carve.take<std::uint32_t>(static_cast<std::size_t>(num_bins) * grid);
-  cudaError_t status;
-  if (!size_or_check(temp, temp_bytes, carve.bytes(), status)) return status;
-  prescan<<<grid, Policy::threads, 0, stream>>>(samples, item_count{nullptr, static_cast<std::uint32_t>(num_samples)},
-                                                num_bins, bits, bin_of, true, histograms);
-  sum_columns_kernel<32><<<num_bins, 32, 0, stream>>>(histograms, grid, counts);
-  return cudaGetLastError();
+  return with_running_policy<Selector>([&](auto policy) {
+    using Policy = decltype(policy);
+    auto prescan = prescan_kernel<Selector, Sample, BucketFn>;
+    const std::uint32_t grid = fixed_grid<Policy>(resident_blocks<Policy>(prescan), num_samples);
+    temp_carver carve(temp);
+    std::uint32_t* histograms = carve.take<std::uint32_t>(static_cast<std::size_t>(num_bins) * grid);
+    cudaError_t status;
+    if (!size_or_check(temp, temp_bytes, carve.bytes(), status)) return status;
+    prescan<<<grid, Policy::threads, 0, stream>>>(samples, item_count{nullptr, static_cast<std::uint32_t>(num_samples)},
+                                                  num_bins, bits, bin_of, true, histograms);
+    sum_columns_kernel<32><<<num_bins, 32, 0, stream>>>(histograms, grid, counts);
+    return cudaGetLastError();
+  });
 }
 
 }  // namespace detail

@@ -52,9 +52,15 @@ cudaError_t split_pairs(void* temp, std::size_t& temp_bytes, const Key* keys_in,
 // Number of items read on the device when the kernels run, for loops that keep their control
 // on the GPU (the SSSP solver): no host round-trip to learn n. max_items bounds the launch
 // sizes and the temporary storage.
+// A count above max_items is clamped: the call splits the first max_items items (the output and
+// bucket_offsets[m] say max_items) and never touches memory past them. Such a call is reported
+// on the device, since the host does not see the count: when overflow is not null, the call
+// stores the count it read there (a word the caller zeroes first and checks after the call;
+// a call within bounds leaves it alone).
 struct device_count {
   const std::uint32_t* num_items;
   std::size_t max_items;
+  std::uint32_t* overflow = nullptr;
 };
 
 template <class Key, class BucketFn>

@@ -95,11 +95,13 @@ struct ranked_item {
   }
 };
 
-template <class Policy, class Key, class Value, class BucketFn>
-__global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
+// Selector: a launch shape, or one per architecture (policy.cuh).
+template <class Selector, class Key, class Value, class BucketFn>
+__global__ void __launch_bounds__(active_policy<Selector>::threads, active_policy<Selector>::min_blocks)
     postscan_kernel(const Key* keys_in, Key* keys_out, const Value* values_in, Value* values_out,
                     item_count count, std::uint32_t num_buckets, BucketFn bucket_of,
                     const std::uint32_t* scanned, const std::uint32_t* single_bucket) {
+  using Policy = active_policy<Selector>;
   using storage_t = postscan_storage<Policy, Key, Value>;
   using offsets_t = block_bucket_offsets<Policy>;
   constexpr bool pairs = has_values<Value>;

@@ -19,10 +19,12 @@ namespace multisplit {
 namespace detail {
 
 // counting: this is the evaluation that reports out-of-range bucket ids (checked mode).
-template <class Policy, class Key, class BucketFn>
-__global__ void __launch_bounds__(Policy::threads)
+// Selector: a launch shape, or one per architecture (policy.cuh).
+template <class Selector, class Key, class BucketFn>
+__global__ void __launch_bounds__(active_policy<Selector>::threads)
     prescan_kernel(const Key* keys, item_count count, std::uint32_t num_buckets, int bits,
                    BucketFn bucket_of, bool counting, std::uint32_t* histograms) {
+  using Policy = active_policy<Selector>;
   __shared__ std::uint32_t warp_counts[Policy::warps][max_warp_buckets];
   __shared__ splitter_stage stage_area;
   auto fn = stage(bucket_of, stage_area);

@@ -38,7 +38,10 @@ __global__ void __launch_bounds__(Threads)
     }
   }
   const int any_alone = __syncthreads_or(alone);
-  if (threadIdx.x == 0) *single_bucket = any_alone ? 1u : 0u;
+  if (threadIdx.x == 0) {
+    *single_bucket = any_alone ? 1u : 0u;
+    count.report_clamp();
+  }
 }
 
 // Temporary bytes cub::DeviceScan needs for `entries` counts.

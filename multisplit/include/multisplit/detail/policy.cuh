@@ -2,6 +2,12 @@
 // BMS differ in how far items are localized and reordered before the scatter), and the method
 // chosen when the caller asks for method::automatic. The measurements that justify each number
 // are in bench/results/multisplit.md (H200, sm_90); the crossovers are repeated beside them.
+//
+// Shapes are chosen per GPU architecture: the measured table (policy_for) serves the
+// architecture it was measured on (sm_90), a conservative table (portable_policy_for) every
+// other. The device code of a kernel picks its shape from __CUDA_ARCH__ (active_policy); the
+// host picks the same one at run time from the architecture of the code that runs on the
+// current device (dispatch_multisplit.cuh), so grid, tile and shared-memory sizes agree.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +48,21 @@ constexpr int max_register_bucket_bits = 6;
 // rather than 0.478 ms of ballots (not measured yet); m = 2 (16 per address) keeps one ballot.
 constexpr int max_prescan_ballot_bits = 1;
 
+// The architectures with a table of their own. sm90: compute capability 9.x (the H100/H200's);
+// portable: every other, including the ones after sm_90 (not measured; consumer parts of later
+// generations have 100 KB of shared memory per SM, less than the sm_90 shapes take).
+enum class arch_class { portable, sm90 };
+
+constexpr arch_class arch_class_of(int arch) {  // arch: __CUDA_ARCH__ form, 900 for sm_90
+  return arch >= 900 && arch < 1000 ? arch_class::sm90 : arch_class::portable;
+}
+
+#ifdef __CUDA_ARCH__
+constexpr int compiled_arch = __CUDA_ARCH__;
+#else
+constexpr int compiled_arch = 0;  // host pass: kernel bodies are not run here
+#endif
+
 // A tile is threads * windows items; warp w of the block owns windows
 // [w * windows, (w + 1) * windows), each window 32 consecutive items (one per lane).
 // BucketBits: the largest ceil(log2 m) the policy serves (<= max_register_bucket_bits: the
@@ -68,7 +89,25 @@ struct multisplit_policy {
   static constexpr int count_columns = register_counters ? 32 << (BucketBits > lane_bucket_bits ? 1 : 0)
                                                          : static_cast<int>(max_warp_buckets);
   static constexpr int lane_counters = BucketBits <= lane_bucket_bits ? 1 : 1 << (BucketBits - lane_bucket_bits);
+  // A policy is its own selector: the same shape on every architecture (the benchmark's variants).
+  template <arch_class>
+  using on = multisplit_policy;
 };
+
+// A selector: the measured shape on sm_90, the conservative one elsewhere. Kernels are templated
+// on the selector, so each architecture's code is compiled with its own shape.
+template <class Tuned, class Portable>
+struct by_arch {
+  static_assert(Tuned::bucket_bits == Portable::bucket_bits && Tuned::scope == Portable::scope,
+                "one selector serves one range of bucket counts");
+  static constexpr int bucket_bits = Tuned::bucket_bits;
+  template <arch_class A>
+  using on = std::conditional_t<A == arch_class::sm90, Tuned, Portable>;
+};
+
+// The shape a kernel's device code runs with.
+template <class Selector>
+using active_policy = typename Selector::template on<arch_class_of(compiled_arch)>;
 
 // The measured launch shapes (H200, n = 2^28, uniform delta-buckets, BMS, ms, total of the three
 // stages; `multisplit_bench --only variants`, commit 1bcdd50's kernels, outputs checked equal):
@@ -135,7 +174,7 @@ struct multisplit_policy {
 //   256 x 16     1.527   1.599  1.765
 //   512 x 16     1.585   1.622  1.662
 template <reorder_scope Scope, bool Pairs>
-struct policy_for {
+struct sm90_policy_for {
   static constexpr bool block = Scope == reorder_scope::block;
   static constexpr int few_windows = block ? 16 : 8;
   // Key-only tiles: BMS's 16 windows fit 64 registers (4 resident blocks of 256), DMS's and WMS's
@@ -163,6 +202,34 @@ struct policy_for {
   static constexpr int many_min_blocks = block && !Pairs ? 2 : 0;
   using more_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits - 1, many_min_blocks>;
   using many_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits, many_min_blocks>;
+};
+
+// The conservative shape, for architectures without measurements: 256 threads x 8 windows for
+// every method and bucket count (the 256 x 8 rows of the round-1 tables above: within 1.3x of
+// the best shape measured there), with no register bound and values loaded with their
+// keys. Its postscan stays under the 48 KB of shared memory that every architecture gives without
+// opting in (checked in dispatch_multisplit.cuh), and its occupancy is found at run time.
+template <reorder_scope Scope, bool Pairs>
+struct portable_policy_for {
+  template <int BucketBits>
+  using shape = multisplit_policy<Scope, 256, 8, 8, BucketBits>;
+  using tiny_buckets = shape<2>;
+  using few_buckets = shape<lane_bucket_bits>;
+  using some_buckets = shape<max_register_bucket_bits>;
+  using more_buckets = shape<max_bucket_bits - 1>;
+  using many_buckets = shape<max_bucket_bits>;
+};
+
+// The selectors dispatch uses, one per range of bucket counts.
+template <reorder_scope Scope, bool Pairs>
+struct policy_for {
+  using sm90 = sm90_policy_for<Scope, Pairs>;
+  using portable = portable_policy_for<Scope, Pairs>;
+  using tiny_buckets = by_arch<typename sm90::tiny_buckets, typename portable::tiny_buckets>;
+  using few_buckets = by_arch<typename sm90::few_buckets, typename portable::few_buckets>;
+  using some_buckets = by_arch<typename sm90::some_buckets, typename portable::some_buckets>;
+  using more_buckets = by_arch<typename sm90::more_buckets, typename portable::more_buckets>;
+  using many_buckets = by_arch<typename sm90::many_buckets, typename portable::many_buckets>;
 };
 
 }  // namespace detail

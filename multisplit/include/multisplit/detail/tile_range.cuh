@@ -12,10 +12,23 @@ namespace multisplit {
 namespace detail {
 
 // The number of items: known on the host, or read from device memory when the kernels run.
+// host: the count, or, with a device count, the most items the call was sized for (max_items):
+// a device count above it is clamped to it, so no kernel reads or writes past what the caller
+// and the temporary storage hold (the large method's intermediate arrays have max_items
+// entries). bucket_offsets_kernel reports a clamp in *overflow (multisplit.cuh, device_count).
 struct item_count {
   const std::uint32_t* device;
   std::uint32_t host;
-  __device__ __forceinline__ std::uint32_t get() const { return device ? *device : host; }
+  std::uint32_t* overflow = nullptr;
+  __device__ __forceinline__ std::uint32_t get() const {
+    if (device == nullptr) return host;
+    const std::uint32_t n = *device;
+    return n < host ? n : host;
+  }
+  // Called by one thread per call: records the requested count when it was clamped.
+  __device__ __forceinline__ void report_clamp() const {
+    if (device != nullptr && overflow != nullptr && *device > host) *overflow = *device;
+  }
 };
 
 struct tile_range {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -24,23 +25,87 @@
 namespace multisplit {
 namespace detail {
 
-// Resident blocks of `kernel` per SM on the current device, at most the policy's bound; found
-// once per kernel (the occupancy query does not synchronise, but it is not free). Also lifts
-// the kernel's dynamic shared memory limit to shared_bytes.
+// Per-device memos. A process may drive several GPUs (of different architectures), so what is
+// found about a kernel on one device is never used on another: each value is kept per device
+// ordinal (0 = not found yet). Computing a value twice when two threads race is harmless.
+constexpr int max_memo_devices = 64;
+using device_memo = std::atomic<std::uint32_t>[max_memo_devices];
+
+template <class Compute>
+std::uint32_t per_device(device_memo& memo, int device, Compute compute) {
+  if (device < 0 || device >= max_memo_devices) return compute();
+  std::uint32_t value = memo[device].load(std::memory_order_acquire);
+  if (value == 0) {
+    value = compute();
+    memo[device].store(value, std::memory_order_release);
+  }
+  return value;
+}
+
+inline int current_device() {
+  int device = 0;
+  return cudaGetDevice(&device) == cudaSuccess ? device : -1;
+}
+
+// The kernel whose attributes tell which architecture's code of this translation unit runs on
+// the current device (its ptxVersion: the SASS or PTX target the driver chose).
+template <class = void>
+__global__ void architecture_probe_kernel() {}
+
+// The architecture (__CUDA_ARCH__ form, 900 for sm_90) of the code that runs on the current
+// device; fails when there is no code for it.
+inline cudaError_t running_arch(int& arch) {
+  static device_memo memo;
+  cudaError_t status = cudaSuccess;
+  const std::uint32_t found = per_device(memo, current_device(), [&]() -> std::uint32_t {
+    cudaFuncAttributes attributes{};
+    status = cudaFuncGetAttributes(&attributes, architecture_probe_kernel<>);
+    return status == cudaSuccess ? static_cast<std::uint32_t>(attributes.ptxVersion) * 10 : 0u;
+  });
+  arch = static_cast<int>(found);
+  return status;
+}
+
+// Calls launch(Policy{}) with Selector's shape for the architecture whose code runs on the
+// current device: the shape its kernels' device code was compiled with (active_policy).
+template <class Selector, class Launch>
+cudaError_t with_running_policy(Launch&& launch) {
+  int arch = 0;
+  const cudaError_t status = running_arch(arch);
+  if (status != cudaSuccess) return status;
+  if (arch_class_of(arch) == arch_class::sm90)
+    return launch(typename Selector::template on<arch_class::sm90>{});
+  return launch(typename Selector::template on<arch_class::portable>{});
+}
+
+// Shared memory a block may take without opting in, on every architecture.
+constexpr std::size_t default_shared_limit = 48 * 1024;
+
+// Lets `kernel` take shared_bytes of dynamic shared memory on the current device. Set before every
+// launch that needs it rather than once: the setting belongs to the device's context and is lost
+// when the context is reset (cudaDeviceReset), while a memo would survive.
+template <class Kernel>
+cudaError_t allow_shared(Kernel kernel, std::size_t shared_bytes) {
+  if (shared_bytes <= default_shared_limit) return cudaSuccess;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes));
+}
+
+// Resident blocks of `kernel` on the current device (blocks per SM, at most the policy's bound,
+// times the SMs), found once per device and kernel (the occupancy query does not synchronise, but
+// it is not free). The caller has allowed the kernel its shared memory (allow_shared).
 template <class Policy, class Kernel>
 std::uint32_t resident_blocks(Kernel kernel, std::size_t shared_bytes = 0) {
-  static const std::uint32_t per_sm = [&] {
+  static device_memo memo;
+  const int device = current_device();
+  const std::uint32_t per_sm = per_device(memo, device, [&] {
     int blocks = 0;
-    if (shared_bytes > 0)
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes));
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, Policy::threads, shared_bytes) != cudaSuccess ||
         blocks < 1)
       blocks = 1;
     return static_cast<std::uint32_t>(std::min(blocks, Policy::blocks_per_sm));
-  }();
-  int device = 0, sms = 1;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  });
+  int sms = 1;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device < 0 ? 0 : device);
   return per_sm * static_cast<std::uint32_t>(sms);
 }
 
@@ -57,19 +122,25 @@ struct stage_marks {
   cudaEvent_t after_scan;
 };
 
-// One multisplit with a warp-level method. counting: whether this call's prescan reports
+// One multisplit with a warp-level method under the launch shape Policy, Selector's shape for
+// the architecture that runs (Policy serves bits). counting: whether this call's prescan reports
 // out-of-range bucket ids (checked mode).
-// One multisplit with a warp-level method under one launch shape (Policy serves bits).
-template <class Policy, class Key, class Value, class BucketFn>
-cudaError_t launch_warp_method(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
-                               const Value* values_in, Value* values_out, item_count count,
-                               std::size_t max_items, std::uint32_t num_buckets, int bits,
-                               BucketFn bucket_of, bool counting, std::uint32_t* bucket_offsets,
-                               cudaStream_t stream, const stage_marks* marks) {
+template <class Selector, class Policy, class Key, class Value, class BucketFn>
+cudaError_t launch_shape(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                         const Value* values_in, Value* values_out, item_count count,
+                         std::size_t max_items, std::uint32_t num_buckets, int bits,
+                         BucketFn bucket_of, bool counting, std::uint32_t* bucket_offsets,
+                         cudaStream_t stream, const stage_marks* marks) {
   static_assert(sizeof(Key) == 4, "keys are 32-bit");
-  auto prescan = prescan_kernel<Policy, Key, BucketFn>;
-  auto postscan = postscan_kernel<Policy, Key, Value, BucketFn>;
+  static_assert(std::is_same_v<Selector, Policy> ||
+                    sizeof(postscan_storage<typename Selector::template on<arch_class::portable>, Key, Value>) <=
+                        default_shared_limit,
+                "the conservative shapes run without opting in to more shared memory");
+  auto prescan = prescan_kernel<Selector, Key, BucketFn>;
+  auto postscan = postscan_kernel<Selector, Key, Value, BucketFn>;
   constexpr std::size_t postscan_shared = sizeof(postscan_storage<Policy, Key, Value>);
+  cudaError_t status = allow_shared(postscan, postscan_shared);
+  if (status != cudaSuccess) return status;
   const std::uint32_t grid = fixed_grid<Policy>(resident_blocks<Policy>(postscan, postscan_shared), max_items);
 
   const std::uint32_t entries = num_buckets * grid;
@@ -80,7 +151,6 @@ cudaError_t launch_warp_method(void* temp, std::size_t& temp_bytes, const Key* k
   std::uint32_t* offsets = carve.take<std::uint32_t>(num_buckets + 1);
   std::uint32_t* single_bucket = carve.take<std::uint32_t>(1);
   void* scan_temp = carve.take<unsigned char>(scan_bytes);
-  cudaError_t status;
   if (!size_or_check(temp, temp_bytes, carve.bytes(), status)) return status;
 
   prescan<<<grid, Policy::threads, 0, stream>>>(keys_in, count, num_buckets, bits, bucket_of,
@@ -96,6 +166,21 @@ cudaError_t launch_warp_method(void* temp, std::size_t& temp_bytes, const Key* k
                                                                count, num_buckets, bucket_of,
                                                                scanned, single_bucket);
   return cudaGetLastError();
+}
+
+// One multisplit with a warp-level method under Selector: a launch shape (the benchmark's
+// variants) or a per-architecture choice of shapes (policy_for).
+template <class Selector, class Key, class Value, class BucketFn>
+cudaError_t launch_warp_method(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                               const Value* values_in, Value* values_out, item_count count,
+                               std::size_t max_items, std::uint32_t num_buckets, int bits,
+                               BucketFn bucket_of, bool counting, std::uint32_t* bucket_offsets,
+                               cudaStream_t stream, const stage_marks* marks) {
+  return with_running_policy<Selector>([&](auto policy) {
+    return launch_shape<Selector, decltype(policy)>(temp, temp_bytes, keys_in, keys_out, values_in, values_out,
+                                                    count, max_items, num_buckets, bits, bucket_of, counting,
+                                                    bucket_offsets, stream, marks);
+  });
 }
 
 // One multisplit with a warp-level method, under the measured launch shape for its bucket

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The GPU test suite, plainly and under compute-sanitizer: every GPU test binary in BIN_DIR runs
+# at full size, then under memcheck, racecheck, synccheck and initcheck at the small size, and
+# the errors are reported per binary and tool. Run from the repository root (the tests read
+# datasets/); bench/run_h200.sh calls it.
+#   bench/check_gpu.sh BIN_DIR OUT_DIR
+# GPU test binaries: multisplit_tests, multisplit_tests_compute80 (compute_80 PTX, JIT-compiled:
+# the conservative launch shapes), sssp_gpu_tests; each one missing from BIN_DIR is reported
+# and fails the check.
+# The small size: DELTASPLIT_TEST_SIZE=small, which the multisplit tests read (edge cases and tile
+# boundaries, no large inputs), and, for sssp_gpu_tests, the gtest filter SSSP_SANITIZER_FILTER
+# (the small graphs). Knobs of this script only (the library reads no environment):
+#   CHECK_TOOLS="memcheck racecheck synccheck initcheck"   the tools to run ("" for none)
+#   CHECK_PLAIN=1                                          0 skips the full-size runs
+#   CHECK_BINARIES="multisplit_tests ..."                  a subset of the binaries
+# Writes OUT_DIR/check.log (everything) and OUT_DIR/<binary>.<tool>.log; prints a table of
+# exit codes and error counts last. Exits nonzero when a test fails or a tool finds an error.
+set -uo pipefail
+bin=${1:?usage: bench/check_gpu.sh BIN_DIR OUT_DIR}
+out=${2:?usage: bench/check_gpu.sh BIN_DIR OUT_DIR}
+mkdir -p "$out"
+log=$out/check.log
+tools=${CHECK_TOOLS-memcheck racecheck synccheck initcheck}
+plain=${CHECK_PLAIN:-1}
+binaries=${CHECK_BINARIES:-multisplit_tests multisplit_tests_compute80 sssp_gpu_tests}
+# The SSSP tests on small graphs (bundled datasets and large generated graphs run only plainly).
+sssp_filter=${SSSP_SANITIZER_FILTER:-GpuSolver.ZeroWeightsAndZeroCycles:GpuSolver.UnreachableAndSingleVertex:GpuSolver.ParallelArcs:GpuSolver.RealWeights:GpuSolver.IntegerOverflowIsReported:GpuSolver.LongPathAndStar:GpuSolver.BothLightPhasesOfSmallFrontiers}
+sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null | head -n 1)
+status=0
+summary=()
+
+seconds_since() { echo $((($(date +%s%N) - $1) / 100000000)) | sed 's/\(.\)$/.\1/'; }
+
+for name in $binaries; do
+  exe=$bin/$name
+  if [ ! -x "$exe" ]; then
+    summary+=("$(printf '%-28s %-10s missing from %s' "$name" - "$bin")")
+    status=1
+    continue
+  fi
+  if [ "$plain" = 1 ]; then
+    plog=$out/$name.plain.log
+    t0=$(date +%s%N)
+    echo "== $name (full size)" >> "$log"
+    "$exe" --gtest_brief=1 > "$plog" 2>&1
+    rc=$?
+    cat "$plog" >> "$log"
+    [ $rc -eq 0 ] || status=1
+    summary+=("$(printf '%-28s %-10s exit %d, %s s, %s' "$name" plain $rc "$(seconds_since "$t0")" \
+      "$(grep -E '^\[  (PASSED|SKIPPED|FAILED)  \] [0-9]+ test' "$plog" | tr '\n' ' ')")")
+  fi
+  [ -n "$tools" ] || continue
+  if [ -z "$sanitizer" ]; then
+    summary+=("$(printf '%-28s %-10s compute-sanitizer not found' "$name" -)")
+    status=1
+    continue
+  fi
+  filter=()
+  [ "$name" = sssp_gpu_tests ] && filter=(--gtest_filter="$sssp_filter")
+  for tool in $tools; do
+    tlog=$out/$name.$tool.log
+    t0=$(date +%s%N)
+    echo "== $name under $tool (small size) ${filter[*]}" >> "$log"
+    DELTASPLIT_TEST_SIZE=small "$sanitizer" --tool "$tool" --error-exitcode 99 "$exe" --gtest_brief=1 \
+      "${filter[@]}" > "$tlog" 2>&1
+    rc=$?
+    cat "$tlog" >> "$log"
+    errors=$(grep -E "ERROR SUMMARY: [0-9]+" "$tlog" | tail -n 1 | grep -oE "[0-9]+ error" | grep -oE "[0-9]+")
+    hazards=$(grep -E "RACECHECK SUMMARY" "$tlog" | tail -n 1 | sed 's/.*SUMMARY: //')
+    [ $rc -eq 0 ] || status=1
+    summary+=("$(printf '%-28s %-10s exit %d, %s s, errors: %s%s' "$name" "$tool" $rc "$(seconds_since "$t0")" \
+      "${errors:-?}" "${hazards:+ (racecheck: $hazards)}")")
+  done
+done
+{
+  echo "== check_gpu.sh summary ($(date -u), $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1))"
+  printf '%s\n' "${summary[@]}"
+} | tee -a "$log"
+exit $status

@@ -1,0 +1,4 @@
+// DMS (method::direct) against the host stable multisplit: the checks of method_checks.hpp.
+#include "multisplit/method_checks.hpp"
+
+MULTISPLIT_METHOD_TESTS(MultisplitDMS, multisplit::method::direct)
