@@ -13,6 +13,9 @@
 #   CHECK_TOOLS="memcheck racecheck synccheck initcheck"   the tools to run ("" for none)
 #   CHECK_PLAIN=1                                          0 skips the full-size runs
 #   CHECK_BINARIES="multisplit_tests ..."                  a subset of the binaries
+#   CHECK_TIMEOUT=SECONDS                                  a limit on each run (exit 124: timed out)
+#   MULTISPLIT_SANITIZER_FILTER=PATTERN                    a gtest filter for the multisplit binaries
+#                                                          under the tools (default: every test)
 # Writes OUT_DIR/check.log (everything) and OUT_DIR/<binary>.<tool>.log; prints a table of
 # exit codes and error counts last. Exits nonzero when a test fails or a tool finds an error.
 set -uo pipefail
@@ -25,11 +28,15 @@ plain=${CHECK_PLAIN:-1}
 binaries=${CHECK_BINARIES:-multisplit_tests multisplit_tests_compute80 sssp_gpu_tests}
 # The SSSP tests on small graphs (bundled datasets and large generated graphs run only plainly).
 sssp_filter=${SSSP_SANITIZER_FILTER:-GpuSolver.ZeroWeightsAndZeroCycles:GpuSolver.UnreachableAndSingleVertex:GpuSolver.ParallelArcs:GpuSolver.RealWeights:GpuSolver.IntegerOverflowIsReported:GpuSolver.LongPathAndStar:GpuSolver.BothLightPhasesOfSmallFrontiers}
-sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null | head -n 1)
+ms_filter=${MULTISPLIT_SANITIZER_FILTER:-*}
+limit=()
+[ -n "${CHECK_TIMEOUT:-}" ] && limit=(timeout "$CHECK_TIMEOUT")
+sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer \
+  /usr/local/cuda/compute-sanitizer/compute-sanitizer 2>/dev/null | head -n 1)
 status=0
 summary=()
 
-seconds_since() { echo $((($(date +%s%N) - $1) / 100000000)) | sed 's/\(.\)$/.\1/'; }
+seconds_since() { awk -v ns=$(($(date +%s%N) - $1)) 'BEGIN { printf "%.1f", ns / 1e9 }'; }
 
 for name in $binaries; do
   exe=$bin/$name
@@ -42,12 +49,12 @@ for name in $binaries; do
     plog=$out/$name.plain.log
     t0=$(date +%s%N)
     echo "== $name (full size)" >> "$log"
-    "$exe" --gtest_brief=1 > "$plog" 2>&1
+    "${limit[@]}" "$exe" --gtest_brief=1 > "$plog" 2>&1
     rc=$?
     cat "$plog" >> "$log"
     [ $rc -eq 0 ] || status=1
     summary+=("$(printf '%-28s %-10s exit %d, %s s, %s' "$name" plain $rc "$(seconds_since "$t0")" \
-      "$(grep -E '^\[  (PASSED|SKIPPED|FAILED)  \] [0-9]+ test' "$plog" | tr '\n' ' ')")")
+      "$(grep -E '^\[ +(PASSED|SKIPPED|FAILED) +\] [0-9]+ test' "$plog" | tr '\n' ' ')")")
   fi
   [ -n "$tools" ] || continue
   if [ -z "$sanitizer" ]; then
@@ -55,13 +62,13 @@ for name in $binaries; do
     status=1
     continue
   fi
-  filter=()
+  filter=(--gtest_filter="$ms_filter")
   [ "$name" = sssp_gpu_tests ] && filter=(--gtest_filter="$sssp_filter")
   for tool in $tools; do
     tlog=$out/$name.$tool.log
     t0=$(date +%s%N)
     echo "== $name under $tool (small size) ${filter[*]}" >> "$log"
-    DELTASPLIT_TEST_SIZE=small "$sanitizer" --tool "$tool" --error-exitcode 99 "$exe" --gtest_brief=1 \
+    DELTASPLIT_TEST_SIZE=small "${limit[@]}" "$sanitizer" --tool "$tool" --error-exitcode 99 "$exe" --gtest_brief=1 \
       "${filter[@]}" > "$tlog" 2>&1
     rc=$?
     cat "$tlog" >> "$log"

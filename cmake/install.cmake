@@ -8,6 +8,16 @@ include(CMakePackageConfigHelpers)
 
 set(_ds_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/deltasplit)
 
+# Installs <name>Config.cmake (from cmake/<name>Config.cmake.in) and its version file into dir.
+function(install_package_config name dir)
+  configure_package_config_file(${CMAKE_CURRENT_FUNCTION_LIST_DIR}/${name}Config.cmake.in
+                                ${PROJECT_BINARY_DIR}/${name}Config.cmake INSTALL_DESTINATION ${dir})
+  write_basic_package_version_file(${PROJECT_BINARY_DIR}/${name}ConfigVersion.cmake
+                                   COMPATIBILITY SameMinorVersion)
+  install(FILES ${PROJECT_BINARY_DIR}/${name}Config.cmake ${PROJECT_BINARY_DIR}/${name}ConfigVersion.cmake
+          DESTINATION ${dir})
+endfunction()
+
 set_target_properties(deltasplit_graph PROPERTIES EXPORT_NAME graph)
 set_target_properties(deltasplit_warnings PROPERTIES EXPORT_NAME warnings)
 # deltasplit_warnings is exported only because static libraries record their private link
@@ -25,23 +35,11 @@ if(TARGET multisplit)
   install(TARGETS multisplit EXPORT multisplitTargets)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/multisplit/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(EXPORT multisplitTargets NAMESPACE multisplit:: DESTINATION ${_ms_cmake_dir})
-  configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/multisplitConfig.cmake.in
-                                ${PROJECT_BINARY_DIR}/multisplitConfig.cmake
-                                INSTALL_DESTINATION ${_ms_cmake_dir})
-  write_basic_package_version_file(${PROJECT_BINARY_DIR}/multisplitConfigVersion.cmake
-                                   COMPATIBILITY SameMinorVersion)
-  install(FILES ${PROJECT_BINARY_DIR}/multisplitConfig.cmake ${PROJECT_BINARY_DIR}/multisplitConfigVersion.cmake
-          DESTINATION ${_ms_cmake_dir})
+  install_package_config(multisplit ${_ms_cmake_dir})
 endif()
 
 if(TARGET deltasplit_cli)
   install(TARGETS deltasplit_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 
-configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/deltasplitConfig.cmake.in
-                              ${PROJECT_BINARY_DIR}/deltasplitConfig.cmake
-                              INSTALL_DESTINATION ${_ds_cmake_dir})
-write_basic_package_version_file(${PROJECT_BINARY_DIR}/deltasplitConfigVersion.cmake
-                                 COMPATIBILITY SameMinorVersion)
-install(FILES ${PROJECT_BINARY_DIR}/deltasplitConfig.cmake ${PROJECT_BINARY_DIR}/deltasplitConfigVersion.cmake
-        DESTINATION ${_ds_cmake_dir})
+install_package_config(deltasplit ${_ds_cmake_dir})

@@ -3,13 +3,7 @@
 # (examples/CMakeLists.txt).
 file(REMOVE_RECURSE ${WORK_DIR})
 
-function(step what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
-  endif()
-  set(step_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/install_step.cmake)
 
 step("cmake --install" ${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${WORK_DIR}/prefix)
 if(NOT EXISTS ${WORK_DIR}/prefix/lib/cmake/multisplit/multisplitConfig.cmake)

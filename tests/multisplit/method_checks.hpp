@@ -12,6 +12,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -314,8 +315,8 @@ void check_user_lambda() {
 
 }  // namespace multisplit_test
 
-// The tests every method runs; Suite names the method in the test names.
-#define MULTISPLIT_METHOD_TESTS(Suite, How)                                                 \
+// The tests of delta-buckets (every size, bucket count and distribution); Suite names the method.
+#define MULTISPLIT_DELTA_TESTS(Suite, How)                                                  \
   TEST(Suite, MatchesHostReference) {                                                       \
     DELTASPLIT_REQUIRE_GPU();                                                               \
     multisplit_test::check_delta_buckets<How>(multisplit_test::small_sizes(),               \
@@ -337,7 +338,10 @@ void check_user_lambda() {
   TEST(Suite, DeltaBucketsDivideExactly) {                                                  \
     DELTASPLIT_REQUIRE_GPU();                                                               \
     multisplit_test::check_exact_division<How>();                                           \
-  }                                                                                         \
+  }
+
+// The tests of the other bucket functions: splitters, out-of-range ids (checked mode), a lambda.
+#define MULTISPLIT_FUNCTION_TESTS(Suite, How)                                               \
   TEST(Suite, SplitterBuckets) {                                                            \
     DELTASPLIT_REQUIRE_GPU();                                                               \
     multisplit_test::check_splitter_buckets<How>();                                         \
@@ -350,3 +354,8 @@ void check_user_lambda() {
     DELTASPLIT_REQUIRE_GPU();                                                               \
     multisplit_test::check_user_lambda<How>();                                              \
   }
+
+// Every test, for a method that a caller picks by name.
+#define MULTISPLIT_METHOD_TESTS(Suite, How) \
+  MULTISPLIT_DELTA_TESTS(Suite, How)        \
+  MULTISPLIT_FUNCTION_TESTS(Suite, How)
