@@ -82,8 +82,9 @@ cudaError_t with_running_policy(Launch&& launch) {
 constexpr std::size_t default_shared_limit = 48 * 1024;
 
 // Lets `kernel` take shared_bytes of dynamic shared memory on the current device. Set before every
-// launch that needs it rather than once: the setting belongs to the device's context and is lost
-// when the context is reset (cudaDeviceReset), while a memo would survive.
+// launch that needs it (the sm_90 shapes beyond 48 KB) rather than remembered: the setting belongs
+// to a device, so a process-wide memo left every device but the first without it; one host call
+// that does not synchronise and is allowed during graph capture (automatic_test.cu captures it).
 template <class Kernel>
 cudaError_t allow_shared(Kernel kernel, std::size_t shared_bytes) {
   if (shared_bytes <= default_shared_limit) return cudaSuccess;
