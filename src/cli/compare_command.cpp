@@ -92,6 +92,7 @@ int run_compare(const arguments& args) {
     r.how = how;
     sssp::options o = shared;
     o.how = how;
+    o.phase_times = true;  // the frontier% column (on the GPU a second, instrumented solve per run)
     o.device = sssp::is_gpu_strategy(how) ? sssp::device_kind::gpu : sssp::device_kind::cpu;
     try {
       sssp::solver s(g, o);

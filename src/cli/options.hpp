@@ -35,11 +35,14 @@ void add_input_options(po::options_description& options, input_settings& setting
 // Reads path with settings; graph::input_error (file and line) propagates to main().
 graph::csr load_graph(const std::string& path, const input_settings& settings);
 
-// How the solvers run, shared by sssp and compare: --delta, --buckets, --runs.
+// How the solvers run, shared by sssp and compare: --delta, --buckets, --runs, and the GPU's
+// small-frontier modes --light-phase and --cluster-blocks.
 struct solver_settings {
   std::string delta = "auto";
   unsigned buckets = 10;
   unsigned runs = 1;
+  std::string light_phase = "auto";
+  unsigned cluster_blocks = 0;
 };
 void add_solver_options(po::options_description& options, solver_settings& settings, unsigned default_runs);
 // The library options they describe (threads from input), or usage_error for a bad value.

@@ -86,7 +86,8 @@ void write_json(std::ostream& os, const graph::csr& g, const std::string& path, 
     j.key("times_ms").begin_array();
     for (double t : r.timing.times_ms) j.value(t);
     j.end_array();
-    j.field("mteps", mteps(g, r.timing.median_ms)).field("relax_ms", st.relax_ms).field("frontier_ms", st.frontier_ms);
+    j.field("mteps", mteps(g, r.timing.median_ms));
+    if (o.phase_times) j.field("relax_ms", st.relax_ms).field("frontier_ms", st.frontier_ms);
     j.field("delta", st.delta).field("iterations", st.iterations).field("edges_relaxed", st.edges_relaxed);
     j.field("vertices_processed", st.vertices_processed).field("max_queue", st.max_queue);
     j.field("reached", std::uint64_t{r.reached});
@@ -104,7 +105,7 @@ int run_sssp(const arguments& args) {
   std::string graph_path, strategy_text, device_text, output_path, predecessors_path, json_path, target_text;
   std::vector<std::string> source_texts;
   std::uint64_t random_count = 0, seed = 1;
-  bool validate = false, force = false;
+  bool validate = false, force = false, phase_times = false;
   input_settings input;
   solver_settings solving;
 
@@ -120,6 +121,8 @@ int run_sssp(const arguments& args) {
        "default: multisplit on a GPU, cpu otherwise")
       ("device", po::value(&device_text)->value_name("DEVICE")->default_value("auto"), "gpu, cpu or auto (the GPU when one is usable)")
       ("validate", po::bool_switch(&validate), "check every result against Dijkstra (exit status 3 on a mismatch)")
+      ("phase-times", po::bool_switch(&phase_times),
+       "also report the time in relaxation and in frontier management (GPU: a second, instrumented solve per run)")
       ("output,o", po::value(&output_path)->value_name("FILE"), "write 'vertex distance' lines ('inf' when unreachable; - for stdout)")
       ("predecessors", po::value(&predecessors_path)->value_name("FILE"), "write 'vertex predecessor' lines ('none' for the source and unreachable)")
       ("target", po::value(&target_text)->value_name("V"), "print the shortest path from each source to this vertex")
@@ -140,6 +143,7 @@ int run_sssp(const arguments& args) {
     return exit_success;
 
   sssp::options o = solver_options(solving, input);
+  o.phase_times = phase_times;
   const unsigned runs = solving.runs;
   if (vm.count("random-sources") && !source_texts.empty())
     throw usage_error("--source and --random-sources exclude each other");
@@ -246,6 +250,9 @@ int run_sssp(const arguments& args) {
     summary << "time        " << r.timing.median_ms << " ms (median of " << runs << (runs == 1 ? " run" : " runs")
             << "), " << mteps(g, r.timing.median_ms) << " MTEPS, " << first.iterations << " iterations, "
             << first.edges_relaxed << " edges relaxed\n";
+    if (o.phase_times)
+      summary << "phases      " << first.relax_ms << " ms relaxing, " << first.frontier_ms
+              << " ms managing the frontier\n";
     summary << "reached     " << r.reached << " of " << g.num_vertices << " vertices\n";
     summary << "validation  " << describe_check(r.check, o.predecessors) << "\n";
   } else {

@@ -21,11 +21,15 @@
 // kept while delta stays the same.
 //
 // Queue capacities: the frontier holds each vertex at most once (stamps), the other queues can hold
-// a vertex once per bucket it drops into; they start at 2n and, should a solve overflow one
-// (control::capacity_exceeded), double and the solve runs again, so no input is ever truncated.
+// a vertex once per bucket it drops into; they start at 2n + 1024 (or options::queue_capacity) and,
+// should a solve overflow one (control::capacity_exceeded), double and the solve runs again, so no
+// input is ever truncated; stats.queue_growths says how often that happened.
+//
+// The engine belongs to the device that was current when it was made: run() makes that device
+// current for its calls, and the small-frontier kernel's attributes and cluster size are set up
+// for it (small_frontier_blocks), not once per process.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <thread>
@@ -36,35 +40,54 @@
 #include <vector>
 
 #include "sssp/distance_policy.hpp"
+#include "sssp/gpu/delta_stepping.cuh"
 #include "sssp/gpu/device_memory.cuh"
-#include "sssp/gpu/frontier_managers.cuh"
+#include "sssp/gpu/frontier_manager.cuh"
+#include "sssp/gpu/loop_tuning.cuh"
 #include "sssp/gpu/predecessors.cuh"
+#include "sssp/gpu/window_filing.cuh"
 #include "sssp/gpu_engine.hpp"
 
 namespace deltasplit::sssp::gpu {
 
 template <class Distance>
 std::unique_ptr<frontier_manager<Distance>> make_atomic_manager() {
-  return std::make_unique<manager_for<Distance, atomic_filing>>();
+  return std::make_unique<atomic_filing<Distance>>();
 }
 template std::unique_ptr<frontier_manager<std::uint32_t>> make_atomic_manager<std::uint32_t>();
 template std::unique_ptr<frontier_manager<float>> make_atomic_manager<float>();
+template void launch_file_segments<std::uint32_t>(const loop_view<std::uint32_t>&, const vertex_t*,
+                                                  const std::uint32_t*, const launch_shape&, cudaStream_t);
+template void launch_file_segments<float>(const loop_view<float>&, const vertex_t*, const std::uint32_t*,
+                                          const launch_shape&, cudaStream_t);
 
 namespace {
 
-// Small frontiers' light iterations block by block (step_kernels.cuh, local_phase) on sparse
-// graphs, cluster-synchronous on the others. Measured on the H200 (near-far, median of 10 sources,
-// same run): USA-road-d.NY (mean out-degree 2.8) 11.3 -> 5.8 ms and road-FLA (2.5) 18.7 -> 11.1 ms
-// block by block; soc-slashdot0902 (11.5) 1.04 -> 1.21 ms, Kronecker scale 20 (30) 3.74 -> 4.01 ms
-// and the paper's R-MAT (9.5) 3.56 -> 3.65 ms, slower, but cit-HepPh (12.2) 1.15 -> 0.97 ms.
-// The rule keeps the measured losses out: block by block below a mean out-degree of 6. (Those
-// figures are from clusters of 8 blocks; with 16, at dc2db26, the dense graphs lost only 0.7-1.4%
-// block by block and cit-HepPh gained 17%: bench/results/sssp.md.)
-// DELTASPLIT_LOCAL_LIGHT=1 or 0 forces either (for measurement).
-std::uint32_t choose_local_light(std::uint64_t vertices, std::uint64_t arcs) {
-  if (const char* e = std::getenv("DELTASPLIT_LOCAL_LIGHT"); e && (e[0] == '0' || e[0] == '1')) return e[0] == '1';
-  return arcs < 6 * vertices ? 1u : 0u;
+// Small frontiers' light iterations: as options::light says; automatic is block by block below a
+// mean out-degree of loop_tuning::block_light_below_degree (the measurements are there).
+bool block_light_phase(sssp::light_phase mode, std::uint64_t vertices, std::uint64_t arcs) {
+  if (mode != sssp::light_phase::automatic) return mode == sssp::light_phase::block;
+  return static_cast<double>(arcs) < loop_tuning::block_light_below_degree * static_cast<double>(vertices);
 }
+
+// Makes a device current for one scope and restores the caller's afterwards.
+class current_device {
+ public:
+  explicit current_device(int device) {
+    DS_CUDA(cudaGetDevice(&previous_));
+    if (previous_ != device) DS_CUDA(cudaSetDevice(device));
+  }
+  ~current_device() {
+    int now = previous_;
+    cudaGetDevice(&now);
+    if (now != previous_) cudaSetDevice(previous_);
+  }
+  current_device(const current_device&) = delete;
+  current_device& operator=(const current_device&) = delete;
+
+ private:
+  int previous_ = 0;
+};
 
 template <class T>
 void upload(device_array<T>& dst, const std::vector<T>& src, cudaStream_t stream) {
@@ -144,15 +167,15 @@ class engine final : public detail::gpu_engine {
   using weight = typename distance_ops<Distance>::weight;
 
  public:
-  explicit engine(const graph::csr& g)
-      : g_(g), n_(g.num_vertices), m_(g.num_arcs()), local_light_(choose_local_light(n_, m_)) {
+  engine(const graph::csr& g, const options& opts) : g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
     cudaDeviceProp prop{};
-    int device = 0;
-    DS_CUDA(cudaGetDevice(&device));
-    DS_CUDA(cudaGetDeviceProperties(&prop, device));
+    DS_CUDA(cudaGetDevice(&device_));
+    DS_CUDA(cudaGetDeviceProperties(&prop, device_));
     name_ = prop.name;
-    shape_ = launch_shape{static_cast<unsigned>(prop.multiProcessorCount) * 4u, 256u};
-    const std::uint32_t queue = initial_queue_capacity();
+    shape_ = launch_shape{static_cast<unsigned>(prop.multiProcessorCount) * loop_tuning::grid_blocks_per_sm,
+                          loop_tuning::grid_threads};
+    set_up_small_frontiers(opts);
+    const std::uint32_t queue = opts.queue_capacity ? opts.queue_capacity : initial_queue_capacity();
     reserve(graph_bytes() + work_bytes(queue, 1), "the graph (" + std::to_string(n_) + " vertices, " +
                                                      std::to_string(m_) + " arcs) and the solver's work buffers");
     DS_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -203,6 +226,8 @@ class engine final : public detail::gpu_engine {
   std::string device_name() const override { return name_; }
 
   result run(vertex_t source, const options& opts) override {
+    const current_device on_engine_device(device_);
+    set_up_small_frontiers(opts);
     const bool bucketed = opts.how == strategy::bucketing || opts.how == strategy::multisplit;
     const std::uint32_t K = bucketed ? opts.buckets : 1;
     if (K == 0 || K > max_window_buckets)
@@ -210,18 +235,21 @@ class engine final : public detail::gpu_engine {
                                   "; got " + std::to_string(K));
     frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
     const bucket_of_distance<Distance> bucket = bucket_width(opts);
-    if (K > slots_buckets_) allocate_queues(queue_capacity_, K);
+    if (K > queued_buckets_) allocate_queues(queue_capacity_, K);
     split_at(bucket.delta);
 
+    const bool block_light = block_light_phase(opts.light, n_, m_);
     loop_outcome out;
-    for (int attempt = 0;; ++attempt) {
-      solve_context<Distance> ctx = context(K, bucket, opts.how);
+    std::uint32_t growths = 0;
+    for (;;) {
+      solve_context<Distance> ctx = context(K, bucket, opts.how, block_light);
       manager.prepare(ctx.view);
-      out = manager.solve(ctx, source, true);
+      out = solve(ctx, manager, source, opts.phase_times);
       if (!out.final.capacity_exceeded) break;
-      if (queue_capacity_ >= 0x7FFFFFF0u || attempt > 8)
-        throw std::runtime_error("GPU delta-stepping: work queues exceed 2^31 entries");
-      allocate_queues(capped(std::uint64_t{queue_capacity_} * 2), std::max(K, slots_buckets_));
+      // Doubling from any start reaches 2^31 entries in at most 31 rounds.
+      if (queue_capacity_ >= 0x7FFFFFF0u) throw std::runtime_error("GPU delta-stepping: work queues exceed 2^31 entries");
+      allocate_queues(capped(std::uint64_t{queue_capacity_} * 2), std::max(K, queued_buckets_));
+      ++growths;
     }
 
     result r;
@@ -239,7 +267,7 @@ class engine final : public detail::gpu_engine {
         parent_ = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the predecessor tree");
         level_ = device_array<std::uint32_t>(std::max<std::uint32_t>(n_, 1), "the predecessor levels");
       }
-      r.predecessors = shortest_path_tree(context(K, bucket, opts.how).view, source, parent_.get(), level_.get(),
+      r.predecessors = shortest_path_tree(context(K, bucket, opts.how, block_light).view, source, parent_.get(), level_.get(),
                                           word_.get(), host_words_ + 2, shape_.blocks, stream_);
     }
     statistics& st = r.stats;
@@ -253,12 +281,29 @@ class engine final : public detail::gpu_engine {
     st.edges_relaxed = out.final.edges_relaxed;
     st.vertices_processed = out.final.vertices_processed;
     st.max_queue = out.final.max_frontier;
+    st.queue_growths = growths;
+    st.cluster_blocks = cluster_blocks_;
+    st.block_light_phase = block_light && cluster_blocks_ >= loop_tuning::local_min_blocks;
     return r;
   }
 
  private:
+  // The small-frontier cluster on this engine's device, for the size options asks for (checked
+  // once per engine and size). The block-by-block light phase needs local_min_blocks blocks.
+  void set_up_small_frontiers(const options& opts) {
+    if (!cluster_set_up_ || opts.cluster_blocks != requested_blocks_) {
+      cluster_blocks_ = small_frontier_blocks<Distance>(opts.cluster_blocks);
+      requested_blocks_ = opts.cluster_blocks;
+      cluster_set_up_ = true;
+    }
+    if (opts.light == sssp::light_phase::block && cluster_blocks_ < loop_tuning::local_min_blocks)
+      throw std::runtime_error("the block-by-block light phase needs a small-frontier cluster of at least " +
+                               std::to_string(loop_tuning::local_min_blocks) + " blocks; this one has " +
+                               std::to_string(cluster_blocks_));
+  }
+
   std::uint32_t initial_queue_capacity() const { return capped(2 * std::uint64_t{n_} + 1024); }
-  std::uint32_t chunk_capacity(std::uint32_t queue) const { return capped(queue + m_ / chunk_arcs + 1); }
+  std::uint32_t chunk_capacity(std::uint32_t queue) const { return capped(queue + m_ / loop_tuning::chunk_arcs + 1); }
 
   std::size_t graph_bytes() const {
     return (std::size_t{n_} + 1) * sizeof(edge_t) + m_ * (sizeof(vertex_t) + sizeof(weight));
@@ -270,17 +315,17 @@ class engine final : public detail::gpu_engine {
 
   void allocate_queues(std::uint32_t queue, std::uint32_t K) {
     to_file_ = {};
-    beyond_ = {};
-    slots_ = {};
+    far_pile_ = {};
+    bucket_queues_ = {};
     chunks_ = {};
     reserve(std::size_t{queue} * 4 * (2 + K) + std::size_t{chunk_capacity(queue)} * sizeof(uint2),
             "the solver's work queues");
     to_file_ = device_array<vertex_t>(queue, "the queue to file");
-    beyond_ = device_array<vertex_t>(queue, "the far pile");
-    slots_ = device_array<vertex_t>(std::size_t{queue} * K, "the window's buckets");
+    far_pile_ = device_array<vertex_t>(queue, "the far pile");
+    bucket_queues_ = device_array<vertex_t>(std::size_t{queue} * K, "the window's buckets");
     chunks_ = device_array<uint2>(chunk_capacity(queue), "the chunks of large vertices");
     queue_capacity_ = queue;
-    slots_buckets_ = K;
+    queued_buckets_ = K;
     ++generation_;
   }
 
@@ -311,7 +356,7 @@ class engine final : public detail::gpu_engine {
     }
   }
 
-  solve_context<Distance> context(std::uint32_t K, bucket_of_distance<Distance> bucket, strategy how) {
+  solve_context<Distance> context(std::uint32_t K, bucket_of_distance<Distance> bucket, strategy how, bool block_light) {
     loop_view<Distance> v{};
     v.offsets = offsets_.get();
     v.targets = targets_.get();
@@ -323,8 +368,8 @@ class engine final : public detail::gpu_engine {
     v.frontier[0] = frontier_[0].get();
     v.frontier[1] = frontier_[1].get();
     v.to_file = to_file_.get();
-    v.beyond = beyond_.get();
-    v.slots = slots_.get();
+    v.far_pile = far_pile_.get();
+    v.bucket_queues = bucket_queues_.get();
     v.chunks = chunks_.get();
     v.light_end = light_end_.get();
     v.settled_tag = settled_tag_.get();
@@ -334,18 +379,20 @@ class engine final : public detail::gpu_engine {
     v.queue_capacity = queue_capacity_;
     v.chunk_capacity = chunk_capacity(queue_capacity_);
     v.window_buckets = K;
-    v.local_light = local_light_;
+    v.block_light = block_light ? 1u : 0u;
     v.bucket = bucket;
     solve_context<Distance> ctx{};
     ctx.view = v;
     ctx.stream = stream_;
     ctx.shape = shape_;
+    ctx.cluster_blocks = cluster_blocks_;
     ctx.graph = &graph_;
     double delta_bits = static_cast<double>(bucket.delta);
     std::uint64_t bits = 0;
     std::memcpy(&bits, &delta_bits, sizeof bits);
     ctx.graph_key = std::string(strategy_name(how)) + "/" + std::to_string(K) + "/" + std::to_string(bits) + "/" +
-                    std::to_string(generation_);
+                    std::to_string(generation_) + "/" + std::to_string(cluster_blocks_) + "/" +
+                    std::to_string(v.block_light);
     ctx.done_flags = host_words_;
     ctx.flag_ready[0] = flag_ready_[0];
     ctx.flag_ready[1] = flag_ready_[1];
@@ -375,7 +422,9 @@ class engine final : public detail::gpu_engine {
   const graph::csr& g_;
   std::uint32_t n_;
   edge_t m_;
-  std::uint32_t local_light_;  // see choose_local_light
+  int device_ = 0;
+  std::uint32_t cluster_blocks_ = 1, requested_blocks_ = 0;  // see set_up_small_frontiers
+  bool cluster_set_up_ = false;
   std::string name_;
   launch_shape shape_{};
   cudaStream_t stream_ = nullptr;
@@ -388,7 +437,7 @@ class engine final : public detail::gpu_engine {
   device_array<std::uint32_t> stamp_, filed_;
   device_array<control> ctl_;
   device_array<vertex_t> frontier_[2];
-  device_array<vertex_t> to_file_, beyond_, slots_;
+  device_array<vertex_t> to_file_, far_pile_, bucket_queues_;
   device_array<uint2> chunks_;
   device_array<edge_t> light_end_;
   device_array<std::uint32_t> settled_tag_;
@@ -397,7 +446,7 @@ class engine final : public detail::gpu_engine {
   weight light_split_delta_{};
   device_array<vertex_t> parent_;
   device_array<std::uint32_t> level_, word_;
-  std::uint32_t queue_capacity_ = 0, slots_buckets_ = 0;
+  std::uint32_t queue_capacity_ = 0, queued_buckets_ = 0;
   std::uint64_t generation_ = 0;
   step_graph graph_;
   std::unique_ptr<frontier_manager<Distance>> atomic_, bucketing_, multisplit_;
@@ -433,13 +482,13 @@ bool cuda_device_usable(std::string* why_not) {
   return true;
 }
 
-std::unique_ptr<gpu_engine> make_gpu_engine(const graph::csr& g, const options&) {
+std::unique_ptr<gpu_engine> make_gpu_engine(const graph::csr& g, const options& opts) {
   std::string why_not;
   if (!cuda_device_usable(&why_not)) throw std::runtime_error(why_not);
   if (g.num_vertices >= 0xFFFFFFF0u)
     throw std::length_error("the GPU solver handles graphs of fewer than 2^32 - 16 vertices");
-  if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::engine<std::uint32_t>>(g);
-  return std::make_unique<gpu::engine<float>>(g);
+  if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::engine<std::uint32_t>>(g, opts);
+  return std::make_unique<gpu::engine<float>>(g, opts);
 }
 
 }  // namespace deltasplit::sssp::detail

@@ -1,24 +1,25 @@
 // Multisplit-SSSP (seed 000, Section 7.2.2): the window's vertices are split into their K + 1
 // buckets by the multisplit core, reading the item count on the device (multisplit::device_count),
 // so the whole step stays in the captured CUDA graph.
-#pragma once
-
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include <multisplit/multisplit.cuh>
 
 #include "sssp/gpu/device_memory.cuh"
-#include "sssp/gpu/window_filing.cuh"
+#include "sssp/gpu/cuda_check.cuh"
+#include "sssp/gpu/frontier_manager.cuh"
+#include "sssp/gpu/vertex_filing.cuh"
 
 namespace deltasplit::sssp::gpu {
 
-class multisplit_filing {
+template <class Distance>
+class multisplit_filing final : public frontier_manager<Distance> {
  public:
-  static constexpr bool device_sized = true;
+  bool device_sized() const override { return true; }
 
-  template <class Distance>
-  void prepare(const loop_view<Distance>& s) {
+  void prepare(const loop_view<Distance>& s) override {
     if (split_.size() >= s.queue_capacity && buckets_ == s.window_buckets) return;
     std::size_t bytes = 0;
     DS_CUDA(call(nullptr, bytes, s, nullptr));
@@ -29,15 +30,13 @@ class multisplit_filing {
     buckets_ = s.window_buckets;
   }
 
-  template <class Distance>
-  void file(const loop_view<Distance>& s, const launch_shape& shape, cudaStream_t stream) {
+  void file(const loop_view<Distance>& s, const launch_shape& shape, cudaStream_t stream) override {
     std::size_t bytes = temp_bytes_;
     DS_CUDA(call(temp_.get(), bytes, s, stream));
     launch_file_segments(s, split_.get(), offsets_.get(), shape, stream);
   }
 
  private:
-  template <class Distance>
   cudaError_t call(void* temp, std::size_t& bytes, const loop_view<Distance>& s, cudaStream_t stream) {
     return multisplit::split_keys(temp, bytes, s.to_file, split_.get(),
                                   multisplit::device_count{&s.ctl->file_count, s.queue_capacity},
@@ -50,5 +49,13 @@ class multisplit_filing {
   std::size_t temp_bytes_ = 0;
   std::uint32_t buckets_ = 0;
 };
+
+template <class Distance>
+std::unique_ptr<frontier_manager<Distance>> make_multisplit_manager() {
+  return std::make_unique<multisplit_filing<Distance>>();
+}
+
+template std::unique_ptr<frontier_manager<std::uint32_t>> make_multisplit_manager<std::uint32_t>();
+template std::unique_ptr<frontier_manager<float>> make_multisplit_manager<float>();
 
 }  // namespace deltasplit::sssp::gpu

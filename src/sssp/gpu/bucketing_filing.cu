@@ -2,16 +2,17 @@
 // filed by sorting them on their bucket key with cub::DeviceRadixSort (only the key's
 // ceil(log2(K + 1)) bits). CUB sizes its launches from an item count on the host, so this manager
 // reads the count back once per step: the round trip is part of what the baseline costs.
-#pragma once
-
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 
 #include <cub/device/device_radix_sort.cuh>
 
 #include "sssp/gpu/device_memory.cuh"
-#include "sssp/gpu/window_filing.cuh"
+#include "sssp/gpu/cuda_check.cuh"
+#include "sssp/gpu/frontier_manager.cuh"
+#include "sssp/gpu/vertex_filing.cuh"
 
 namespace deltasplit::sssp::gpu {
 
@@ -34,12 +35,12 @@ inline __global__ void offsets_of_sorted(const std::uint8_t* keys, std::uint32_t
   }
 }
 
-class bucketing_filing {
+template <class Distance>
+class bucketing_filing final : public frontier_manager<Distance> {
  public:
-  static constexpr bool device_sized = false;
+  bool device_sized() const override { return false; }
 
-  template <class Distance>
-  void prepare(const loop_view<Distance>& s) {
+  void prepare(const loop_view<Distance>& s) override {
     if (values_.size() >= s.queue_capacity) return;
     const std::size_t n = s.queue_capacity;
     if (n > 0x7FFFFFFFu) throw std::length_error("sort-based bucketing handles at most 2^31 - 1 queued vertices");
@@ -54,15 +55,14 @@ class bucketing_filing {
     temp_bytes_ = bytes;
     if (!count_) DS_CUDA(cudaMallocHost(&count_, sizeof *count_));
   }
-  ~bucketing_filing() {
+  ~bucketing_filing() override {
     if (count_) cudaFreeHost(count_);
   }
   bucketing_filing() = default;
   bucketing_filing(const bucketing_filing&) = delete;
   bucketing_filing& operator=(const bucketing_filing&) = delete;
 
-  template <class Distance>
-  void file(const loop_view<Distance>& s, const launch_shape& shape, cudaStream_t stream) {
+  void file(const loop_view<Distance>& s, const launch_shape& shape, cudaStream_t stream) override {
     DS_CUDA(cudaMemcpyAsync(count_, &s.ctl->file_count, sizeof *count_, cudaMemcpyDeviceToHost, stream));
     DS_CUDA(cudaStreamSynchronize(stream));
     const std::uint32_t n = *count_;
@@ -88,5 +88,13 @@ class bucketing_filing {
   std::size_t temp_bytes_ = 0;
   std::uint32_t* count_ = nullptr;
 };
+
+template <class Distance>
+std::unique_ptr<frontier_manager<Distance>> make_bucketing_manager() {
+  return std::make_unique<bucketing_filing<Distance>>();
+}
+
+template std::unique_ptr<frontier_manager<std::uint32_t>> make_bucketing_manager<std::uint32_t>();
+template std::unique_ptr<frontier_manager<float>> make_bucketing_manager<float>();
 
 }  // namespace deltasplit::sssp::gpu
