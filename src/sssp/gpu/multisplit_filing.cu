@@ -14,6 +14,15 @@
 
 namespace deltasplit::sssp::gpu {
 
+// The window's K + 1 <= max_window_buckets + 1 keys take this many bits, so only the multisplit
+// kernels for up to 2^window_key_bits buckets are compiled here (8 of the 40 per key function).
+constexpr int bits_for(std::uint32_t keys) {
+  int bits = 0;
+  while ((std::uint32_t{1} << bits) < keys) ++bits;
+  return bits;
+}
+inline constexpr int window_key_bits = bits_for(max_window_buckets + 1);
+
 template <class Distance>
 class multisplit_filing final : public frontier_manager<Distance> {
  public:
@@ -38,9 +47,9 @@ class multisplit_filing final : public frontier_manager<Distance> {
 
  private:
   cudaError_t call(void* temp, std::size_t& bytes, const loop_view<Distance>& s, cudaStream_t stream) {
-    return multisplit::split_keys(temp, bytes, s.to_file, split_.get(),
-                                  multisplit::device_count{&s.ctl->file_count, s.queue_capacity},
-                                  s.window_buckets + 1, key_of(s), offsets_.get(), stream);
+    return multisplit::split_keys_bounded<window_key_bits>(
+        temp, bytes, s.to_file, split_.get(), multisplit::device_count{&s.ctl->file_count, s.queue_capacity},
+        s.window_buckets + 1, key_of(s), offsets_.get(), stream);
   }
 
   device_array<vertex_t> split_;
