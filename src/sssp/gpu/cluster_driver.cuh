@@ -25,13 +25,12 @@
 
 namespace deltasplit::sssp::gpu {
 
-// The cluster's loop. The frontier lives in
-// the shared memory of block rank 0 (two queues of small_frontier_limit vertices) and so do its
-// counters, the current bucket, the iteration stamp and the count of the bucket's processed
-// vertices; the hash sets that keep a vertex out of the next frontier twice are spread over the
-// blocks (block_sink): an iteration costs the arcs' own memory round trips and a few cluster
-// barriers. When the bucket is used up the cluster goes on
-// by itself (decide(), below) as long as the work stays small. A next frontier that outgrows the
+// The cluster's loop. The frontier lives in the shared memory of block rank 0 (two queues of
+// small_frontier_limit vertices) and so do its counters, the current bucket, the iteration stamp
+// and the count of the bucket's processed vertices; the hash sets that keep a vertex out of the
+// next frontier twice are spread over the blocks (block_sink): an iteration costs the arcs' own
+// memory round trips and a few cluster barriers. When the bucket is used up the cluster goes on by
+// itself (decide(), below) as long as the work stays small. A next frontier that outgrows the
 // shared queue spills into the global frontier buffer; the kernel then copies the shared part in
 // front of it and leaves the frontier to the grid-wide kernels. Every block allocates the same
 // shared memory (one launch shape, sized for a cluster of one block).

@@ -110,6 +110,17 @@ void expect_dijkstra(const graph::csr& g, const std::vector<vertex_t>& sources, 
   }
 }
 
+// The same graph with real weights w / 1000 + 1/16 (the float instantiation of every kernel).
+graph::csr with_real_weights(const graph::csr& g) {
+  graph::csr real = g;
+  real.kind = graph::weight_kind::real;
+  real.real_weights.resize(g.int_weights.size());
+  for (std::size_t i = 0; i < g.int_weights.size(); ++i)
+    real.real_weights[i] = 0.001f * static_cast<float>(g.int_weights[i]) + 0.0625f;
+  real.int_weights.clear();
+  return real;
+}
+
 void expect_all_strategies(const graph::csr& g, const std::vector<vertex_t>& sources, const std::string& what,
                            bool predecessors = false, double delta = 0) {
   for (sssp::strategy how : gpu_strategies) expect_dijkstra(g, sources, gpu_options(how, delta, 10, predecessors), what);
@@ -287,12 +298,7 @@ TEST(GpuSolver, RoadLikeGridInTheCluster) {
   graph::grid_params gp;
   gp.rows = 300, gp.cols = 3000, gp.keep_fraction = 0.85, gp.seed = 11;
   graph::csr g = graph::generate_grid(gp);
-  graph::csr real = g;
-  real.kind = graph::weight_kind::real;
-  real.real_weights.resize(g.int_weights.size());
-  for (std::size_t i = 0; i < g.int_weights.size(); ++i)
-    real.real_weights[i] = 0.001f * static_cast<float>(g.int_weights[i]) + 0.0625f;
-  real.int_weights.clear();
+  const graph::csr real = with_real_weights(g);
   for (double delta : {300.0, 0.0}) {
     expect_dijkstra(g, {0, 450000}, gpu_options(sssp::strategy::near_far, delta, 1, true), "wide road-like grid");
     expect_dijkstra(g, {899999}, gpu_options(sssp::strategy::multisplit, delta, 10, true), "wide road-like grid");
@@ -341,13 +347,7 @@ TEST(GpuSolver, SmallFrontierModesThroughOptions) {
   gp.rows = 400, gp.cols = 500, gp.keep_fraction = 0.9, gp.seed = 3;
   const graph::csr grid = graph::generate_grid(gp);
   expect_modes(grid, {0, 123456}, "road-like grid");
-  graph::csr real = grid;
-  real.kind = graph::weight_kind::real;
-  real.real_weights.resize(grid.int_weights.size());
-  for (std::size_t i = 0; i < grid.int_weights.size(); ++i)
-    real.real_weights[i] = 0.001f * static_cast<float>(grid.int_weights[i]) + 0.0625f;
-  real.int_weights.clear();
-  expect_modes(real, {77}, "road-like grid, real weights");
+  expect_modes(with_real_weights(grid), {77}, "road-like grid, real weights");
 }
 
 TEST(GpuSolver, SmallFrontierModesOnBundledGraphs) {
