@@ -45,6 +45,7 @@ class thread_pool {
   bool stopping_ = false;
   std::exception_ptr error_;
 
+  int pauses_ = 0;  // pause-hint spins before a barrier waiter yields
   std::atomic<unsigned> arrived_{0};
   std::atomic<std::uint64_t> barrier_generation_{0};
   std::atomic<bool> broken_{false};
