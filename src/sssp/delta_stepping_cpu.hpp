@@ -16,7 +16,7 @@
 namespace deltasplit::sssp::detail {
 
 // The solver's performance constants, with the measurements that chose them in
-// delta_stepping_cpu.cpp. Benchmarks pass other values to measure them; the product uses these.
+// delta_stepping_cpu.cpp. Benchmarks and tests pass other values; the product uses these.
 struct cpu_tuning {
   // Bucket fusion: a thread keeps expanding the vertices it files into the current bucket on its
   // own, without a barrier, while they number fewer than this.
