@@ -111,7 +111,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: %u vertices, %llu arcs, mean weight %.1f, max %.0f, mean out-degree %.2f (%.1f s)\n",
                  name.c_str(), g.num_vertices, static_cast<unsigned long long>(g.num_arcs()), st.mean_weight, st.max_weight,
                  st.mean_degree, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    const double automatic = detail::cpu_auto_width(st, g.kind);
     std::vector<double> dijkstra_ms;
     sssp::result oracle;
     for (unsigned r = 0; r < s.dijkstra_runs; ++r) {
@@ -128,6 +127,7 @@ int main(int argc, char** argv) {
         tuning.fusion_limit = fusion;
         if (s.sequential_too) tuning.parallel_arcs = 0;
         detail::delta_stepping_cpu solver(g, threads, tuning);
+        const double automatic = detail::cpu_auto_width(st, g.kind, solver.threads());
         for (const std::string& d : s.deltas) {
           const double delta = d == "auto" ? 0 : d[0] == 'x' ? automatic * std::stod(d.substr(1)) : std::stod(d);
           std::vector<double> ms;

@@ -32,10 +32,30 @@ double bounded_width(double delta, graph::weight_kind kind) {
   return std::min(delta, static_cast<double>(FLT_MAX));
 }
 
-// CPU, w the mean arc weight and d the mean out-degree: delta = 256 w / d^2.8.
-double cpu_auto_width(const graph_statistics& s, graph::weight_kind kind) {
+// CPU, w the mean arc weight, d the mean out-degree, t the threads that solve:
+//   delta = 256 w / d^2.8 * clamp((t / 16)^(1/3), 1/2, 1).
+// Davidson et al.'s Near-Far form (C w / d) bent by the degree, as the GPU's rule is. The exponent
+// and constant were fitted to the widths at which GAPBS runs best on 16 cores (USA-road-d.NY 30000,
+// road-FLA 8000, Kronecker 20 2; issue 12) and checked by sweeping this solver on the H200 host's
+// 16 Xeon cores (median of 9 solves from vertex 1, at 0d5ebdb; bench/results/cpu_solver.md):
+//   NY (w 1293, d 2.76): the rule's 19254 took 4.03 ms; 9627 4.37, 13477 4.12, 26955 4.07,
+//     30000 3.91, 38508 4.14, 77016 6.19.
+//   FLA (w 500, d 2.51): 9721 took 10.07 ms, 8000 10.15 (in a second, slower call: 14.37 against
+//     13.45 at 8000, 13.78 at 6804, 14.36 at 4860, 16.37 at 13609).
+//   Kronecker 20 (w 128, d 29.9): 2 took 29.2-30.5 ms; 1 29.4, 3 31.0, 4 40.4, 8 31.7, 16 43.1.
+//   soc-slashdot0902 (w 500, d 10.6): 172 took 4.02 ms, but 43 2.44; cit-HepPh (w 500, d 12.2): 116
+//     took 1.50 ms, but 928 0.69. Nearly equal degrees, best widths 20x apart: mean degree cannot
+//     place both, and the rule keeps the fits of the three larger graphs.
+// Fewer threads want narrower buckets (less re-expansion matters more than fewer rounds): on 2
+// dedicated cores of the same host half the 16-thread width was faster on every graph tried (2
+// threads: NY 12.8 against 13.4 ms, FLA 50.7 / 52.0, slashdot 11.6 / 15.6, email-Enron 4.5 / 6.6,
+// chicago-regional 0.86 / 0.94; cit-HepPh alone preferred twice the width, 1.80 / 2.02; one thread
+// the same: NY 14.9 / 16.6, slashdot 16.3 / 22.6, email-Enron 5.2 / 8.2). The factor
+// is 1/2 at 1 and 2 threads and 1 at 16; between them (not measured) it follows the cube root.
+double cpu_auto_width(const graph_statistics& s, graph::weight_kind kind, unsigned threads) {
   if (s.arcs == 0 || s.mean_weight == 0) return bounded_width(1, kind);
-  return bounded_width(256 * s.mean_weight / std::pow(s.mean_degree, 2.8), kind);
+  const double team = std::clamp(std::cbrt(threads / 16.0), 0.5, 1.0);
+  return bounded_width(team * 256 * s.mean_weight / std::pow(s.mean_degree, 2.8), kind);
 }
 
 // GPU, w the mean arc weight and d the mean out-degree:

@@ -40,9 +40,9 @@ graph_statistics measure(const graph::csr& g);
 // float in [the smallest normal float, the largest float]. NaN or <= 0 becomes the lower bound.
 double bounded_width(double delta, graph::weight_kind kind);
 
-// The CPU solver's automatic width (delta_stepping_cpu.cpp); the rule and the measurements that
-// chose it are in bucket_width.cpp. Bounded.
-double cpu_auto_width(const graph_statistics& s, graph::weight_kind kind);
+// The CPU solver's automatic width for a team of `threads` (delta_stepping_cpu.cpp); the rule and
+// the measurements that chose it are in bucket_width.cpp. Bounded.
+double cpu_auto_width(const graph_statistics& s, graph::weight_kind kind, unsigned threads);
 
 // The GPU engine's automatic width (engine.cu); rule and measurements in bucket_width.cpp. Bounded.
 double gpu_auto_width(const graph_statistics& s, graph::weight_kind kind);

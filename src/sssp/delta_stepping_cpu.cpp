@@ -383,7 +383,7 @@ delta_stepping_cpu::~delta_stepping_cpu() = default;
 
 result delta_stepping_cpu::run(vertex_t source, double delta, bool predecessors) {
   if (std::isnan(delta) || delta < 0) throw std::invalid_argument("delta must be positive (or 0 for auto), got " + std::to_string(delta));
-  delta = delta == 0 ? cpu_auto_width(work_->statistics, g_.kind) : bounded_width(delta, g_.kind);
+  delta = delta == 0 ? cpu_auto_width(work_->statistics, g_.kind, threads()) : bounded_width(delta, g_.kind);
 
   result r;
   r.kind = g_.kind;

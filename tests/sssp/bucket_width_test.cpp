@@ -53,7 +53,8 @@ TEST(BucketWidth, AutomaticWidthsStayBoundedOnExtremeGraphs) {
                         make_csr(5, {}), make_csr(2, {{0, 1, 1e-40}}, weight_kind::real)};
   for (const csr& g : graphs) {
     const detail::graph_statistics s = detail::measure(g);
-    for (double w : {detail::cpu_auto_width(s, g.kind), detail::gpu_auto_width(s, g.kind)}) {
+    for (double w : {detail::cpu_auto_width(s, g.kind, 1), detail::cpu_auto_width(s, g.kind, 16),
+                     detail::cpu_auto_width(s, g.kind, 1000), detail::gpu_auto_width(s, g.kind)}) {
       EXPECT_EQ(w, detail::bounded_width(w, g.kind)) << g.num_vertices << " vertices, mean weight " << s.mean_weight;
       EXPECT_TRUE(std::isfinite(w));
       EXPECT_GT(w, 0);
