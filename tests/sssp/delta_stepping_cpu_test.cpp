@@ -4,6 +4,7 @@
 // widths that force the far pile. The team of threads is forced here (cpu_tuning::parallel_arcs
 // = 0) so that small graphs exercise the parallel rounds; the public solver's choice of one
 // thread for small graphs is tested at the end.
+#include <ostream>
 #include <random>
 #include <string>
 #include <tuple>
@@ -22,6 +23,7 @@ struct setup {
   unsigned threads;
   std::size_t fusion_limit;  // 1: no bucket fusion, every step is a shared round
 };
+void PrintTo(const setup& s, std::ostream* os) { *os << s.threads << " threads, fusion limit " << s.fusion_limit; }
 
 ds::options cpu_options(unsigned threads, double delta, bool predecessors = true) {
   ds::options o;
