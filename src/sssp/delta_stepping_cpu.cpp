@@ -11,8 +11,9 @@
 // - Bucket fusion (GraphIt, Section 4.2). After a round, a thread keeps expanding what it filed
 //   into the current bucket on its own while that stays below cpu_tuning::fusion_limit. On road
 //   networks most of a bucket's work then runs without a barrier, and rounds fall several-fold.
-// - Two barriers per round: one before every thread reads the others' next-bucket candidates,
-//   one after the bins of the chosen bucket are swapped out.
+// - One barrier per round: the last thread to reach it picks the next bucket from every thread's
+//   candidate and swaps every thread's bin of it out while the others wait (choose_round), so
+//   the round starts as the barrier opens.
 // - Every arc of an expanded vertex is relaxed at once (no light/heavy phases): a heavy arc's
 //   target then waits in a later bucket like any other. The phases would save re-relaxing heavy
 //   arcs of vertices expanded twice in one bucket, at the price of a second pass over each row and
@@ -57,6 +58,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -149,7 +151,8 @@ class bucket_run {
   bucket_run(const graph::csr& g, delta_stepping_workspace& w, thread_pool& pool, double delta, std::size_t fusion_limit)
       : g_(g), w_(w), pool_(pool), policy_(g), offsets_(g.offsets.data()), targets_(g.targets.data()),
         labels_(w.labels<word>()), inverse_delta_(1 / delta),
-        window_(window_for(w.statistics.max_weight, delta)), fusion_limit_(fusion_limit) {}
+        window_(window_for(w.statistics.max_weight, delta)), fusion_limit_(fusion_limit),
+        parts_(pool.size()), starts_(pool.size() + 1, 0) {}
 
   // Solves, then writes the distances (and with Tree the predecessors) to the n-long arrays given.
   void run(vertex_t source, statistics& st, distance* dist, vertex_t* parent) {
@@ -256,8 +259,26 @@ class bucket_run {
     return no_bucket;
   }
 
-  void sync() {
-    if (pool_.size() > 1) pool_.barrier();
+  void sync() { pool_.barrier(); }
+
+  // Run by the last member to reach a round's barrier while the others wait there (one barrier a
+  // round): the next bucket is the smallest that any member filed, and each member's bin of it
+  // becomes that member's part of the round.
+  void choose_round(statistics& st) {
+    std::uint64_t next = no_bucket;
+    for (const member_state& s : w_.threads) next = std::min(next, s.next);
+    round_ = next;
+    if (next == no_bucket) return;
+    for (std::size_t s = 0; s < w_.threads.size(); ++s) {
+      member_state& m = w_.threads[s];
+      m.current.clear();
+      std::swap(m.current, m.bins[next & (window_ - 1)]);
+      parts_[s] = m.current.data();
+      starts_[s + 1] = starts_[s] + m.current.size();
+    }
+    w_.next_chunk.store(0, std::memory_order_relaxed);
+    ++st.iterations;
+    st.max_queue = std::max<std::uint64_t>(st.max_queue, starts_.back());
   }
 
   // The window [base, base + window) is used up: the smallest bucket still waiting in a far pile
@@ -302,41 +323,29 @@ class bucket_run {
     me.current.clear();
     me.edges = me.processed = 0;
     me.dropped = false;
-    std::vector<std::size_t> starts(members + 1);
-    std::vector<const vertex_t*> parts(members);
     clock_type::time_point phase = clock_type::now();
     sync();  // every label is reset before the source's is set
     if (leader) {
       labels_[source].store(label_of(bits_of(Policy::zero), graph::invalid_vertex), std::memory_order_relaxed);
       me.bins[0].push_back(source);
     }
+    const std::function<void()> choose = [&] { choose_round(st); };
     std::uint64_t base = 0, b = 0;
     for (;;) {
       me.next = first_filled(me, b, base);
-      sync();
-      std::uint64_t next = no_bucket;
-      for (const member_state& s : w_.threads) next = std::min(next, s.next);
-      if (next == no_bucket) {
-        next = refill(me, base);
+      pool_.barrier(choose);
+      if (round_ == no_bucket) {
+        const std::uint64_t next = refill(me, base);
         if (next == no_bucket) break;
-        base = next;
+        base = b = next;
+        continue;
       }
-      b = next;
-      me.current.clear();
-      std::swap(me.current, me.bins[b & (window_ - 1)]);
-      if (leader) w_.next_chunk.store(0, std::memory_order_relaxed);
-      sync();
-      for (unsigned s = 0; s < members; ++s) {
-        parts[s] = w_.threads[s].current.data();
-        starts[s + 1] = starts[s] + w_.threads[s].current.size();
-      }
+      b = round_;
       if (leader) {
-        ++st.iterations;
-        st.max_queue = std::max<std::uint64_t>(st.max_queue, starts.back());
         st.frontier_ms += ms_since(phase);
         phase = clock_type::now();
       }
-      expand_round(me, b, base, parts, starts);
+      expand_round(me, b, base, parts_, starts_);
       fuse(me, b, base);
       if (leader) {
         st.relax_ms += ms_since(phase);
@@ -361,6 +370,11 @@ class bucket_run {
   std::uint64_t window_;
   std::size_t fusion_limit_;
   bool dropped_ = false;
+  // The round that choose_round set up: its bucket (no_bucket: the window is used up) and the
+  // members' parts with their prefix sums.
+  std::uint64_t round_ = no_bucket;
+  std::vector<const vertex_t*> parts_;
+  std::vector<std::size_t> starts_;
 };
 
 }  // namespace

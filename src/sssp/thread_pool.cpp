@@ -93,12 +93,16 @@ void thread_pool::run(const std::function<void(unsigned)>& job) {
   if (error_) std::rethrow_exception(error_);
 }
 
-void thread_pool::barrier() {
+void thread_pool::barrier(const std::function<void()>& last) {
   const unsigned members = size();
-  if (members == 1) return;
+  if (members == 1) {
+    if (last) last();
+    return;
+  }
   const std::uint64_t generation = barrier_generation_.load(std::memory_order_acquire);
   if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == members) {
     arrived_.store(0, std::memory_order_relaxed);
+    if (last) last();
     {
       std::lock_guard<std::mutex> lock(mutex_);
       barrier_generation_.store(generation + 1, std::memory_order_release);

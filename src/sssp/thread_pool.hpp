@@ -29,7 +29,12 @@ class thread_pool {
 
   // Waits until every member of the running job has arrived. Spins briefly (phases of a solve
   // are often microseconds apart), then sleeps.
-  void barrier();
+  void barrier() { barrier(nullptr); }
+
+  // The same, and the last member to arrive runs last() before any member leaves: a step that
+  // needs every member's results and must be done before any member goes on, without a second
+  // barrier. last() must not throw.
+  void barrier(const std::function<void()>& last);
 
  private:
   struct cancelled {};
