@@ -39,8 +39,9 @@
 // frontier_ms its time choosing buckets, refilling the window and waiting at barriers.
 //
 // Tuning (cpu_tuning, delta_stepping_cpu.hpp), measured on the H200 host's 16 Xeon cores at
-// 0d5ebdb, median of 9 (7 for Kronecker) solves from vertex 1, automatic delta (bench/results/
-// cpu_solver.md, cpu_solver_bench):
+// 0d5ebdb (two barriers a round; the one-barrier round of 9f1ebcc kept the thread-count figures
+// within the host's variation), median of 9 (7 for Kronecker) solves from vertex 1, automatic
+// delta (bench/results/cpu_solver.md, cpu_solver_bench):
 // - fusion_limit 1024. Limits 1 (no fusion) / 256 / 1024 / 4096 at 16 threads: USA-road-d.NY 16.1 /
 //   3.83 / 3.82 / 4.06 ms, road-FLA 28.6 / 10.6 / 10.1 / 10.1 ms, Kronecker 20 29.3 / 28.6 / 32.9 /
 //   31.1 ms (that graph varies by 10% between runs).
