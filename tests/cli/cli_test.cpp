@@ -113,6 +113,20 @@ TEST_F(Cli, SsspSummaryWithValidation) {
   EXPECT_TRUE(contains(o.out, "cpu on cpu")) << o.out;
 }
 
+// Issue 13's fuzzer find: two lines, one heavy arc among 100,000 vertices. The automatic delta
+// grew past 2^64, a cast made it 0 and the CPU solver died of a floating-point exception with no
+// message; every width is now bounded (sssp/bucket_width.cpp).
+TEST_F(Cli, OneArcAmongManyVerticesSolves) {
+  const std::string file = write("one_arc.mtx",
+                                 "%%MatrixMarket matrix coordinate integer general\n100000 100000 1\n1 2 4000000000\n");
+  for (const char* device : {"cpu", "auto"}) {
+    outcome o = run("sssp " + file + " --source 1 --validate --device " + std::string(device));
+    ASSERT_EQ(o.status, 0) << device << ": " << o.err;
+    EXPECT_TRUE(contains(o.out, "reached     2 of 100000")) << o.out;
+    EXPECT_TRUE(contains(o.out, "validation  ok")) << o.out;
+  }
+}
+
 TEST_F(Cli, SsspOutputFileMatchesTheLibrary) {
   graph::csr g = graph::read_graph(chesapeake);
   ds::result expected = ds::dijkstra(g, 4);  // file id 5

@@ -44,14 +44,15 @@ enum class light_phase { automatic, block, cluster };
 struct options {
   strategy how = strategy::multisplit;  // used when the run is on the GPU
   device_kind device = device_kind::automatic;  // automatic: GPU when present, else CPU
-  // Bucket width; 0 = auto. CPU auto rule: 256 * mean arc weight / mean out-degree^3 (Davidson
-  // et al.'s Near-Far rule bent by degree; src/sssp/delta_stepping_cpu.hpp), rounded down to an
-  // integer >= 1 for integer weights; integer graphs also round a given width down. The GPU
-  // engine has its own rule; stats.delta reports the width used.
+  // Bucket width; 0 = auto: a rule of the graph's mean arc weight and mean out-degree, one for the
+  // CPU and one for the GPU, each fitted to its own measurements (src/sssp/bucket_width.cpp).
+  // Integer graphs round a width down to an integer >= 1; every width is bounded.
+  // stats.delta reports the width used.
   double delta = 0;
   std::uint32_t buckets = 10;           // K, for bucketing and multisplit
   bool predecessors = false;            // also return a shortest-path tree
-  unsigned threads = 0;                 // CPU delta-stepping threads; 0 = all hardware threads
+  unsigned threads = 0;                 // CPU delta-stepping threads; 0 = all hardware threads (a
+                                        // small graph runs on one; stats.device says)
   // GPU: also fill stats.relax_ms and stats.frontier_ms. They come from a second, instrumented
   // solve (every step launched alone, with events between its halves), run after the timed one:
   // it costs about one more solve and does not change stats.milliseconds (README: its cost).

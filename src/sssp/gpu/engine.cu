@@ -1,24 +1,12 @@
 // The GPU engine behind sssp::solver (the seam in sssp/gpu_engine.hpp): it uploads one graph,
 // allocates the loop's work buffers once, and answers any number of sources with any strategy.
 //
-// Delta when options.delta == 0 (auto), w the mean arc weight and d the mean out-degree:
-//   delta = 32 * w / d * (4 / d)^1.5  =  256 * w / d^2.5     for d < 4,
-//   delta = 32 * w / d * (4 / d)      =  128 * w / d^2       for d >= 4 (the two meet at d = 4).
-// Davidson et al.'s Near-Far rule (32 w / d) bent by the degree. A small delta costs buckets (bucket
-// advances) and iterations; a large one re-relaxes light arcs of vertices whose distance is not
-// final yet. Sparse, high-diameter graphs (roads, d ~ 2.5) are latency-bound: their time goes with
-// iterations, and on the H200 NY ran in 13.1 / 12.3 / 14.1 / 19.2 ms at delta 13000 / 26115 / 52000 /
-// 104000 and FLA in 34.7 / 35.7 / 39.3 ms at 6400 / 12814 / 25600 (near-far, this loop). Dense,
-// low-diameter graphs (R-MAT, d ~ 15) are work-bound but still pay per iteration: Graph500 scale 20
-// ran Multisplit-SSSP in 6.4 / 5.5 / 4.3 ms at delta 70 / 138 / 280, and Near-Far (the build before
-// the block-wide gather) in 5.2 / 4.1 / 4.8 ms at 130 / 260 / 520: above d = 4 the bend is gentler
-// than the roads' d^-1.5.
-// The rule gives FLA 12800, NY 26100, R-MAT scale 20 272, slashdot 570. Integer deltas are rounded
-// down (as the CPU solver does), at least 1; a mean weight of 0 gives 1.
+// Delta when options.delta == 0 (auto): gpu_auto_width (sssp/bucket_width.cpp, with the measurements
+// that chose it), from the graph statistics that the CPU solver's rule reads too.
 //
-// Rows are sorted by weight on upload, so that the light arcs of a vertex (w < delta) are a prefix
-// of its row; light_end[] is computed on the device once per delta (a binary search per vertex) and
-// kept while delta stays the same.
+// Rows are sorted by weight on upload, so that the light arcs of a vertex (w < delta, light_arc in
+// sssp/bucket_width.hpp) are a prefix of its row; light_end[] is computed on the device once per
+// delta (a binary search per vertex) and kept while delta stays the same.
 //
 // Queue capacities: the frontier holds each vertex at most once (stamps), the other queues can hold
 // a vertex once per bucket it drops into; they start at 2n + 1024 (or options::queue_capacity) and,
@@ -39,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "sssp/bucket_width.hpp"
 #include "sssp/distance_policy.hpp"
 #include "sssp/gpu/delta_stepping.cuh"
 #include "sssp/gpu/device_memory.cuh"
@@ -147,7 +136,7 @@ __global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, v
     edge_t lo = offsets[v], hi = offsets[v + 1];
     while (lo < hi) {  // first arc with weight >= delta
       edge_t mid = lo + (hi - lo) / 2;
-      if (weights[mid] < delta)
+      if (detail::light_arc(weights[mid], delta))
         lo = mid + 1;
       else
         hi = mid;
@@ -206,10 +195,7 @@ class engine final : public detail::gpu_engine {
     frontier_[1] = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the frontier");
     word_ = device_array<std::uint32_t>(1, "a flag");
     allocate_queues(queue, 1);
-    double total = 0;
-    for (weight w : weights_of<Distance>(g)) total += static_cast<double>(w);
-    mean_weight_ = m_ ? total / static_cast<double>(m_) : 0;
-    mean_degree_ = n_ ? static_cast<double>(m_) / n_ : 0;
+    statistics_ = detail::measure(g);
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
 
@@ -340,10 +326,8 @@ class engine final : public detail::gpu_engine {
   }
 
   bucket_of_distance<Distance> bucket_width(const options& opts) const {
-    double delta = opts.delta > 0 ? opts.delta
-                   : mean_degree_ >= 4 ? 128.0 * mean_weight_ / (mean_degree_ * mean_degree_)
-                   : mean_degree_ > 0  ? 256.0 * mean_weight_ / std::pow(mean_degree_, 2.5)
-                                       : 1.0;
+    const auto kind = std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
+    double delta = opts.delta > 0 ? opts.delta : detail::gpu_auto_width(statistics_, kind);
     if constexpr (std::is_same_v<Distance, float>) {
       if (opts.how == strategy::workfront) return {std::numeric_limits<float>::infinity()};
       float d = static_cast<float>(delta);
@@ -450,7 +434,7 @@ class engine final : public detail::gpu_engine {
   std::uint64_t generation_ = 0;
   step_graph graph_;
   std::unique_ptr<frontier_manager<Distance>> atomic_, bucketing_, multisplit_;
-  double mean_weight_ = 0, mean_degree_ = 0;
+  detail::graph_statistics statistics_;
 };
 
 }  // namespace deltasplit::sssp::gpu
