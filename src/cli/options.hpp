@@ -29,10 +29,15 @@ struct input_settings {
   std::string weight_range = "0:1000";
   unsigned threads = 0;
   const char* format_flag = "format";
+  // Host memory the command needs per vertex once the graph is loaded (sssp: results and
+  // Dijkstra's state): counted in the loader's memory check, so a graph the command could not go
+  // on to solve is refused before it is read.
+  std::uint64_t later_bytes_per_vertex = 0;
 };
 void add_input_options(po::options_description& options, input_settings& settings, const char* format_flag = "format");
 
-// Reads path with settings; graph::input_error (file and line) propagates to main().
+// Reads path with settings, showing progress on a terminal; graph::input_error (file and line,
+// or the memory needed and available) propagates to main().
 graph::csr load_graph(const std::string& path, const input_settings& settings);
 
 // How the solvers run, shared by sssp and compare: --delta, --buckets, --runs.
@@ -50,6 +55,9 @@ void parse_weight_range(const std::string& text, std::uint32_t& lo, std::uint32_
 
 // A file format by name (mtx, gr, edges, bin) as a usage error when unknown.
 graph::file_format parse_format(const std::string& name, const char* flag);
+
+// Host memory the sssp and compare commands need per vertex beyond the graph (input_settings).
+std::uint64_t solve_bytes_per_vertex(bool validate);
 
 // Basename of a path, for summaries.
 std::string file_name(const std::string& path);
