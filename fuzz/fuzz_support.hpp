@@ -71,7 +71,7 @@ inline graph::read_options fuzz_read_options(std::size_t size) {
   graph::read_options o;
   o.threads = 1;
   o.block_bytes = 8 + size % 57;
-  o.memory_limit = std::size_t{64} << 20;
+  o.memory_limit = std::size_t{16} << 20;
   return o;
 }
 
