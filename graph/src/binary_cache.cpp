@@ -1,10 +1,11 @@
 // Binary CSR cache reader and writer (see binary_cache.hpp).
 #include "binary_cache.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstddef>
-#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "content_hash.hpp"
+#include "csr_builder.hpp"
 #include "deltasplit/graph/error.hpp"
 #include "deltasplit/graph/memory.hpp"
 #include "formats.hpp"
@@ -189,17 +191,29 @@ csr read_binary(const std::string& path, const read_options& options) {
     throw input_error(path, 0, "corrupt cache payload (offsets)");
   for (std::size_t v = 0; v < g.num_vertices; ++v)
     if (g.offsets[v] > g.offsets[v + 1]) throw input_error(path, 0, "corrupt cache payload (offsets)");
-  for (vertex_t v = 0; v < g.num_vertices; ++v) {
-    for (edge_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
-      vertex_t t = g.targets[e];
-      if (t >= g.num_vertices || t == v || (e > g.offsets[v] && t <= g.targets[e - 1]))
-        throw input_error(path, 0, "corrupt cache payload (targets of vertex " + std::to_string(v) +
-                                       " out of range, unsorted, repeated or a self-loop)");
+  // The rows are checked in parallel (a cache exists to load fast); the first bad vertex found
+  // is reported, whichever thread finds it.
+  std::atomic<std::uint64_t> bad_vertex{invalid_vertex};
+  std::atomic<bool> bad_weight{false};
+  detail::parallel_ranges(g.num_vertices, 0, [&](std::uint64_t begin, std::uint64_t end) {
+    for (std::uint64_t v = begin; v < end; ++v) {
+      for (edge_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
+        vertex_t t = g.targets[e];
+        if (t >= g.num_vertices || t == v || (e > g.offsets[v] && t <= g.targets[e - 1])) {
+          bad_vertex = v;
+          return;
+        }
+        if (!g.real_weights.empty()) {
+          float w = g.real_weights[e];
+          if (!(w >= 0) || std::signbit(w) || !std::isfinite(w)) bad_weight = true;
+        }
+      }
     }
-  }
-  for (float w : g.real_weights)
-    if (!(w >= 0) || std::signbit(w) || !std::isfinite(w))
-      throw input_error(path, 0, "corrupt cache payload (a negative, NaN or infinite weight)");
+  });
+  if (bad_vertex != invalid_vertex)
+    throw input_error(path, 0, "corrupt cache payload (targets of vertex " + std::to_string(bad_vertex.load()) +
+                                   " out of range, unsorted, repeated or a self-loop)");
+  if (bad_weight) throw input_error(path, 0, "corrupt cache payload (a negative, NaN or infinite weight)");
 
   provenance& o = g.origin;
   o.path = path;
