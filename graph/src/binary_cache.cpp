@@ -189,18 +189,21 @@ csr read_binary(const std::string& path, const read_options& options) {
   // negative or non-finite weights).
   if (g.offsets.front() != 0 || g.offsets.back() != h.num_arcs)
     throw input_error(path, 0, "corrupt cache payload (offsets)");
-  for (std::size_t v = 0; v < g.num_vertices; ++v)
-    if (g.offsets[v] > g.offsets[v + 1]) throw input_error(path, 0, "corrupt cache payload (offsets)");
-  // The rows are checked in parallel (a cache exists to load fast); the first bad vertex found
-  // is reported, whichever thread finds it.
-  std::atomic<std::uint64_t> bad_vertex{invalid_vertex};
+  // One parallel pass (a cache exists to load fast): each row's bounds are checked before its
+  // targets are read; the first bad vertex a thread meets is reported.
+  std::atomic<std::uint64_t> bad_offsets{invalid_vertex}, bad_row{invalid_vertex};
   std::atomic<bool> bad_weight{false};
   detail::parallel_ranges(g.num_vertices, 0, [&](std::uint64_t begin, std::uint64_t end) {
     for (std::uint64_t v = begin; v < end; ++v) {
-      for (edge_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) {
+      const edge_t first = g.offsets[v], last = g.offsets[v + 1];
+      if (first > last || last > h.num_arcs) {
+        bad_offsets = v;
+        return;
+      }
+      for (edge_t e = first; e < last; ++e) {
         vertex_t t = g.targets[e];
-        if (t >= g.num_vertices || t == v || (e > g.offsets[v] && t <= g.targets[e - 1])) {
-          bad_vertex = v;
+        if (t >= g.num_vertices || t == v || (e > first && t <= g.targets[e - 1])) {
+          bad_row = v;
           return;
         }
         if (!g.real_weights.empty()) {
@@ -210,8 +213,9 @@ csr read_binary(const std::string& path, const read_options& options) {
       }
     }
   });
-  if (bad_vertex != invalid_vertex)
-    throw input_error(path, 0, "corrupt cache payload (targets of vertex " + std::to_string(bad_vertex.load()) +
+  if (bad_offsets != invalid_vertex) throw input_error(path, 0, "corrupt cache payload (offsets)");
+  if (bad_row != invalid_vertex)
+    throw input_error(path, 0, "corrupt cache payload (targets of vertex " + std::to_string(bad_row.load()) +
                                    " out of range, unsorted, repeated or a self-loop)");
   if (bad_weight) throw input_error(path, 0, "corrupt cache payload (a negative, NaN or infinite weight)");
 
