@@ -70,6 +70,8 @@ int run_compare(const arguments& args) {
   std::unique_ptr<text_output> json;
   if (vm.count("json")) json = std::make_unique<text_output>(json_path, force, graph_path, "json");
 
+  input.later_bytes_per_vertex = solve_bytes_per_vertex(true);
+  input.later_bytes_per_arc = solve_bytes_per_arc();
   graph::csr g = load_graph(graph_path, input);
   if (g.num_vertices == 0) throw std::runtime_error(graph_path + ": the graph has no vertices");
   const graph::vertex_t source = vm.count("source") ? parse_vertex(source_text, g, graph_path, "source") : 0;

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <limits>
 
+#include "cli/progress_meter.hpp"
 #include "deltasplit/graph/io.hpp"
 
 namespace deltasplit::cli {
@@ -111,6 +112,10 @@ graph::csr load_graph(const std::string& path, const input_settings& settings) {
   ro.weight_seed = settings.weight_seed;
   parse_weight_range(settings.weight_range, ro.weight_min, ro.weight_max);
   ro.threads = settings.threads;
+  ro.later_bytes_per_vertex = settings.later_bytes_per_vertex;
+  ro.later_bytes_per_arc = settings.later_bytes_per_arc;
+  progress_meter meter("loading " + file_name(path));
+  ro.progress = meter.callback();
   return graph::read_graph(path, ro);
 }
 

@@ -101,6 +101,19 @@ void write_json(std::ostream& os, const graph::csr& g, const std::string& path, 
 
 }  // namespace
 
+std::uint64_t solve_bytes_per_vertex(bool validate) {
+  // A result's distances (8 bytes at most) and predecessors (4), and the CPU solver's bucket
+  // entries (8); --validate adds Dijkstra's distances (8), settled flags (1) and heap entries
+  // (16, about one per vertex on the graphs measured).
+  return 8 + 4 + 8 + (validate ? 8 + 1 + 16 : 0);
+}
+
+std::uint64_t solve_bytes_per_arc() {
+  // The GPU solver sorts every row by weight into a host copy of the targets and weights (4 + 4
+  // bytes) before uploading it (engine.cu, rows_by_weight).
+  return 8;
+}
+
 int run_sssp(const arguments& args) {
   std::string graph_path, strategy_text, device_text, output_path, predecessors_path, json_path, target_text;
   std::vector<std::string> source_texts;
@@ -182,6 +195,8 @@ int run_sssp(const arguments& args) {
                               ? std::cerr
                               : std::cout;
 
+  input.later_bytes_per_vertex = solve_bytes_per_vertex(validate);
+  input.later_bytes_per_arc = solve_bytes_per_arc();
   auto load_start = std::chrono::steady_clock::now();
   graph::csr g = load_graph(graph_path, input);
   const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start).count();

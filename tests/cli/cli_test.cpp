@@ -1,5 +1,6 @@
 // The deltasplit program end to end: outputs, files and exit codes of every sub-command, and its
 // answers to bad input (missing and malformed files, bad sources, existing outputs).
+#include <pty.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 
 #include "common/datasets.hpp"
 #include "deltasplit/graph/io.hpp"
+#include "deltasplit/graph/memory.hpp"
 #include "deltasplit/sssp.hpp"
 
 namespace fs = std::filesystem;
@@ -362,4 +364,63 @@ TEST_F(Cli, CompareValidatesEveryStrategy) {
   }
   EXPECT_TRUE(cpu && dijkstra) << o.out;
   EXPECT_TRUE(contains(slurp(path("c.json")), "\"strategies\""));
+}
+
+// Runs the program with standard output and error on a pseudo-terminal; returns what it wrote.
+static std::string run_on_terminal(const std::string& program, const std::vector<std::string>& args, int& status) {
+  int master = -1;
+  pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  if (pid < 0) return "forkpty failed";
+  if (pid == 0) {
+    std::vector<char*> argv{const_cast<char*>(program.c_str())};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(program.c_str(), argv.data());
+    ::_exit(127);
+  }
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    ssize_t got = ::read(master, buf, sizeof buf);
+    if (got <= 0) break;  // EIO once the child has closed the terminal
+    out.append(buf, static_cast<std::size_t>(got));
+  }
+  ::close(master);
+  int raw = 0;
+  ::waitpid(pid, &raw, 0);
+  status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return out;
+}
+
+TEST_F(Cli, ProgressOnlyWhenStandardErrorIsATerminal) {
+  std::string text = "p sp 2000 4000\n";
+  for (int i = 0; i < 4000; ++i) text += "a " + std::to_string(i % 2000 + 1) + " " + std::to_string((i * 7) % 2000 + 1) + " 5\n";
+  const std::string g = write("g.gr", text);
+  outcome piped = run("info '" + g + "'");
+  ASSERT_EQ(piped.status, 0) << piped.err;
+  EXPECT_EQ(piped.err, "") << "progress must not reach a file or a pipe";
+  int status = -1;
+  std::string seen = run_on_terminal(program(), {"info", g}, status);
+  EXPECT_EQ(status, 0) << seen;
+  EXPECT_TRUE(contains(seen, "loading g.gr: reading")) << seen;
+  EXPECT_TRUE(contains(seen, "building 100%")) << seen;
+  EXPECT_TRUE(contains(seen, "vertices: 2000")) << seen;
+  seen = run_on_terminal(program(), {"convert", g, path("g.dsg")}, status);
+  EXPECT_EQ(status, 0) << seen;
+  EXPECT_TRUE(contains(seen, "writing g.dsg: writing 100%")) << seen;
+  seen = run_on_terminal(program(), {"generate", "rmat", "--scale", "10", "-o", path("r.mtx")}, status);
+  EXPECT_EQ(status, 0) << seen;
+  EXPECT_TRUE(contains(seen, "generating r.mtx: generating 100%")) << seen;
+}
+
+TEST_F(Cli, SsspRefusesAGraphTooLargeForThisMachineBeforeLoadingIt) {
+  // 18 bytes that declare 2^32 - 1 vertices: loading and solving with validation need 53 bytes
+  // per vertex (8 of offsets, 20 of results and solver state, 25 of Dijkstra's), 228 GB.
+  const std::string g = write("huge.gr", "p sp 4294967295 0\n");
+  if (deltasplit::graph::available_memory() > 53 * 4294967296ull) GTEST_SKIP() << "this machine could hold the graph";
+  outcome o = run("sssp '" + g + "' --device cpu --validate");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_TRUE(contains(o.err, g + ":1: a graph of 4294967295 vertices and 0 arcs needs")) << o.err;
+  EXPECT_TRUE(contains(o.err, "more memory to load and use, but only")) << o.err;
+  EXPECT_TRUE(contains(o.err, "is available")) << o.err;
 }
