@@ -51,6 +51,7 @@ struct distance_block {
   void* stream = nullptr;
   double milliseconds = 0;      // GPU: the batch's solve time (output excluded); CPU: wall time
   std::uint64_t iterations = 0; // GPU relaxation iterations of the batch (0 on the CPU)
+  double delta = 0;             // GPU bucket width used (0 on the CPU)
 };
 
 using block_consumer = std::function<void(const distance_block&)>;

@@ -393,6 +393,7 @@ class many_engine final : public detail::many_sources_engine {
       b.sources = sources.data() + first;
       b.kind = g_.kind;
       b.iterations = iterations;
+      b.delta = static_cast<double>(width.delta);
       const Distance* block = out_.get();
       if (!device_blocks) {
         if (columns)
