@@ -89,13 +89,11 @@ double now_ms() {
 struct stop_early {};
 
 // Batched with device blocks folded on the GPU; stops after limit_s (the rate is what counts).
-measured gpu_reduce(const graph::csr& g, const std::vector<vertex_t>& sources, std::uint32_t k, double delta,
-                    double limit_s, std::size_t validate_rows) {
+measured gpu_reduce(const graph::csr& g, const std::vector<vertex_t>& sources, sssp::many_source_options mo,
+                    double delta, double limit_s, std::size_t validate_rows) {
   sssp::options o;
   o.device = sssp::device_kind::gpu;
   o.delta = delta;
-  sssp::many_source_options mo;
-  mo.batch_size = k;
   mo.device_blocks = true;
   sssp::many_sources ms(g, o, mo);
   measured m;
@@ -286,9 +284,12 @@ double median_of(std::vector<measured>& runs) {
 
 // The median of `reps` gpu-reduce runs (all runs must agree on the checksum).
 measured gpu_median(const graph::csr& g, const std::vector<vertex_t>& sources, std::uint32_t k, double delta, unsigned reps,
-                    const std::string& mode, std::size_t validate = 10) {
+                    const std::string& mode, std::size_t validate = 10, std::uint32_t warp_lanes = 0) {
+  sssp::many_source_options mo;
+  mo.batch_size = k;
+  mo.warp_lanes = warp_lanes;
   std::vector<measured> runs;
-  for (unsigned r = 0; r < reps; ++r) runs.push_back(gpu_reduce(g, sources, k, delta, 1e9, r == 0 ? validate : 0));
+  for (unsigned r = 0; r < reps; ++r) runs.push_back(gpu_reduce(g, sources, mo, delta, 1e9, r == 0 ? validate : 0));
   std::size_t checked = runs.front().checked, wrong = runs.front().wrong;
   for (const measured& m : runs)
     if (m.sum.finite != runs.front().sum.finite || m.sum.sum != runs.front().sum.sum) ++wrong;
@@ -338,13 +339,18 @@ int main(int argc, char** argv) {
     return g;
   };
   // One graph: the loop on a sample, gpu-reduce and host-blocks on `count` random sources.
-  auto standard = [&](const std::string& name, const graph::csr& g, std::size_t count) {
+  auto standard = [&](const std::string& name, const graph::csr& g, std::size_t count, std::vector<double> factors,
+                      std::vector<std::uint32_t> warp_lanes) {
     const std::vector<vertex_t> sources = random_sources(g, count, 1);
     const std::vector<vertex_t> sample(sources.begin(), sources.begin() + std::min(loop_sources, sources.size()));
     t.add(loop(g, sample), name);
     t.add(gpu_median(g, sources, 0, 0, reps, "gpu-reduce"), name);
+    const measured d = t.rows.back();
+    for (double f : factors)
+      t.add(gpu_median(g, sources, 0, d.delta * f, 1, "gpu-reduce, delta x" + std::to_string(f).substr(0, 4), 3), name);
+    for (std::uint32_t w : warp_lanes)
+      t.add(gpu_median(g, sources, 0, 0, 1, "gpu-reduce, warp_lanes " + std::to_string(w), 3, w), name);
     measured h = host_blocks(g, sources, 10);
-    const measured& d = t.rows.back();
     if (g.kind == graph::weight_kind::integer && (h.sum.finite != d.sum.finite || h.sum.sum != d.sum.sum)) ++h.wrong;
     t.add(h, name);
     return sources;
@@ -352,26 +358,22 @@ int main(int argc, char** argv) {
 
   if (wanted("USA-road-d.NY")) {
     const graph::csr g = load("USA-road-d.NY.gr.gz");
-    const std::vector<vertex_t> sources = standard("USA-road-d.NY", g, 1000);
-    for (std::uint32_t k : {256u, 512u, 2048u}) t.add(gpu_median(g, sources, k, 0, reps, "gpu-reduce, k set", 3), "USA-road-d.NY");
-    const double auto_delta = t.rows[1].delta;
-    for (double f : {0.5, 2.0, 4.0})
-      t.add(gpu_median(g, sources, 0, auto_delta * f, reps, "gpu-reduce, delta x" + std::to_string(f).substr(0, 4), 3),
-            "USA-road-d.NY");
+    const std::vector<vertex_t> sources = standard("USA-road-d.NY", g, 1000, {0.5, 2.0}, {33u, 1u, 4u, 16u});
+    for (std::uint32_t k : {256u, 512u}) t.add(gpu_median(g, sources, k, 0, 1, "gpu-reduce, k set", 3), "USA-road-d.NY");
     std::vector<vertex_t> all(g.num_vertices);
     std::iota(all.begin(), all.end(), 0);
-    measured a = gpu_reduce(g, all, 0, 0, all_limit_s, 5);
+    measured a = gpu_reduce(g, all, {}, 0, all_limit_s, 5);
     a.mode = "gpu-reduce, all sources";
     a.order = "id";
     t.add(a, "USA-road-d.NY");
-    measured b = gpu_reduce(g, breadth_first_order(g), 0, 0, all_limit_s, 5);
+    measured b = gpu_reduce(g, breadth_first_order(g), {}, 0, all_limit_s, 5);
     b.mode = "gpu-reduce, all sources";
     b.order = "bfs";
     t.add(b, "USA-road-d.NY");
   }
   if (wanted("road-FLA")) {
     const graph::csr g = load("road-FLA.mtx.gz");
-    standard("road-FLA", g, 1000);
+    standard("road-FLA", g, 1000, {0.5, 2.0}, {33u, 16u});
   }
   if (wanted("chicago-regional")) {
     const graph::csr g = load("chicago-regional.mtx.gz");
@@ -389,7 +391,7 @@ int main(int argc, char** argv) {
   }
   if (wanted("soc-slashdot0902")) {
     const graph::csr g = load("soc-slashdot0902.mtx.gz");
-    standard("soc-slashdot0902", g, 1000);
+    standard("soc-slashdot0902", g, 1000, {2.0, 4.0, 8.0}, {33u, 16u});
   }
   if (wanted("kron-20")) {
     graph::rmat_params k20;  // as sssp_bench: Graph500 parameters, edge factor 16, undirected, weights 1..255
@@ -399,7 +401,7 @@ int main(int argc, char** argv) {
     const graph::csr g = graph::generate_rmat(k20);
     std::fprintf(stderr, "kron-20: %u vertices, %llu arcs, generated in %.0f ms\n", g.num_vertices,
                  static_cast<unsigned long long>(g.num_arcs()), now_ms() - t0);
-    standard("kron-20", g, 1000);
+    standard("kron-20", g, 1000, {2.0, 4.0, 8.0}, {33u, 16u});
   }
   std::size_t wrong = 0;
   for (const measured& m : t.rows) wrong += m.wrong;

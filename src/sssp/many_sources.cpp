@@ -26,7 +26,7 @@ namespace {
 
 // The automatic batch size: at most this many sources. Measured on the H200 (bench/results/
 // many_sources.md): larger batches serve more lanes per arc read but cost memory in proportion.
-constexpr std::uint32_t max_auto_batch = 1024;
+constexpr std::uint32_t max_auto_batch = 4096;
 // Sources per batch on the CPU: the host block and the rows of one round of the threads.
 constexpr std::uint32_t cpu_batch = 256;
 
@@ -54,7 +54,7 @@ namespace detail {
 std::size_t many_sources_batch_bytes(const graph::csr& g, std::uint32_t k, std::size_t columns) {
   const std::size_t cells = std::size_t{g.num_vertices} * k;
   return cells * 4                 // distances
-         + cells / 32 * 32         // per item: dirty, stamp, far mark, 3 near queues, 2 far piles
+         + cells / 32 * 40         // per item: dirty, stamp, far mark, 3 near queues, 2 far piles, a lane task
          + many_sources_chunk_capacity(g.num_arcs(), k) * 16  // chunks of high-degree vertices
          + std::size_t{k} * columns * 4;                      // the row-major output block
 }
@@ -132,7 +132,7 @@ void many_sources::run(const std::vector<vertex_t>& sources, const std::vector<v
   if ((std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
     throw std::runtime_error("a batch of " + std::to_string(k) + " sources on " + std::to_string(g.num_vertices) +
                              " vertices has more than 2^32 (vertex, 32-source group) items; choose a smaller batch size");
-  impl_->gpu->run(sources, targets, k, impl_->mopts.device_blocks, impl_->opts.delta, consume);
+  impl_->gpu->run(sources, targets, k, impl_->mopts, impl_->opts.delta, consume);
 }
 
 void many_sources::impl::run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,

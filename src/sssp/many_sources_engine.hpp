@@ -16,6 +16,9 @@ namespace deltasplit::sssp::detail {
 
 // Arcs one warp walks for an item before it hands the rest of a high-degree vertex out as chunks.
 inline constexpr std::uint32_t many_sources_split_degree = 64;
+// An item (vertex, 32 sources) with at least this many lanes to relax is walked by a warp, one
+// arc read for all its lanes; with fewer, each lane is a thread's task (bench/results/many_sources.md).
+inline constexpr std::uint32_t many_sources_warp_lanes = 8;
 // Chunks one iteration can file for a batch of k sources: each group of 32 lanes files at most
 // one chunk per split_degree arcs.
 inline std::size_t many_sources_chunk_capacity(std::uint64_t arcs, std::uint32_t k) {
@@ -30,7 +33,7 @@ class many_sources_engine {
   virtual ~many_sources_engine() = default;
   // sources and targets are checked; targets empty = all vertices; k a multiple of 32.
   virtual void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-                   bool device_blocks, double delta, const block_consumer& consume) = 0;
+                   const many_source_options& mopts, double delta, const block_consumer& consume) = 0;
   virtual std::size_t free_bytes() const = 0;
   virtual std::string device_name() const = 0;
 };

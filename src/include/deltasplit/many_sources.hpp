@@ -33,12 +33,17 @@ struct many_source_options {
   // Where the blocks handed to the consumer live: host memory, or device memory (GPU only; the
   // consumer receives the batch's CUDA stream and may enqueue work on it).
   bool device_blocks = false;
+  // Tuning of the GPU relaxation, 0 = the measured default: an item (a vertex and 32 sources of
+  // the batch) with at least this many sources to relax is walked by a warp (one arc read serves
+  // them all), one with fewer by a thread per source. 33 = always a thread per source.
+  std::uint32_t warp_lanes = 0;
 };
 
-// One batch of results: rows = sources, columns = targets, row-major. The pointers are valid
-// only during the consumer call. On the device (device_blocks), `stream` is the cudaStream_t
-// (as void*) on which the block was written; the solver waits for work the consumer enqueues on
-// it before it reuses the memory.
+// Rows of results: rows = sources, columns = targets, row-major. A device block holds a whole
+// batch; a batch reaches the host in blocks of at most 64 MiB (rows are copied while the consumer
+// reads the previous block). The pointers are valid only during the consumer call. On the device
+// (device_blocks), `stream` is the cudaStream_t (as void*) on which the block was written; the
+// solver's next work on it follows whatever the consumer enqueues there.
 struct distance_block {
   std::size_t first_row = 0;          // index in the source list of the first row
   std::size_t rows = 0;
@@ -49,8 +54,10 @@ struct distance_block {
   const float* real_distances = nullptr;         // kind real: rows x columns, +inf unreachable
   bool on_device = false;
   void* stream = nullptr;
-  double milliseconds = 0;      // GPU: the batch's solve time (output excluded); CPU: wall time
-  std::uint64_t iterations = 0; // GPU relaxation iterations of the batch (0 on the CPU)
+  // The batch's figures, on its first block (0 on the others). GPU: solve time (output excluded)
+  // and relaxation iterations; CPU: wall time, no iterations.
+  double milliseconds = 0;
+  std::uint64_t iterations = 0;
   double delta = 0;             // GPU bucket width used (0 on the CPU)
 };
 
@@ -64,13 +71,15 @@ using block_consumer = std::function<void(const distance_block&)>;
 //
 // Memory on the GPU, for n vertices, m arcs, batch size k and T targets (bytes):
 //   graph       (n + 1) * 8 + m * 8
-//   per batch   n * k * 4      the vertex-major distance block
-//             + n * k / 32 * 32  per 32 lanes of a vertex: dirty bits, queue stamps, 5 queue slots
-//             + k * T * 4      the row-major output block (plus the same in pinned host memory
-//                               for host blocks)
-//             + (n * k / 32 + m * k / 32 / 64) * 16  split work of high-degree vertices
-// The automatic k is the largest multiple of 32, at most 1024 and at most the number of sources
-// rounded up to 32, whose batch takes at most half the free device memory (see batch_size).
+//   per batch   n * k * 4        the vertex-major distance block
+//             + n * k / 32 * 40  per 32 sources of a vertex: dirty bits, queue stamp, far mark,
+//                                3 near-queue and 2 far-pile slots, a lane task
+//             + (m / 64 + 1) * k / 32 * 16   arcs of high-degree vertices handed out in chunks
+//             + k * T * 4        the row-major output block
+// plus 128 MiB of pinned host memory at most for host blocks. The automatic k is the largest
+// multiple of 32, at most 4096 and at most the number of sources rounded up to 32, whose batch
+// takes at most half the free device memory (see batch_size); bench/results/many_sources.md has
+// the measurements behind the bound.
 class many_sources {
  public:
   many_sources(const graph::csr& g, const options& opts, const many_source_options& mopts = {});
@@ -78,8 +87,8 @@ class many_sources {
   many_sources(many_sources&&) noexcept;
   many_sources& operator=(many_sources&&) noexcept;
 
-  // Calls consume once per batch, in the order of the sources. targets empty = all vertices in
-  // id order. Duplicate sources and targets are allowed. Throws distance_overflow as solve does.
+  // Calls consume with the rows in the order of the sources (one or more blocks per batch).
+  // targets empty = all vertices in id order. Duplicate sources and targets are allowed. Throws distance_overflow as solve does.
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, const block_consumer& consume);
 
   // The batch size run() would use for this many sources and targets (0 targets = all).

@@ -55,12 +55,14 @@ constexpr std::uint32_t group_lanes = 32;     // lanes of one item: a warp
 constexpr std::uint32_t split_degree = detail::many_sources_split_degree;
 constexpr unsigned relax_launches = 4;         // iterations launched between two looks at the counts
 constexpr unsigned warps_per_block = 8;
+constexpr std::size_t host_block_bytes = std::size_t{64} << 20;  // rows per host block: a copy of ~10 ms
 constexpr unsigned full_mask = 0xFFFFFFFFu;
 
 struct batch_control {
   std::uint32_t near_count[3];  // near queue of iteration i is near[i % 3]
   std::uint32_t far_count[2];
   std::uint32_t chunk_count[2];  // chunks of iteration i: chunk_count[i % 2]
+  std::uint32_t lane_count[2];   // lane tasks of iteration i: lane_count[i % 2]
   std::uint32_t far_min;         // bits of the smallest dirty distance on the far pile
   std::uint32_t overflowed;
   std::uint32_t iterations;      // relaxations that found a non-empty queue
@@ -83,6 +85,9 @@ struct batch_view {
   std::uint32_t* near[3];
   std::uint32_t* far[2];
   uint4* chunks;
+  uint2* lanes;          // lane tasks: (item, piece << 5 | lane)
+  std::uint32_t lane_capacity;
+  std::uint32_t warp_lanes;  // an item with at least this many lanes to relax is walked by a warp
   batch_control* ctl;
   std::uint32_t groups;  // k / 32
   std::uint32_t k;
@@ -140,6 +145,55 @@ __device__ void relax_arcs(const batch_view<Distance>& s, const pass<Distance>& 
   }
 }
 
+// A thread improved lane `lane` of vertex v to cand: the dirty bit, then the item on the next near
+// queue (below the bound) or the far pile.
+template <class Distance>
+__device__ void mark_improved(const batch_view<Distance>& s, const pass<Distance>& p, vertex_t v, std::uint32_t group,
+                              unsigned lane, Distance cand) {
+  const std::uint32_t next_stamp = p.iteration + 1;
+  const std::uint32_t item = v * s.groups + group;
+  __threadfence();  // the new distance before the dirty bit (see the file comment)
+  atomicOr(&s.dirty[item], 1u << lane);
+  if (cand < p.bound) {
+    if (atomicExch(&s.stamp[item], next_stamp) != next_stamp)
+      s.near[next_stamp % 3][atomicAdd(&s.ctl->near_count[next_stamp % 3], 1u)] = item;
+  } else if (atomicExch(&s.in_far[item], 1u) == 0) {
+    s.far[p.far_side][atomicAdd(&s.ctl->far_count[p.far_side], 1u)] = item;
+  }
+}
+
+// One lane (source) of one vertex, arcs [begin, end), by one thread: the loads of a few arcs are
+// issued together before their atomics, so their latencies overlap.
+template <class Distance>
+__device__ void relax_lane(const batch_view<Distance>& s, const pass<Distance>& p, std::uint32_t group, unsigned lane,
+                           Distance d, edge_t begin, edge_t end) {
+  using ops = distance_ops<Distance>;
+  constexpr int batch = 4;
+  const std::size_t column = group * group_lanes + lane;
+  for (edge_t e = begin; e < end; e += batch) {
+    vertex_t v[batch];
+    typename ops::weight w[batch];
+    Distance current[batch];
+#pragma unroll
+    for (int i = 0; i < batch; ++i)
+      if (e + i < end) v[i] = s.targets[e + i], w[i] = s.weights[e + i];
+#pragma unroll
+    for (int i = 0; i < batch; ++i)
+      if (e + i < end) current[i] = __ldcg(s.dist + std::size_t{v[i]} * s.k + column);
+#pragma unroll
+    for (int i = 0; i < batch; ++i) {
+      if (e + i >= end) continue;
+      Distance cand;
+      if (!ops::extend(d, w[i], cand)) {
+        s.ctl->overflowed = 1;
+        continue;
+      }
+      if (cand < current[i] && cand < ops::atomic_min(s.dist + std::size_t{v[i]} * s.k + column, cand))
+        mark_improved(s, p, v[i], group, lane, cand);
+    }
+  }
+}
+
 // One iteration: every item of the near queue relaxes its dirty lanes below the bound.
 template <class Distance>
 __global__ void relax_near(batch_view<Distance> s, pass<Distance> p) {
@@ -147,6 +201,7 @@ __global__ void relax_near(batch_view<Distance> s, pass<Distance> p) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     s.ctl->near_count[(p.iteration + 2) % 3] = 0;  // the queue of iteration + 2, read by no one now
     s.ctl->chunk_count[(p.iteration + 1) % 2] = 0;
+    s.ctl->lane_count[(p.iteration + 1) % 2] = 0;
     if (count) ++s.ctl->iterations;
   }
   const std::uint32_t* queue = s.near[p.iteration % 3];
@@ -167,6 +222,26 @@ __global__ void relax_near(batch_view<Distance> s, pass<Distance> p) {
     __threadfence();
     if (mine) d = __ldcg(own);
     const edge_t begin = s.offsets[u], end = s.offsets[u + 1];
+    if (static_cast<std::uint32_t>(__popc(taken)) < s.warp_lanes && end > begin) {
+      // Few lanes: a thread per lane and piece of split_degree arcs (relax_lanes), instead of a
+      // warp whose loads would serve few sources.
+      const std::uint32_t pieces = static_cast<std::uint32_t>((end - begin + split_degree - 1) / split_degree);
+      const std::uint32_t tasks = pieces * static_cast<std::uint32_t>(__popc(taken));
+      std::uint32_t base = 0;
+      if (lane == 0) base = atomicAdd(&s.ctl->lane_count[p.iteration % 2], tasks);
+      base = __shfl_sync(full_mask, base, 0);
+      if (base + std::uint64_t{tasks} <= s.lane_capacity) {
+        if (mine) {
+          const std::uint32_t rank = static_cast<std::uint32_t>(__popc(taken & ((1u << lane) - 1)));
+          for (std::uint32_t piece = 0; piece < pieces; ++piece)
+            s.lanes[base + rank * pieces + piece] = make_uint2(item, (piece << 5) | lane);
+        }
+        continue;
+      }
+      // The task list is full: mark the reserved places that fit as empty and walk the item here.
+      for (std::uint64_t t = base + lane; t < min(std::uint64_t{base} + tasks, std::uint64_t{s.lane_capacity}); t += 32)
+        s.lanes[t] = make_uint2(0xFFFFFFFFu, 0);
+    }
     edge_t own_end = end;
     if (end - begin > split_degree) {
       own_end = begin + split_degree;
@@ -197,6 +272,24 @@ __global__ void relax_chunks(batch_view<Distance> s, pass<Distance> p) {
     const bool mine = (c.w >> lane) & 1u;
     const Distance d = mine ? __ldcg(s.dist + std::size_t{u} * s.k + group * group_lanes + lane) : Distance{};
     relax_arcs(s, p, group, mine, d, first, last);
+  }
+}
+
+// The lane tasks of the iteration, a thread each.
+template <class Distance>
+__global__ void relax_lanes(batch_view<Distance> s, pass<Distance> p) {
+  const std::uint32_t count = min(s.ctl->lane_count[p.iteration % 2], s.lane_capacity);
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const uint2 task = s.lanes[i];
+    if (task.x == 0xFFFFFFFFu) continue;
+    const vertex_t u = task.x / s.groups;
+    const std::uint32_t group = task.x % s.groups;
+    const unsigned lane = task.y & 31u;
+    const edge_t first = s.offsets[u] + edge_t{task.y >> 5} * split_degree;
+    const edge_t last = min(first + split_degree, s.offsets[u + 1]);
+    const Distance d = __ldcg(s.dist + std::size_t{u} * s.k + group * group_lanes + lane);
+    relax_lane(s, p, group, lane, d, first, last);
   }
 }
 
@@ -333,6 +426,7 @@ class many_engine final : public detail::many_sources_engine {
     DS_CUDA(cudaEventCreate(&start_));
     DS_CUDA(cudaEventCreate(&stop_));
     DS_CUDA(cudaMallocHost(&host_ctl_, sizeof(batch_control)));
+    for (auto& e : copied_) DS_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     offsets_ = device_array<edge_t>(g.offsets.size(), "the CSR offsets");
     targets_ = device_array<vertex_t>(m_, "the CSR targets");
     weights_ = device_array<weight>(m_, "the arc weights");
@@ -350,6 +444,8 @@ class many_engine final : public detail::many_sources_engine {
 
   ~many_engine() override {
     if (host_ctl_) cudaFreeHost(host_ctl_);
+    for (auto e : copied_)
+      if (e) cudaEventDestroy(e);
     if (start_) cudaEventDestroy(start_);
     if (stop_) cudaEventDestroy(stop_);
     if (stream_) cudaStreamDestroy(stream_);
@@ -364,17 +460,16 @@ class many_engine final : public detail::many_sources_engine {
   }
 
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-           bool device_blocks, double delta, const block_consumer& consume) override {
+           const many_source_options& mopts, double delta, const block_consumer& consume) override {
     if (sources.empty()) return;
     const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
     allocate(k, columns);
+    warp_lanes_ = mopts.warp_lanes ? mopts.warp_lanes : detail::many_sources_warp_lanes;
     device_array<vertex_t> d_sources(sources.size(), "the source list");
     device_array<vertex_t> d_targets(targets.size(), "the target list");
     upload(d_sources, sources.data(), sources.size(), stream_);
     upload(d_targets, targets.data(), targets.size(), stream_);
     const bucket_of_distance<Distance> width = bucket_width(delta);
-    Distance* host_rows = device_blocks ? nullptr
-                                        : static_cast<Distance*>(pinned_.get(std::size_t{k} * columns * sizeof(Distance)));
     for (std::size_t first = 0; first < sources.size(); first += k) {
       const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
       DS_CUDA(cudaEventRecord(start_, stream_));
@@ -386,6 +481,9 @@ class many_engine final : public detail::many_sources_engine {
         gather_rows<<<tiles, threads, 0, stream_>>>(dist_.get(), k_, targets.empty() ? nullptr : d_targets.get(),
                                                    columns, rows, out_.get());
       DS_CUDA_LAUNCH("gather_rows");
+      float ms = 0;
+      DS_CUDA(cudaEventSynchronize(stop_));
+      DS_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
       distance_block b;
       b.first_row = first;
       b.rows = rows;
@@ -394,29 +492,18 @@ class many_engine final : public detail::many_sources_engine {
       b.kind = g_.kind;
       b.iterations = iterations;
       b.delta = static_cast<double>(width.delta);
-      const Distance* block = out_.get();
-      if (!device_blocks) {
-        if (columns)
-          DS_CUDA(cudaMemcpyAsync(host_rows, out_.get(), std::size_t{rows} * columns * sizeof(Distance),
-                                  cudaMemcpyDeviceToHost, stream_));
-        block = host_rows;
-        DS_CUDA(cudaStreamSynchronize(stream_));
-      } else {
+      b.milliseconds = ms;
+      if (mopts.device_blocks) {
         b.on_device = true;
         b.stream = stream_;
+        deliver(b, out_.get(), consume);
+      } else {
+        deliver_to_host(b, consume);
       }
-      float ms = 0;
-      DS_CUDA(cudaEventSynchronize(stop_));
-      DS_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
-      b.milliseconds = ms;
-      if constexpr (std::is_same_v<Distance, float>)
-        b.real_distances = block;
-      else
-        b.int_distances = block;
-      consume(b);
     }
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
+
 
  private:
   const std::vector<weight>& weights() const {
@@ -468,6 +555,9 @@ class many_engine final : public detail::many_sources_engine {
     for (int i = 0; i < 3; ++i) s.near[i] = near_[i].get();
     for (int i = 0; i < 2; ++i) s.far[i] = far_[i].get();
     s.chunks = chunks_.get();
+    s.lanes = lanes_.get();
+    s.lane_capacity = static_cast<std::uint32_t>(std::min<std::size_t>(lanes_.size(), 0xFFFFFFFFu));
+    s.warp_lanes = warp_lanes_;
     s.ctl = ctl_.get();
     s.k = k_;
     s.groups = k_ / group_lanes;
@@ -494,6 +584,8 @@ class many_engine final : public detail::many_sources_engine {
       for (unsigned r = 0; r < relax_launches; ++r, ++p.iteration) {
         relax_near<<<blocks_, threads, 0, stream_>>>(s, p);
         DS_CUDA_LAUNCH("relax_near");
+        relax_lanes<<<blocks_, threads, 0, stream_>>>(s, p);
+        DS_CUDA_LAUNCH("relax_lanes");
         if (high_degree_) {
           relax_chunks<<<blocks_, threads, 0, stream_>>>(s, p);
           DS_CUDA_LAUNCH("relax_chunks");
@@ -518,6 +610,42 @@ class many_engine final : public detail::many_sources_engine {
     iteration_ = p.iteration + 1;
     if (iteration_ > 0xF0000000u) reset_stamps();
     return host_ctl_->iterations;
+  }
+
+  static void deliver(distance_block& b, const Distance* rows, const block_consumer& consume) {
+    if constexpr (std::is_same_v<Distance, float>)
+      b.real_distances = rows;
+    else
+      b.int_distances = rows;
+    consume(b);
+  }
+
+  // The batch's rows in host blocks of at most host_block_bytes, through two pinned buffers: the
+  // copy of the next block runs while the consumer reads this one.
+  void deliver_to_host(const distance_block& batch, const block_consumer& consume) {
+    const std::size_t row_bytes = std::max<std::size_t>(batch.columns * sizeof(Distance), 1);
+    const std::size_t per_block = std::max<std::size_t>(1, std::min<std::size_t>(batch.rows, host_block_bytes / row_bytes));
+    auto* buffers = static_cast<Distance*>(pinned_.get(2 * per_block * row_bytes));
+    Distance* half[2] = {buffers, buffers + per_block * batch.columns};
+    auto copy = [&](std::size_t first_row, int into) {
+      const std::size_t count = std::min(per_block, batch.rows - first_row);
+      if (batch.columns)
+        DS_CUDA(cudaMemcpyAsync(half[into], out_.get() + first_row * batch.columns, count * row_bytes,
+                                cudaMemcpyDeviceToHost, stream_));
+      DS_CUDA(cudaEventRecord(copied_[into], stream_));
+    };
+    copy(0, 0);
+    for (std::size_t r = 0, i = 0; r < batch.rows; r += per_block, ++i) {
+      const int now = static_cast<int>(i % 2);
+      if (r + per_block < batch.rows) copy(r + per_block, 1 - now);
+      DS_CUDA(cudaEventSynchronize(copied_[now]));
+      distance_block b = batch;
+      b.first_row = batch.first_row + r;
+      b.rows = std::min(per_block, batch.rows - r);
+      b.sources = batch.sources + r;
+      if (r > 0) b.milliseconds = 0, b.iterations = 0;  // the batch's figures come with its first block
+      deliver(b, half[now], consume);
+    }
   }
 
   void read_control() {
@@ -551,6 +679,7 @@ class many_engine final : public detail::many_sources_engine {
     for (auto& q : near_) q = {};
     for (auto& q : far_) q = {};
     chunks_ = {};
+    lanes_ = {};
     out_ = {};
     allocated_ = 0;
     k_ = columns_ = 0;
@@ -565,6 +694,7 @@ class many_engine final : public detail::many_sources_engine {
     for (auto& q : near_) q = device_array<std::uint32_t>(items, "a near queue");
     for (auto& q : far_) q = device_array<std::uint32_t>(items, "a far pile");
     chunks_ = device_array<uint4>(chunk_capacity(k), "the chunks of high-degree vertices");
+    lanes_ = device_array<uint2>(items, "the lane tasks");
     out_ = device_array<Distance>(std::size_t{k} * columns, "the output block");
     if (items) DS_CUDA(cudaMemsetAsync(stamp_.get(), 0, items * sizeof(std::uint32_t), stream_));
     iteration_ = 1;
@@ -581,7 +711,7 @@ class many_engine final : public detail::many_sources_engine {
   std::string name_;
   unsigned blocks_ = 0;
   cudaStream_t stream_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr, copied_[2] = {nullptr, nullptr};
   batch_control* host_ctl_ = nullptr;
   device_array<edge_t> offsets_;
   device_array<vertex_t> targets_;
@@ -590,6 +720,8 @@ class many_engine final : public detail::many_sources_engine {
   device_array<Distance> dist_, out_;
   device_array<std::uint32_t> dirty_, stamp_, in_far_, near_[3], far_[2];
   device_array<uint4> chunks_;
+  device_array<uint2> lanes_;
+  std::uint32_t warp_lanes_ = detail::many_sources_warp_lanes;
   pinned_buffer pinned_;
   std::uint32_t k_ = 0, columns_ = 0, iteration_ = 1;
   std::size_t allocated_ = 0;

@@ -40,6 +40,19 @@ TEST(ManySourcesGpu, BundledGraphs) {
   }
 }
 
+TEST(ManySourcesGpu, RoadWithNeighbouringSourcesWalkedByWarps) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = deltasplit::graph::read_graph(dataset_path("USA-road-d.NY.gr.gz"));
+  std::vector<vertex_t> sources(64);
+  for (vertex_t i = 0; i < 64; ++i) sources[i] = 1000 + i;  // neighbouring ids: lanes move together
+  for (std::uint32_t warp_lanes : {1u, 33u}) {
+    ds::many_source_options m = batch(64);
+    m.warp_lanes = warp_lanes;
+    ds::many_sources ms(g, on_gpu(), m);
+    expect_rows_match_dijkstra(g, ms, sources, {}, "NY, warp_lanes " + std::to_string(warp_lanes));
+  }
+}
+
 TEST(ManySourcesGpu, AllSourcesOfASmallGraphInOneAutomaticBatch) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = deltasplit::graph::read_graph(dataset_path("chesapeake.mtx"));
@@ -60,6 +73,12 @@ TEST(ManySourcesGpu, RmatWithHighDegreeVerticesAndBatchesThatDoAndDoNotDivide) {
   EXPECT_EQ(expect_rows_match_dijkstra(g, ms32, first_sources(g.num_vertices, 96, 1), {}, "rmat 96/32"), 3u);
   EXPECT_EQ(expect_rows_match_dijkstra(g, ms32, first_sources(g.num_vertices, 70, 2), {}, "rmat 70/32"), 3u);
   EXPECT_EQ(expect_rows_match_dijkstra(g, ms64, first_sources(g.num_vertices, 70, 3), {}, "rmat 70/64"), 2u);
+  for (std::uint32_t warp_lanes : {1u, 33u}) {
+    ds::many_source_options m = batch(64);
+    m.warp_lanes = warp_lanes;
+    ds::many_sources mw(g, on_gpu(), m);
+    expect_rows_match_dijkstra(g, mw, first_sources(g.num_vertices, 64, 10), {}, "rmat, warp_lanes " + std::to_string(warp_lanes));
+  }
   // A batch size that is not a multiple of 32 is rounded up.
   ds::many_sources ms40(g, on_gpu(), batch(40));
   EXPECT_EQ(ms40.batch_size(100, 0), 64u);
@@ -75,10 +94,15 @@ TEST(ManySourcesGpu, StarsWalkedInChunks) {
   for (vertex_t v = 2; v < 130; ++v) arcs.push_back({1, v, double(v % 5)});
   for (vertex_t v = 2; v < 302; v += 3) arcs.push_back({v, v % 2, 3});
   const csr g = make_csr(303, std::move(arcs));
-  ds::many_sources ms(g, on_gpu(), batch(32));
-  expect_rows_match_dijkstra(g, ms, {0, 1, 5, 302, 0, 7, 1, 100, 299, 2, 4, 8, 16, 32, 64, 128, 256, 3, 6, 9, 12, 15, 18,
-                                     21, 24, 27, 30, 33, 36, 39, 42, 45, 48, 51, 54},
-                             {}, "stars");
+  // Items walked by warps (warp_lanes 1), by a thread per source (33), and as the default picks.
+  for (std::uint32_t warp_lanes : {1u, 33u, 0u}) {
+    ds::many_source_options m = batch(32);
+    m.warp_lanes = warp_lanes;
+    ds::many_sources ms(g, on_gpu(), m);
+    expect_rows_match_dijkstra(g, ms, {0, 1, 5, 302, 0, 7, 1, 100, 299, 2, 4, 8, 16, 32, 64, 128, 256, 3, 6, 9, 12, 15,
+                                       18, 21, 24, 27, 30, 33, 36, 39, 42, 45, 48, 51, 54},
+                               {}, "stars, warp_lanes " + std::to_string(warp_lanes));
+  }
 }
 
 TEST(ManySourcesGpu, GridsWithUnreachableVerticesAndZeroWeights) {
