@@ -54,7 +54,7 @@ namespace detail {
 std::size_t many_sources_batch_bytes(const graph::csr& g, std::uint32_t k, std::size_t columns) {
   const std::size_t cells = std::size_t{g.num_vertices} * k;
   return cells * 4                 // distances
-         + cells / 32 * 40         // per item: dirty, stamp, far mark, 3 near queues, 2 far piles, a lane task
+         + cells / 32 * 44         // per item: dirty, stamp, far mark, 3 near, 2 far, 1 wide queue slots, a lane task
          + many_sources_chunk_capacity(g.num_arcs(), k) * 16  // chunks of high-degree vertices
          + std::size_t{k} * columns * 4;                      // the row-major output block
 }

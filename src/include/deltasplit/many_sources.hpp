@@ -7,9 +7,9 @@
 //   auto table = deltasplit::sssp::od_table(g, sources, targets);   // all rows at once
 //
 // On the GPU the sources are solved in batches of k (a multiple of 32) at once: the batch's
-// distances live vertex-major (dist[v * k + j] for source j of the batch), so one read of an arc
-// (u, v, w) relaxes all k lanes with coalesced loads, and one delta-stepping bucket bound is
-// shared by the lanes (src/sssp/gpu/many_sources.cu). Without a GPU the sources are spread over
+// distances live vertex-major (dist[v * k + j] for source j of the batch), one delta-stepping
+// bucket bound is shared by all of them, and a vertex whose sources improved together is walked
+// by a warp, one arc read for all of them (src/sssp/gpu/many_sources.cu). Without a GPU the sources are spread over
 // CPU threads, one Dijkstra per source. Either way every row equals Dijkstra from its source
 // (integer weights exactly, real weights within the validator's relative 1e-5).
 #pragma once
@@ -72,8 +72,8 @@ using block_consumer = std::function<void(const distance_block&)>;
 // Memory on the GPU, for n vertices, m arcs, batch size k and T targets (bytes):
 //   graph       (n + 1) * 8 + m * 8
 //   per batch   n * k * 4        the vertex-major distance block
-//             + n * k / 32 * 40  per 32 sources of a vertex: dirty bits, queue stamp, far mark,
-//                                3 near-queue and 2 far-pile slots, a lane task
+//             + n * k / 32 * 44  per 32 sources of a vertex: dirty bits, queue stamp, far mark,
+//                                3 near-queue, 2 far-pile and 1 warp-queue slots, a lane task
 //             + (m / 64 + 1) * k / 32 * 16   arcs of high-degree vertices handed out in chunks
 //             + k * T * 4        the row-major output block
 // plus 128 MiB of pinned host memory at most for host blocks. The automatic k is the largest

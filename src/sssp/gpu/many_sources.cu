@@ -2,10 +2,8 @@
 // sssp/many_sources_engine.hpp).
 //
 // A batch of k sources (k a multiple of 32) keeps its tentative distances vertex-major,
-// dist[v * k + j] for source j, so the 32 lanes of a warp hold the distances of one vertex from 32
-// sources of the batch and one read of an arc (u, v, w) relaxes them all: the loads and atomicMins
-// on v's row are coalesced, and target and weight are read once for 32 sources. The unit of work
-// is an item, (vertex, group of 32 lanes): item = v * (k / 32) + group.
+// dist[v * k + j] for source j, so the 32 lanes (sources) j = 32 g .. 32 g + 31 of vertex v lie in
+// one 128-byte line. The unit of work is an item, (vertex, group of 32 lanes): item = v * (k / 32) + g.
 //
 // Delta-stepping (Meyer and Sanders) with ONE bucket bound for all lanes: every source starts at
 // distance 0, so a common bound moves through the distances of all of them together. A lane is
@@ -20,15 +18,21 @@
 // the bucket of the smallest dirty distance on the far pile, which is split into the items that
 // now have lanes below the bound (near) and those that keep lanes above it (far).
 //
-// Ordering: a relaxing warp clears the dirty bits it takes (atomicAnd), fences, and then reads the
-// lanes' distances; an improving warp lowers a distance (atomicMin), fences, and then sets the
-// dirty bit. Either the reader sees the lower distance, or the bit is set after it was cleared and
-// the lane is relaxed again: no improvement is lost.
+// Who walks an item: random sources seldom share a bucket at a vertex, so most items have one or
+// two dirty lanes; a thread takes such an item and relaxes its lanes one after the other
+// (relax_items). An item with warp_lanes dirty lanes or more is walked by a warp, one arc read for
+// all its lanes, coalesced loads and atomicMins on the target's line (relax_wide). A warp-only
+// first version ran 1,000 random NY sources in 944 ms on the H200 (bench/results/many_sources.md).
 //
-// A vertex with more than split_degree arcs is walked by several warps: the first takes the first
-// split_degree arcs and files the rest as chunks (item, first arc, lanes) that a second kernel of
-// the same iteration walks. The host launches relax_launches iterations, then reads the queue
-// counts once (a relaxation of an empty queue does nothing).
+// Ordering: a relaxing thread clears the dirty bits it takes (atomicAnd), fences, and then reads
+// the lanes' distances; an improving thread lowers a distance (atomicMin), fences, and then sets
+// the dirty bit. Either the reader sees the lower distance, or the bit is set after it was cleared
+// and the lane is relaxed again: no improvement is lost.
+//
+// A vertex with more than split_degree arcs is walked in pieces: the first split_degree arcs by the
+// item's thread or warp, the rest as lane tasks (a thread per lane and piece, relax_lanes) or chunks
+// (a warp per piece, relax_chunks) in the same iteration. The host launches relax_launches
+// iterations, then reads the queue counts once (a relaxation of an empty queue does nothing).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -63,6 +67,7 @@ struct batch_control {
   std::uint32_t far_count[2];
   std::uint32_t chunk_count[2];  // chunks of iteration i: chunk_count[i % 2]
   std::uint32_t lane_count[2];   // lane tasks of iteration i: lane_count[i % 2]
+  std::uint32_t wide_count[2];   // items for warps of iteration i: wide_count[i % 2]
   std::uint32_t far_min;         // bits of the smallest dirty distance on the far pile
   std::uint32_t overflowed;
   std::uint32_t iterations;      // relaxations that found a non-empty queue
@@ -85,7 +90,8 @@ struct batch_view {
   std::uint32_t* near[3];
   std::uint32_t* far[2];
   uint4* chunks;
-  uint2* lanes;          // lane tasks: (item, piece << 5 | lane)
+  uint2* lanes;          // lane tasks: (item, piece << 5 | lane), pieces after the first
+  std::uint32_t* wide;   // items of this iteration walked by warps
   std::uint32_t lane_capacity;
   std::uint32_t warp_lanes;  // an item with at least this many lanes to relax is walked by a warp
   batch_control* ctl;
@@ -145,6 +151,17 @@ __device__ void relax_arcs(const batch_view<Distance>& s, const pass<Distance>& 
   }
 }
 
+// Appends value to list: the threads of a warp that push together take one atomicAdd.
+__device__ inline void push(std::uint32_t* list, std::uint32_t* count, std::uint32_t value) {
+  const unsigned together = __activemask();
+  const int leader = __ffs(together) - 1;
+  const unsigned me = lane_id();
+  std::uint32_t base = 0;
+  if (static_cast<int>(me) == leader) base = atomicAdd(count, static_cast<std::uint32_t>(__popc(together)));
+  base = __shfl_sync(together, base, leader);
+  list[base + static_cast<std::uint32_t>(__popc(together & ((1u << me) - 1)))] = value;
+}
+
 // A thread improved lane `lane` of vertex v to cand: the dirty bit, then the item on the next near
 // queue (below the bound) or the far pile.
 template <class Distance>
@@ -155,10 +172,9 @@ __device__ void mark_improved(const batch_view<Distance>& s, const pass<Distance
   __threadfence();  // the new distance before the dirty bit (see the file comment)
   atomicOr(&s.dirty[item], 1u << lane);
   if (cand < p.bound) {
-    if (atomicExch(&s.stamp[item], next_stamp) != next_stamp)
-      s.near[next_stamp % 3][atomicAdd(&s.ctl->near_count[next_stamp % 3], 1u)] = item;
+    if (atomicExch(&s.stamp[item], next_stamp) != next_stamp) push(s.near[next_stamp % 3], &s.ctl->near_count[next_stamp % 3], item);
   } else if (atomicExch(&s.in_far[item], 1u) == 0) {
-    s.far[p.far_side][atomicAdd(&s.ctl->far_count[p.far_side], 1u)] = item;
+    push(s.far[p.far_side], &s.ctl->far_count[p.far_side], item);
   }
 }
 
@@ -194,20 +210,74 @@ __device__ void relax_lane(const batch_view<Distance>& s, const pass<Distance>& 
   }
 }
 
-// One iteration: every item of the near queue relaxes its dirty lanes below the bound.
+// One iteration, a thread per item of the near queue: the item's dirty lanes below the bound are
+// taken and relaxed by the thread, one lane after the other (random sources rarely share a
+// bucket, so most items have one or two). An item with warp_lanes dirty lanes or more goes to the
+// warps of relax_wide instead, where one arc read serves all lanes. Arcs past the first
+// split_degree of a vertex become lane tasks (relax_lanes).
 template <class Distance>
-__global__ void relax_near(batch_view<Distance> s, pass<Distance> p) {
+__global__ void relax_items(batch_view<Distance> s, pass<Distance> p) {
   const std::uint32_t count = s.ctl->near_count[p.iteration % 3];
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     s.ctl->near_count[(p.iteration + 2) % 3] = 0;  // the queue of iteration + 2, read by no one now
     s.ctl->chunk_count[(p.iteration + 1) % 2] = 0;
     s.ctl->lane_count[(p.iteration + 1) % 2] = 0;
+    s.ctl->wide_count[(p.iteration + 1) % 2] = 0;
     if (count) ++s.ctl->iterations;
   }
   const std::uint32_t* queue = s.near[p.iteration % 3];
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t item = queue[i];
+    const std::uint32_t dirty = __ldcg(&s.dirty[item]);
+    if (dirty == 0) continue;
+    if (static_cast<std::uint32_t>(__popc(dirty)) >= s.warp_lanes) {
+      push(s.wide, &s.ctl->wide_count[p.iteration % 2], item);
+      continue;
+    }
+    const vertex_t u = item / s.groups;
+    const std::uint32_t group = item % s.groups;
+    const Distance* row = s.dist + std::size_t{u} * s.k + group * group_lanes;
+    std::uint32_t taken = 0;
+    for (std::uint32_t left = dirty; left; left &= left - 1) {
+      const unsigned j = static_cast<unsigned>(__ffs(left) - 1);
+      if (__ldcg(row + j) < p.bound) taken |= 1u << j;
+    }
+    if (taken == 0) continue;  // only lanes above the bound: they wait on the far pile
+    atomicAnd(&s.dirty[item], ~taken);
+    __threadfence();
+    const edge_t begin = s.offsets[u], end = s.offsets[u + 1];
+    edge_t own_end = end;
+    if (end - begin > split_degree) {
+      own_end = begin + split_degree;
+      const std::uint32_t pieces = static_cast<std::uint32_t>((end - begin + split_degree - 1) / split_degree) - 1;
+      const std::uint32_t tasks = pieces * static_cast<std::uint32_t>(__popc(taken));
+      const std::uint32_t base = atomicAdd(&s.ctl->lane_count[p.iteration % 2], tasks);
+      if (base + std::uint64_t{tasks} <= s.lane_capacity) {
+        std::uint32_t at = base;
+        for (std::uint32_t left = taken; left; left &= left - 1)
+          for (std::uint32_t piece = 1; piece <= pieces; ++piece)
+            s.lanes[at++] = make_uint2(item, (piece << 5) | static_cast<std::uint32_t>(__ffs(left) - 1));
+      } else {  // the task list is full: mark the places reserved that exist as empty, walk all arcs here
+        for (std::uint64_t t = base; t < min(std::uint64_t{base} + tasks, std::uint64_t{s.lane_capacity}); ++t)
+          s.lanes[t] = make_uint2(0xFFFFFFFFu, 0);
+        own_end = end;
+      }
+    }
+    for (std::uint32_t left = taken; left; left &= left - 1) {
+      const unsigned j = static_cast<unsigned>(__ffs(left) - 1);
+      relax_lane(s, p, group, j, __ldcg(row + j), begin, own_end);
+    }
+  }
+}
+
+// The items of relax_items with many dirty lanes, a warp each.
+template <class Distance>
+__global__ void relax_wide(batch_view<Distance> s, pass<Distance> p) {
+  const std::uint32_t count = s.ctl->wide_count[p.iteration % 2];
   const unsigned lane = lane_id();
   for (std::uint64_t i = global_warp(); i < count; i += warp_count()) {
-    const std::uint32_t item = queue[i];
+    const std::uint32_t item = s.wide[i];
     const std::uint32_t dirty = __ldcg(&s.dirty[item]);
     if (dirty == 0) continue;
     const vertex_t u = item / s.groups;
@@ -216,32 +286,12 @@ __global__ void relax_near(batch_view<Distance> s, pass<Distance> p) {
     Distance d = __ldcg(own);
     const bool mine = ((dirty >> lane) & 1u) && d < p.bound;
     const unsigned taken = __ballot_sync(full_mask, mine);
-    if (taken == 0) continue;  // only lanes above the bound: they wait on the far pile
+    if (taken == 0) continue;
     if (lane == 0) atomicAnd(&s.dirty[item], ~taken);
     __syncwarp();
     __threadfence();
     if (mine) d = __ldcg(own);
     const edge_t begin = s.offsets[u], end = s.offsets[u + 1];
-    if (static_cast<std::uint32_t>(__popc(taken)) < s.warp_lanes && end > begin) {
-      // Few lanes: a thread per lane and piece of split_degree arcs (relax_lanes), instead of a
-      // warp whose loads would serve few sources.
-      const std::uint32_t pieces = static_cast<std::uint32_t>((end - begin + split_degree - 1) / split_degree);
-      const std::uint32_t tasks = pieces * static_cast<std::uint32_t>(__popc(taken));
-      std::uint32_t base = 0;
-      if (lane == 0) base = atomicAdd(&s.ctl->lane_count[p.iteration % 2], tasks);
-      base = __shfl_sync(full_mask, base, 0);
-      if (base + std::uint64_t{tasks} <= s.lane_capacity) {
-        if (mine) {
-          const std::uint32_t rank = static_cast<std::uint32_t>(__popc(taken & ((1u << lane) - 1)));
-          for (std::uint32_t piece = 0; piece < pieces; ++piece)
-            s.lanes[base + rank * pieces + piece] = make_uint2(item, (piece << 5) | lane);
-        }
-        continue;
-      }
-      // The task list is full: mark the reserved places that fit as empty and walk the item here.
-      for (std::uint64_t t = base + lane; t < min(std::uint64_t{base} + tasks, std::uint64_t{s.lane_capacity}); t += 32)
-        s.lanes[t] = make_uint2(0xFFFFFFFFu, 0);
-    }
     edge_t own_end = end;
     if (end - begin > split_degree) {
       own_end = begin + split_degree;
@@ -556,6 +606,7 @@ class many_engine final : public detail::many_sources_engine {
     for (int i = 0; i < 2; ++i) s.far[i] = far_[i].get();
     s.chunks = chunks_.get();
     s.lanes = lanes_.get();
+    s.wide = wide_.get();
     s.lane_capacity = static_cast<std::uint32_t>(std::min<std::size_t>(lanes_.size(), 0xFFFFFFFFu));
     s.warp_lanes = warp_lanes_;
     s.ctl = ctl_.get();
@@ -582,11 +633,13 @@ class many_engine final : public detail::many_sources_engine {
     const unsigned threads = warps_per_block * 32;
     for (;;) {
       for (unsigned r = 0; r < relax_launches; ++r, ++p.iteration) {
-        relax_near<<<blocks_, threads, 0, stream_>>>(s, p);
-        DS_CUDA_LAUNCH("relax_near");
-        relax_lanes<<<blocks_, threads, 0, stream_>>>(s, p);
-        DS_CUDA_LAUNCH("relax_lanes");
+        relax_items<<<blocks_, threads, 0, stream_>>>(s, p);
+        DS_CUDA_LAUNCH("relax_items");
+        relax_wide<<<blocks_, threads, 0, stream_>>>(s, p);
+        DS_CUDA_LAUNCH("relax_wide");
         if (high_degree_) {
+          relax_lanes<<<blocks_, threads, 0, stream_>>>(s, p);
+          DS_CUDA_LAUNCH("relax_lanes");
           relax_chunks<<<blocks_, threads, 0, stream_>>>(s, p);
           DS_CUDA_LAUNCH("relax_chunks");
         }
@@ -680,6 +733,7 @@ class many_engine final : public detail::many_sources_engine {
     for (auto& q : far_) q = {};
     chunks_ = {};
     lanes_ = {};
+    wide_ = {};
     out_ = {};
     allocated_ = 0;
     k_ = columns_ = 0;
@@ -695,6 +749,7 @@ class many_engine final : public detail::many_sources_engine {
     for (auto& q : far_) q = device_array<std::uint32_t>(items, "a far pile");
     chunks_ = device_array<uint4>(chunk_capacity(k), "the chunks of high-degree vertices");
     lanes_ = device_array<uint2>(items, "the lane tasks");
+    wide_ = device_array<std::uint32_t>(items, "the items for warps");
     out_ = device_array<Distance>(std::size_t{k} * columns, "the output block");
     if (items) DS_CUDA(cudaMemsetAsync(stamp_.get(), 0, items * sizeof(std::uint32_t), stream_));
     iteration_ = 1;
@@ -721,6 +776,7 @@ class many_engine final : public detail::many_sources_engine {
   device_array<std::uint32_t> dirty_, stamp_, in_far_, near_[3], far_[2];
   device_array<uint4> chunks_;
   device_array<uint2> lanes_;
+  device_array<std::uint32_t> wide_;
   std::uint32_t warp_lanes_ = detail::many_sources_warp_lanes;
   pinned_buffer pinned_;
   std::uint32_t k_ = 0, columns_ = 0, iteration_ = 1;
