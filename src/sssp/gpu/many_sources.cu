@@ -564,10 +564,16 @@ class many_engine final : public detail::many_sources_engine {
   }
 
   // The single-source engine's rule (engine.cu: 128 w / d^2 for d >= 4, 256 w / d^2.5 below),
-  // measured there; bench/results/many_sources.md has the batch's own sweep.
+  // times dense_delta_factor on graphs of mean out-degree 4 or more: a batch of random sources
+  // spreads over many buckets at each vertex, and on low-diameter graphs fewer, wider buckets
+  // pay. Measured on the H200 at 4d80d78 and 2dfbc2c (bench/results/many_sources.md, solve time of 1,000
+  // sources): Kronecker 20 2991 ms at x1, 2644 / 2191 / 1530-1600 ms at x2 / x4 / x8;
+  // soc-slashdot0902 168-179 ms at x1, 128 / 95-99 / 95 ms at x2 / x4 / x8. Roads keep x1
+  // (NY x0.5 -2%, x2 +27%; FLA x0.5 -7%, x2 +15%).
   bucket_of_distance<Distance> bucket_width(double delta) const {
+    constexpr double dense_delta_factor = 8;
     if (delta <= 0)
-      delta = mean_degree_ >= 4 ? 128.0 * mean_weight_ / (mean_degree_ * mean_degree_)
+      delta = mean_degree_ >= 4 ? dense_delta_factor * 128.0 * mean_weight_ / (mean_degree_ * mean_degree_)
               : mean_degree_ > 0 ? 256.0 * mean_weight_ / std::pow(mean_degree_, 2.5)
                                  : 1.0;
     if constexpr (std::is_same_v<Distance, float>) {
