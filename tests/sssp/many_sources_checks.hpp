@@ -59,6 +59,12 @@ inline std::size_t expect_rows_match_dijkstra(const csr& g, ds::many_sources& ms
   return blocks;
 }
 
+inline ds::many_source_options batch(std::uint32_t k) {
+  ds::many_source_options m;
+  m.batch_size = k;
+  return m;
+}
+
 inline std::vector<vertex_t> first_sources(vertex_t n, std::size_t count, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<vertex_t> s(count);

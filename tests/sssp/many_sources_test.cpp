@@ -16,12 +16,6 @@ ds::options on_cpu(unsigned threads = 3) {
   return o;
 }
 
-ds::many_source_options batch(std::uint32_t k) {
-  ds::many_source_options m;
-  m.batch_size = k;
-  return m;
-}
-
 TEST(ManySourcesCpu, RowsMatchDijkstraOnBundledRmatAndGridGraphs) {
   const csr ches = deltasplit::graph::read_graph(dataset_path("chesapeake.mtx"));
   ds::many_sources a(ches, on_cpu(), batch(16));

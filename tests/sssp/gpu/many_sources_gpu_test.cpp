@@ -23,12 +23,6 @@ ds::options on_gpu() {
   return o;
 }
 
-ds::many_source_options batch(std::uint32_t k) {
-  ds::many_source_options m;
-  m.batch_size = k;
-  return m;
-}
-
 TEST(ManySourcesGpu, BundledGraphs) {
   DELTASPLIT_REQUIRE_GPU();
   for (const char* name : {"chesapeake.mtx", "USA-road-d.NY.gr.gz", "soc-slashdot0902.mtx.gz"}) {
