@@ -24,8 +24,11 @@ namespace deltasplit::sssp {
 
 namespace {
 
-// The automatic batch size: at most this many sources. Measured on the H200 (bench/results/
-// many_sources.md): larger batches serve more lanes per arc read but cost memory in proportion.
+// The automatic batch size: at most this many sources. On the H200 (bench/results/many_sources.md,
+// call 1) 1,000 NY sources took 1011 / 965 / 942 / 947 ms at k = 256 / 512 / 1024 / 2048: the
+// size matters little while it covers the sources, and a batch pays its iterations (about 3,000
+// on NY) once, so the many-source runs take the largest batch that memory allows, up to 4096
+// (all NY sources: 65 batches). 4096 was not compared with 1024 on the same code.
 constexpr std::uint32_t max_auto_batch = 4096;
 // Sources per batch on the CPU: the host block and the rows of one round of the threads.
 constexpr std::uint32_t cpu_batch = 256;

@@ -9,8 +9,8 @@
 // On the GPU the sources are solved in batches of k (a multiple of 32) at once: the batch's
 // distances live vertex-major (dist[v * k + j] for source j of the batch), one delta-stepping
 // bucket bound is shared by all of them, and a vertex whose sources improved together is walked
-// by a warp, one arc read for all of them (src/sssp/gpu/many_sources.cu). Without a GPU the sources are spread over
-// CPU threads, one Dijkstra per source. Either way every row equals Dijkstra from its source
+// by a warp, one arc read for all of them (src/sssp/gpu/many_sources.cu). Without a GPU the
+// sources are spread over CPU threads, one Dijkstra per source. Either way every row equals Dijkstra from its source
 // (integer weights exactly, real weights within the validator's relative 1e-5).
 #pragma once
 
@@ -76,10 +76,9 @@ using block_consumer = std::function<void(const distance_block&)>;
 //                                3 near-queue, 2 far-pile and 1 warp-queue slots, a lane task
 //             + (m / 64 + 1) * k / 32 * 16   arcs of high-degree vertices handed out in chunks
 //             + k * T * 4        the row-major output block
-// plus 128 MiB of pinned host memory at most for host blocks. The automatic k is the largest
-// multiple of 32, at most 4096 and at most the number of sources rounded up to 32, whose batch
-// takes at most half the free device memory (see batch_size); bench/results/many_sources.md has
-// the measurements behind the bound.
+// plus two pinned host buffers of max(64 MiB, one row) for host blocks. The automatic k is the
+// largest multiple of 32, at most 4096 and at most the number of sources rounded up to 32, whose
+// batch takes at most half the free device memory (see batch_size).
 class many_sources {
  public:
   many_sources(const graph::csr& g, const options& opts, const many_source_options& mopts = {});
@@ -88,7 +87,8 @@ class many_sources {
   many_sources& operator=(many_sources&&) noexcept;
 
   // Calls consume with the rows in the order of the sources (one or more blocks per batch).
-  // targets empty = all vertices in id order. Duplicate sources and targets are allowed. Throws distance_overflow as solve does.
+  // targets empty = all vertices in id order. Duplicate sources and targets are allowed.
+  // Throws distance_overflow as solve does.
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, const block_consumer& consume);
 
   // The batch size run() would use for this many sources and targets (0 targets = all).
