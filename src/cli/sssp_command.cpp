@@ -20,10 +20,12 @@
 
 #include "cli/command.hpp"
 #include "cli/json_writer.hpp"
+#include "cli/matrix_run.hpp"
 #include "cli/options.hpp"
 #include "cli/result_output.hpp"
 #include "cli/text_output.hpp"
 #include "cli/timed_runs.hpp"
+#include "cli/vertex_file.hpp"
 #include "cli/vertex_ids.hpp"
 #include "deltasplit/sssp.hpp"
 
@@ -116,6 +118,8 @@ std::uint64_t solve_bytes_per_arc() {
 
 int run_sssp(const arguments& args) {
   std::string graph_path, strategy_text, device_text, output_path, predecessors_path, json_path, target_text;
+  std::string source_file, target_file, matrix_path;
+  std::uint32_t batch_size = 0;
   std::vector<std::string> source_texts;
   std::uint64_t random_count = 0, seed = 1;
   bool validate = false, force = false, phase_times = false;
@@ -140,7 +144,15 @@ int run_sssp(const arguments& args) {
       ("predecessors", po::value(&predecessors_path)->value_name("FILE"), "write 'vertex predecessor' lines ('none' for the source and unreachable)")
       ("target", po::value(&target_text)->value_name("V"), "print the shortest path from each source to this vertex")
       ("json", po::value(&json_path)->value_name("FILE"), "write the statistics as JSON")
-      ("force", po::bool_switch(&force), "replace existing output files");
+      ("force", po::bool_switch(&force), "replace existing output files")
+      ("source-file", po::value(&source_file)->value_name("FILE"), "sources from a file: one vertex id per line, '#' comments")
+      ("target-file", po::value(&target_file)->value_name("FILE"), "with --matrix: the columns, one vertex id per line (default: all vertices)")
+      ("matrix", po::value(&matrix_path)->value_name("OUT.npy"),
+       "solve the sources in GPU batches and write the distance matrix (rows: sources, columns: targets) as .npy, "
+       "uint32 (4294967295 = unreachable) or float32 (inf), with OUT.sources.txt and OUT.targets.txt")
+      ("batch-size", po::value(&batch_size)->value_name("K"),
+       "sources solved together in the batched mode (rounded up to a multiple of 32 on the GPU; default: automatic); "
+       "without --matrix it solves and summarises only");
   add_solver_options(options, solving, 1);
   add_input_options(options, input);
   po::positional_options_description positional;
@@ -150,7 +162,9 @@ int run_sssp(const arguments& args) {
                           "Single-source shortest paths by delta-stepping. Vertex ids are in the graph file's own\n"
                           "numbering: 1-based for Matrix Market and DIMACS, 0-based for edge lists. With several\n"
                           "sources, --output and --predecessors hold one block per source, each opened by\n"
-                          "'# source V'. Without --output the command prints a summary.\n\n"
+                          "'# source V'. Without --output the command prints a summary.\n"
+                          "With --matrix (or --batch-size) the sources are solved in batches, many at once on the GPU,\n"
+                          "and the distance matrix is streamed to a .npy file.\n\n"
                           "example: deltasplit sssp datasets/USA-road-d.NY.gr.gz --source 1 --validate",
                           args, options, positional, vm))
     return exit_success;
@@ -158,8 +172,16 @@ int run_sssp(const arguments& args) {
   sssp::options o = solver_options(solving, input);
   o.phase_times = phase_times;
   const unsigned runs = solving.runs;
-  if (vm.count("random-sources") && !source_texts.empty())
-    throw usage_error("--source and --random-sources exclude each other");
+  if (int(vm.count("random-sources")) + int(!source_texts.empty()) + int(vm.count("source-file")) > 1)
+    throw usage_error("--source, --source-file and --random-sources exclude each other");
+  const bool batched = vm.count("matrix") || vm.count("batch-size");
+  if (vm.count("target-file") && !batched) throw usage_error("--target-file needs --matrix or --batch-size");
+  if (vm.count("batch-size") && batch_size == 0) throw usage_error("--batch-size must be at least 1");
+  if (batched)
+    for (const char* flag : {"output", "predecessors", "target", "json"})
+      if (vm.count(flag)) throw usage_error(std::string("--") + flag + " cannot be combined with --matrix or --batch-size");
+  if (batched && runs != 1) throw usage_error("--runs cannot be combined with --matrix or --batch-size");
+  if (vm.count("matrix")) claim_matrix_files(matrix_path, force, graph_path);
   if (vm.count("random-sources") && random_count == 0) throw usage_error("--random-sources must be at least 1");
   o.device = parse_device(device_text);
   const bool strategy_given = vm.count("strategy") > 0;
@@ -203,7 +225,9 @@ int run_sssp(const arguments& args) {
   if (g.num_vertices == 0) throw std::runtime_error(graph_path + ": the graph has no vertices");
 
   std::vector<graph::vertex_t> sources;
-  if (random_count)
+  if (!source_file.empty())
+    sources = read_vertex_file(source_file, g);
+  else if (random_count)
     sources = random_sources(g, random_count, seed);
   else if (!source_texts.empty())
     sources = parse_vertices(source_texts, g, graph_path, "source");
@@ -214,6 +238,22 @@ int run_sssp(const arguments& args) {
   o.predecessors = predecessors || target;
 
   std::string why_not;
+  if (batched) {
+    if (!sssp::is_gpu_strategy(o.how)) o.device = sssp::device_kind::cpu;  // --strategy cpu or dijkstra
+    if (o.device == sssp::device_kind::automatic && !sssp::gpu_available(&why_not))
+      std::cerr << "note: no usable GPU (" << why_not << "); solving on the CPU, one Dijkstra per source and thread\n";
+    matrix_request request;
+    request.graph_path = graph_path;
+    request.matrix_path = matrix_path;
+    request.force = force;
+    request.validate = validate;
+    request.batch_size = batch_size;
+    request.sources = std::move(sources);
+    if (!target_file.empty()) request.targets = read_vertex_file(target_file, g);
+    summary << "graph       " << describe_graph(g, graph_path) << ", loaded in " << std::fixed << std::setprecision(2)
+            << load_ms << " ms\n";
+    return run_matrix(request, g, o, summary);
+  }
   if (sssp::is_gpu_strategy(o.how) && o.device == sssp::device_kind::automatic && !sssp::gpu_available(&why_not))
     std::cerr << "note: no usable GPU (" << why_not << "); running CPU delta-stepping"
               << (strategy_given ? std::string(" instead of ") + sssp::strategy_name(o.how) : std::string()) << "\n";

@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -423,4 +425,125 @@ TEST_F(Cli, SsspRefusesAGraphTooLargeForThisMachineBeforeLoadingIt) {
   EXPECT_TRUE(contains(o.err, g + ":1: a graph of 4294967295 vertices and 0 arcs needs")) << o.err;
   EXPECT_TRUE(contains(o.err, "more memory to load and use, but only")) << o.err;
   EXPECT_TRUE(contains(o.err, "is available")) << o.err;
+
+namespace {
+
+// A .npy file read back by hand: the preamble, the header dict and the data behind it.
+struct npy_file {
+  std::string descr, shape, dict;
+  std::size_t data_offset = 0;
+  std::string bytes;
+};
+
+npy_file read_npy(const std::string& path) {
+  npy_file f;
+  f.bytes = slurp(path);
+  if (f.bytes.size() < 10 || f.bytes.compare(0, 8, std::string("\x93NUMPY\x01\x00", 8)) != 0) return f;
+  const std::size_t length = static_cast<unsigned char>(f.bytes[8]) | (static_cast<unsigned char>(f.bytes[9]) << 8);
+  f.dict = f.bytes.substr(10, length);
+  f.data_offset = 10 + length;
+  auto field = [&](const std::string& key, char open, char close) {
+    std::size_t at = f.dict.find("'" + key + "': ");
+    if (at == std::string::npos) return std::string();
+    std::size_t b = f.dict.find(open, at + key.size() + 3), e = f.dict.find(close, b + 1);
+    return f.dict.substr(b + 1, e - b - 1);
+  };
+  f.descr = field("descr", '\'', '\'');
+  f.shape = field("shape", '(', ')');
+  return f;
+}
+
+}  // namespace
+
+TEST_F(Cli, MatrixNpyFromASourceFileWithTargets) {
+  graph::csr g = graph::read_graph(chesapeake);
+  std::string sources = write("s.txt", "# three sources, one twice\n5\n\n  2 # comment\n5\n");
+  std::string targets = write("t.txt", "1\n39\n7\n");
+  outcome o = run("sssp " + chesapeake + " --source-file " + sources + " --target-file " + targets + " --matrix " +
+                  path("m.npy") + " --validate");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "validation  ok: 3 of 3 rows")) << o.out;
+  npy_file f = read_npy(path("m.npy"));
+  EXPECT_EQ(f.descr, "<u4");
+  EXPECT_EQ(f.shape, "3, 3");
+  EXPECT_TRUE(contains(f.dict, "'fortran_order': False"));
+  EXPECT_EQ(f.data_offset % 64, 0u);
+  EXPECT_EQ(f.dict.back(), '\n');
+  ASSERT_EQ(f.bytes.size(), f.data_offset + 9 * 4);
+  const std::vector<graph::vertex_t> rows = {4, 1, 4}, columns = {0, 38, 6};
+  for (std::size_t r = 0; r < 3; ++r) {
+    ds::result d = ds::dijkstra(g, rows[r]);
+    for (std::size_t c = 0; c < 3; ++c) {
+      std::uint32_t value;
+      std::memcpy(&value, f.bytes.data() + f.data_offset + (r * 3 + c) * 4, 4);
+      EXPECT_EQ(value, d.int_distances[columns[c]]) << r << "," << c;
+    }
+  }
+  EXPECT_EQ(lines_of(slurp(path("m.sources.txt"))), (std::vector<std::string>{"5", "2", "5"}));
+  EXPECT_EQ(lines_of(slurp(path("m.targets.txt"))), (std::vector<std::string>{"1", "39", "7"}));
+}
+
+TEST_F(Cli, MatrixOfRealWeightsIsFloat32WithInfinity) {
+  std::string mtx = write("r.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 2\n1 2 0.5\n2 3 0.25\n");
+  outcome o = run("sssp " + mtx + " --source 1,4 --matrix " + path("r.npy"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  npy_file f = read_npy(path("r.npy"));
+  EXPECT_EQ(f.descr, "<f4");
+  EXPECT_EQ(f.shape, "2, 4");
+  ASSERT_EQ(f.bytes.size(), f.data_offset + 8 * 4);
+  std::vector<float> values(8);
+  std::memcpy(values.data(), f.bytes.data() + f.data_offset, 32);
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(values, (std::vector<float>{0, 0.5f, 0.75f, inf, inf, inf, inf, 0}));
+  EXPECT_EQ(lines_of(slurp(path("r.targets.txt"))).size(), 4u);
+}
+
+TEST_F(Cli, MatrixRefusesToOverwriteAndNamesBadSourceFileLines) {
+  std::string existing = write("m.npy", "precious\n");
+  outcome refused = run("sssp " + chesapeake + " --source 1 --matrix " + existing);
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_TRUE(contains(refused.err, "exists")) << refused.err;
+  EXPECT_EQ(slurp(existing), "precious\n");
+  write("n.targets.txt", "keep\n");
+  EXPECT_EQ(run("sssp " + chesapeake + " --source 1 --matrix " + path("n.npy")).status, 2);
+  EXPECT_FALSE(fs::exists(path("n.npy")));
+  outcome forced = run("sssp " + chesapeake + " --source 1 --matrix " + existing + " --force");
+  EXPECT_EQ(forced.status, 0) << forced.err;
+  EXPECT_EQ(read_npy(existing).shape, "1, 39");
+
+  std::string bad = write("bad.txt", "3\n# fine\n12x\n");
+  outcome word = run("sssp " + chesapeake + " --source-file " + bad + " --matrix " + path("b.npy"));
+  EXPECT_EQ(word.status, 1);
+  EXPECT_TRUE(contains(word.err, "bad.txt:3")) << word.err;
+  std::string range = write("range.txt", "3\n40\n");
+  outcome out_of_range = run("sssp " + chesapeake + " --source-file " + range);
+  EXPECT_EQ(out_of_range.status, 1);
+  EXPECT_TRUE(contains(out_of_range.err, "range.txt:2")) << out_of_range.err;
+  EXPECT_TRUE(contains(out_of_range.err, "out of range")) << out_of_range.err;
+  std::string targets = write("t.txt", "0\n");
+  outcome zero = run("sssp " + chesapeake + " --source 1 --target-file " + targets + " --matrix " + path("z.npy"));
+  EXPECT_EQ(zero.status, 1);
+  EXPECT_TRUE(contains(zero.err, "t.txt:1")) << zero.err;
+  EXPECT_EQ(run("sssp " + chesapeake + " --source-file " + path("none.txt")).status, 1);
+  EXPECT_EQ(run("sssp " + chesapeake + " --target-file " + targets).status, 2);
+  EXPECT_EQ(run("sssp " + chesapeake + " --source 1 --source-file " + range).status, 2);
+  EXPECT_EQ(run("sssp " + chesapeake + " --matrix " + path("x.npy") + " --output " + path("x.txt")).status, 2);
+  EXPECT_EQ(run("sssp " + chesapeake + " --batch-size 0").status, 2);
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_FALSE(contains(entry.path().filename().string(), ".tmp.")) << "temporary file left behind";
+}
+
+TEST_F(Cli, SourceFileFeedsThePerSourceLoopToo) {
+  std::string sources = write("s.txt", "1\n2\n");
+  outcome o = run("sssp " + chesapeake + " --source-file " + sources + " --device cpu --validate");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "median over 2 sources")) << o.out;
+}
+
+TEST_F(Cli, BatchSizeWithoutMatrixSummarisesAllSources) {
+  outcome o = run("sssp " + chesapeake + " --random-sources 39 --batch-size 32 --validate");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "sources     39 x 39 targets")) << o.out;
+  EXPECT_TRUE(contains(o.out, "validation  ok: 10 of 39 rows")) << o.out;
+  EXPECT_TRUE(contains(o.out, "sources/s")) << o.out;
 }
