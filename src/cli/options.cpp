@@ -43,7 +43,9 @@ void add_solver_options(po::options_description& options, solver_settings& setti
   options.add_options()
       ("delta", po::value(&settings.delta)->value_name("D")->default_value("auto"), "bucket width, or auto")
       ("buckets", po::value(&settings.buckets)->value_name("K")->default_value(10), "K, buckets of the bucketing and multisplit strategies")
-      ("runs", po::value(&settings.runs)->value_name("R")->default_value(default_runs), "solves per source; the median time is reported");
+      ("runs", po::value(&settings.runs)->value_name("R")->default_value(default_runs), "solves per source; the median time is reported")
+      ("driver", po::value(&settings.driver)->value_name("D")->default_value("auto"),
+       "GPU loop: steps, partitioned (every SM owns a region of the graph) or auto (partitioned on large sparse graphs)");
 }
 
 sssp::options solver_options(const solver_settings& settings, const input_settings& input) {
@@ -52,6 +54,11 @@ sssp::options solver_options(const solver_settings& settings, const input_settin
   sssp::options o;
   o.buckets = settings.buckets;
   o.threads = input.threads;
+  try {
+    o.driver = sssp::driver_from_name(settings.driver);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(std::string("--driver: ") + e.what());
+  }
   if (settings.delta != "auto") {
     std::size_t used = 0;
     try {

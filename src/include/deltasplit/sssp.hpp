@@ -35,6 +35,15 @@ bool is_gpu_strategy(strategy s);
 
 enum class device_kind { automatic, gpu, cpu };
 
+// Which GPU loop runs a solve. steps: the step loop (one cluster for small frontiers, the grid for
+// large ones); partitioned: every SM owns a region of the graph and relaxes it on chip, with one
+// grid barrier per round (src/sssp/gpu/partitioned_driver.cu); automatic: partitioned for large
+// sparse graphs (roads), steps otherwise. Every strategy runs the partitioned driver the same way:
+// it files no vertex through a frontier manager, and statistics::driver says so.
+enum class gpu_driver { automatic, steps, partitioned };
+const char* driver_name(gpu_driver d);                 // "auto", "steps", "partitioned"
+gpu_driver driver_from_name(const std::string& name);  // throws std::invalid_argument
+
 struct options {
   strategy how = strategy::multisplit;  // used when the run is on the GPU
   device_kind device = device_kind::automatic;  // automatic: GPU when present, else CPU
@@ -46,11 +55,13 @@ struct options {
   std::uint32_t buckets = 10;           // K, for bucketing and multisplit
   bool predecessors = false;            // also return a shortest-path tree
   unsigned threads = 0;                 // CPU delta-stepping threads; 0 = all hardware threads
+  gpu_driver driver = gpu_driver::automatic;  // GPU strategies only
 };
 
 struct statistics {
   std::string strategy;        // name of what actually ran
   std::string device;          // GPU name or "cpu (N threads)"
+  std::string driver;          // GPU: the loop that ran ("steps", or "partitioned: ..." with its rounds)
   double milliseconds = 0;     // solve time, graph upload excluded
   double relax_ms = 0;         // time in relaxation
   double frontier_ms = 0;      // time in frontier management (filing, splitting, compaction)

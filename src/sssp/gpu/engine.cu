@@ -38,6 +38,7 @@
 #include "sssp/distance_policy.hpp"
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/frontier_managers.cuh"
+#include "sssp/gpu/partitioned_driver.cuh"
 #include "sssp/gpu/predecessors.cuh"
 #include "sssp/gpu_engine.hpp"
 
@@ -133,6 +134,14 @@ __global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, v
   }
 }
 
+// options.driver == automatic runs the partitioned driver (partitioned_driver.cu) on sparse graphs
+// (mean out-degree below 6, as for the local light phase above) of at least partitioned_min_vertices
+// vertices whose rows are all at most partitioned_max_degree arcs long (the driver walks a row with
+// one thread: roads have rows of 2-10 arcs, R-MAT hubs would serialise). Smaller graphs and graphs
+// with hubs keep the step loop, whose own tests exercise its paths on them.
+inline constexpr std::uint32_t partitioned_min_vertices = 65536;
+inline constexpr edge_t partitioned_max_degree = 64;
+
 std::uint32_t capped(std::uint64_t x) {
   return x > 0xFFFFFFF0ull ? 0xFFFFFFF0u : static_cast<std::uint32_t>(x);
 }
@@ -187,6 +196,7 @@ class engine final : public detail::gpu_engine {
     for (weight w : weights_of<Distance>(g)) total += static_cast<double>(w);
     mean_weight_ = m_ ? total / static_cast<double>(m_) : 0;
     mean_degree_ = n_ ? static_cast<double>(m_) / n_ : 0;
+    for (vertex_t v = 0; v < n_; ++v) max_degree_ = std::max(max_degree_, g.degree(v));
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
 
@@ -208,13 +218,26 @@ class engine final : public detail::gpu_engine {
     if (K == 0 || K > max_window_buckets)
       throw std::invalid_argument("the number of buckets must be between 1 and " + std::to_string(max_window_buckets) +
                                   "; got " + std::to_string(K));
-    frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
     const bucket_of_distance<Distance> bucket = bucket_width(opts);
-    if (K > slots_buckets_) allocate_queues(queue_capacity_, K);
-    split_at(bucket.delta);
-
     loop_outcome out;
-    for (int attempt = 0;; ++attempt) {
+    // --- driver hook (issue 9): the partitioned driver, or the step loop below. ---
+    std::string driver = "steps";
+    partitioned_outcome regions{};
+    const bool partitioned = use_partitioned_driver(opts.driver);
+    if (partitioned) {
+      if (!partitioned_) partitioned_ = make_partitioned_driver<Distance>(g_, weights_of<Distance>(g_));
+      regions = partitioned_->solve(source, bucket, dist_.get(), stream_, start_, stop_);
+      out.milliseconds = regions.milliseconds;
+      out.final.overflowed = regions.overflowed;
+      driver = partitioned_->describe() + "; " + std::to_string(regions.rounds) + " rounds, " +
+               std::to_string(regions.buckets) + " buckets";
+    }
+    // --- end of the driver hook ---
+    frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
+    if (K > slots_buckets_) allocate_queues(queue_capacity_, K);
+    if (!partitioned) split_at(bucket.delta);
+
+    for (int attempt = 0; !partitioned; ++attempt) {
       solve_context<Distance> ctx = context(K, bucket, opts.how);
       manager.prepare(ctx.view);
       out = manager.solve(ctx, source, true);
@@ -253,10 +276,23 @@ class engine final : public detail::gpu_engine {
     st.edges_relaxed = out.final.edges_relaxed;
     st.vertices_processed = out.final.vertices_processed;
     st.max_queue = out.final.max_frontier;
+    st.driver = driver;
+    if (partitioned) {  // iterations: the longest block's local iterations, summed over rounds
+      st.iterations = regions.chain;
+      st.edges_relaxed = regions.edges_relaxed;
+      st.vertices_processed = regions.vertices_processed;
+      st.max_queue = regions.max_frontier;
+    }
     return r;
   }
 
  private:
+  bool use_partitioned_driver(gpu_driver d) const {
+    if (d == gpu_driver::automatic)
+      return n_ >= partitioned_min_vertices && m_ < 6 * std::uint64_t{n_} && max_degree_ <= partitioned_max_degree;
+    return d == gpu_driver::partitioned && n_ > 0;
+  }
+
   std::uint32_t initial_queue_capacity() const { return capped(2 * std::uint64_t{n_} + 1024); }
   std::uint32_t chunk_capacity(std::uint32_t queue) const { return capped(queue + m_ / chunk_arcs + 1); }
 
@@ -401,7 +437,9 @@ class engine final : public detail::gpu_engine {
   std::uint64_t generation_ = 0;
   step_graph graph_;
   std::unique_ptr<frontier_manager<Distance>> atomic_, bucketing_, multisplit_;
+  std::unique_ptr<partitioned_driver<Distance>> partitioned_;  // made on first use (driver hook)
   double mean_weight_ = 0, mean_degree_ = 0;
+  edge_t max_degree_ = 0;  // the longest row (use_partitioned_driver)
 };
 
 }  // namespace deltasplit::sssp::gpu
