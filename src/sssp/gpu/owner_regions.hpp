@@ -23,8 +23,10 @@ struct owner_regions {
   std::vector<graph::vertex_t> begin;       // parts + 1 entries: region b is new ids [begin[b], begin[b + 1])
 };
 
-// Regions of g's vertices (out-arcs define the balls), parts >= 1; region b holds
-// num_vertices * (b + 1) / parts - num_vertices * b / parts vertices.
-owner_regions grow_owner_regions(const graph::csr& g, std::uint32_t parts);
+// Regions of g's vertices (out-arcs define the balls), parts >= 1, balanced by cost: a vertex u
+// costs vertex_cost + arc_cost * out-degree(u) (the bytes its owner keeps on chip), and region b
+// ends where the running cost first reaches total * (b + 1) / parts.
+owner_regions grow_owner_regions(const graph::csr& g, std::uint32_t parts, std::uint64_t vertex_cost = 1,
+                                 std::uint64_t arc_cost = 0);
 
 }  // namespace deltasplit::sssp::gpu

@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 #include <cooperative_groups.h>
 
@@ -49,11 +50,19 @@ namespace cg = cooperative_groups;
 // 512 threads and 2 blocks per SM: 264 regions, each block's local frontier on a road is tens of
 // vertices, so 16 warps per block leave a chain's barrier cheap while two blocks per SM overlap
 // their chains. partition_frontier bounds one local iteration (more pending vertices wait for the
-// next); partition_shared_budget is what a block may use with two blocks per SM (227 KB per SM).
+// next); partition_outbox holds a round's offers to other regions until the round's end (past it
+// an offer goes out at once); partition_shared_budget is what a block may use with two blocks per
+// SM (227 KB per SM, less the static and reserved shared memory). The first version read the CSR
+// from global memory and made offers at once: NY 18.8 ms, 3.9 us per local iteration (each one a
+// chain of L2 round trips), against 5.2 ms for the step loop in the same run.
 inline constexpr unsigned partition_threads = 512;
 inline constexpr unsigned partition_blocks_per_sm = 2;
-inline constexpr std::uint32_t partition_frontier = 2048;
+inline constexpr std::uint32_t partition_frontier = 512;
+inline constexpr std::uint32_t partition_outbox = 512;
 inline constexpr std::size_t partition_shared_budget = 110 * 1024;
+// Regions are balanced by the bytes their owner keeps on chip (owner_regions.hpp): a vertex's
+// distance and row offset, 6 bytes an arc (target and a 16-bit weight).
+inline constexpr std::uint64_t region_vertex_bytes = 8, region_arc_bytes = 6;
 
 struct partitioned_control {
   std::uint32_t next_bucket[3];  // per round, three slots in rotation: the lowest bucket pending or offered
@@ -70,6 +79,7 @@ struct partitioned_view {
   const edge_t* offsets;  // the reordered graph (new ids)
   const vertex_t* targets;
   const weight* weights;
+  const std::uint16_t* narrow_weights;  // the same weights in 16 bits, when all fit (else null)
   const vertex_t* begin;  // parts + 1: region b is [begin[b], begin[b + 1])
   Distance* dist;         // new ids; written by the owner only
   Distance* offer;        // new ids; the best offer not yet taken by the owner, infinity when none
@@ -77,15 +87,21 @@ struct partitioned_view {
   std::uint32_t* mailbox_count[2];  // per region
   partitioned_control* ctl;
   std::uint32_t parts;
-  std::uint32_t words;  // pending-bitmap words of the largest region
+  std::uint32_t words;      // pending-bitmap words of the largest region
+  std::uint32_t vertices;   // of the largest region (SharedDist)
+  std::uint32_t arcs;       // of the region with the most arcs (SharedArcs)
   bucket_of_distance<Distance> bucket;
 };
 
-// Dynamic shared memory of a block: pending bitmap, local frontier (ids and distances), the region
-// bounds, and (SharedDist) the region's distances. Every entry is 4 bytes.
-template <class Distance>
-std::size_t partition_shared_bytes(std::uint32_t words, std::uint32_t parts, std::uint32_t largest, bool shared) {
-  return 4 * (std::size_t{words} + 2 * partition_frontier + parts + 1 + (shared ? largest : 0));
+// Dynamic shared memory of a block, in 4-byte words: pending bitmap, local frontier (ids and
+// distances), outbox (targets and offers), the region bounds, then (SharedDist) the changed bitmap
+// and the region's distances, then (SharedArcs) its row offsets, targets and weights (16 or 32 bits).
+inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t parts, std::uint32_t vertices,
+                                          std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool narrow) {
+  std::size_t w = std::size_t{words} + 2 * partition_frontier + 2 * partition_outbox + parts + 1;
+  if (shared_dist) w += std::size_t{words} + vertices;
+  if (shared_arcs) w += std::size_t{vertices} + 1 + arcs + (narrow ? (std::size_t{arcs} + 1) / 2 : arcs);
+  return w;
 }
 
 template <class Distance>
@@ -105,22 +121,63 @@ __global__ void reset_partitioned(partitioned_view<Distance> s, vertex_t n, vert
 }
 
 // The region's distances: shared memory (SharedDist) or the global array, which its owner alone
-// writes. improve() lowers one and says whether it dropped; the global copy follows (the senders'
-// filter, and the result).
+// writes. improve() lowers one and, when it dropped, marks it pending (and, SharedDist, changed:
+// the global copy, the senders' filter and the result, is written once per round, at its end; a
+// global atomic inside the local iterations made every block barrier wait for its L2 round trip,
+// 2.2 us per local iteration on NY).
 template <class Distance, bool SharedDist>
 struct owned_distances {
   Distance* local;   // shared, region-relative (SharedDist)
   Distance* global;  // new ids
   vertex_t lo;
+  std::uint32_t* pending;
+  std::uint32_t* changed;
   __device__ Distance load(vertex_t u) const { return SharedDist ? local[u] : __ldcg(&global[lo + u]); }
-  __device__ bool improve(vertex_t u, Distance d) const {
+  __device__ void improve(vertex_t u, Distance d) const {
     using ops = distance_ops<Distance>;
-    if (SharedDist) {
-      if (!(d < ops::atomic_min(&local[u], d))) return false;
-      ops::atomic_min(&global[lo + u], d);
-      return true;
+    if (!(d < ops::atomic_min(SharedDist ? &local[u] : &global[lo + u], d))) return;
+    atomicOr(&pending[u >> 5], 1u << (u & 31u));
+    if (SharedDist) atomicOr(&changed[u >> 5], 1u << (u & 31u));
+  }
+  // SharedDist: the changed distances to the global copy (called by the whole block between barriers).
+  __device__ void publish(std::uint32_t words) const {
+    if constexpr (SharedDist) {
+      for (std::uint32_t w = threadIdx.x; w < words; w += blockDim.x) {
+        for (std::uint32_t rest = changed[w]; rest; rest &= rest - 1) {
+          const vertex_t u = w * 32 + __ffs(rest) - 1;
+          global[lo + u] = local[u];
+        }
+        changed[w] = 0;
+      }
     }
-    return d < ops::atomic_min(&global[lo + u], d);
+  }
+};
+
+// The region's arcs: a copy in shared memory (SharedArcs: row offsets relative to the region's
+// first arc) or the reordered CSR in global memory.
+template <class Distance, bool SharedArcs>
+struct region_arcs {
+  using weight = typename distance_ops<Distance>::weight;
+  const partitioned_view<Distance>* s;
+  vertex_t lo;
+  edge_t base;                     // the region's first arc
+  const std::uint32_t* offsets;    // shared (SharedArcs)
+  const vertex_t* targets;
+  const weight* weights;
+  const std::uint16_t* narrow;     // shared 16-bit weights, or null
+  __device__ void row(vertex_t u, edge_t& first, edge_t& last) const {
+    if (SharedArcs) {
+      first = offsets[u];
+      last = offsets[u + 1];
+    } else {
+      first = __ldg(&s->offsets[lo + u]);
+      last = __ldg(&s->offsets[lo + u + 1]);
+    }
+  }
+  __device__ vertex_t target(edge_t a) const { return SharedArcs ? targets[a] : __ldg(&s->targets[a]); }
+  __device__ weight weight_of(edge_t a) const {
+    if (SharedArcs) return narrow ? static_cast<weight>(narrow[a]) : weights[a];
+    return __ldg(&s->weights[a]);
   }
 };
 
@@ -136,31 +193,74 @@ __device__ inline std::uint32_t owner_of(const vertex_t* begin, std::uint32_t pa
   return a;
 }
 
-template <class Distance, bool SharedDist>
+// An offer of distance d to vertex t of another region: lowers t's offer word and, if this sender
+// filled the empty word, queues t in its owner's mailbox for next round. Returns the offer's bucket
+// when it lowered the word, else no_bucket.
+template <class Distance>
+__device__ std::uint32_t make_offer(const partitioned_view<Distance>& s, const vertex_t* begin, std::uint32_t out,
+                                    vertex_t t, Distance d) {
+  using ops = distance_ops<Distance>;
+  if (!(d < __ldcg(&s.dist[t]))) return no_bucket;
+  const Distance old = ops::atomic_min(&s.offer[t], d);
+  if (!(d < old)) return no_bucket;
+  if (old == ops::infinity) {
+    const std::uint32_t owner = owner_of(begin, s.parts, t);
+    const std::uint32_t at = atomicAdd(&s.mailbox_count[out][owner], 1u);
+    if (begin[owner] + at < begin[owner + 1])
+      s.mailbox[out][begin[owner] + at] = t;
+    else
+      s.ctl->mailbox_overrun = 1;
+  }
+  return s.bucket(d);
+}
+
+template <class Distance, bool SharedDist, bool SharedArcs>
 __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
     partitioned_solve(partitioned_view<Distance> s, vertex_t source) {
   using ops = distance_ops<Distance>;
+  using weight = typename ops::weight;
   extern __shared__ __align__(16) std::uint32_t shared_words[];
   std::uint32_t* const pending = shared_words;
   vertex_t* const frontier = pending + s.words;
   Distance* const frontier_d = reinterpret_cast<Distance*>(frontier + partition_frontier);
-  vertex_t* const begin = reinterpret_cast<vertex_t*>(frontier_d + partition_frontier);
-  Distance* const region_d = reinterpret_cast<Distance*>(begin + s.parts + 1);
-  __shared__ std::uint32_t taken[2], next_bucket, largest;
+  vertex_t* const outbox = reinterpret_cast<vertex_t*>(frontier_d + partition_frontier);
+  Distance* const outbox_d = reinterpret_cast<Distance*>(outbox + partition_outbox);
+  vertex_t* const begin = reinterpret_cast<vertex_t*>(outbox_d + partition_outbox);
+  std::uint32_t* const changed = begin + s.parts + 1;
+  Distance* const region_d = reinterpret_cast<Distance*>(changed + (SharedDist ? s.words : 0));
+  std::uint32_t* const region_offsets = reinterpret_cast<std::uint32_t*>(region_d + (SharedDist ? s.vertices : 0));
+  vertex_t* const region_targets = region_offsets + s.vertices + 1;
+  weight* const region_weights = reinterpret_cast<weight*>(region_targets + s.arcs);
+  std::uint16_t* const region_narrow = reinterpret_cast<std::uint16_t*>(region_targets + s.arcs);
+  __shared__ std::uint32_t taken[2], next_bucket, largest, sent;
   __shared__ unsigned long long relaxed, processed;
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tid = threadIdx.x, part = blockIdx.x, threads = blockDim.x;
   const vertex_t lo = s.begin[part], owned = s.begin[part + 1] - lo;
   const std::uint32_t words = (owned + 31) / 32;
-  const owned_distances<Distance, SharedDist> own{region_d, s.dist, lo};
+  const owned_distances<Distance, SharedDist> own{region_d, s.dist, lo, pending, changed};
+  const edge_t base = s.offsets[lo];
+  const region_arcs<Distance, SharedArcs> arcs{&s, lo, base, region_offsets, region_targets, region_weights,
+                                               s.narrow_weights ? region_narrow : nullptr};
   for (std::uint32_t i = tid; i <= s.parts; i += threads) begin[i] = s.begin[i];
   for (std::uint32_t i = tid; i < words; i += threads) pending[i] = 0;
   if (SharedDist)
+    for (std::uint32_t i = tid; i < words; i += threads) changed[i] = 0;
+  if (SharedDist)
     for (std::uint32_t i = tid; i < owned; i += threads) region_d[i] = ops::infinity;
+  if (SharedArcs) {  // the region's rows, copied once per solve
+    const std::uint32_t count = static_cast<std::uint32_t>(s.offsets[lo + owned] - base);
+    for (std::uint32_t i = tid; i <= owned; i += threads) region_offsets[i] = static_cast<std::uint32_t>(s.offsets[lo + i] - base);
+    for (std::uint32_t i = tid; i < count; i += threads) region_targets[i] = s.targets[base + i];
+    if (s.narrow_weights)
+      for (std::uint32_t i = tid; i < count; i += threads) region_narrow[i] = s.narrow_weights[base + i];
+    else
+      for (std::uint32_t i = tid; i < count; i += threads) region_weights[i] = s.weights[base + i];
+  }
   if (tid == 0) {
     taken[0] = taken[1] = 0;
     next_bucket = no_bucket;
-    largest = 0;
+    largest = sent = 0;
     relaxed = processed = 0;
   }
   __syncthreads();
@@ -177,8 +277,7 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
       const std::uint32_t arrived = __ldcg(&s.mailbox_count[in][part]);
       for (std::uint32_t i = tid; i < arrived; i += threads) {
         const vertex_t v = __ldcg(&s.mailbox[in][lo + i]);
-        const Distance d = atomicExch(&s.offer[v], ops::infinity);
-        if (own.improve(v - lo, d)) atomicOr(&pending[(v - lo) >> 5], 1u << ((v - lo) & 31u));
+        own.improve(v - lo, atomicExch(&s.offer[v], ops::infinity));
       }
     }
     __syncthreads();
@@ -217,37 +316,42 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
       for (std::uint32_t i = tid; i < n; i += threads) {
         const vertex_t u = frontier[i];
         const Distance du = frontier_d[i];
-        const edge_t first = __ldg(&s.offsets[lo + u]), last = __ldg(&s.offsets[lo + u + 1]);
+        edge_t first, last;
+        arcs.row(u, first, last);
         my_arcs += last - first;
         for (edge_t a = first; a < last; ++a) {
-          const vertex_t t = __ldg(&s.targets[a]);
+          const vertex_t t = arcs.target(a);
           Distance nd;
-          if (!ops::extend(du, __ldg(&s.weights[a]), nd)) {
+          if (!ops::extend(du, arcs.weight_of(a), nd)) {
             s.ctl->overflowed = 1;
             continue;
           }
           const vertex_t tl = t - lo;
           if (tl < owned) {
-            if (own.improve(tl, nd)) atomicOr(&pending[tl >> 5], 1u << (tl & 31u));
-          } else if (nd < __ldcg(&s.dist[t])) {
-            const Distance old = ops::atomic_min(&s.offer[t], nd);
-            if (!(nd < old)) continue;
-            atomicMin(&next_bucket, s.bucket(nd));
-            if (old == ops::infinity) {  // this sender filled the word: queue it with its owner
-              const std::uint32_t owner = owner_of(begin, s.parts, t);
-              const std::uint32_t at = atomicAdd(&s.mailbox_count[out][owner], 1u);
-              if (begin[owner] + at < begin[owner + 1])
-                s.mailbox[out][begin[owner] + at] = t;
-              else
-                s.ctl->mailbox_overrun = 1;
+            own.improve(tl, nd);
+          } else {  // kept for the round's end, when the owner could take it at the earliest
+            const std::uint32_t at = atomicAdd(&sent, 1u);
+            if (at < partition_outbox) {
+              outbox[at] = t;
+              outbox_d[at] = nd;
+            } else {
+              const std::uint32_t b = make_offer(s, begin, out, t, nd);
+              if (b != no_bucket) atomicMin(&next_bucket, b);
             }
           }
         }
       }
       __syncthreads();
     }
-    // The lowest bucket still pending in this region (all above the bound now).
+    // The round's distances out, its offers, and the lowest bucket still pending here (all above
+    // the bound now).
+    own.publish(words);
     std::uint32_t mine = no_bucket;
+    const std::uint32_t kept = min(sent, partition_outbox);
+    for (std::uint32_t i = tid; i < kept; i += threads) {
+      const std::uint32_t b = make_offer(s, begin, out, outbox[i], outbox_d[i]);
+      if (b < mine) mine = b;
+    }
     for (std::uint32_t w = tid; w < words; w += threads)
       for (std::uint32_t rest = pending[w]; rest; rest &= rest - 1) {
         const std::uint32_t b = s.bucket(own.load(w * 32 + __ffs(rest) - 1));
@@ -260,6 +364,7 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
       if (next_bucket != no_bucket) atomicMin(&s.ctl->next_bucket[slot], next_bucket);
       atomicMax(&s.ctl->longest[slot], k);
       next_bucket = no_bucket;
+      sent = 0;
       if (part == 0) {  // the slot of the next round, last read before the previous grid barrier
         const std::uint32_t z = (round + 1) % 3;
         s.ctl->next_bucket[z] = no_bucket;
@@ -276,9 +381,9 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
     if (lowest == no_bucket) break;
     if (lowest > current) current = lowest;
   }
-  unsigned long long arcs = my_arcs;
-  for (std::uint32_t o = 16; o > 0; o >>= 1) arcs += __shfl_down_sync(0xFFFFFFFFu, arcs, o);
-  if ((tid & 31u) == 0 && arcs) atomicAdd(&relaxed, arcs);
+  unsigned long long mine_arcs = my_arcs;
+  for (std::uint32_t o = 16; o > 0; o >>= 1) mine_arcs += __shfl_down_sync(0xFFFFFFFFu, mine_arcs, o);
+  if ((tid & 31u) == 0 && mine_arcs) atomicAdd(&relaxed, mine_arcs);
   __syncthreads();
   if (tid == 0) {
     atomicAdd(&s.ctl->edges, relaxed);
@@ -305,13 +410,30 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     DS_CUDA(cudaGetDeviceProperties(&prop, device));
     sms_ = static_cast<std::uint32_t>(prop.multiProcessorCount);
     parts_ = std::max<std::uint32_t>(1, std::min<std::uint32_t>(sms_ * partition_blocks_per_sm, n_));
-    const owner_regions regions = grow_owner_regions(g, parts_);
+    const owner_regions regions = grow_owner_regions(g, parts_, region_vertex_bytes, region_arc_bytes);
     std::uint32_t largest = 0;
-    for (std::uint32_t b = 0; b < parts_; ++b) largest = std::max(largest, regions.begin[b + 1] - regions.begin[b]);
+    edge_t most_arcs = 0;
+    for (std::uint32_t b = 0; b < parts_; ++b) {
+      largest = std::max(largest, regions.begin[b + 1] - regions.begin[b]);
+      edge_t arcs = 0;
+      for (vertex_t x = regions.begin[b]; x < regions.begin[b + 1]; ++x) arcs += g.degree(regions.old_of_new[x]);
+      most_arcs = std::max(most_arcs, arcs);
+    }
     words_ = (largest + 31) / 32;
-    shared_ = partition_shared_bytes<Distance>(words_, parts_, largest, true) <= partition_shared_budget;
-    shared_bytes_ = partition_shared_bytes<Distance>(words_, parts_, largest, shared_);
-    kernel_ = shared_ ? partitioned_solve<Distance, true> : partitioned_solve<Distance, false>;
+    vertices_ = largest;
+    arcs_ = static_cast<std::uint32_t>(std::min<edge_t>(most_arcs, 0xFFFFFFFFu));
+    if constexpr (std::is_same_v<weight, std::uint32_t>)
+      narrow_ = std::all_of(weights.begin(), weights.end(), [](weight w) { return w <= 0xFFFFu; });
+    // The most a block can keep on chip: distances and arcs, else distances, else neither.
+    const auto bytes = [&](bool dist, bool arcs) {
+      return 4 * partition_shared_words(words_, parts_, vertices_, arcs_, dist, arcs, narrow_);
+    };
+    shared_dist_ = bytes(true, false) <= partition_shared_budget;
+    shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true) <= partition_shared_budget;
+    shared_bytes_ = bytes(shared_dist_, shared_arcs_);
+    kernel_ = shared_arcs_   ? partitioned_solve<Distance, true, true>
+              : shared_dist_ ? partitioned_solve<Distance, true, false>
+                             : partitioned_solve<Distance, false, false>;
     DS_CUDA(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
     int per_sm = 0;
     DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_, partition_threads, shared_bytes_));
@@ -348,6 +470,11 @@ class partitioned_engine final : public partitioned_driver<Distance> {
       DS_CUDA(cudaMemcpy(targets_.get(), targets.data(), m * sizeof(vertex_t), cudaMemcpyHostToDevice));
       DS_CUDA(cudaMemcpy(weights_.get(), sorted.data(), m * sizeof(weight), cudaMemcpyHostToDevice));
     }
+    if (narrow_ && m) {
+      std::vector<std::uint16_t> narrow(sorted.begin(), sorted.end());
+      narrow_weights_ = device_array<std::uint16_t>(m, "the 16-bit arc weights");
+      DS_CUDA(cudaMemcpy(narrow_weights_.get(), narrow.data(), m * sizeof(std::uint16_t), cudaMemcpyHostToDevice));
+    }
     DS_CUDA(cudaMemcpy(begin_.get(), regions.begin.data(), (parts_ + 1) * sizeof(vertex_t), cudaMemcpyHostToDevice));
     DS_CUDA(cudaMemcpy(old_of_new_.get(), regions.old_of_new.data(), n_ * sizeof(vertex_t), cudaMemcpyHostToDevice));
     new_of_old_ = regions.new_of_old;
@@ -359,6 +486,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     s.offsets = offsets_.get();
     s.targets = targets_.get();
     s.weights = weights_.get();
+    s.narrow_weights = narrow_ ? narrow_weights_.get() : nullptr;
     s.begin = begin_.get();
     s.dist = dist_.get();
     s.offer = offer_.get();
@@ -369,6 +497,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     s.ctl = ctl_.get();
     s.parts = parts_;
     s.words = words_;
+    s.vertices = vertices_;
+    s.arcs = arcs_;
     s.bucket = bucket;
     vertex_t from = new_of_old_[source];
     const unsigned spread = std::max(1u, std::min(sms_ * 4, (n_ + 255) / 256));
@@ -401,18 +531,20 @@ class partitioned_engine final : public partitioned_driver<Distance> {
 
   std::string describe() const override {
     return "partitioned: " + std::to_string(parts_) + " blocks of " + std::to_string(partition_threads) + " threads on " +
-           std::to_string(sms_) + " SMs, distances in " + (shared_ ? "shared" : "global") + " memory";
+           std::to_string(sms_) + " SMs, distances in " + (shared_dist_ ? "shared" : "global") + " memory, arcs in " +
+           (shared_arcs_ ? "shared" : "global") + " memory";
   }
 
  private:
   vertex_t n_;
-  std::uint32_t sms_ = 0, parts_ = 0, words_ = 0;
-  bool shared_ = false;
+  std::uint32_t sms_ = 0, parts_ = 0, words_ = 0, vertices_ = 0, arcs_ = 0;
+  bool narrow_ = false, shared_dist_ = false, shared_arcs_ = false;
   std::size_t shared_bytes_ = 0;
   void (*kernel_)(partitioned_view<Distance>, vertex_t) = nullptr;
   device_array<edge_t> offsets_;
   device_array<vertex_t> targets_;
   device_array<weight> weights_;
+  device_array<std::uint16_t> narrow_weights_;
   device_array<vertex_t> begin_, old_of_new_;
   device_array<Distance> dist_, offer_;
   device_array<vertex_t> mailbox_[2];
@@ -420,6 +552,16 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   device_array<partitioned_control> ctl_;
   std::vector<vertex_t> new_of_old_;
 };
+
+bool partitioned_regions_on_chip(vertex_t n, edge_t m, unsigned sms) {
+  const std::uint64_t parts = std::uint64_t{sms} * partition_blocks_per_sm;
+  if (parts == 0 || n < parts) return false;
+  // Regions are balanced by these bytes; 1/16 of slack for the ball that overshoots its share.
+  const std::uint64_t region = (region_vertex_bytes * n + region_arc_bytes * m) / parts;
+  const std::size_t rest = 4 * partition_shared_words(static_cast<std::uint32_t>(n / parts / 32 + 1),
+                                                      static_cast<std::uint32_t>(parts), 0, 0, false, false, true);
+  return region + region / 16 + rest <= partition_shared_budget;
+}
 
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(

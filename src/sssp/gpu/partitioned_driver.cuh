@@ -42,6 +42,10 @@ class partitioned_driver {
   virtual std::string describe() const = 0;
 };
 
+// True when regions of a graph of n vertices and m arcs, cut for sms SMs, would keep their
+// distances and arcs in shared memory (the driver's fast case; engine.cu's automatic choice).
+bool partitioned_regions_on_chip(vertex_t n, edge_t m, unsigned sms);
+
 // Cuts g into owner regions and uploads its reordered copy. Throws std::runtime_error when the
 // device cannot hold the graph or keep every block resident.
 template <class Distance>

@@ -125,8 +125,10 @@ TEST(PartitionedDriver, RoadGridsAndRmat) {
   grid.rows = 300, grid.cols = 200, grid.keep_fraction = 0.85;
   expect_all_strategies(graph::generate_grid(grid), {0, 30000}, "grid", true);
   grid.rows = grid.cols = 700, grid.keep_fraction = 1.0, grid.weight_min = 1, grid.weight_max = 100;
-  const graph::csr square = graph::generate_grid(grid);
+  const graph::csr square = graph::generate_grid(grid);  // regions keep distances and arcs on chip
   expect_all_strategies(square, {0, 245350}, "grid 700 x 700", true);
+  EXPECT_NE(sssp::solver(square, partitioned(sssp::strategy::near_far)).run(1).stats.driver.find("arcs in shared"),
+            std::string::npos);
   for (double delta : {1.0, 40.0, 1e9}) expect_dijkstra(square, {3}, partitioned(sssp::strategy::near_far, delta), "grid");
   graph::rmat_params graph500;
   graph500.scale = 15;
@@ -146,9 +148,18 @@ TEST(PartitionedDriver, LargeGridKeepsDistancesInGlobalMemory) {
   const graph::csr g = graph::generate_grid(grid);
   sssp::solver s(g, partitioned(sssp::strategy::near_far, 0, true));
   const sssp::result got = s.run(1400 * 2800 + 1400);
-  EXPECT_NE(got.stats.driver.find("global memory"), std::string::npos) << got.stats.driver;
+  EXPECT_NE(got.stats.driver.find("distances in global memory"), std::string::npos) << got.stats.driver;
   const sssp::validation check = sssp::validate(g, 1400 * 2800 + 1400, got);
   EXPECT_TRUE(check.ok) << check.message;
+  grid.rows = grid.cols = 1500;  // ~8,500 vertices and 34,000 arcs a region: distances fit, arcs do not
+  const graph::csr mid = graph::generate_grid(grid);
+  for (sssp::strategy how : gpu_strategies) {
+    const sssp::result r = sssp::solver(mid, partitioned(how, 0, how == sssp::strategy::near_far)).run(7);
+    EXPECT_NE(r.stats.driver.find("distances in shared memory, arcs in global memory"), std::string::npos)
+        << r.stats.driver;
+    const sssp::validation ok = sssp::validate(mid, 7, r);
+    EXPECT_TRUE(ok.ok) << ok.message;
+  }
 }
 
 TEST(PartitionedDriver, SmallZeroWeightsAndZeroCycles) {
