@@ -25,6 +25,7 @@
 // (control::capacity_exceeded), double and the solve runs again, so no input is ever truncated.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -144,6 +145,12 @@ __global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, v
 inline constexpr std::uint32_t partitioned_min_vertices = 65536;
 inline constexpr edge_t partitioned_max_degree = 64;
 
+std::string decimal(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
+
 std::uint32_t capped(std::uint64_t x) {
   return x > 0xFFFFFFF0ull ? 0xFFFFFFF0u : static_cast<std::uint32_t>(x);
 }
@@ -233,7 +240,11 @@ class engine final : public detail::gpu_engine {
       out.milliseconds = regions.milliseconds;
       out.final.overflowed = regions.overflowed;
       driver = partitioned_->describe() + "; " + std::to_string(regions.rounds) + " rounds, " +
-               std::to_string(regions.buckets) + " buckets";
+               std::to_string(regions.buckets) + " buckets; a block's ms (mean): mail " + decimal(regions.phase_ms[0]) +
+               ", local " + decimal(regions.phase_ms[1]) + " (" + decimal(regions.iterations_per_block) +
+               " iterations, " + decimal(regions.fixpoints_per_block) + " fixpoints), sending " +
+               decimal(regions.phase_ms[2]) + ", idle " + decimal(regions.phase_ms[3]) + ", grid barriers " +
+               decimal(regions.phase_ms[4]);
     }
     // --- end of the driver hook ---
     frontier_manager<Distance>& manager = manager_for_strategy(opts.how);

@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include <cooperative_groups.h>
 
@@ -59,7 +60,7 @@ inline constexpr unsigned partition_threads = 512;
 inline constexpr unsigned partition_blocks_per_sm = 2;
 inline constexpr std::uint32_t partition_frontier = 512;
 inline constexpr std::uint32_t partition_outbox = 512;
-inline constexpr std::size_t partition_shared_budget = 110 * 1024;
+inline constexpr std::size_t partition_shared_budget = 111 * 1024;
 // Regions are balanced by the bytes their owner keeps on chip (owner_regions.hpp): a vertex's
 // distance and row offset, 6 bytes an arc (target and a 16-bit weight).
 inline constexpr std::uint64_t region_vertex_bytes = 8, region_arc_bytes = 6;
@@ -68,9 +69,13 @@ struct partitioned_control {
   std::uint32_t next_bucket[3];  // per round, three slots in rotation: the lowest bucket pending or offered
   std::uint32_t longest[3];      // per round: the most local iterations one block ran
   std::uint32_t overflowed;      // a distance sum was dropped (distance.cuh)
-  std::uint32_t mailbox_overrun; // internal error: a mailbox entry past its region
   std::uint32_t rounds, buckets, max_frontier;
+  std::uint32_t outstanding[2];  // by round parity: blocks at work plus offers queued and not yet taken
   unsigned long long chain, edges, vertices;
+  // The profile, summed over blocks (thread 0's clock): taking mail, local iterations, sending
+  // (publishing distances, offers, the pending bucket), idle, grid barriers; local iterations and
+  // fixpoints (each session of local iterations between two looks at the mailbox).
+  unsigned long long cycles[5], iterations, fixpoints;
 };
 
 template <class Distance>
@@ -83,13 +88,11 @@ struct partitioned_view {
   const vertex_t* begin;  // parts + 1: region b is [begin[b], begin[b + 1])
   Distance* dist;         // new ids; written by the owner only
   Distance* offer;        // new ids; the best offer not yet taken by the owner, infinity when none
-  vertex_t* mailbox[2];   // by round parity; region b's entries at [begin[b], begin[b + 1])
-  std::uint32_t* mailbox_count[2];  // per region
+  vertex_t* mailbox;      // region b's ring at [begin[b], begin[b + 1]): queued vertex + 1, 0 when free
+  std::uint32_t* mailbox_tail;  // per region: entries ever queued (the ring position is this modulo its size)
   partitioned_control* ctl;
   std::uint32_t parts;
   std::uint32_t words;      // pending-bitmap words of the largest region
-  std::uint32_t vertices;   // of the largest region (SharedDist)
-  std::uint32_t arcs;       // of the region with the most arcs (SharedArcs)
   bucket_of_distance<Distance> bucket;
 };
 
@@ -111,11 +114,12 @@ __global__ void reset_partitioned(partitioned_view<Distance> s, vertex_t n, vert
     s.dist[v] = v == source ? Distance(0) : distance_ops<Distance>::infinity;
     s.offer[v] = distance_ops<Distance>::infinity;
   }
-  for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < s.parts; b += stride)
-    s.mailbox_count[0][b] = s.mailbox_count[1][b] = 0;
+  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) s.mailbox[v] = 0;
+  for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < s.parts; b += stride) s.mailbox_tail[b] = 0;
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     partitioned_control c{};
     for (auto& b : c.next_bucket) b = no_bucket;
+    c.outstanding[0] = s.parts;  // round 0: every block at work
     *s.ctl = c;
   }
 }
@@ -194,24 +198,27 @@ __device__ inline std::uint32_t owner_of(const vertex_t* begin, std::uint32_t pa
 }
 
 // An offer of distance d to vertex t of another region: lowers t's offer word and, if this sender
-// filled the empty word, queues t in its owner's mailbox for next round. Returns the offer's bucket
-// when it lowered the word, else no_bucket.
+// filled the empty word, queues t in its owner's mailbox ring. The queued offer counts as
+// outstanding work of the round (parity p) until its owner takes it; it is counted before it is
+// queued, while the sending block is itself still counted as at work, so the count cannot touch
+// zero in between. A ring never holds more entries than its region has vertices: an offer word is
+// filled again only after its owner emptied it.
 template <class Distance>
-__device__ std::uint32_t make_offer(const partitioned_view<Distance>& s, const vertex_t* begin, std::uint32_t out,
-                                    vertex_t t, Distance d) {
+__device__ void make_offer(const partitioned_view<Distance>& s, const vertex_t* begin, std::uint32_t p, vertex_t t,
+                           Distance d) {
   using ops = distance_ops<Distance>;
-  if (!(d < __ldcg(&s.dist[t]))) return no_bucket;
+  if (!(d < __ldcg(&s.dist[t]))) return;
   const Distance old = ops::atomic_min(&s.offer[t], d);
-  if (!(d < old)) return no_bucket;
-  if (old == ops::infinity) {
-    const std::uint32_t owner = owner_of(begin, s.parts, t);
-    const std::uint32_t at = atomicAdd(&s.mailbox_count[out][owner], 1u);
-    if (begin[owner] + at < begin[owner + 1])
-      s.mailbox[out][begin[owner] + at] = t;
-    else
-      s.ctl->mailbox_overrun = 1;
-  }
-  return s.bucket(d);
+  if (old != ops::infinity) return;  // lowered a queued offer, or none
+  const std::uint32_t owner = owner_of(begin, s.parts, t);
+  atomicAdd(&s.ctl->outstanding[p], 1u);
+  const std::uint32_t size = begin[owner + 1] - begin[owner];
+  const std::uint32_t at = atomicAdd(&s.mailbox_tail[owner], 1u) % size;
+  atomicExch(&s.mailbox[begin[owner] + at], t + 1);
+}
+
+__device__ inline std::uint32_t volatile_load(const std::uint32_t* p) {
+  return *reinterpret_cast<const volatile std::uint32_t*>(p);
 }
 
 template <class Distance, bool SharedDist, bool SharedArcs>
@@ -228,11 +235,7 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
   vertex_t* const begin = reinterpret_cast<vertex_t*>(outbox_d + partition_outbox);
   std::uint32_t* const changed = begin + s.parts + 1;
   Distance* const region_d = reinterpret_cast<Distance*>(changed + (SharedDist ? s.words : 0));
-  std::uint32_t* const region_offsets = reinterpret_cast<std::uint32_t*>(region_d + (SharedDist ? s.vertices : 0));
-  vertex_t* const region_targets = region_offsets + s.vertices + 1;
-  weight* const region_weights = reinterpret_cast<weight*>(region_targets + s.arcs);
-  std::uint16_t* const region_narrow = reinterpret_cast<std::uint16_t*>(region_targets + s.arcs);
-  __shared__ std::uint32_t taken[2], next_bucket, largest, sent;
+  __shared__ std::uint32_t taken[2], next_bucket, largest, sent, mail_from, mail_count, round_over;
   __shared__ unsigned long long relaxed, processed;
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tid = threadIdx.x, part = blockIdx.x, threads = blockDim.x;
@@ -240,6 +243,12 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
   const std::uint32_t words = (owned + 31) / 32;
   const owned_distances<Distance, SharedDist> own{region_d, s.dist, lo, pending, changed};
   const edge_t base = s.offsets[lo];
+  const std::uint32_t count = SharedArcs ? static_cast<std::uint32_t>(s.offsets[lo + owned] - base) : 0;
+  // The region's own layout after its distances (regions differ in vertices and arcs).
+  std::uint32_t* const region_offsets = reinterpret_cast<std::uint32_t*>(region_d + (SharedDist ? owned : 0));
+  vertex_t* const region_targets = region_offsets + owned + 1;
+  weight* const region_weights = reinterpret_cast<weight*>(region_targets + count);
+  std::uint16_t* const region_narrow = reinterpret_cast<std::uint16_t*>(region_targets + count);
   const region_arcs<Distance, SharedArcs> arcs{&s, lo, base, region_offsets, region_targets, region_weights,
                                                s.narrow_weights ? region_narrow : nullptr};
   for (std::uint32_t i = tid; i <= s.parts; i += threads) begin[i] = s.begin[i];
@@ -248,8 +257,7 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
     for (std::uint32_t i = tid; i < words; i += threads) changed[i] = 0;
   if (SharedDist)
     for (std::uint32_t i = tid; i < owned; i += threads) region_d[i] = ops::infinity;
-  if (SharedArcs) {  // the region's rows, copied once per solve
-    const std::uint32_t count = static_cast<std::uint32_t>(s.offsets[lo + owned] - base);
+  if constexpr (SharedArcs) {  // the region's rows, copied once per solve
     for (std::uint32_t i = tid; i <= owned; i += threads) region_offsets[i] = static_cast<std::uint32_t>(s.offsets[lo + i] - base);
     for (std::uint32_t i = tid; i < count; i += threads) region_targets[i] = s.targets[base + i];
     if (s.narrow_weights)
@@ -270,107 +278,153 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
   }
   std::uint64_t my_arcs = 0;
   std::uint32_t current = 0;  // the bound: vertices of buckets <= current are taken
+  std::uint32_t head = 0;     // thread 0: mailbox entries taken so far
+  unsigned long long cycles[5] = {}, fixpoints = 0, iterations = 0;  // thread 0's profile
+  long long clock = clock64();
+  const auto lap = [&](int phase) {
+    const long long now = clock64();
+    cycles[phase] += static_cast<unsigned long long>(now - clock);
+    clock = now;
+  };
   for (std::uint32_t round = 0;; ++round) {
-    const std::uint32_t slot = round % 3, out = round & 1u, in = out ^ 1u;
-    // The offers queued for this region last round.
-    if (round > 0) {
-      const std::uint32_t arrived = __ldcg(&s.mailbox_count[in][part]);
-      for (std::uint32_t i = tid; i < arrived; i += threads) {
-        const vertex_t v = __ldcg(&s.mailbox[in][lo + i]);
-        own.improve(v - lo, atomicExch(&s.offer[v], ops::infinity));
-      }
+    const std::uint32_t slot = round % 3, p = round & 1u;
+    if (part == 0 && tid == 0) {  // the next round's words, last read before the previous grid barrier
+      const std::uint32_t z = (round + 1) % 3;
+      s.ctl->next_bucket[z] = no_bucket;
+      s.ctl->longest[z] = 0;
+      s.ctl->outstanding[p ^ 1u] = s.parts;
     }
-    __syncthreads();
-    if (tid == 0 && round > 0) s.mailbox_count[in][part] = 0;  // refilled next round, after the grid barrier
-    // Local iterations to the fixpoint below the bound.
-    std::uint32_t k = 0;
-    for (;; ++k) {
-      const std::uint32_t c = k & 1u;
-      for (std::uint32_t w = tid; w < words; w += threads) {
-        const std::uint32_t bits = pending[w];
-        std::uint32_t take = 0;
-        for (std::uint32_t rest = bits; rest; rest &= rest - 1) {
-          const std::uint32_t i = __ffs(rest) - 1;
-          if (s.bucket(own.load(w * 32 + i)) <= current) take |= 1u << i;
-        }
-        if (!take) continue;
-        const std::uint32_t want = __popc(take);
-        std::uint32_t at = atomicAdd(&taken[c], want);
-        if (at >= partition_frontier) continue;
-        while (at + __popc(take) > partition_frontier) take &= ~(1u << (31 - __clz(take)));  // the rest waits
-        pending[w] = bits & ~take;
-        for (std::uint32_t rest = take; rest; rest &= rest - 1, ++at) {
-          const vertex_t u = w * 32 + __ffs(rest) - 1;
-          frontier[at] = u;
-          frontier_d[at] = own.load(u);
+    bool at_work = true;  // thread 0: this block is counted in outstanding[p]
+    std::uint32_t k = 0;  // local iterations this round
+    for (;;) {
+      // Offers queued for this region: taken at once, whoever sent them and whenever.
+      if (tid == 0) {
+        const std::uint32_t tail = volatile_load(&s.mailbox_tail[part]);
+        mail_from = head;
+        mail_count = tail - head;
+        head = tail;
+        if (mail_count && !at_work) {
+          atomicAdd(&s.ctl->outstanding[p], 1u);  // at work again before the offers are taken
+          at_work = true;
         }
       }
       __syncthreads();
-      const std::uint32_t n = min(taken[c], partition_frontier);
-      if (tid == 0) taken[c ^ 1u] = 0;  // the next iteration's counter
-      if (n == 0) break;
-      if (tid == 0) {
-        processed += n;
-        if (n > largest) largest = n;
+      for (std::uint32_t i = tid; i < mail_count; i += threads) {
+        std::uint32_t* const entry = &s.mailbox[lo + (mail_from + i) % owned];
+        std::uint32_t queued;
+        while ((queued = atomicExch(entry, 0u)) == 0) {  // counted by its sender, written a moment later
+        }
+        const vertex_t v = queued - 1;
+        own.improve(v - lo, atomicExch(&s.offer[v], ops::infinity));
       }
-      for (std::uint32_t i = tid; i < n; i += threads) {
-        const vertex_t u = frontier[i];
-        const Distance du = frontier_d[i];
-        edge_t first, last;
-        arcs.row(u, first, last);
-        my_arcs += last - first;
-        for (edge_t a = first; a < last; ++a) {
-          const vertex_t t = arcs.target(a);
-          Distance nd;
-          if (!ops::extend(du, arcs.weight_of(a), nd)) {
-            s.ctl->overflowed = 1;
-            continue;
+      __syncthreads();
+      if (tid == 0 && mail_count) atomicSub(&s.ctl->outstanding[p], mail_count);
+      if (tid == 0) lap(0);
+      // Local iterations to the fixpoint below the bound.
+      const std::uint32_t k_before = k;
+      for (;; ++k) {
+        const std::uint32_t c = k & 1u;
+        for (std::uint32_t w = tid; w < words; w += threads) {
+          const std::uint32_t bits = pending[w];
+          std::uint32_t take = 0;
+          for (std::uint32_t rest = bits; rest; rest &= rest - 1) {
+            const std::uint32_t i = __ffs(rest) - 1;
+            if (s.bucket(own.load(w * 32 + i)) <= current) take |= 1u << i;
           }
-          const vertex_t tl = t - lo;
-          if (tl < owned) {
-            own.improve(tl, nd);
-          } else {  // kept for the round's end, when the owner could take it at the earliest
-            const std::uint32_t at = atomicAdd(&sent, 1u);
-            if (at < partition_outbox) {
-              outbox[at] = t;
-              outbox_d[at] = nd;
-            } else {
-              const std::uint32_t b = make_offer(s, begin, out, t, nd);
-              if (b != no_bucket) atomicMin(&next_bucket, b);
+          if (!take) continue;
+          const std::uint32_t want = __popc(take);
+          std::uint32_t at = atomicAdd(&taken[c], want);
+          if (at >= partition_frontier) continue;
+          while (at + __popc(take) > partition_frontier) take &= ~(1u << (31 - __clz(take)));  // the rest waits
+          pending[w] = bits & ~take;
+          for (std::uint32_t rest = take; rest; rest &= rest - 1, ++at) {
+            const vertex_t u = w * 32 + __ffs(rest) - 1;
+            frontier[at] = u;
+            frontier_d[at] = own.load(u);
+          }
+        }
+        __syncthreads();
+        const std::uint32_t n = min(taken[c], partition_frontier);
+        if (tid == 0) taken[c ^ 1u] = 0;  // the next iteration's counter
+        if (n == 0) break;
+        if (tid == 0) {
+          processed += n;
+          if (n > largest) largest = n;
+        }
+        for (std::uint32_t i = tid; i < n; i += threads) {
+          const vertex_t u = frontier[i];
+          const Distance du = frontier_d[i];
+          edge_t first, last;
+          arcs.row(u, first, last);
+          my_arcs += last - first;
+          for (edge_t a = first; a < last; ++a) {
+            const vertex_t t = arcs.target(a);
+            Distance nd;
+            if (!ops::extend(du, arcs.weight_of(a), nd)) {
+              s.ctl->overflowed = 1;
+              continue;
+            }
+            const vertex_t tl = t - lo;
+            if (tl < owned) {
+              own.improve(tl, nd);
+            } else {  // kept for the local fixpoint, sent together
+              const std::uint32_t at = atomicAdd(&sent, 1u);
+              if (at < partition_outbox) {
+                outbox[at] = t;
+                outbox_d[at] = nd;
+              } else {
+                make_offer(s, begin, p, t, nd);
+              }
             }
           }
         }
+        __syncthreads();
+      }
+      if (tid == 0) {
+        lap(1);
+        fixpoints += 1;
+        iterations += k - k_before;
+      }
+      // At the fixpoint: the distances out, the offers out, and the lowest bucket pending here (all
+      // above the bound now).
+      own.publish(words);
+      const std::uint32_t kept = min(sent, partition_outbox);
+      for (std::uint32_t i = tid; i < kept; i += threads) make_offer(s, begin, p, outbox[i], outbox_d[i]);
+      __threadfence();  // this block's offers are counted before thread 0 stops counting the block
+      std::uint32_t mine = no_bucket;
+      for (std::uint32_t w = tid; w < words; w += threads)
+        for (std::uint32_t rest = pending[w]; rest; rest &= rest - 1) {
+          const std::uint32_t b = s.bucket(own.load(w * 32 + __ffs(rest) - 1));
+          if (b < mine) mine = b;
+        }
+      mine = __reduce_min_sync(0xFFFFFFFFu, mine);
+      if ((tid & 31u) == 0 && mine != no_bucket) atomicMin(&next_bucket, mine);
+      __syncthreads();
+      // Idle: wait for new offers, or for the whole grid to be idle with nothing queued.
+      if (tid == 0) {
+        lap(2);
+        sent = 0;
+        round_over = 0;
+        if (next_bucket != no_bucket) atomicMin(&s.ctl->next_bucket[slot], next_bucket);
+        next_bucket = no_bucket;
+        for (;;) {
+          if (volatile_load(&s.mailbox_tail[part]) != head) break;
+          if (at_work) {
+            __threadfence();  // the offers sent are counted before this block stops counting itself
+            atomicSub(&s.ctl->outstanding[p], 1u);
+            at_work = false;
+          }
+          if (volatile_load(&s.ctl->outstanding[p]) == 0) {
+            round_over = 1;
+            break;
+          }
+        }
+        lap(3);
       }
       __syncthreads();
+      if (round_over) break;
     }
-    // The round's distances out, its offers, and the lowest bucket still pending here (all above
-    // the bound now).
-    own.publish(words);
-    std::uint32_t mine = no_bucket;
-    const std::uint32_t kept = min(sent, partition_outbox);
-    for (std::uint32_t i = tid; i < kept; i += threads) {
-      const std::uint32_t b = make_offer(s, begin, out, outbox[i], outbox_d[i]);
-      if (b < mine) mine = b;
-    }
-    for (std::uint32_t w = tid; w < words; w += threads)
-      for (std::uint32_t rest = pending[w]; rest; rest &= rest - 1) {
-        const std::uint32_t b = s.bucket(own.load(w * 32 + __ffs(rest) - 1));
-        if (b < mine) mine = b;
-      }
-    mine = __reduce_min_sync(0xFFFFFFFFu, mine);
-    if ((tid & 31u) == 0 && mine != no_bucket) atomicMin(&next_bucket, mine);
-    __syncthreads();
-    if (tid == 0) {
-      if (next_bucket != no_bucket) atomicMin(&s.ctl->next_bucket[slot], next_bucket);
-      atomicMax(&s.ctl->longest[slot], k);
-      next_bucket = no_bucket;
-      sent = 0;
-      if (part == 0) {  // the slot of the next round, last read before the previous grid barrier
-        const std::uint32_t z = (round + 1) % 3;
-        s.ctl->next_bucket[z] = no_bucket;
-        s.ctl->longest[z] = 0;
-      }
-    }
+    if (tid == 0) atomicMax(&s.ctl->longest[slot], k);
     grid.sync();
     const std::uint32_t lowest = __ldcg(&s.ctl->next_bucket[slot]);
     if (part == 0 && tid == 0) {
@@ -378,6 +432,7 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
       s.ctl->chain += __ldcg(&s.ctl->longest[slot]);
       if (lowest != no_bucket && lowest > current) s.ctl->buckets += 1;
     }
+    if (tid == 0) lap(4);
     if (lowest == no_bucket) break;
     if (lowest > current) current = lowest;
   }
@@ -389,6 +444,9 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
     atomicAdd(&s.ctl->edges, relaxed);
     atomicAdd(&s.ctl->vertices, processed);
     atomicMax(&s.ctl->max_frontier, largest);
+    for (int i = 0; i < 5; ++i) atomicAdd(&s.ctl->cycles[i], cycles[i]);
+    atomicAdd(&s.ctl->iterations, iterations);
+    atomicAdd(&s.ctl->fixpoints, fixpoints);
   }
 }
 
@@ -409,24 +467,29 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     cudaDeviceProp prop{};
     DS_CUDA(cudaGetDeviceProperties(&prop, device));
     sms_ = static_cast<std::uint32_t>(prop.multiProcessorCount);
+    DS_CUDA(cudaDeviceGetAttribute(&clock_khz_, cudaDevAttrClockRate, device));
     parts_ = std::max<std::uint32_t>(1, std::min<std::uint32_t>(sms_ * partition_blocks_per_sm, n_));
     const owner_regions regions = grow_owner_regions(g, parts_, region_vertex_bytes, region_arc_bytes);
     std::uint32_t largest = 0;
     edge_t most_arcs = 0;
+    std::vector<std::pair<std::uint32_t, edge_t>> sizes(parts_);  // vertices and arcs of each region
     for (std::uint32_t b = 0; b < parts_; ++b) {
-      largest = std::max(largest, regions.begin[b + 1] - regions.begin[b]);
       edge_t arcs = 0;
       for (vertex_t x = regions.begin[b]; x < regions.begin[b + 1]; ++x) arcs += g.degree(regions.old_of_new[x]);
+      sizes[b] = {regions.begin[b + 1] - regions.begin[b], arcs};
+      largest = std::max(largest, sizes[b].first);
       most_arcs = std::max(most_arcs, arcs);
     }
     words_ = (largest + 31) / 32;
-    vertices_ = largest;
-    arcs_ = static_cast<std::uint32_t>(std::min<edge_t>(most_arcs, 0xFFFFFFFFu));
     if constexpr (std::is_same_v<weight, std::uint32_t>)
       narrow_ = std::all_of(weights.begin(), weights.end(), [](weight w) { return w <= 0xFFFFu; });
     // The most a block can keep on chip: distances and arcs, else distances, else neither.
     const auto bytes = [&](bool dist, bool arcs) {
-      return 4 * partition_shared_words(words_, parts_, vertices_, arcs_, dist, arcs, narrow_);
+      std::size_t most = 0;
+      for (const auto& [v, a] : sizes)
+        most = std::max(most, 4 * partition_shared_words(words_, parts_, v, static_cast<std::uint32_t>(std::min<edge_t>(a, 0xFFFFFFFFu)),
+                                                         dist, arcs, narrow_));
+      return most;
     };
     shared_dist_ = bytes(true, false) <= partition_shared_budget;
     shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true) <= partition_shared_budget;
@@ -461,9 +524,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     old_of_new_ = device_array<vertex_t>(n_, "the caller ids of the regions' vertices");
     dist_ = device_array<Distance>(n_, "the regions' distances");
     offer_ = device_array<Distance>(n_, "the offers");
-    mailbox_[0] = device_array<vertex_t>(n_, "the mailboxes");
-    mailbox_[1] = device_array<vertex_t>(n_, "the mailboxes");
-    mailbox_count_ = device_array<std::uint32_t>(2 * parts_, "the mailbox counts");
+    mailbox_ = device_array<vertex_t>(n_, "the mailboxes");
+    mailbox_tail_ = device_array<std::uint32_t>(parts_, "the mailbox tails");
     ctl_ = device_array<partitioned_control>(1, "the partitioned driver's control");
     DS_CUDA(cudaMemcpy(offsets_.get(), offsets.data(), offsets.size() * sizeof(edge_t), cudaMemcpyHostToDevice));
     if (m) {
@@ -490,15 +552,11 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     s.begin = begin_.get();
     s.dist = dist_.get();
     s.offer = offer_.get();
-    s.mailbox[0] = mailbox_[0].get();
-    s.mailbox[1] = mailbox_[1].get();
-    s.mailbox_count[0] = mailbox_count_.get();
-    s.mailbox_count[1] = mailbox_count_.get() + parts_;
+    s.mailbox = mailbox_.get();
+    s.mailbox_tail = mailbox_tail_.get();
     s.ctl = ctl_.get();
     s.parts = parts_;
     s.words = words_;
-    s.vertices = vertices_;
-    s.arcs = arcs_;
     s.bucket = bucket;
     vertex_t from = new_of_old_[source];
     const unsigned spread = std::max(1u, std::min(sms_ * 4, (n_ + 255) / 256));
@@ -514,7 +572,6 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     partitioned_control c{};
     DS_CUDA(cudaMemcpyAsync(&c, ctl_.get(), sizeof c, cudaMemcpyDeviceToHost, stream));
     DS_CUDA(cudaStreamSynchronize(stream));
-    if (c.mailbox_overrun) throw std::runtime_error("partitioned driver: a mailbox overran its region (internal error)");
     float ms = 0;
     DS_CUDA(cudaEventElapsedTime(&ms, start, stop));
     partitioned_outcome out;
@@ -526,6 +583,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     out.vertices_processed = c.vertices;
     out.max_frontier = c.max_frontier;
     out.overflowed = c.overflowed != 0;
+    const double per_block_ms = 1.0 / (static_cast<double>(clock_khz_) * parts_);
+    for (int i = 0; i < 5; ++i) out.phase_ms[i] = static_cast<double>(c.cycles[i]) * per_block_ms;
+    out.iterations_per_block = static_cast<double>(c.iterations) / parts_;
+    out.fixpoints_per_block = static_cast<double>(c.fixpoints) / parts_;
     return out;
   }
 
@@ -537,7 +598,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
 
  private:
   vertex_t n_;
-  std::uint32_t sms_ = 0, parts_ = 0, words_ = 0, vertices_ = 0, arcs_ = 0;
+  std::uint32_t sms_ = 0, parts_ = 0, words_ = 0;
+  int clock_khz_ = 1;
   bool narrow_ = false, shared_dist_ = false, shared_arcs_ = false;
   std::size_t shared_bytes_ = 0;
   void (*kernel_)(partitioned_view<Distance>, vertex_t) = nullptr;
@@ -547,8 +609,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   device_array<std::uint16_t> narrow_weights_;
   device_array<vertex_t> begin_, old_of_new_;
   device_array<Distance> dist_, offer_;
-  device_array<vertex_t> mailbox_[2];
-  device_array<std::uint32_t> mailbox_count_;
+  device_array<vertex_t> mailbox_;
+  device_array<std::uint32_t> mailbox_tail_;
   device_array<partitioned_control> ctl_;
   std::vector<vertex_t> new_of_old_;
 };
