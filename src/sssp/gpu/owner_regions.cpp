@@ -1,65 +1,115 @@
 #include "sssp/gpu/owner_regions.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace deltasplit::sssp::gpu {
 
-owner_regions grow_owner_regions(const graph::csr& g, std::uint32_t parts, std::uint64_t vertex_cost,
-                                 std::uint64_t arc_cost) {
-  using graph::vertex_t;
-  const vertex_t n = g.num_vertices;
-  parts = std::max<std::uint32_t>(parts, 1);
-  owner_regions r;
-  r.old_of_new.reserve(n);
-  r.new_of_old.assign(n, graph::invalid_vertex);
-  r.begin.resize(parts + 1);
-  // discovered[v] = 1 + the region whose ball last queued v, so a ball queues a vertex once.
-  std::vector<std::uint32_t> discovered(n, 0);
-  std::vector<vertex_t> ball, leftover;
-  vertex_t scan = 0;  // every caller id below scan is taken
-  const auto cost = [&](vertex_t u) { return vertex_cost + arc_cost * g.degree(u); };
-  std::uint64_t total = 0, spent = 0;
-  for (vertex_t u = 0; u < n; ++u) total += cost(u);
-  for (std::uint32_t b = 0; b < parts; ++b) {
-    r.begin[b] = static_cast<vertex_t>(r.old_of_new.size());
-    // Every region gets at least one vertex while vertices remain for the later ones.
-    const std::uint64_t target = total * (b + 1) / parts;
-    const std::size_t last = n - std::min<std::size_t>(n, parts - 1 - b);
-    std::size_t seed_at = 0;
-    ball.clear();
-    std::size_t head = 0;
-    while (r.old_of_new.size() < last && (spent < target || r.old_of_new.size() == r.begin[b])) {
-      if (head == ball.size()) {  // a new seed: the previous ball's oldest untaken discovery, else the lowest id
-        vertex_t seed = graph::invalid_vertex;
-        while (seed_at < leftover.size() && seed == graph::invalid_vertex) {
-          const vertex_t v = leftover[seed_at++];
-          if (r.new_of_old[v] == graph::invalid_vertex && discovered[v] != b + 1) seed = v;
-        }
-        if (seed == graph::invalid_vertex) {
-          while (r.new_of_old[scan] != graph::invalid_vertex || discovered[scan] == b + 1) ++scan;
-          seed = scan;
-        }
-        discovered[seed] = b + 1;
-        ball.push_back(seed);
-      }
-      const vertex_t u = ball[head++];
-      if (r.new_of_old[u] != graph::invalid_vertex) continue;
-      r.new_of_old[u] = static_cast<vertex_t>(r.old_of_new.size());
-      r.old_of_new.push_back(u);
-      spent += cost(u);
-      for (graph::edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
-        const vertex_t t = g.targets[a];
-        if (r.new_of_old[t] == graph::invalid_vertex && discovered[t] != b + 1) {
-          discovered[t] = b + 1;
-          ball.push_back(t);
+namespace {
+
+using graph::vertex_t;
+
+// Breadth-first order of the vertices of `part` (those with label[v] == part), over arcs that stay
+// inside it, from `start`; vertices the search cannot reach are appended by further searches, from
+// the lowest-numbered one left, so every vertex of the part appears once.
+void part_order(const graph::csr& g, const std::vector<std::uint32_t>& label, std::uint32_t part,
+                const std::vector<vertex_t>& members, vertex_t start, std::vector<std::uint32_t>& seen,
+                std::uint32_t stamp, std::vector<vertex_t>& order) {
+  order.clear();
+  std::size_t next_seed = 0;
+  vertex_t seed = start;
+  while (order.size() < members.size()) {
+    if (seen[seed] != stamp) {
+      seen[seed] = stamp;
+      std::size_t head = order.size();
+      order.push_back(seed);
+      for (; head < order.size(); ++head) {
+        const vertex_t u = order[head];
+        for (graph::edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
+          const vertex_t t = g.targets[a];
+          if (label[t] == part && seen[t] != stamp) {
+            seen[t] = stamp;
+            order.push_back(t);
+          }
         }
       }
     }
-    leftover.clear();
-    for (std::size_t i = head; i < ball.size(); ++i)
-      if (r.new_of_old[ball[i]] == graph::invalid_vertex) leftover.push_back(ball[i]);
+    while (next_seed < members.size() && seen[members[next_seed]] == stamp) ++next_seed;
+    if (next_seed < members.size()) seed = members[next_seed];
   }
-  r.begin[parts] = n;
+}
+
+}  // namespace
+
+owner_regions grow_owner_regions(const graph::csr& g, std::uint32_t parts, std::uint64_t vertex_cost,
+                                 std::uint64_t arc_cost) {
+  const vertex_t n = g.num_vertices;
+  parts = std::max<std::uint32_t>(1, std::min<std::uint32_t>(parts, std::max<vertex_t>(n, 1)));
+  const auto cost = [&](vertex_t u) { return vertex_cost + arc_cost * g.degree(u); };
+  std::vector<std::uint32_t> label(n, 0), seen(n, 0);
+  std::uint32_t stamp = 0;
+  // Work list of (label, parts it must still be cut into); labels are fresh per piece.
+  struct piece {
+    std::uint32_t label, parts;
+    std::vector<vertex_t> members;
+  };
+  std::vector<piece> todo, done;
+  todo.push_back({0, parts, {}});
+  todo.back().members.resize(n);
+  for (vertex_t v = 0; v < n; ++v) todo.back().members[v] = v;
+  std::uint32_t next_label = 1;
+  std::vector<vertex_t> order;
+  while (!todo.empty()) {
+    piece p = std::move(todo.back());
+    todo.pop_back();
+    if (p.members.empty()) {
+      done.push_back(std::move(p));
+      continue;
+    }
+    // A peripheral vertex: the last one reached from the piece's first vertex.
+    part_order(g, label, p.label, p.members, p.members.front(), seen, ++stamp, order);
+    const vertex_t far = order.back();
+    part_order(g, label, p.label, p.members, far, seen, ++stamp, order);
+    if (p.parts == 1) {
+      p.members = order;  // the region's vertices in breadth-first order
+      done.push_back(std::move(p));
+      continue;
+    }
+    // Cut the breadth-first order from the peripheral vertex where the cost reaches the share of
+    // the first half: its first part is a ball around that vertex, the rest its complement.
+    const std::uint32_t left_parts = p.parts / 2;
+    std::uint64_t total = 0;
+    for (vertex_t v : order) total += cost(v);
+    const std::uint64_t share = total * left_parts / p.parts;
+    std::uint64_t spent = 0;
+    std::size_t cut = 0;
+    while (cut < order.size() && (spent < share || cut < left_parts) && order.size() - cut > p.parts - left_parts)
+      spent += cost(order[cut++]);
+    piece left{next_label++, left_parts, {}}, right{next_label++, p.parts - left_parts, {}};
+    left.members.assign(order.begin(), order.begin() + cut);
+    right.members.assign(order.begin() + cut, order.end());
+    for (vertex_t v : left.members) label[v] = left.label;
+    for (vertex_t v : right.members) label[v] = right.label;
+    // Sorted members keep part_order's fallback seeds deterministic.
+    std::sort(left.members.begin(), left.members.end());
+    std::sort(right.members.begin(), right.members.end());
+    todo.push_back(std::move(right));
+    todo.push_back(std::move(left));
+  }
+  owner_regions r;
+  r.old_of_new.reserve(n);
+  r.new_of_old.assign(n, graph::invalid_vertex);
+  r.begin.clear();
+  // done holds the regions in cut order (left before right, depth first): neighbours stay close.
+  for (const piece& p : done) {
+    r.begin.push_back(static_cast<vertex_t>(r.old_of_new.size()));
+    for (vertex_t v : p.members) {
+      r.new_of_old[v] = static_cast<vertex_t>(r.old_of_new.size());
+      r.old_of_new.push_back(v);
+    }
+  }
+  while (r.begin.size() < parts) r.begin.push_back(n);
+  r.begin.push_back(n);
   return r;
 }
 

@@ -1,13 +1,17 @@
 // Owner regions for the partitioned driver (partitioned_driver.cu): the vertices are cut into
-// `parts` regions of (nearly) equal size, each grown as a breadth-first ball from one seed, and
-// renumbered so that every region is a contiguous range of new ids, in the ball's BFS order.
+// `parts` regions of (nearly) equal cost, and renumbered so that every region is a contiguous range
+// of new ids, in breadth-first order inside the region.
 //
-// Why balls and not a global BFS or Cuthill-McKee order cut into ranges: on a road network the
-// ranges of one global BFS order are rings around the first seed, whose every vertex lies on the
-// boundary; a ball of a few thousand vertices has a boundary of a few per cent (its perimeter), so
-// most arcs of a region stay inside it and its owner relaxes them on chip. The next region grows
-// from the oldest vertex the previous ball discovered but did not take, so balls tile the graph
-// next to each other; fragments left between balls become seeds of later regions.
+// Recursive breadth-first bisection: a piece to be cut into k regions is searched breadth-first
+// (over arcs inside it) from a peripheral vertex (the last one reached from any vertex), and its
+// order is cut where the running cost reaches floor(k / 2) / k of the piece's: the first part is a
+// ball around the peripheral vertex, the rest its complement, and each is cut again. Why not one
+// global BFS or Cuthill-McKee order cut into ranges: on a road network its ranges are rings around
+// the first vertex, every vertex on a boundary. Why not balls grown one after the other (the first
+// version): the last balls collect the fragments the earlier ones left all over the map, and the
+// block owning such a region took part in every step of the wave: on NY one block ran 3,379 local
+// iterations while the mean block ran 163 (H200). Regions here are ~2.5% (FLA) to ~5% (NY) cut
+// arcs and mostly connected.
 #pragma once
 
 #include <cstdint>
@@ -23,9 +27,9 @@ struct owner_regions {
   std::vector<graph::vertex_t> begin;       // parts + 1 entries: region b is new ids [begin[b], begin[b + 1])
 };
 
-// Regions of g's vertices (out-arcs define the balls), parts >= 1, balanced by cost: a vertex u
-// costs vertex_cost + arc_cost * out-degree(u) (the bytes its owner keeps on chip), and region b
-// ends where the running cost first reaches total * (b + 1) / parts.
+// Regions of g's vertices (out-arcs define the searches), parts >= 1 (at most num_vertices are
+// made; every region gets at least one vertex when parts <= num_vertices), balanced by cost: a
+// vertex u costs vertex_cost + arc_cost * out-degree(u) (the bytes its owner keeps on chip).
 owner_regions grow_owner_regions(const graph::csr& g, std::uint32_t parts, std::uint64_t vertex_cost = 1,
                                  std::uint64_t arc_cost = 0);
 

@@ -59,6 +59,9 @@ namespace cg = cooperative_groups;
 inline constexpr unsigned partition_threads = 512;
 inline constexpr unsigned partition_blocks_per_sm = 2;
 inline constexpr std::uint32_t partition_frontier = 512;
+// Threads that share a frontier vertex's row (a road row has 2-4 arcs): its arcs' shared-memory
+// round trips overlap instead of following one another.
+inline constexpr std::uint32_t partition_lanes = 4;
 inline constexpr std::uint32_t partition_outbox = 512;
 inline constexpr std::size_t partition_shared_budget = 111 * 1024;
 // Regions are balanced by the bytes their owner keeps on chip (owner_regions.hpp): a vertex's
@@ -351,13 +354,14 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
           processed += n;
           if (n > largest) largest = n;
         }
-        for (std::uint32_t i = tid; i < n; i += threads) {
-          const vertex_t u = frontier[i];
-          const Distance du = frontier_d[i];
+        for (std::uint32_t i = tid; i < n * partition_lanes; i += threads) {
+          const vertex_t u = frontier[i / partition_lanes];
+          const Distance du = frontier_d[i / partition_lanes];
+          const std::uint32_t lane = i % partition_lanes;
           edge_t first, last;
           arcs.row(u, first, last);
-          my_arcs += last - first;
-          for (edge_t a = first; a < last; ++a) {
+          if (lane == 0) my_arcs += last - first;
+          for (edge_t a = first + lane; a < last; a += partition_lanes) {
             const vertex_t t = arcs.target(a);
             Distance nd;
             if (!ops::extend(du, arcs.weight_of(a), nd)) {
