@@ -36,10 +36,10 @@ bool is_gpu_strategy(strategy s);
 enum class device_kind { automatic, gpu, cpu };
 
 // Which GPU loop runs a solve. steps: the step loop (one cluster for small frontiers, the grid for
-// large ones); partitioned: every SM owns a region of the graph and relaxes it on chip, with one
-// grid barrier per round (src/sssp/gpu/partitioned_driver.cu); automatic: partitioned for large
-// sparse graphs (roads), steps otherwise. Every strategy runs the partitioned driver the same way:
-// it files no vertex through a frontier manager, and statistics::driver says so.
+// large ones); partitioned: every SM owns a region of the graph, relaxes it on chip and sends
+// offers to the other regions' owners (src/sssp/gpu/partitioned_driver.cu); automatic: steps (the
+// partitioned driver is still slower on the roads measured). Every strategy runs the partitioned
+// driver the same way: it files no vertex through a frontier manager, and statistics::driver says so.
 enum class gpu_driver { automatic, steps, partitioned };
 const char* driver_name(gpu_driver d);                 // "auto", "steps", "partitioned"
 gpu_driver driver_from_name(const std::string& name);  // throws std::invalid_argument

@@ -135,16 +135,11 @@ __global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, v
   }
 }
 
-// options.driver == automatic runs the partitioned driver (partitioned_driver.cu) on sparse graphs
-// (mean out-degree below 6, as for the local light phase above) of at least partitioned_min_vertices
-// vertices whose rows are all at most partitioned_max_degree arcs long (the driver walks a row with
-// one thread: roads have rows of 2-10 arcs, R-MAT hubs would serialise) and whose regions fit in
-// shared memory (partitioned_regions_on_chip: with arcs in global memory the 4000 x 4000 grid took
-// 298 ms against the step loop's 94 ms, H200, same run). Smaller graphs and graphs with hubs keep
-// the step loop, whose own tests exercise its paths on them.
-inline constexpr std::uint32_t partitioned_min_vertices = 65536;
-inline constexpr edge_t partitioned_max_degree = 64;
-
+// options.driver == automatic keeps the step loop on every graph: the partitioned driver
+// (partitioned_driver.cu) is slower on every road graph measured so far (H200, median of 10
+// sources, same run as the step loop: USA-road-d.NY 7.19 against 5.15 ms, road-FLA 13.3 against
+// 10.4 ms, the 4000 x 4000 grid 298 against 94 ms; bench/results/sssp_roads.md), so it runs only
+// when asked for (options.driver, --driver partitioned) until it wins somewhere.
 std::string decimal(double x) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3g", x);
@@ -170,7 +165,6 @@ class engine final : public detail::gpu_engine {
     DS_CUDA(cudaGetDeviceProperties(&prop, device));
     name_ = prop.name;
     shape_ = launch_shape{static_cast<unsigned>(prop.multiProcessorCount) * 4u, 256u};
-    sms_ = static_cast<unsigned>(prop.multiProcessorCount);
     const std::uint32_t queue = initial_queue_capacity();
     reserve(graph_bytes() + work_bytes(queue, 1), "the graph (" + std::to_string(n_) + " vertices, " +
                                                      std::to_string(m_) + " arcs) and the solver's work buffers");
@@ -206,7 +200,6 @@ class engine final : public detail::gpu_engine {
     for (weight w : weights_of<Distance>(g)) total += static_cast<double>(w);
     mean_weight_ = m_ ? total / static_cast<double>(m_) : 0;
     mean_degree_ = n_ ? static_cast<double>(m_) / n_ : 0;
-    for (vertex_t v = 0; v < n_; ++v) max_degree_ = std::max(max_degree_, g.degree(v));
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
 
@@ -302,9 +295,6 @@ class engine final : public detail::gpu_engine {
 
  private:
   bool use_partitioned_driver(gpu_driver d) const {
-    if (d == gpu_driver::automatic)
-      return n_ >= partitioned_min_vertices && m_ < 6 * std::uint64_t{n_} && max_degree_ <= partitioned_max_degree &&
-             partitioned_regions_on_chip(n_, m_, sms_);
     return d == gpu_driver::partitioned && n_ > 0;
   }
 
@@ -454,8 +444,6 @@ class engine final : public detail::gpu_engine {
   std::unique_ptr<frontier_manager<Distance>> atomic_, bucketing_, multisplit_;
   std::unique_ptr<partitioned_driver<Distance>> partitioned_;  // made on first use (driver hook)
   double mean_weight_ = 0, mean_degree_ = 0;
-  edge_t max_degree_ = 0;  // the longest row (use_partitioned_driver)
-  unsigned sms_ = 0;
 };
 
 }  // namespace deltasplit::sssp::gpu

@@ -619,16 +619,6 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   std::vector<vertex_t> new_of_old_;
 };
 
-bool partitioned_regions_on_chip(vertex_t n, edge_t m, unsigned sms) {
-  const std::uint64_t parts = std::uint64_t{sms} * partition_blocks_per_sm;
-  if (parts == 0 || n < parts) return false;
-  // Regions are balanced by these bytes; 1/16 of slack for the ball that overshoots its share.
-  const std::uint64_t region = (region_vertex_bytes * n + region_arc_bytes * m) / parts;
-  const std::size_t rest = 4 * partition_shared_words(static_cast<std::uint32_t>(n / parts / 32 + 1),
-                                                      static_cast<std::uint32_t>(parts), 0, 0, false, false, true);
-  return region + region / 16 + rest <= partition_shared_budget;
-}
-
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
     const graph::csr& g, const std::vector<typename distance_ops<Distance>::weight>& weights) {

@@ -1,7 +1,7 @@
-// The partitioned driver: delta-stepping on sparse graphs with every SM busy (the whole-GPU answer
-// to road networks; issue 9). The engine (engine.cu) hands a solve to it instead of the step loop
-// (delta_stepping.cuh) when options.driver asks for it, or, on `automatic`, for sparse graphs (see
-// use_partitioned_driver in engine.cu). partitioned_driver.cu has the design and the measurements.
+// The partitioned driver: delta-stepping with every SM owning a region of the graph (issue 9's
+// whole-GPU design for road networks). The engine (engine.cu) hands a solve to it instead of the
+// step loop (delta_stepping.cuh) when options.driver is gpu_driver::partitioned (automatic keeps the
+// step loop: see engine.cu). partitioned_driver.cu has the design and the measurements.
 #pragma once
 
 #include <cstdint>
@@ -45,10 +45,6 @@ class partitioned_driver {
   // "partitioned: B blocks on S SMs, distances in shared memory" (statistics::driver).
   virtual std::string describe() const = 0;
 };
-
-// True when regions of a graph of n vertices and m arcs, cut for sms SMs, would keep their
-// distances and arcs in shared memory (the driver's fast case; engine.cu's automatic choice).
-bool partitioned_regions_on_chip(vertex_t n, edge_t m, unsigned sms);
 
 // Cuts g into owner regions and uploads its reordered copy. Throws std::runtime_error when the
 // device cannot hold the graph or keep every block resident.
