@@ -137,9 +137,10 @@ __global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, v
 
 // options.driver == automatic keeps the step loop on every graph: the partitioned driver
 // (partitioned_driver.cu) is slower on every road graph measured so far (H200, median of 10
-// sources, same run as the step loop: USA-road-d.NY 7.19 against 5.15 ms, road-FLA 13.3 against
-// 10.4 ms, the 4000 x 4000 grid 298 against 94 ms; bench/results/sssp_roads.md), so it runs only
-// when asked for (options.driver, --driver partitioned) until it wins somewhere.
+// sources, same run as the step loop, fe3d457: USA-road-d.NY 7.29 against 5.16 ms, road-FLA 12.6
+// against 10.35 ms; the 4000 x 4000 grid, whose regions do not fit on chip, 298 against 94 ms;
+// bench/results/sssp_roads.md), so it runs only when asked for (options.driver, --driver
+// partitioned) until it wins somewhere.
 std::string decimal(double x) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3g", x);

@@ -1,35 +1,48 @@
-// The partitioned driver: delta-stepping (Meyer and Sanders) on sparse graphs with every SM busy.
+// The partitioned driver: delta-stepping (Meyer and Sanders) with every SM owning part of the graph.
 //
 // Why: a road solve is thousands of dependent relaxation iterations over a few hundred vertices
-// each; the step loop (delta_stepping.cuh) runs them in one 16-SM cluster at ~3 us per iteration
+// each; the step loop (delta_stepping.cuh) runs them in one 16-SM cluster at ~3.3 us per iteration
 // while the other SMs wait (issue 9; bench/results/sssp.md). Here every block of a persistent
 // cooperative grid (partition_blocks_per_sm per SM, all resident) OWNS one region of the graph
-// (owner_regions.hpp: a breadth-first ball, renumbered to a contiguous id range at upload, results
-// mapped back to the caller's ids) and is the only writer of its vertices' distances:
-//   - its distances live in shared memory when its region fits (partition_shared_budget), else in
-//     global memory written by it alone; a bitmap in shared memory marks its pending vertices;
-//   - it runs the dependent chains inside its region at on-chip latency: a local iteration takes
-//     the pending vertices whose bucket is at most the current bound (delta-stepping's current
-//     bucket; Meyer and Sanders, Section 2) and relaxes all their arcs, one vertex per thread;
-//     improved vertices of the region are marked pending again, and the block iterates with block
-//     barriers only until nothing of its region lies at or below the bound (a local fixpoint);
-//   - an arc into another region becomes an offer: atomicMin into the target's offer word in
-//     global memory (L2); the sender that fills an empty word queues the vertex in its owner's
-//     mailbox (one entry per fill, so a mailbox never holds more than its region), later improving
-//     senders only lower the word. Owners take their mailboxes at the start of the next round,
-//     emptying each word by an exchange;
-//   - a round ends with one grid barrier (cooperative groups), where the blocks agree on the next
-//     bound: the lowest bucket still pending anywhere or offered in the round. The bound stays while
-//     offers into it are in flight and jumps over empty buckets, so the grid agrees once per round,
-//     not once per iteration, and work stays that of delta-stepping with buckets of width delta,
-//     except that a vertex relaxes its heavy arcs each time it is taken (no light/heavy split).
+// (owner_regions.hpp: recursive breadth-first bisection, renumbered to a contiguous id range at
+// upload, results mapped back to the caller's ids) and is the only writer of its vertices' distances:
+//   - its distances and its rows (targets, 16-bit weights where every weight fits) live in shared
+//     memory when the region fits (partition_shared_budget), else in global memory; bitmaps in
+//     shared memory mark its pending and its changed vertices;
+//   - it runs the dependent chains inside its region on chip: a local iteration takes the pending
+//     vertices whose bucket is at most the current bound (delta-stepping's current bucket; Meyer
+//     and Sanders, Section 2) and relaxes all their arcs, partition_lanes threads per row; improved
+//     vertices of the region are marked pending again, and the block iterates with block barriers
+//     only, until nothing of its region lies at or below the bound (a local fixpoint);
+//   - an arc into another region becomes an offer, kept in a shared outbox until the fixpoint, then
+//     sent: atomicMin into the target's offer word in global memory (L2); the sender that fills an
+//     empty word queues the vertex in its owner's mailbox ring (one entry per fill, so a ring never
+//     holds more than its region), later senders only lower the word. An owner takes its mail
+//     before every session of local iterations, emptying each word by an exchange;
+//   - a round is one bucket bound. It ends when no block is at work and no offer is queued (one
+//     counter, outstanding: blocks at work plus offers queued; a sender counts an offer before it
+//     queues it and while it is itself counted, an owner counts itself at work before it takes
+//     mail), then one grid barrier (cooperative groups), where the blocks agree on the next bound:
+//     the lowest bucket any block still has pending. Work is that of delta-stepping with buckets of
+//     width delta, except that a vertex relaxes its heavy arcs each time it is taken (no
+//     light/heavy split) and that regions converge on their own, in the order their mail arrives.
 // A vertex is queued only when its distance strictly drops, so zero-weight cycles end; when every
-// block is idle and no offer was made in a round, no arc can lower any distance: the distances are
+// block is idle and no offer is queued, no arc can lower any distance: the distances are
 // Dijkstra's (integer sums exact; float sums one addition per arc, as everywhere in this solver).
 // This is the design issue 9 asks for ("each SM owns a locality-ordered part of the graph and runs
 // its dependent chains in shared memory, exchanging only boundary distances through L2"); the
 // persistent blocks with their own work lists follow ADDS (Wang, Fussell and Lin, PPoPP 2021) in
 // spirit, but ownership replaces ADDS's shared work queues and the bucket bound is exact.
+//
+// Status (H200, median of 10 sources, same run as the step loop, bench/results/sssp_roads.md):
+// correct on every test and sanitizer-clean, but slower than the step loop: USA-road-d.NY 7.29 ms
+// against 5.16, road-FLA 12.6 against 10.35, so engine.cu does not choose it on its own. Its own
+// profile (statistics::driver) says why: a mean block is idle 85-95% of the solve, and the blocks
+// that are not run long chains: summed over rounds, the most local iterations one block ran is
+// ~3,500 on NY (the step loop: 1,565 iterations of 3.3 us), at ~1-1.4 us each (a mean block's
+// local time over its iterations). The regions' waves wait on each other's mail, and a local
+// iteration (two block barriers, shared-memory atomics) costs far more than the tens of
+// nanoseconds hoped for.
 #include "sssp/gpu/partitioned_driver.cuh"
 
 #include <algorithm>
@@ -47,13 +60,13 @@ namespace deltasplit::sssp::gpu {
 
 namespace cg = cooperative_groups;
 
-// Tuning constants (one place). Chosen on the H200 (bench/results/sssp_roads.md has the runs):
-// 512 threads and 2 blocks per SM: 264 regions, each block's local frontier on a road is tens of
-// vertices, so 16 warps per block leave a chain's barrier cheap while two blocks per SM overlap
-// their chains. partition_frontier bounds one local iteration (more pending vertices wait for the
-// next); partition_outbox holds a round's offers to other regions until the round's end (past it
-// an offer goes out at once); partition_shared_budget is what a block may use with two blocks per
-// SM (227 KB per SM, less the static and reserved shared memory). The first version read the CSR
+// Tuning constants (one place). Set by reasoning, not swept yet (each change measured on the H200
+// is in bench/results/sssp_roads.md): 512 threads and 2 blocks per SM give 264 regions, small
+// enough that FLA's regions keep distances and arcs in shared memory; a block's local frontier on
+// a road is tens of vertices. partition_frontier bounds one local iteration (more pending vertices
+// wait for the next); partition_outbox holds a session's offers until its fixpoint (past it an
+// offer goes out at once); partition_shared_budget is what a block may use with two blocks per SM
+// (227 KB per SM, less the static and reserved shared memory). The first version read the CSR
 // from global memory and made offers at once: NY 18.8 ms, 3.9 us per local iteration (each one a
 // chain of L2 round trips), against 5.2 ms for the step loop in the same run.
 inline constexpr unsigned partition_threads = 512;
@@ -129,9 +142,9 @@ __global__ void reset_partitioned(partitioned_view<Distance> s, vertex_t n, vert
 
 // The region's distances: shared memory (SharedDist) or the global array, which its owner alone
 // writes. improve() lowers one and, when it dropped, marks it pending (and, SharedDist, changed:
-// the global copy, the senders' filter and the result, is written once per round, at its end; a
-// global atomic inside the local iterations made every block barrier wait for its L2 round trip,
-// 2.2 us per local iteration on NY).
+// the global copy, the senders' filter and the result, is written at each local fixpoint, not by a
+// global atomic per improvement; measured on NY: 10.76 ms with the atomics, 10.91 without, so this
+// only saves L2 traffic).
 template <class Distance, bool SharedDist>
 struct owned_distances {
   Distance* local;   // shared, region-relative (SharedDist)
