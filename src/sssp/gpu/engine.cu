@@ -135,12 +135,7 @@ __global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, v
   }
 }
 
-// options.driver == automatic keeps the step loop on every graph: the partitioned driver
-// (partitioned_driver.cu) is slower on every road graph measured so far (H200, median of 10
-// sources, same run as the step loop, fe3d457: USA-road-d.NY 7.29 against 5.16 ms, road-FLA 12.6
-// against 10.35 ms; the 4000 x 4000 grid, whose regions do not fit on chip, 298 against 94 ms;
-// bench/results/sssp_roads.md), so it runs only when asked for (options.driver, --driver
-// partitioned) until it wins somewhere.
+// A figure of the partitioned driver's profile, to three significant digits.
 std::string decimal(double x) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3g", x);
@@ -285,7 +280,7 @@ class engine final : public detail::gpu_engine {
     st.vertices_processed = out.final.vertices_processed;
     st.max_queue = out.final.max_frontier;
     st.driver = driver;
-    if (partitioned) {  // iterations: the longest block's local iterations, summed over rounds
+    if (partitioned) {  // iterations: the most local iterations one block ran in a round, summed over rounds
       st.iterations = regions.chain;
       st.edges_relaxed = regions.edges_relaxed;
       st.vertices_processed = regions.vertices_processed;
@@ -295,6 +290,12 @@ class engine final : public detail::gpu_engine {
   }
 
  private:
+  // options.driver == automatic keeps the step loop on every graph: the partitioned driver
+  // (partitioned_driver.cu) is slower on every road graph measured so far (H200, median of 10
+  // sources, same run as the step loop, fe3d457: USA-road-d.NY 7.29 against 5.16 ms, road-FLA 12.6
+  // against 10.35 ms; the 4000 x 4000 grid, whose regions do not fit on chip, 298 against 94 ms;
+  // bench/results/sssp_roads.md), so it runs only when asked for (options.driver, --driver
+  // partitioned) until it wins somewhere.
   bool use_partitioned_driver(gpu_driver d) const {
     return d == gpu_driver::partitioned && n_ > 0;
   }
