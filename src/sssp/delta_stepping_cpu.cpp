@@ -92,7 +92,7 @@ struct delta_stepping_workspace {
   double max_weight = 0;
 };
 
-double auto_delta(const graph::csr& g) {
+double auto_delta(const csr_view& g) {
   if (g.num_arcs() == 0 || g.num_vertices == 0) return 1;
   double sum = 0;
   if (g.kind == graph::weight_kind::integer)
@@ -106,7 +106,7 @@ double auto_delta(const graph::csr& g) {
   return delta > 0 ? delta : 1;
 }
 
-delta_stepping_cpu::delta_stepping_cpu(const graph::csr& g, unsigned threads)
+delta_stepping_cpu::delta_stepping_cpu(const csr_view& g, unsigned threads)
     : g_(g), pool_(threads), work_(std::make_unique<delta_stepping_workspace>(g.num_vertices, pool_.size())) {
   if (g.kind == graph::weight_kind::integer) {
     for (std::uint32_t w : g.int_weights) work_->max_weight = std::max<double>(work_->max_weight, w);
@@ -124,8 +124,9 @@ class parallel_run {
   using distance = typename Policy::distance;
 
  public:
-  parallel_run(const graph::csr& g, delta_stepping_workspace& w, thread_pool& pool, double delta)
-      : g_(g), w_(w), pool_(pool), policy_(g), delta_(delta) {
+  parallel_run(const csr_view& g, delta_stepping_workspace& w, thread_pool& pool, double delta, double cutoff)
+      : g_(g), w_(w), pool_(pool), policy_(g), delta_(delta),
+        last_bucket_(std::isinf(cutoff) ? no_bucket : bucket_of(static_cast<distance>(std::min(cutoff, 4294967294.0)))) {
     const double reach = std::floor(w.max_weight / delta) + 2;  // buckets one arc can span
     window_ = static_cast<std::uint64_t>(std::clamp(4 * reach, 64.0, double(max_window)));
   }
@@ -311,13 +312,14 @@ class parallel_run {
       pool_.barrier();
       std::uint64_t next = no_bucket;
       for (const thread_state& s : w_.threads) next = std::min(next, s.near_min);
+      if (next != no_bucket && next > last_bucket_) break;  // past the cutoff: every thread sees the same next
       if (next == no_bucket) {
         me.far_min = no_bucket;
         for (vertex_t v : me.far)
           if (pending(v)) me.far_min = std::min(me.far_min, bucket_of(distance_of(v)));
         pool_.barrier();
         for (const thread_state& s : w_.threads) next = std::min(next, s.far_min);
-        if (next == no_bucket) break;
+        if (next == no_bucket || next > last_bucket_) break;
         base = next;
         std::size_t kept = 0;
         for (vertex_t v : me.far) {
@@ -340,18 +342,19 @@ class parallel_run {
     return w_.light_tag[v].load(std::memory_order_relaxed) != bits_of(distance_of(v));
   }
 
-  const graph::csr& g_;
+  const csr_view& g_;
   delta_stepping_workspace& w_;
   thread_pool& pool_;
   Policy policy_;
   double delta_;
+  std::uint64_t last_bucket_;  // the cutoff's bucket; no_bucket: none
   std::uint64_t window_ = 0;
   bool dropped_ = false;
 };
 
 }  // namespace
 
-result delta_stepping_cpu::run(vertex_t source, double delta, bool predecessors) {
+result delta_stepping_cpu::run(vertex_t source, double delta, bool predecessors, double cutoff) {
   if (std::isnan(delta) || delta < 0) throw std::invalid_argument("delta must be positive (or 0 for auto), got " + std::to_string(delta));
   if (delta == 0) delta = auto_delta(g_);
   if (g_.kind == graph::weight_kind::integer) delta = std::max(1.0, std::floor(delta));
@@ -365,7 +368,7 @@ result delta_stepping_cpu::run(vertex_t source, double delta, bool predecessors)
   auto start = clock_type::now();
   with_distances(g_, [&](const auto& policy) {
     using P = std::decay_t<decltype(policy)>;
-    parallel_run<P> solve(g_, *work_, pool_, delta);
+    parallel_run<P> solve(g_, *work_, pool_, delta, cutoff);
     solve.run(source, st);
     auto& dist = P::of(r);
     dist.resize(g_.num_vertices);
@@ -375,7 +378,7 @@ result delta_stepping_cpu::run(vertex_t source, double delta, bool predecessors)
       dist[v] = from_bits<typename P::distance>(static_cast<std::uint32_t>(label >> 32));
       if (predecessors) r.predecessors[v] = static_cast<vertex_t>(label);
     }
-    if (solve.dropped()) {
+    if (solve.dropped() && !cutoff_below_overflow(g_.kind, cutoff)) {
       vertex_t v = overflowed_vertex(g_, dist, P::infinity);
       if (v != graph::invalid_vertex) throw_overflow(g_, source, v);
     }

@@ -3,6 +3,7 @@
 // can be used, and the CPU baseline of `deltasplit compare`.
 #pragma once
 
+#include <limits>
 #include <memory>
 
 #include "deltasplit/graph/csr.hpp"
@@ -20,20 +21,22 @@ namespace deltasplit::sssp::detail {
 // (rule 15,700), road-FLA >= 12,000 (8,100, within 5%), R-MAT scale 18 20..80 (38),
 // soc-Slashdot 100 (107). Integer graphs round it down to an integer, at least 1; a graph
 // without arcs gets 1.
-double auto_delta(const graph::csr& g);
+double auto_delta(const csr_view& g);
 
 struct delta_stepping_workspace;  // labels, tags and per-thread buckets, kept between runs
 
 class delta_stepping_cpu {
  public:
-  delta_stepping_cpu(const graph::csr& g, unsigned threads);
+  delta_stepping_cpu(const csr_view& g, unsigned threads);
   ~delta_stepping_cpu();
-  // delta <= 0 selects auto_delta(g).
-  result run(vertex_t source, double delta, bool predecessors);
+  // delta <= 0 selects auto_delta(g). The solve stops before the first bucket past cutoff's
+  // (options::cutoff); distances beyond the cutoff are left to the caller to clear.
+  result run(vertex_t source, double delta, bool predecessors,
+             double cutoff = std::numeric_limits<double>::infinity());
   unsigned threads() const { return pool_.size(); }
 
  private:
-  const graph::csr& g_;
+  csr_view g_;
   thread_pool pool_;
   std::unique_ptr<delta_stepping_workspace> work_;
 };

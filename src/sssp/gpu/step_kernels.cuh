@@ -96,6 +96,7 @@ __global__ void plan(loop_view<Distance> s) {
   const std::uint32_t rel = ctl->current - ctl->window;
   for (std::uint32_t k = rel + 1; k < s.window_buckets; ++k) {
     if (ctl->slot_count[k] != 0) {
+      if (ctl->window + k > s.last_bucket) break;  // past the cutoff (and so is the far pile): done
       ctl->current = ctl->window + k;
       ctl->pick_slot = k;
       ctl->gather_count = ctl->slot_count[k];
@@ -103,7 +104,7 @@ __global__ void plan(loop_view<Distance> s) {
       return;
     }
   }
-  if (ctl->beyond_count != 0 && ctl->min_bucket != no_bucket) {
+  if (ctl->beyond_count != 0 && ctl->min_bucket != no_bucket && ctl->min_bucket <= s.last_bucket) {
     ctl->current = ctl->window = ctl->min_bucket;
     ctl->min_bucket = no_bucket;
     ctl->refile = 1;
@@ -250,7 +251,7 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
   for (std::uint32_t k = b.it.current - b.it.window + 1; k < s.window_buckets; ++k) {
     const std::uint32_t waiting = __ldcg(&ctl->slot_count[k]);
     if (waiting == 0) continue;
-    if (waiting <= small_frontier_limit) {
+    if (waiting <= small_frontier_limit && b.it.window + k <= s.last_bucket) {  // past the cutoff: plan ends it
       b.phase = gather_phase;
       b.items = clamp_count(waiting, s.queue_capacity);
       b.picked_slot = k;
@@ -268,7 +269,7 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
     return;
   }
   b.far_min_known = 0;
-  if (b.far_min == no_bucket) return;  // only stale copies are left: plan ends the solve
+  if (b.far_min == no_bucket || b.far_min > s.last_bucket) return;  // stale copies or past the cutoff: plan ends it
   b.phase = refile_phase;
   b.items = far;
   ctl->beyond_count = 0;
