@@ -181,7 +181,7 @@ class Graph:
         if w.size != tgt.size:
             raise ValueError(f"{w.size} weights for {tgt.size} targets")
         if not directed:  # both directions of every arc, as CSR on the device (rows unsorted)
-            rows = cupy.repeat(cupy.arange(n, dtype=cupy.int64), cupy.diff(off.astype(cupy.int64)))
+            rows = device_rows(off)
             src = cupy.concatenate([rows, tgt.astype(cupy.int64)])
             dst = cupy.concatenate([tgt.astype(cupy.int64), rows])
             w = cupy.concatenate([w, w])
@@ -276,6 +276,14 @@ class Graph:
             dist = torch.from_dlpack(dist)
             pred = torch.from_dlpack(pred) if pred is not None else None
         return SSSPResult(dist, pred, stats)
+
+
+def device_rows(offsets):
+    """The row of every arc of a CSR on the device (the last row whose offset is <= the arc)."""
+    import cupy
+    offsets = offsets.astype(cupy.int64)
+    arcs = cupy.arange(int(offsets[-1]), dtype=cupy.int64)
+    return cupy.searchsorted(offsets[1:], arcs, side="right").astype(cupy.int64)
 
 
 def _check_index_array(a, name):

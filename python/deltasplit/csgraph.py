@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from ._graph import Graph, _device_module
+from ._graph import STRATEGIES, Graph, _device_module, device_rows
 
 NO_PREDECESSOR = -9999
 
@@ -118,7 +118,7 @@ def _graph(csgraph, directed, unweighted, extra_arcs=None):
 
 def _device_with_source(n, off, tgt, w, directed, sources):
     import cupy
-    rows = cupy.repeat(cupy.arange(n, dtype=cupy.int64), cupy.diff(off.astype(cupy.int64)))
+    rows = device_rows(off)
     src, dst, ws = [rows], [tgt.astype(cupy.int64)], [w.astype(cupy.float64)]
     if not directed:
         src.append(tgt.astype(cupy.int64))
@@ -150,6 +150,10 @@ def _as_scipy_pred(pred, xp):
 def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False, limit=np.inf,
              min_only=False, *, strategy="multisplit", device="auto"):
     """scipy.sparse.csgraph.dijkstra, solved by deltasplit (see the module's documentation)."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+    if device not in ("auto", "gpu", "cpu"):
+        raise ValueError(f"device must be 'auto', 'gpu' or 'cpu'; got {device!r}")
     limit = float(limit)
     if math.isnan(limit) or limit < 0:
         raise ValueError("limit must be >= 0")
@@ -166,18 +170,24 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     g, n = _graph(csgraph, directed, unweighted)
     dist = xp.empty((flat.size, n), dtype=xp.float64)
     pred = xp.empty((flat.size, n), dtype=xp.int32) if return_predecessors else None
-    # Many sources: one solve each on the one uploaded graph (the seam for a batched many-source
-    # mode: replace this loop by one call that fills the rows of dist and pred).
-    for row, s in enumerate(flat):
-        r = g.sssp(int(s), strategy=strategy, predecessors=return_predecessors, device=device, cutoff=limit)
-        dist[row] = _as_float64(_as_array(r.distances, xp), xp)
-        if return_predecessors:
-            pred[row] = _as_scipy_pred(_as_array(r.predecessors, xp), xp)
+    _solve_rows(g, flat, dist, pred, strategy=strategy, device=device, cutoff=limit)
     dist = dist.reshape(shape + (n,)) if indices is not None else dist
     if return_predecessors:
         pred = pred.reshape(shape + (n,)) if indices is not None else pred
         return dist, pred
     return dist
+
+
+def _solve_rows(g, sources, dist, pred, **how):
+    """Fills dist[i] (and pred[i] when given) with scipy's answer from sources[i]: one solve per
+    source on the one uploaded graph. This is the seam for the batched many-source GPU mode
+    (many_sources.hpp): where it exists, one call filling every row replaces the loop."""
+    xp = np if isinstance(dist, np.ndarray) else __import__("cupy")
+    for row, s in enumerate(sources):
+        r = g.sssp(int(s), predecessors=pred is not None, **how)
+        dist[row] = _as_float64(_as_array(r.distances, xp), xp)
+        if pred is not None:
+            pred[row] = _as_scipy_pred(_as_array(r.predecessors, xp), xp)
 
 
 def _as_array(a, xp):

@@ -255,3 +255,38 @@ TEST(GpuPipeline, MalformedDeviceGraphsAreRefused) {
   EXPECT_NE(attempt({1, 1, 2}, {1, 0}, {1.0f, 2.0f}).find("offsets[0]"), std::string::npos);
   EXPECT_NE(attempt({0, 1, 2}, {1, 0}, {1.0f}).find("1 weights for 2 arcs"), std::string::npos);
 }
+
+// Small enough for compute-sanitizer: a device view with a cutoff, device buffers and predecessors
+// through every strategy.
+TEST(GpuPipeline, SmallDeviceViewWithCutoff) {
+  SKIP_WITHOUT_GPU();
+  const graph::csr g = deltasplit_test::random_graph(300, 1500, 12, 40);
+  raw_arrays raw = messy(g);
+  device_buffer<edge_t> offsets(raw.offsets);
+  device_buffer<vertex_t> targets(raw.targets);
+  device_buffer<std::uint32_t> ints(raw.ints);
+  sssp::csr_view view;
+  view.num_vertices = g.num_vertices;
+  view.offsets = {offsets.ptr, raw.offsets.size()};
+  view.targets = {targets.ptr, raw.targets.size()};
+  view.int_weights = {ints.ptr, raw.ints.size()};
+  view.space = sssp::memory_space::device;
+  for (sssp::strategy how : gpu_strategies) {
+    SCOPED_TRACE(sssp::strategy_name(how));
+    sssp::options o = gpu_options(how);
+    o.cutoff = 60;
+    sssp::solver s(view, o);
+    device_buffer<std::uint32_t> dist(g.num_vertices);
+    device_buffer<vertex_t> parent(g.num_vertices);
+    sssp::output_buffers out;
+    out.space = sssp::memory_space::device;
+    out.int_distances = dist.ptr;
+    out.predecessors = parent.ptr;
+    s.run_into(0, out);
+    sssp::result r;
+    r.int_distances = dist.to_host();
+    r.predecessors = parent.to_host();
+    EXPECT_TRUE(same(expected(g, 0, 60), r));
+    EXPECT_TRUE(sssp::check_predecessors(g, 0, r).ok);
+  }
+}
