@@ -180,8 +180,7 @@ def dijkstra_path(G, source, target, weight="weight"):
     return single_source_dijkstra(G, source, target=target, weight=weight)[1]
 
 
-def dijkstra_path_length(G, source, target, weight="weight"):
-    _count("dijkstra_path_length")
+def _path_length(G, source, target, weight):
     if source not in G.G:
         raise nx.NodeNotFound(f"Node {source} not found in graph")
     if source == target:
@@ -192,6 +191,11 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     return dist[target]
 
 
+def dijkstra_path_length(G, source, target, weight="weight"):
+    _count("dijkstra_path_length")
+    return _path_length(G, source, target, weight)
+
+
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     _count("all_pairs_dijkstra_path_length")
     for n in G.G:
@@ -199,15 +203,8 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
 
 
 def bellman_ford_path_length(G, source, target, weight="weight"):
-    _count("bellman_ford_path_length")
-    if source not in G.G:
-        raise nx.NodeNotFound(f"Node {source} not found in graph")
-    if source == target:
-        return 0
-    dist = _solve(G, source, weight)[0]
-    if target not in dist:
-        raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
-    return dist[target]
+    _count("bellman_ford_path_length")  # can_run let only non-negative weights through
+    return _path_length(G, source, target, weight)
 
 
 def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False, preserve_node_attrs=False,
