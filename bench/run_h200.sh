@@ -3,8 +3,9 @@
 # the SSSP loop's small-frontier kernel, from static sm_90 binaries copied into one folder.
 # Run from the repository root (the tests and benchmarks read datasets/):
 #   bench/run_h200.sh BIN_DIR OUT_DIR
-# BIN_DIR holds multisplit_tests, sssp_gpu_tests, deltasplit, multisplit_bench, sssp_bench and
-# graph_load_bench from `make h200` (build-h200/). OUT_DIR receives all.log and the benchmarks'
+# BIN_DIR holds multisplit_tests, sssp_gpu_tests, deltasplit, multisplit_bench, sssp_bench,
+# graph_load_bench and (when present) many_sources_gpu_tests and many_sources_bench from `make h200`
+# (build-h200/). OUT_DIR receives all.log and the benchmarks'
 # CSV and markdown files.
 set -uo pipefail
 bin=${1:?usage: bench/run_h200.sh BIN_DIR OUT_DIR}
@@ -29,11 +30,13 @@ step() {  # NAME COMMAND...: runs COMMAND, logs everything, prints the tail and 
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.total --format=csv; } | tee -a "$log"
 step multisplit_tests "$bin/multisplit_tests" --gtest_brief=1
 step sssp_gpu_tests "$bin/sssp_gpu_tests" --gtest_brief=1
+[ -x "$bin/many_sources_gpu_tests" ] && step many_sources_gpu_tests "$bin/many_sources_gpu_tests" --gtest_brief=1
 step demo "$bin/deltasplit" sssp datasets/USA-road-d.NY.gr.gz --source 1 --validate
 tail -n 7 "$log"
 step multisplit_bench "$bin/multisplit_bench" --sizes 25,28 --reps 9 --csv "$out/multisplit.csv" --md "$out/multisplit.md"
 step sssp_bench "$bin/sssp_bench" --runs 10 --out "$out"
 [ -f "$out/sssp_bench.csv" ] && rm -f "$out/sssp_bench_partial.csv"
+[ -x "$bin/many_sources_bench" ] && step many_sources_bench "$bin/many_sources_bench" --out "$out" --all-limit 30
 step graph_load_bench "$bin/graph_load_bench" --out "$out"
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
 if [ -n "$ncu" ]; then

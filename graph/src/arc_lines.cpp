@@ -25,7 +25,9 @@ void write_arc_lines(const csr& g, output_file& out, std::string_view prefix, un
       *p++ = '\n';
       out.put(static_cast<std::size_t>(p - begin));
     }
+    if ((u & 0xffffu) == 0xffffu) out.report(g.offsets[u + 1], g.num_arcs());
   }
+  out.report(g.num_arcs(), g.num_arcs());
 }
 
 }  // namespace deltasplit::graph::detail

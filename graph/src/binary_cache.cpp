@@ -1,7 +1,10 @@
 // Binary CSR cache reader and writer (see binary_cache.hpp).
 #include "binary_cache.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <string>
@@ -12,7 +15,9 @@
 #include <unistd.h>
 
 #include "content_hash.hpp"
+#include "csr_builder.hpp"
 #include "deltasplit/graph/error.hpp"
+#include "deltasplit/graph/memory.hpp"
 #include "formats.hpp"
 #include "output_file.hpp"
 #include "text_blocks.hpp"
@@ -65,16 +70,20 @@ class raw_reader {
   raw_reader& operator=(const raw_reader&) = delete;
 
   std::uint64_t size() const { return size_; }
+  void set_progress(const progress_fn* progress) { progress_ = progress; }
   // Reads exactly n bytes or throws: the cache is shorter than its header says.
   void read(void* dst, std::uint64_t n, const char* what) {
     auto* p = static_cast<char*>(dst);
     while (n) {
+      // At most 1 GiB per call: read() transfers at most 0x7ffff000 bytes at once on Linux.
       ssize_t got = ::read(fd_, p, n > (1u << 30) ? (1u << 30) : n);
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) throw input_error(path_, 0, std::string("read failed: ") + std::strerror(errno));
       if (got == 0) throw input_error(path_, 0, std::string("truncated cache: it ends inside the ") + what);
       p += got;
       n -= static_cast<std::uint64_t>(got);
+      done_ += static_cast<std::uint64_t>(got);
+      if (progress_ && *progress_) (*progress_)("reading", done_, size_);
     }
   }
 
@@ -82,6 +91,8 @@ class raw_reader {
   std::string path_;
   int fd_ = -1;
   std::uint64_t size_ = 0;
+  std::uint64_t done_ = 0;
+  const progress_fn* progress_ = nullptr;
 };
 
 template <class T>
@@ -102,7 +113,7 @@ bool has_binary_magic(const std::string& path) {
   return got == static_cast<ssize_t>(sizeof head) && std::memcmp(head, binary_magic, sizeof head) == 0;
 }
 
-csr read_binary(const std::string& path) {
+csr read_binary(const std::string& path, const read_options& options) {
   raw_reader in(path);
   if (in.size() == 0) throw input_error(path, 0, "empty file");
   header h{};
@@ -132,12 +143,20 @@ csr read_binary(const std::string& path) {
     throw input_error(path, 0, "corrupt cache: " + std::to_string(in.size() - expected) + " bytes past the payload");
 
   // A cache must never be silently stale: if its source still exists and has changed, refuse it.
+  // Only a regular file is hashed, and only up to the size the cache recorded (which it must
+  // have to get that far): a recorded path that now names a FIFO or a device would otherwise
+  // block, or never end.
   if (!source.empty()) {
     std::uint64_t bytes = 0;
     std::int64_t mtime = 0;
     if (stat_file(source, bytes, mtime)) {
-      bool changed = bytes != h.source_bytes ||
-                     (mtime != static_cast<std::int64_t>(h.source_mtime_ns) && hash_file(source) != h.source_hash);
+      bool regular = true;
+      bool changed = bytes != h.source_bytes;
+      if (!changed && mtime != static_cast<std::int64_t>(h.source_mtime_ns))
+        changed = hash_file(source, h.source_bytes, regular) != h.source_hash;
+      if (!regular)
+        throw input_error(path, 0, "stale cache: its source " + source +
+                                       " is no longer a regular file; rebuild the cache from the graph file");
       if (changed)
         throw input_error(path, 0, "stale cache: its source " + source +
                                        " has changed since the cache was written; rebuild it (deltasplit convert " +
@@ -145,10 +164,18 @@ csr read_binary(const std::string& path) {
     }
   }
 
+  require_load_memory(path, 0, options,
+                      "a graph of " + std::to_string(h.num_vertices) + " vertices and " + std::to_string(h.num_arcs) +
+                          " arcs",
+                      saturating_add(saturating_add(payload, saturating_mul(options.later_bytes_per_vertex, h.num_vertices)),
+                                     saturating_mul(options.later_bytes_per_arc, h.num_arcs)),
+                      0);
+
   csr g;
   g.num_vertices = static_cast<vertex_t>(h.num_vertices);
   g.kind = h.kind == 0 ? weight_kind::integer : weight_kind::real;
   content_hash hash;
+  in.set_progress(&options.progress);
   read_array(in, g.offsets, h.num_vertices + 1, "offsets", hash);
   read_array(in, g.targets, h.num_arcs, "targets", hash);
   if (g.kind == weight_kind::integer)
@@ -157,13 +184,40 @@ csr read_binary(const std::string& path) {
     read_array(in, g.real_weights, h.num_arcs, "weights", hash);
   if (hash.digest() != h.payload_hash) throw input_error(path, 0, "corrupt cache payload (checksum mismatch)");
 
-  // The checksum catches damage; these checks keep a crafted file from indexing out of bounds.
+  // The checksum catches damage; these checks keep a crafted file from indexing out of bounds or
+  // handing the solvers what no reader produces (unsorted rows, self-loops, parallel arcs,
+  // negative or non-finite weights).
   if (g.offsets.front() != 0 || g.offsets.back() != h.num_arcs)
     throw input_error(path, 0, "corrupt cache payload (offsets)");
-  for (std::size_t v = 0; v < g.num_vertices; ++v)
-    if (g.offsets[v] > g.offsets[v + 1]) throw input_error(path, 0, "corrupt cache payload (offsets)");
-  for (vertex_t t : g.targets)
-    if (t >= g.num_vertices) throw input_error(path, 0, "corrupt cache payload (targets)");
+  // One parallel pass (a cache exists to load fast): each row's bounds are checked before its
+  // targets are read; the first bad vertex a thread meets is reported.
+  std::atomic<std::uint64_t> bad_offsets{invalid_vertex}, bad_row{invalid_vertex};
+  std::atomic<bool> bad_weight{false};
+  detail::parallel_ranges(g.num_vertices, 0, [&](std::uint64_t begin, std::uint64_t end) {
+    for (std::uint64_t v = begin; v < end; ++v) {
+      const edge_t first = g.offsets[v], last = g.offsets[v + 1];
+      if (first > last || last > h.num_arcs) {
+        bad_offsets = v;
+        return;
+      }
+      for (edge_t e = first; e < last; ++e) {
+        vertex_t t = g.targets[e];
+        if (t >= g.num_vertices || t == v || (e > first && t <= g.targets[e - 1])) {
+          bad_row = v;
+          return;
+        }
+        if (!g.real_weights.empty()) {
+          float w = g.real_weights[e];
+          if (!(w >= 0) || std::signbit(w) || !std::isfinite(w)) bad_weight = true;
+        }
+      }
+    }
+  });
+  if (bad_offsets != invalid_vertex) throw input_error(path, 0, "corrupt cache payload (offsets)");
+  if (bad_row != invalid_vertex)
+    throw input_error(path, 0, "corrupt cache payload (targets of vertex " + std::to_string(bad_row.load()) +
+                                   " out of range, unsorted, repeated or a self-loop)");
+  if (bad_weight) throw input_error(path, 0, "corrupt cache payload (a negative, NaN or infinite weight)");
 
   provenance& o = g.origin;
   o.path = path;
@@ -215,14 +269,27 @@ void write_binary(const csr& g, output_file& out) {
     payload.update(g.real_weights.data(), g.real_weights.size() * sizeof(float));
   h.payload_hash = payload.digest();
   h.header_hash = header_digest(h, o.source_path);
-  out.write(&h, sizeof h);
-  out.write(o.source_path);
-  out.write(g.offsets.data(), g.offsets.size() * sizeof(edge_t));
-  out.write(g.targets.data(), g.targets.size() * sizeof(vertex_t));
+  const std::uint64_t total = sizeof h + o.source_path.size() + g.offsets.size() * sizeof(edge_t) + 8 * g.num_arcs();
+  std::uint64_t done = 0;
+  // The arrays go out in pieces of 256 MiB, so that progress moves.
+  auto put = [&](const void* data, std::uint64_t n) {
+    const char* p = static_cast<const char*>(data);
+    for (std::uint64_t at = 0; at < n;) {
+      std::uint64_t piece = std::min<std::uint64_t>(n - at, std::uint64_t{1} << 28);
+      out.write(p + at, piece);
+      at += piece;
+      done += piece;
+      out.report(done, total);
+    }
+  };
+  put(&h, sizeof h);
+  put(o.source_path.data(), o.source_path.size());
+  put(g.offsets.data(), g.offsets.size() * sizeof(edge_t));
+  put(g.targets.data(), g.targets.size() * sizeof(vertex_t));
   if (g.kind == weight_kind::integer)
-    out.write(g.int_weights.data(), g.int_weights.size() * sizeof(std::uint32_t));
+    put(g.int_weights.data(), g.int_weights.size() * sizeof(std::uint32_t));
   else
-    out.write(g.real_weights.data(), g.real_weights.size() * sizeof(float));
+    put(g.real_weights.data(), g.real_weights.size() * sizeof(float));
 }
 
 }  // namespace deltasplit::graph::detail

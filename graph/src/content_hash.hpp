@@ -20,6 +20,8 @@ inline std::uint64_t mix64(std::uint64_t x) {
 class content_hash {
  public:
   void update(const void* data, std::size_t n) {
+    // An empty array's data() may be null, and memcpy from null is undefined even for 0 bytes.
+    if (n == 0) return;
     const auto* p = static_cast<const unsigned char*>(data);
     bytes_ += n;
     // Finish a word left partial by the previous call, so the digest does not depend on how the

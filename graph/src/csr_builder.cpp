@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include "deltasplit/graph/memory.hpp"
+
 namespace deltasplit::graph::detail {
 
 namespace {
@@ -71,7 +73,27 @@ void release(std::vector<T>& v) {
 
 }  // namespace
 
-csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
+std::uint64_t csr_bytes(std::uint64_t n, std::uint64_t arcs) {
+  return saturating_add(saturating_mul(8, n + 1), saturating_mul(8, arcs));
+}
+
+std::uint64_t build_csr_extra_bytes(std::uint64_t n, std::uint64_t entries, bool symmetric, bool real,
+                                    std::uint64_t arc_list_bytes) {
+  const std::uint64_t stored = saturating_mul(entries, symmetric ? 2 : 1);
+  const std::uint64_t offsets = saturating_mul(8, n + 1);
+  // Scatter: the arc lists, offsets, cursors and row keys at once.
+  const std::uint64_t scatter = saturating_add(saturating_add(offsets, saturating_mul(8, n)), saturating_mul(8, stored));
+  // Gather, the arc lists released: offsets, keys, kept offsets, targets and weight bits (and
+  // the float copy of the bits for real weights).
+  const std::uint64_t gather = saturating_add(saturating_add(saturating_mul(2, offsets), saturating_mul(16, stored)),
+                                              real ? saturating_mul(4, stored) : 0);
+  return std::max(scatter, gather > arc_list_bytes ? gather - arc_list_bytes : 0);
+}
+
+csr build_csr(arc_list&& arcs, provenance origin, unsigned threads, const progress_fn* progress) {
+  auto report = [progress](std::uint64_t pass) {
+    if (progress && *progress) (*progress)("building", pass, 4);
+  };
   const vertex_t n = arcs.num_vertices;
   const std::size_t entries = arcs.src.size();
   const bool weighted = !arcs.weight.empty();
@@ -92,6 +114,7 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
   });
   for (std::size_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
   const edge_t stored = offsets[n];
+  report(1);
 
   // From here on, parts hold equal shares of arcs, not of vertices, so that the hubs of a skewed
   // graph do not all land on one thread.
@@ -115,6 +138,7 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
   release(arcs.src);
   release(arcs.dst);
   release(arcs.weight);
+  report(2);
 
   // Sort and deduplicate every row in place.
   std::vector<edge_t> kept(std::size_t{n} + 1, 0);
@@ -130,6 +154,7 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
     }
   });
   for (std::size_t v = 0; v < n; ++v) kept[v + 1] += kept[v];
+  report(3);
 
   csr g;
   g.num_vertices = n;
@@ -148,13 +173,15 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads) {
   });
   if (arcs.kind == weight_kind::real) {
     g.real_weights.resize(bits.size());
-    std::memcpy(g.real_weights.data(), bits.data(), bits.size() * sizeof(float));
+    // data() of an empty vector may be null, and memcpy from null is undefined even for 0 bytes.
+    if (!bits.empty()) std::memcpy(g.real_weights.data(), bits.data(), bits.size() * sizeof(float));
     release(bits);
   }
   g.offsets = std::move(kept);
   origin.self_loops_dropped = self_loops.load();
   origin.duplicates_merged = stored - g.offsets[n];
   g.origin = std::move(origin);
+  report(4);
   return g;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "deltasplit/graph/csr.hpp"
+#include "deltasplit/graph/progress.hpp"
 
 namespace deltasplit::graph::detail {
 
@@ -21,7 +22,16 @@ struct arc_list {
 
 // Consumes `arcs` (its vectors are released as soon as they are no longer needed). Counts of
 // dropped self-loops and merged parallel arcs go into origin. threads = 0: all hardware threads.
-csr build_csr(arc_list&& arcs, provenance origin, unsigned threads = 0);
+// progress, when set, hears "building" after each of its 4 passes.
+csr build_csr(arc_list&& arcs, provenance origin, unsigned threads = 0, const progress_fn* progress = nullptr);
+
+// Bytes of a CSR of n vertices and `arcs` arcs (64-bit offsets, 32-bit targets and weights).
+std::uint64_t csr_bytes(std::uint64_t n, std::uint64_t arcs);
+// The most build_csr allocates at once beyond the arc lists it is given (`arc_list_bytes`, which
+// it releases half-way), for `entries` entries among n vertices (each stored twice when
+// symmetric): what a reader or generator checks against the memory budget before building.
+std::uint64_t build_csr_extra_bytes(std::uint64_t n, std::uint64_t entries, bool symmetric, bool real,
+                                    std::uint64_t arc_list_bytes);
 
 inline unsigned worker_count(unsigned requested) {
   unsigned t = requested ? requested : std::thread::hardware_concurrency();

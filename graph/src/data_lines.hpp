@@ -162,10 +162,12 @@ void append(std::vector<T>& to, std::vector<T>& from) {
 // Reads every remaining data line (those in `block` from `offset` on, then the rest of the file)
 // into `out`, in file order. `line_base` is the number of lines before `offset`. At most `limit`
 // entries are allowed; the first one past it is reported with the message `excess`.
+// after(out) runs once each block is joined (the memory check and progress of formats.hpp).
 // Afterwards out.lines is the file's line count and out.entries the data lines read.
-template <class LineFn>
+template <class LineFn, class AfterBlock>
 void read_data_lines(text_blocks& in, std::string& block, std::size_t offset, std::uint64_t line_base,
-                     std::uint64_t limit, const std::string& excess, unsigned threads, LineFn fn, chunk_state& out) {
+                     std::uint64_t limit, const std::string& excess, unsigned threads, LineFn fn, AfterBlock after,
+                     chunk_state& out) {
   std::vector<chunk_state> chunks;
   std::vector<std::string_view> pieces;
   std::vector<std::exception_ptr> failures;
@@ -245,18 +247,20 @@ void read_data_lines(text_blocks& in, std::string& block, std::size_t offset, st
       append(out.weight, st.weight);
       append(out.value, st.value);
     }
+    after(out);
   }
 }
 
 // read_data_lines for formats whose header declares the entry count (Matrix Market size line,
 // DIMACS problem line): more entries than declared, or fewer, is an error. `noun` names them.
-template <class LineFn>
+template <class LineFn, class AfterBlock>
 void read_declared_entries(text_blocks& in, std::string& block, std::size_t offset, std::uint64_t line_base,
                            std::uint64_t declared, std::uint64_t declared_line, const char* noun, unsigned threads,
-                           LineFn fn, chunk_state& out) {
+                           LineFn fn, AfterBlock after, chunk_state& out) {
   const std::string where = " declared on line " + std::to_string(declared_line);
   read_data_lines(in, block, offset, line_base, declared,
-                  "more " + std::string(noun) + " than the " + std::to_string(declared) + where, threads, fn, out);
+                  "more " + std::string(noun) + " than the " + std::to_string(declared) + where, threads, fn, after,
+                  out);
   if (out.entries < declared)
     throw input_error(in.path(), out.lines,
                       "truncated file: " + std::to_string(declared) + " " + noun + where + ", " +

@@ -17,7 +17,7 @@ struct problem {
   std::uint64_t vertices = 0, arcs = 0, line = 0;
 };
 
-problem parse_problem_line(line_cursor& cur, const std::string& path) {
+problem parse_problem_line(line_cursor& cur, const std::string& path, const read_options& options) {
   std::string_view line;
   bool any = false;
   for (;;) {
@@ -40,7 +40,7 @@ problem parse_problem_line(line_cursor& cur, const std::string& path) {
     if (!t.next(n) || !t.next(m) || !parse_u64(n, pr.vertices) || !parse_u64(m, pr.arcs))
       throw bad("bad problem line: expected 'p sp <vertices> <arcs>' (non-negative integers)");
     if (t.next(extra)) throw bad("unexpected token " + quoted(extra) + " on the problem line");
-    check_vertex_count(path, pr.line, pr.vertices);
+    check_vertex_count(path, pr.line, pr.vertices, options);
     return pr;
   }
 }
@@ -51,7 +51,7 @@ csr read_dimacs(const std::string& path, const read_options& options) {
   text_blocks in(path, options.block_bytes, options.threads != 1);
   std::string block;
   line_cursor cur(in, block);
-  const problem pr = parse_problem_line(cur, path);
+  const problem pr = parse_problem_line(cur, path, options);
   const std::uint64_t n = pr.vertices;
 
   auto arc = [n](std::string_view line, chunk_state& st) -> bool {
@@ -81,8 +81,9 @@ csr read_dimacs(const std::string& path, const read_options& options) {
   };
 
   chunk_state data;
+  auto after = [&](const chunk_state& so_far) { after_block(in, options, n, so_far, false, false); };
   read_declared_entries(in, block, cur.offset(), cur.line_number(), pr.arcs, pr.line, "arcs", options.threads, arc,
-                        data);
+                        after, data);
   text_graph t;
   t.vertices = n;
   t.weighted = true;

@@ -1,7 +1,8 @@
 // Edge lists in the SNAP style: "#" (or "%") comment lines, then one "u v [w]" line per arc with
 // 0-based ids. The vertex count is the largest id + 1, or the "# Nodes: N" header comment when
 // that is larger (SNAP files carry one; our writer does too, so isolated tail vertices survive a
-// round trip). Weights are integers, or reals as soon as one weight has a fraction.
+// round trip). Weights are integers, or reals as soon as one weight has a fraction (or does not
+// fit 32 bits), or when the header comment says "Weights: real" (our writer's, for real weights).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -30,6 +31,17 @@ bool nodes_comment(std::string_view line, std::uint64_t& nodes) {
   return t.next(tok) && parse_u64(tok, nodes);
 }
 
+// "# Nodes: 4 Edges: 3 Weights: real" (what our writer puts): true when the comment declares real
+// weights, which keeps a real-weighted graph real through a round trip even when every weight
+// happens to be integral, or when it has no arcs at all.
+bool real_weights_comment(std::string_view line) {
+  std::size_t at = line.find("Weights:");
+  if (at == std::string_view::npos) return false;
+  tokens t(line.substr(at + 8));
+  std::string_view tok;
+  return t.next(tok) && ascii_lower(tok) == "real";
+}
+
 // A weight token as an exact double: integers digit by digit, anything else as the float it
 // denotes, rounded once (so the float a real-weighted file ends up with is correctly rounded).
 const char* parse_weight(std::string_view tok, double& value) {
@@ -52,6 +64,7 @@ csr read_edge_list(const std::string& path, const read_options& options) {
   line_cursor cur(in, block);
 
   std::uint64_t header_nodes = 0;
+  bool declared_real = false;
   std::string_view line;
   std::size_t data_offset = 0;
   std::uint64_t data_line_base = 0;
@@ -70,9 +83,10 @@ csr read_edge_list(const std::string& path, const read_options& options) {
     }
     std::uint64_t nodes = 0;
     if (nodes_comment(line, nodes)) header_nodes = std::max(header_nodes, nodes);
+    declared_real = declared_real || real_weights_comment(line);
   }
   if (!any_line) throw input_error(path, 0, "empty file");
-  check_vertex_count(path, data_line_base, header_nodes);
+  check_vertex_count(path, data_line_base, header_nodes, options);
 
   auto arc = [](std::string_view text, chunk_state& st) -> bool {
     tokens t(text);
@@ -107,18 +121,25 @@ csr read_edge_list(const std::string& path, const read_options& options) {
   };
 
   chunk_state data;
+  // Reals are the costlier guess while the weights' kind is still open.
+  auto after = [&](const chunk_state& so_far) {
+    after_block(in, options, std::max(header_nodes, so_far.entries ? so_far.max_id + 1 : 0), so_far, false,
+                !so_far.value.empty());
+  };
   read_data_lines(in, block, data_offset, data_line_base, ~std::uint64_t{0}, std::string(), options.threads, arc,
-                  data);
+                  after, data);
 
   text_graph t;
   t.vertices = std::max(header_nodes, data.entries ? data.max_id + 1 : 0);
-  check_vertex_count(path, 0, t.vertices);
-  t.weighted = data.columns == 3;
+  check_vertex_count(path, 0, t.vertices, options);
+  // Declared real weights and no data line: a real-weighted graph without arcs.
+  t.weighted = data.columns == 3 || (declared_real && data.entries == 0);
   t.one_based = false;
   t.format = "edge-list";
   if (t.weighted) {
-    bool integral = std::all_of(data.value.begin(), data.value.end(),
-                                [](double x) { return x == std::floor(x) && x <= 4294967295.0; });
+    bool integral = !declared_real && std::all_of(data.value.begin(), data.value.end(), [](double x) {
+      return x == std::floor(x) && x <= 4294967295.0;
+    });
     t.kind = integral ? weight_kind::integer : weight_kind::real;
     data.weight.resize(data.value.size());
     for (std::size_t i = 0; i < data.value.size(); ++i)
@@ -129,7 +150,8 @@ csr read_edge_list(const std::string& path, const read_options& options) {
 
 void write_edge_list(const csr& g, output_file& out) {
   out.write("# written by deltasplit: 0-based 'source target weight' lines\n");
-  out.write("# Nodes: " + std::to_string(g.num_vertices) + " Edges: " + std::to_string(g.num_arcs()) + "\n");
+  out.write("# Nodes: " + std::to_string(g.num_vertices) + " Edges: " + std::to_string(g.num_arcs()) +
+            " Weights: " + (g.kind == weight_kind::real ? "real" : "integer") + "\n");
   write_arc_lines(g, out, "", 0);
 }
 

@@ -16,7 +16,7 @@ class output_file;
 csr read_matrix_market(const std::string& path, const read_options& options);
 csr read_dimacs(const std::string& path, const read_options& options);
 csr read_edge_list(const std::string& path, const read_options& options);
-csr read_binary(const std::string& path);
+csr read_binary(const std::string& path, const read_options& options);
 
 void write_matrix_market(const csr& g, output_file& out);
 void write_dimacs(const csr& g, output_file& out);
@@ -25,9 +25,26 @@ void write_binary(const csr& g, output_file& out);
 // One "<prefix>u v w" line per arc, ids shifted by id_base (1 for 1-based formats).
 void write_arc_lines(const csr& g, output_file& out, std::string_view prefix, unsigned id_base);
 
-// Refuses a vertex count past the 32-bit id limit, or one whose CSR offsets alone would not fit
-// this machine's memory (rather than failing inside an allocation).
-void check_vertex_count(const std::string& path, std::uint64_t line, std::uint64_t vertices);
+// Refuses a vertex count past the 32-bit id limit, or one whose CSR offsets alone (and what the
+// caller needs per vertex later) would not fit the memory budget, before anything is allocated.
+void check_vertex_count(const std::string& path, std::uint64_t line, std::uint64_t vertices, const read_options& options);
+
+// Refuses (input_error at `line`, with the bytes needed and available) a load that needs `need`
+// more bytes while holding `held`: options.memory_limit less what is held, or what the machine
+// has available now.
+void require_load_memory(const std::string& path, std::uint64_t line, const read_options& options,
+                         const std::string& what, std::uint64_t need, std::uint64_t held);
+
+// Refuses (input_error at `line`) a text graph whose entries read so far, `held` bytes of parsed
+// lists, would not fit the memory budget once built into a CSR with `vertices` vertices and
+// used by the caller (options.later_bytes_*). Called after every block, so a file that is too
+// large for the machine stops while there is still memory to report it.
+void check_load_memory(const std::string& path, std::uint64_t line, const read_options& options, std::uint64_t vertices,
+                       std::uint64_t entries, bool symmetric, bool real, std::uint64_t held);
+
+// After a block of data lines: the memory check above for what `data` holds, and progress.
+void after_block(const text_blocks& in, const read_options& options, std::uint64_t vertices, const chunk_state& data,
+                 bool symmetric, bool real);
 
 // What a text reader parsed, on its way to a CSR.
 struct text_graph {

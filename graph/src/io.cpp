@@ -114,7 +114,7 @@ csr read_graph(const std::string& path, const read_options& options) {
     case file_format::dimacs: return detail::read_dimacs(path, options);
     case file_format::edge_list: return detail::read_edge_list(path, options);
     case file_format::binary: {
-      csr g = detail::read_binary(path);
+      csr g = detail::read_binary(path, options);
       if (options.force_generated_weights)
         assign_random_weights(g, options.weight_seed, options.weight_min, options.weight_max);
       return g;
@@ -148,6 +148,7 @@ void write_graph(const csr& g, const std::string& path, const write_options& opt
                                 "; refusing to overwrite it (set overwrite to replace it)");
   }
   detail::output_file out(path, options.gzip || gz_extension(path));
+  out.set_progress(&options.progress);
   switch (f) {
     case file_format::matrix_market: detail::write_matrix_market(g, out); break;
     case file_format::dimacs: detail::write_dimacs(g, out); break;

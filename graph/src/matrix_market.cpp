@@ -24,7 +24,7 @@ struct mm_header {
   std::uint64_t size_line = 0;
 };
 
-mm_header parse_header(line_cursor& cur, const std::string& path) {
+mm_header parse_header(line_cursor& cur, const std::string& path, const read_options& options) {
   mm_header h;
   std::string_view line;
   if (!cur.next(line)) throw input_error(path, 0, "empty file");
@@ -80,7 +80,7 @@ mm_header parse_header(line_cursor& cur, const std::string& path) {
   if (r != c)
     throw bad("non-square matrix (" + std::to_string(r) + " rows, " + std::to_string(c) +
               " columns): a graph's adjacency matrix is square");
-  check_vertex_count(path, h.size_line, r);
+  check_vertex_count(path, h.size_line, r, options);
   h.vertices = r;
   return h;
 }
@@ -91,7 +91,7 @@ csr read_matrix_market(const std::string& path, const read_options& options) {
   text_blocks in(path, options.block_bytes, options.threads != 1);
   std::string block;
   line_cursor cur(in, block);
-  const mm_header h = parse_header(cur, path);
+  const mm_header h = parse_header(cur, path, options);
   const std::uint64_t n = h.vertices;
   const mm_field field = h.field;
 
@@ -128,8 +128,11 @@ csr read_matrix_market(const std::string& path, const read_options& options) {
   };
 
   chunk_state data;
+  auto after = [&](const chunk_state& so_far) {
+    after_block(in, options, n, so_far, h.symmetric, field == mm_field::real);
+  };
   read_declared_entries(in, block, cur.offset(), cur.line_number(), h.entries, h.size_line, "entries", options.threads,
-                        entry, data);
+                        entry, after, data);
   text_graph t;
   t.vertices = n;
   t.kind = field == mm_field::real ? weight_kind::real : weight_kind::integer;

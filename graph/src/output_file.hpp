@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "deltasplit/graph/progress.hpp"
+
 namespace deltasplit::graph::detail {
 
 class output_file {
@@ -25,6 +27,12 @@ class output_file {
   void put(std::size_t n) { used_ += n; }
   void commit();  // flushes, closes and renames into place
 
+  // Progress of the writer: "writing", done of total in the writer's unit (arcs, bytes).
+  void set_progress(const progress_fn* progress) { progress_ = progress; }
+  void report(std::uint64_t done, std::uint64_t total) const {
+    if (progress_ && *progress_) (*progress_)("writing", done, total);
+  }
+
  private:
   void flush();
   void sink(const unsigned char* data, std::size_t n, bool finish);
@@ -37,6 +45,7 @@ class output_file {
   std::unique_ptr<char[]> buffer_;
   std::size_t used_ = 0;
   bool committed_ = false;
+  const progress_fn* progress_ = nullptr;
 };
 
 }  // namespace deltasplit::graph::detail

@@ -9,6 +9,7 @@
 
 #include "csr_builder.hpp"
 #include "deltasplit/graph/generators.hpp"
+#include "deltasplit/graph/memory.hpp"
 #include "deltasplit/graph/weights.hpp"
 #include "splitmix.hpp"
 
@@ -34,37 +35,48 @@ csr generate_rmat(const rmat_params& p) {
   };
   const std::uint64_t ta = threshold(p.a), tb = threshold(p.a + p.b), tc = threshold(p.a + p.b + p.c);
 
+  // The edge lists, then the CSR built from them: checked before either is allocated.
+  const std::uint64_t lists = saturating_mul(8, m);
+  require_memory("R-MAT graph of 2^" + std::to_string(p.scale) + " vertices and " + std::to_string(m) + " edges",
+                 saturating_add(lists, detail::build_csr_extra_bytes(n, m, p.undirected, false, lists)), p.memory_limit);
+
   detail::arc_list arcs;
   arcs.num_vertices = static_cast<vertex_t>(n);
   arcs.symmetric = p.undirected;
   arcs.src.resize(m);
   arcs.dst.resize(m);
   const std::uint64_t stream = detail::splitmix64(p.seed);
-  // Each edge draws from its own stream, so the graph does not depend on the thread count.
-  detail::parallel_ranges(m, 0, [&](std::uint64_t begin, std::uint64_t end) {
-    for (std::uint64_t i = begin; i < end; ++i) {
-      detail::splitmix_stream rng(stream ^ detail::splitmix64(i));
-      vertex_t u = 0, v = 0;
-      std::uint64_t bits = 0;
-      for (unsigned level = 0; level < p.scale; ++level) {
-        if (level % 2 == 0) bits = rng.next();
-        std::uint64_t r = bits & 0xffffffffu;
-        bits >>= 32;
-        unsigned quadrant = unsigned(r >= ta) + unsigned(r >= tb) + unsigned(r >= tc);
-        u = (u << 1) | (quadrant >> 1);
-        v = (v << 1) | (quadrant & 1);
+  // Edges are drawn in rounds so that progress can be shown between them; each edge draws from
+  // its own stream, so the graph depends neither on the thread count nor on the rounds.
+  constexpr std::uint64_t round_edges = std::uint64_t{1} << 26;
+  for (std::uint64_t first = 0; first < m; first += round_edges) {
+    const std::uint64_t count = std::min(round_edges, m - first);
+    detail::parallel_ranges(count, 0, [&](std::uint64_t begin, std::uint64_t end) {
+      for (std::uint64_t i = first + begin; i < first + end; ++i) {
+        detail::splitmix_stream rng(stream ^ detail::splitmix64(i));
+        vertex_t u = 0, v = 0;
+        std::uint64_t bits = 0;
+        for (unsigned level = 0; level < p.scale; ++level) {
+          if (level % 2 == 0) bits = rng.next();
+          std::uint64_t r = bits & 0xffffffffu;
+          bits >>= 32;
+          unsigned quadrant = unsigned(r >= ta) + unsigned(r >= tb) + unsigned(r >= tc);
+          u = (u << 1) | (quadrant >> 1);
+          v = (v << 1) | (quadrant & 1);
+        }
+        arcs.src[i] = u;
+        arcs.dst[i] = v;
       }
-      arcs.src[i] = u;
-      arcs.dst[i] = v;
-    }
-  });
+    });
+    if (p.progress) p.progress("generating", first + count, m);
+  }
 
   provenance origin;
   origin.format = "rmat";
   origin.one_based = false;
   origin.symmetric = p.undirected;
   origin.entries_read = m;
-  csr g = detail::build_csr(std::move(arcs), std::move(origin));
+  csr g = detail::build_csr(std::move(arcs), std::move(origin), 0, &p.progress);
   assign_random_weights(g, p.seed, p.weight_min, p.weight_max);
   return g;
 }

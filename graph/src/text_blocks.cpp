@@ -49,23 +49,26 @@ std::string canonical_path(const std::string& path) {
   return out;
 }
 
-std::uint64_t hash_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+std::uint64_t hash_file(const std::string& path, std::uint64_t max_bytes, bool& regular) {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. It does not change
+  // how a regular file reads.
+  regular = false;
+  file_descriptor fd;
+  fd.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd.fd < 0) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+  regular = true;
   content_hash h;
-  std::vector<char> buf(raw_chunk_bytes);
-  for (;;) {
-    ssize_t got = ::read(fd, buf.data(), buf.size());
+  std::vector<char> buf(static_cast<std::size_t>(std::min<std::uint64_t>(raw_chunk_bytes, max_bytes)));
+  while (max_bytes) {
+    ssize_t got = ::read(fd.fd, buf.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), max_bytes)));
     if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      int err = errno;
-      ::close(fd);
-      throw input_error(path, 0, std::string("read failed: ") + std::strerror(err));
-    }
+    if (got < 0) throw input_error(path, 0, std::string("read failed: ") + std::strerror(errno));
     if (got == 0) break;
     h.update(buf.data(), static_cast<std::size_t>(got));
+    max_bytes -= static_cast<std::uint64_t>(got);
   }
-  ::close(fd);
   return h.digest();
 }
 
@@ -208,6 +211,7 @@ std::size_t text_blocks::read_raw(char* dst, std::size_t n) {
     }
     hash_->h.update(dst + total, static_cast<std::size_t>(got));
     total += static_cast<std::size_t>(got);
+    raw_bytes_.fetch_add(static_cast<std::uint64_t>(got), std::memory_order_relaxed);
   }
   return total;
 }

@@ -4,6 +4,7 @@
 // it hashes the raw bytes: the identity a binary cache records for its source file.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -21,8 +22,10 @@ struct file_identity {
 bool stat_file(const std::string& path, std::uint64_t& bytes, std::int64_t& mtime_ns);
 // Absolute, symlink-free path when the file exists, the path unchanged otherwise.
 std::string canonical_path(const std::string& path);
-// Hashes the whole raw file (used to check a cache's source when its mtime moved).
-std::uint64_t hash_file(const std::string& path);
+// Hashes the first `max_bytes` raw bytes of a regular file (a cache's source, when its mtime
+// moved). Sets `regular` false, hashing nothing, for anything else: a FIFO or a device would
+// block or never end.
+std::uint64_t hash_file(const std::string& path, std::uint64_t max_bytes, bool& regular);
 
 // An open file descriptor, closed on destruction (also when a constructor throws half-way).
 struct file_descriptor {
@@ -50,6 +53,9 @@ class text_blocks {
   // Both valid once next() returned false.
   std::uint64_t text_bytes() const { return text_bytes_; }  // decompressed bytes delivered
   file_identity identity() const;
+  // For progress: raw bytes read from the file so far (any thread may ask), and its size.
+  std::uint64_t raw_bytes() const { return raw_bytes_.load(std::memory_order_relaxed); }
+  std::uint64_t file_bytes() const { return identity_.bytes; }
 
  private:
   struct gzip_stream;
@@ -69,6 +75,7 @@ class text_blocks {
   std::string carry_;  // a partial last line held back for the next block
   std::unique_ptr<gzip_stream> gzip_;
   std::uint64_t text_bytes_ = 0;
+  std::atomic<std::uint64_t> raw_bytes_{0};
   file_identity identity_;
   std::unique_ptr<hash_state> hash_;
   std::unique_ptr<prefetch_queue> ahead_;

@@ -70,6 +70,8 @@ int run_compare(const arguments& args) {
   std::unique_ptr<text_output> json;
   if (vm.count("json")) json = std::make_unique<text_output>(json_path, force, graph_path, "json");
 
+  input.later_bytes_per_vertex = solve_bytes_per_vertex(true);
+  input.later_bytes_per_arc = solve_bytes_per_arc();
   graph::csr g = load_graph(graph_path, input);
   if (g.num_vertices == 0) throw std::runtime_error(graph_path + ": the graph has no vertices");
   const graph::vertex_t source = vm.count("source") ? parse_vertex(source_text, g, graph_path, "source") : 0;
@@ -92,6 +94,7 @@ int run_compare(const arguments& args) {
     r.how = how;
     sssp::options o = shared;
     o.how = how;
+    o.phase_times = true;  // the frontier% column (on the GPU a second, instrumented solve per run)
     o.device = sssp::is_gpu_strategy(how) ? sssp::device_kind::gpu : sssp::device_kind::cpu;
     try {
       sssp::solver s(g, o);
@@ -109,12 +112,17 @@ int run_compare(const arguments& args) {
 
   double baseline = 0;
   std::string baseline_name = strategies.front() == sssp::strategy::near_far ? "near-far" : "cpu";
-  for (const row& r : rows)
+  std::string cpu_device = "cpu";  // what the CPU rows ran on: "cpu (16 threads)", ...
+  for (const row& r : rows) {
     if (r.error.empty() && baseline_name == sssp::strategy_name(r.how)) baseline = r.timing.median_ms;
+    if (r.error.empty() && r.how == sssp::strategy::delta_stepping_cpu) cpu_device = r.timing.result.stats.device;
+  }
 
   std::cout << "graph " << file_name(graph_path) << ": " << g.num_vertices << " vertices, " << g.num_arcs()
             << " arcs; source " << g.external_id(source) << "; reached " << oracle.num_reached() << "; median of "
             << runs << (runs == 1 ? " run\n" : " runs\n");
+  std::cout << "vs_" << baseline_name << " = " << baseline_name << "'s median time / the row's; the cpu row ran on "
+            << cpu_device << ", dijkstra on one thread\n";
   std::cout << std::left << std::setw(12) << "strategy" << std::right << std::setw(12) << "time_ms" << std::setw(10)
             << "MTEPS" << std::setw(12) << "iterations" << std::setw(15) << "edges_relaxed" << std::setw(11)
             << "frontier%" << std::setw(14) << ("vs_" + baseline_name) << std::setw(10) << "delta" << "  " << std::left
@@ -139,6 +147,7 @@ int run_compare(const arguments& args) {
     j.begin_object();
     j.field("graph", graph_path).field("vertices", std::uint64_t{g.num_vertices}).field("arcs", g.num_arcs());
     j.field("source", g.external_id(source)).field("runs", runs).field("baseline", baseline_name);
+    j.field("cpu_device", cpu_device);
     j.key("strategies").begin_array();
     for (const row& r : rows) {
       j.begin_object().field("strategy", sssp::strategy_name(r.how));

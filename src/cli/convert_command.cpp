@@ -5,6 +5,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/progress_meter.hpp"
 #include "deltasplit/graph/io.hpp"
 
 namespace deltasplit::cli {
@@ -43,7 +44,11 @@ int run_convert(const arguments& args) {
     if (!force) throw usage_error("convert: " + out_path + " exists (use --force to replace it)");
   }
   graph::csr g = load_graph(in_path, input);
-  graph::write_graph(g, out_path, wo);
+  {
+    progress_meter meter("writing " + file_name(out_path));
+    wo.progress = meter.callback();
+    graph::write_graph(g, out_path, wo);
+  }
   std::cout << "wrote " << out_path << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs\n";
   return exit_success;
 }

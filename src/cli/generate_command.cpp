@@ -6,6 +6,7 @@
 
 #include "cli/command.hpp"
 #include "cli/options.hpp"
+#include "cli/progress_meter.hpp"
 #include "deltasplit/graph/generators.hpp"
 #include "deltasplit/graph/io.hpp"
 
@@ -76,6 +77,8 @@ int run_generate(const arguments& args) {
     rmat.seed = seed;
     rmat.weight_min = lo;
     rmat.weight_max = hi;
+    progress_meter meter("generating " + file_name(out_path));
+    rmat.progress = meter.callback();
     g = graph::generate_rmat(rmat);
   } else {
     if (grid.rows == 0 || grid.cols == 0) throw usage_error("grid: --rows and --cols must be positive");
@@ -87,7 +90,11 @@ int run_generate(const arguments& args) {
     grid.weight_max = hi;
     g = graph::generate_grid(grid);
   }
-  graph::write_graph(g, out_path, wo);
+  {
+    progress_meter meter("writing " + file_name(out_path));
+    wo.progress = meter.callback();
+    graph::write_graph(g, out_path, wo);
+  }
   std::cout << "wrote " << out_path << ": " << kind << ", " << g.num_vertices << " vertices, " << g.num_arcs()
             << " arcs\n";
   return exit_success;

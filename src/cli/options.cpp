@@ -5,6 +5,7 @@
 #include <iostream>
 #include <limits>
 
+#include "cli/progress_meter.hpp"
 #include "deltasplit/graph/io.hpp"
 
 namespace deltasplit::cli {
@@ -43,7 +44,11 @@ void add_solver_options(po::options_description& options, solver_settings& setti
   options.add_options()
       ("delta", po::value(&settings.delta)->value_name("D")->default_value("auto"), "bucket width, or auto")
       ("buckets", po::value(&settings.buckets)->value_name("K")->default_value(10), "K, buckets of the bucketing and multisplit strategies")
-      ("runs", po::value(&settings.runs)->value_name("R")->default_value(default_runs), "solves per source; the median time is reported");
+      ("runs", po::value(&settings.runs)->value_name("R")->default_value(default_runs), "solves per source; the median time is reported")
+      ("light-phase", po::value(&settings.light_phase)->value_name("MODE")->default_value("auto"),
+       "GPU small frontiers' light iterations: block (block by block), cluster (cluster-synchronous) or auto (block below mean out-degree 6)")
+      ("cluster-blocks", po::value(&settings.cluster_blocks)->value_name("B")->default_value(0),
+       "GPU small-frontier cluster: 16, 8 or 1 blocks, or 0 for automatic (16 where the GPU can place it, else 8)");
 }
 
 sssp::options solver_options(const solver_settings& settings, const input_settings& input) {
@@ -52,6 +57,18 @@ sssp::options solver_options(const solver_settings& settings, const input_settin
   sssp::options o;
   o.buckets = settings.buckets;
   o.threads = input.threads;
+  if (settings.light_phase == "auto")
+    o.light = sssp::light_phase::automatic;
+  else if (settings.light_phase == "block")
+    o.light = sssp::light_phase::block;
+  else if (settings.light_phase == "cluster")
+    o.light = sssp::light_phase::cluster;
+  else
+    throw usage_error("--light-phase '" + settings.light_phase + "': expected block, cluster or auto");
+  if (settings.cluster_blocks != 0 && settings.cluster_blocks != 1 && settings.cluster_blocks != 8 &&
+      settings.cluster_blocks != 16)
+    throw usage_error("--cluster-blocks " + std::to_string(settings.cluster_blocks) + ": expected 16, 8, 1 or 0");
+  o.cluster_blocks = settings.cluster_blocks;
   if (settings.delta != "auto") {
     std::size_t used = 0;
     try {
@@ -95,6 +112,10 @@ graph::csr load_graph(const std::string& path, const input_settings& settings) {
   ro.weight_seed = settings.weight_seed;
   parse_weight_range(settings.weight_range, ro.weight_min, ro.weight_max);
   ro.threads = settings.threads;
+  ro.later_bytes_per_vertex = settings.later_bytes_per_vertex;
+  ro.later_bytes_per_arc = settings.later_bytes_per_arc;
+  progress_meter meter("loading " + file_name(path));
+  ro.progress = meter.callback();
   return graph::read_graph(path, ro);
 }
 

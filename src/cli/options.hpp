@@ -29,17 +29,25 @@ struct input_settings {
   std::string weight_range = "0:1000";
   unsigned threads = 0;
   const char* format_flag = "format";
+  // Host memory the command needs per vertex and per arc once the graph is loaded (sssp: results,
+  // Dijkstra's state, the GPU upload's copy of the arcs): counted in the loader's memory check, so a graph the command could not go
+  // on to solve is refused before it is read.
+  std::uint64_t later_bytes_per_vertex = 0, later_bytes_per_arc = 0;
 };
 void add_input_options(po::options_description& options, input_settings& settings, const char* format_flag = "format");
 
-// Reads path with settings; graph::input_error (file and line) propagates to main().
+// Reads path with settings, showing progress on a terminal; graph::input_error (file and line,
+// or the memory needed and available) propagates to main().
 graph::csr load_graph(const std::string& path, const input_settings& settings);
 
-// How the solvers run, shared by sssp and compare: --delta, --buckets, --runs.
+// How the solvers run, shared by sssp and compare: --delta, --buckets, --runs, and the GPU's
+// small-frontier modes --light-phase and --cluster-blocks.
 struct solver_settings {
   std::string delta = "auto";
   unsigned buckets = 10;
   unsigned runs = 1;
+  std::string light_phase = "auto";
+  unsigned cluster_blocks = 0;
 };
 void add_solver_options(po::options_description& options, solver_settings& settings, unsigned default_runs);
 // The library options they describe (threads from input), or usage_error for a bad value.
@@ -50,6 +58,12 @@ void parse_weight_range(const std::string& text, std::uint32_t& lo, std::uint32_
 
 // A file format by name (mtx, gr, edges, bin) as a usage error when unknown.
 graph::file_format parse_format(const std::string& name, const char* flag);
+
+// Host memory the sssp and compare commands need beyond the graph, per vertex and per arc
+// (input_settings::later_bytes_*). The GPU solver checks its device memory itself, before
+// allocating (engine.cu, reserve).
+std::uint64_t solve_bytes_per_vertex(bool validate);
+std::uint64_t solve_bytes_per_arc();
 
 // Basename of a path, for summaries.
 std::string file_name(const std::string& path);

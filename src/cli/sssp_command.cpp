@@ -20,10 +20,12 @@
 
 #include "cli/command.hpp"
 #include "cli/json_writer.hpp"
+#include "cli/matrix_run.hpp"
 #include "cli/options.hpp"
 #include "cli/result_output.hpp"
 #include "cli/text_output.hpp"
 #include "cli/timed_runs.hpp"
+#include "cli/vertex_file.hpp"
 #include "cli/vertex_ids.hpp"
 #include "deltasplit/sssp.hpp"
 
@@ -86,7 +88,8 @@ void write_json(std::ostream& os, const graph::csr& g, const std::string& path, 
     j.key("times_ms").begin_array();
     for (double t : r.timing.times_ms) j.value(t);
     j.end_array();
-    j.field("mteps", mteps(g, r.timing.median_ms)).field("relax_ms", st.relax_ms).field("frontier_ms", st.frontier_ms);
+    j.field("mteps", mteps(g, r.timing.median_ms));
+    if (o.phase_times) j.field("relax_ms", st.relax_ms).field("frontier_ms", st.frontier_ms);
     j.field("delta", st.delta).field("iterations", st.iterations).field("edges_relaxed", st.edges_relaxed);
     j.field("vertices_processed", st.vertices_processed).field("max_queue", st.max_queue);
     j.field("reached", std::uint64_t{r.reached});
@@ -100,11 +103,26 @@ void write_json(std::ostream& os, const graph::csr& g, const std::string& path, 
 
 }  // namespace
 
+std::uint64_t solve_bytes_per_vertex(bool validate) {
+  // A result's distances (8 bytes at most) and predecessors (4), and the CPU solver's bucket
+  // entries (8); --validate adds Dijkstra's distances (8), settled flags (1) and heap entries
+  // (16, about one per vertex on the graphs measured).
+  return 8 + 4 + 8 + (validate ? 8 + 1 + 16 : 0);
+}
+
+std::uint64_t solve_bytes_per_arc() {
+  // The GPU solver sorts every row by weight into a host copy of the targets and weights (4 + 4
+  // bytes) before uploading it (engine.cu, rows_by_weight).
+  return 8;
+}
+
 int run_sssp(const arguments& args) {
   std::string graph_path, strategy_text, device_text, output_path, predecessors_path, json_path, target_text;
+  std::string source_file, target_file, matrix_path;
+  std::uint32_t batch_size = 0;
   std::vector<std::string> source_texts;
   std::uint64_t random_count = 0, seed = 1;
-  bool validate = false, force = false;
+  bool validate = false, force = false, phase_times = false;
   input_settings input;
   solver_settings solving;
 
@@ -120,11 +138,21 @@ int run_sssp(const arguments& args) {
        "default: multisplit on a GPU, cpu otherwise")
       ("device", po::value(&device_text)->value_name("DEVICE")->default_value("auto"), "gpu, cpu or auto (the GPU when one is usable)")
       ("validate", po::bool_switch(&validate), "check every result against Dijkstra (exit status 3 on a mismatch)")
+      ("phase-times", po::bool_switch(&phase_times),
+       "also report the time in relaxation and in frontier management (GPU: a second, instrumented solve per run)")
       ("output,o", po::value(&output_path)->value_name("FILE"), "write 'vertex distance' lines ('inf' when unreachable; - for stdout)")
       ("predecessors", po::value(&predecessors_path)->value_name("FILE"), "write 'vertex predecessor' lines ('none' for the source and unreachable)")
       ("target", po::value(&target_text)->value_name("V"), "print the shortest path from each source to this vertex")
       ("json", po::value(&json_path)->value_name("FILE"), "write the statistics as JSON")
-      ("force", po::bool_switch(&force), "replace existing output files");
+      ("force", po::bool_switch(&force), "replace existing output files")
+      ("source-file", po::value(&source_file)->value_name("FILE"), "sources from a file: one vertex id per line, '#' comments")
+      ("target-file", po::value(&target_file)->value_name("FILE"), "with --matrix: the columns, one vertex id per line (default: all vertices)")
+      ("matrix", po::value(&matrix_path)->value_name("OUT.npy"),
+       "solve the sources in GPU batches and write the distance matrix (rows: sources, columns: targets) as .npy, "
+       "uint32 (4294967295 = unreachable) or float32 (inf), with OUT.sources.txt and OUT.targets.txt")
+      ("batch-size", po::value(&batch_size)->value_name("K"),
+       "sources solved together in the batched mode (rounded up to a multiple of 32 on the GPU; default: automatic); "
+       "without --matrix it solves and summarises only");
   add_solver_options(options, solving, 1);
   add_input_options(options, input);
   po::positional_options_description positional;
@@ -134,15 +162,26 @@ int run_sssp(const arguments& args) {
                           "Single-source shortest paths by delta-stepping. Vertex ids are in the graph file's own\n"
                           "numbering: 1-based for Matrix Market and DIMACS, 0-based for edge lists. With several\n"
                           "sources, --output and --predecessors hold one block per source, each opened by\n"
-                          "'# source V'. Without --output the command prints a summary.\n\n"
+                          "'# source V'. Without --output the command prints a summary.\n"
+                          "With --matrix (or --batch-size) the sources are solved in batches, many at once on the GPU,\n"
+                          "and the distance matrix is streamed to a .npy file.\n\n"
                           "example: deltasplit sssp datasets/USA-road-d.NY.gr.gz --source 1 --validate",
                           args, options, positional, vm))
     return exit_success;
 
   sssp::options o = solver_options(solving, input);
+  o.phase_times = phase_times;
   const unsigned runs = solving.runs;
-  if (vm.count("random-sources") && !source_texts.empty())
-    throw usage_error("--source and --random-sources exclude each other");
+  if (int(vm.count("random-sources")) + int(!source_texts.empty()) + int(vm.count("source-file")) > 1)
+    throw usage_error("--source, --source-file and --random-sources exclude each other");
+  const bool batched = vm.count("matrix") || vm.count("batch-size");
+  if (vm.count("target-file") && !batched) throw usage_error("--target-file needs --matrix or --batch-size");
+  if (vm.count("batch-size") && batch_size == 0) throw usage_error("--batch-size must be at least 1");
+  if (batched)
+    for (const char* flag : {"output", "predecessors", "target", "json"})
+      if (vm.count(flag)) throw usage_error(std::string("--") + flag + " cannot be combined with --matrix or --batch-size");
+  if (batched && runs != 1) throw usage_error("--runs cannot be combined with --matrix or --batch-size");
+  if (vm.count("matrix")) claim_matrix_files(matrix_path, force, graph_path);
   if (vm.count("random-sources") && random_count == 0) throw usage_error("--random-sources must be at least 1");
   o.device = parse_device(device_text);
   const bool strategy_given = vm.count("strategy") > 0;
@@ -178,13 +217,17 @@ int run_sssp(const arguments& args) {
                               ? std::cerr
                               : std::cout;
 
+  input.later_bytes_per_vertex = solve_bytes_per_vertex(validate);
+  input.later_bytes_per_arc = solve_bytes_per_arc();
   auto load_start = std::chrono::steady_clock::now();
   graph::csr g = load_graph(graph_path, input);
   const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start).count();
   if (g.num_vertices == 0) throw std::runtime_error(graph_path + ": the graph has no vertices");
 
   std::vector<graph::vertex_t> sources;
-  if (random_count)
+  if (!source_file.empty())
+    sources = read_vertex_file(source_file, g);
+  else if (random_count)
     sources = random_sources(g, random_count, seed);
   else if (!source_texts.empty())
     sources = parse_vertices(source_texts, g, graph_path, "source");
@@ -195,6 +238,22 @@ int run_sssp(const arguments& args) {
   o.predecessors = predecessors || target;
 
   std::string why_not;
+  if (batched) {
+    if (!sssp::is_gpu_strategy(o.how)) o.device = sssp::device_kind::cpu;  // --strategy cpu or dijkstra
+    if (o.device == sssp::device_kind::automatic && !sssp::gpu_available(&why_not))
+      std::cerr << "note: no usable GPU (" << why_not << "); solving on the CPU, one Dijkstra per source and thread\n";
+    matrix_request request;
+    request.graph_path = graph_path;
+    request.matrix_path = matrix_path;
+    request.force = force;
+    request.validate = validate;
+    request.batch_size = batch_size;
+    request.sources = std::move(sources);
+    if (!target_file.empty()) request.targets = read_vertex_file(target_file, g);
+    summary << "graph       " << describe_graph(g, graph_path) << ", loaded in " << std::fixed << std::setprecision(2)
+            << load_ms << " ms\n";
+    return run_matrix(request, g, o, summary);
+  }
   if (sssp::is_gpu_strategy(o.how) && o.device == sssp::device_kind::automatic && !sssp::gpu_available(&why_not))
     std::cerr << "note: no usable GPU (" << why_not << "); running CPU delta-stepping"
               << (strategy_given ? std::string(" instead of ") + sssp::strategy_name(o.how) : std::string()) << "\n";
@@ -246,6 +305,9 @@ int run_sssp(const arguments& args) {
     summary << "time        " << r.timing.median_ms << " ms (median of " << runs << (runs == 1 ? " run" : " runs")
             << "), " << mteps(g, r.timing.median_ms) << " MTEPS, " << first.iterations << " iterations, "
             << first.edges_relaxed << " edges relaxed\n";
+    if (o.phase_times)
+      summary << "phases      " << first.relax_ms << " ms relaxing, " << first.frontier_ms
+              << " ms managing the frontier\n";
     summary << "reached     " << r.reached << " of " << g.num_vertices << " vertices\n";
     summary << "validation  " << describe_check(r.check, o.predecessors) << "\n";
   } else {

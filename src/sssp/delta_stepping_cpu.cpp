@@ -1,29 +1,57 @@
 // Delta-stepping on the CPU, after Meyer and Sanders (J. Algorithms 49(1), 2003): tentative
-// distances are filed into buckets of width delta; the smallest non-empty bucket is emptied in
-// rounds that relax only light arcs (weight <= delta), since only those can refill it; its
-// vertices then relax their heavy arcs once, at their final distance (Section 2). The parallel
-// version (Section 3) runs each round's relaxations on all threads.
+// distances are filed into buckets of width delta and the smallest non-empty bucket is expanded
+// next, on every thread at once (Section 3). The loop is shaped for many cores after the published
+// CPU designs (Beamer et al., GAPBS, arXiv 1508.03619; Zhang et al., GraphIt, CGO 2020, Section 4;
+// Dong et al., rho-stepping, SPAA 2021, Section 5):
 //
-// Shape of the parallel loop. Each thread files the vertices it improves into its own buckets,
-// so insertion needs no locks; a round processes the union of every thread's current bucket,
-// shared out in chunks. Buckets form a window of `window` consecutive indices starting at `base`
-// (the cyclic bucket array of Section 2); improvements beyond the window wait in a per-thread
-// far pile that is filed into a new window when the old one is exhausted, so a small delta with
-// large weights never needs one bucket per distance value.
+// - Thread-local bins. A thread files each vertex it improves into its own bins, so filing needs
+//   no lock and no shared counter. A round expands the union of every thread's bin of the
+//   current bucket, which the threads read in place (each swapped its bin out into `current`),
+//   claimed in chunks from a shared counter: no copy into a shared frontier.
+// - Bucket fusion (GraphIt, Section 4.2). After a round, a thread keeps expanding what it filed
+//   into the current bucket on its own while that stays below cpu_tuning::fusion_limit. On road
+//   networks most of a bucket's work then runs without a barrier, and rounds fall several-fold.
+// - One barrier per round: the last thread to reach it picks the next bucket from every thread's
+//   candidate and swaps every thread's bin of it out while the others wait (choose_round), so
+//   the round starts as the barrier opens.
+// - Every arc of an expanded vertex is relaxed at once (no light/heavy phases): a heavy arc's
+//   target then waits in a later bucket like any other. The phases would save re-relaxing heavy
+//   arcs of vertices expanded twice in one bucket, at the price of a second pass over each row and
+//   a barrier per bucket.
 //
-// A vertex's distance and predecessor live in one 64-bit word (distance bits high, predecessor
-// low) improved by compare-and-swap, so the tree always matches the distances. Only a strictly
-// smaller distance replaces a label: the vertex that set a final label had its own final label
-// earlier, so predecessor links point back in time and cannot form a cycle, even through
-// zero-weight arcs. A vertex may sit in several buckets; it is relaxed only when its current
-// distance lies in the bucket being processed and its arcs have not yet been relaxed at exactly
-// that distance (light_tag / heavy_tag), so copies of it cost no repeated relaxation. Distances do
-// not depend on thread timing (they are the unique fixed point); which of several equally short
-// parents a vertex records may.
+// Buckets form a window of `window` consecutive indices from `base` (the cyclic array of Section
+// 2); a vertex filed beyond it waits in its thread's far pile until the window is used up, so a
+// small delta with large weights never needs one bin per distance value. A vertex may be filed
+// several times; it is expanded only from the bucket its distance lies in, so a copy left behind
+// by a later improvement costs a read, not a relaxation. bucket_of may be any non-decreasing map of
+// distances (floor(d * (1/delta)) in double here, with no division); the answer does not depend
+// on it, only the work.
 //
-// Statistics: iterations counts buckets processed, relax_ms the light rounds and heavy phases as
-// the leader thread sees them, frontier_ms the rest (choosing the next bucket, refilling the
-// window from the far piles, the barriers in between); edges_relaxed counts arcs relaxed.
+// Labels: with predecessors, a vertex's distance and predecessor share one 64-bit word (distance
+// high) improved by compare-and-swap, so the tree always matches the distances; only a strictly
+// smaller distance replaces a label, so parents were labelled earlier and links cannot form a
+// cycle, even through zero-weight arcs. Without predecessors the distance alone is a 32-bit word
+// (half the memory traffic). Distances do not depend on thread timing (the unique fixed point);
+// which of several equally short parents is recorded may.
+//
+// Statistics: iterations counts rounds (the synchronised steps; bucket fusion's local steps are
+// not counted), vertices_processed the expansions, relax_ms the leader's time expanding,
+// frontier_ms its time choosing buckets, refilling the window and waiting at barriers.
+//
+// Tuning (cpu_tuning, delta_stepping_cpu.hpp), measured on the H200 host's 16 Xeon cores at
+// 0d5ebdb (two barriers a round; the one-barrier round of 9f1ebcc kept the thread-count figures
+// within the host's variation), median of 9 (7 for Kronecker) solves from vertex 1, automatic
+// delta (bench/results/cpu_solver.md, cpu_solver_bench):
+// - fusion_limit 1024. Limits 1 (no fusion) / 256 / 1024 / 4096 at 16 threads: USA-road-d.NY 16.1 /
+//   3.83 / 3.82 / 4.06 ms, road-FLA 28.6 / 10.6 / 10.1 / 10.1 ms, Kronecker 20 29.3 / 28.6 / 32.9 /
+//   31.1 ms (that graph varies by 10% between runs).
+// - parallel_arcs 200000. One thread against a forced team of 2 / 16: chesapeake (340 arcs)
+//   0.002 ms against 0.013 / 0.077; chicago-regional (39,018 arcs) 0.65 against 0.62 / 0.51;
+//   cit-HepPh (421,534) 1.48 against 1.57 / 1.54; email-Enron (367,662) 4.76 against 4.64 / 1.55;
+//   soc-slashdot0902 (870,161) 29.1 against 14.2 / 4.3. On the shared 2-core machine, where other
+//   work competes for both cores, a team of 2 lost most on the graphs of many small rounds
+//   (cit-HepPh 2.2 against 14.0 ms), so the threshold keeps chicago-sized graphs, whose team gains
+//   at most 25% on idle cores, on one thread.
 #include "sssp/delta_stepping_cpu.hpp"
 
 #include <algorithm>
@@ -31,22 +59,25 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <type_traits>
 #include <vector>
 
+#include "sssp/bucket_width.hpp"
 #include "sssp/distance_policy.hpp"
 
 namespace deltasplit::sssp::detail {
 
 namespace {
 
-constexpr std::size_t chunk = 64;              // vertices claimed at a time in a round
-constexpr std::size_t alone_limit = 256;       // smaller rounds run on one thread (see light_rounds_alone)
-constexpr std::uint64_t max_window = 4096;     // bucket slots per thread
+constexpr std::size_t chunk = 64;           // vertices claimed at a time in a round
+constexpr std::uint64_t max_window = 4096;  // bins per thread
 constexpr std::uint64_t no_bucket = std::numeric_limits<std::uint64_t>::max();
-constexpr std::uint64_t last_bucket = std::uint64_t{1} << 62;  // real distances far above delta share it
+constexpr double last_bucket = 0x1p62;  // distances far above delta share it
 
 std::uint32_t bits_of(std::uint32_t d) { return d; }
 std::uint32_t bits_of(float d) {
@@ -66,74 +97,73 @@ double ms_since(clock_type::time_point t) {
   return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
 }
 
-struct alignas(64) thread_state {
-  std::vector<std::vector<vertex_t>> bins;  // bucket k in slot k % window, for k in [base, base + window)
-  std::vector<vertex_t> far;                // improvements filed beyond the window
-  std::vector<vertex_t> current;            // this thread's share of the bucket being processed
-  std::vector<vertex_t> settled;            // vertices that relaxed light arcs in this bucket
-  std::vector<vertex_t> alone;              // rounds the leader runs by itself
+struct alignas(64) member_state {
+  // Read by the other members once per round, after a barrier.
+  std::vector<vertex_t> current;  // this thread's part of the round being expanded
+  std::uint64_t next = no_bucket, far_next = no_bucket;
+  // This thread's own, on other cache lines.
+  alignas(64) std::vector<std::vector<vertex_t>> bins;  // bucket k in bins[k & (window - 1)], k in [base, base + window)
+  std::vector<vertex_t> far;                            // filed beyond the window
+  std::vector<vertex_t> fused;                          // what bucket fusion expands alone
   std::uint64_t edges = 0, processed = 0;
-  std::uint64_t near_min = no_bucket, far_min = no_bucket;
   bool dropped = false;
 };
+
+std::uint64_t window_for(double max_weight, double delta) {
+  const double reach = std::floor(max_weight / delta) + 2;  // buckets one arc can span
+  std::uint64_t w = 64;
+  while (w < max_window && static_cast<double>(w) < 4 * reach) w *= 2;
+  return w;
+}
 
 }  // namespace
 
 struct delta_stepping_workspace {
-  explicit delta_stepping_workspace(vertex_t n, unsigned members)
-      : labels(new std::atomic<std::uint64_t>[n]),
-        light_tag(new std::atomic<std::uint32_t>[n]),
-        heavy_tag(new std::atomic<std::uint32_t>[n]),
-        threads(members) {}
-  std::unique_ptr<std::atomic<std::uint64_t>[]> labels;
-  std::unique_ptr<std::atomic<std::uint32_t>[]> light_tag, heavy_tag;
-  std::vector<thread_state> threads;
-  std::atomic<std::size_t> next_chunk{0};
-  double max_weight = 0;
-};
-
-double auto_delta(const csr_view& g) {
-  if (g.num_arcs() == 0 || g.num_vertices == 0) return 1;
-  double sum = 0;
-  if (g.kind == graph::weight_kind::integer)
-    for (std::uint32_t w : g.int_weights) sum += w;
-  else
-    for (float w : g.real_weights) sum += w;
-  const double mean_weight = sum / static_cast<double>(g.num_arcs());
-  const double mean_degree = static_cast<double>(g.num_arcs()) / g.num_vertices;
-  const double delta = 256 * mean_weight / (mean_degree * mean_degree * mean_degree);
-  if (g.kind == graph::weight_kind::integer) return std::max(1.0, std::floor(delta));
-  return delta > 0 ? delta : 1;
-}
-
-delta_stepping_cpu::delta_stepping_cpu(const csr_view& g, unsigned threads)
-    : g_(g), pool_(threads), work_(std::make_unique<delta_stepping_workspace>(g.num_vertices, pool_.size())) {
-  if (g.kind == graph::weight_kind::integer) {
-    for (std::uint32_t w : g.int_weights) work_->max_weight = std::max<double>(work_->max_weight, w);
-  } else {
-    for (float w : g.real_weights) work_->max_weight = std::max<double>(work_->max_weight, w);
+  delta_stepping_workspace(vertex_t vertices, unsigned members, const graph_statistics& s)
+      : n(vertices), statistics(s), threads(members) {}
+  template <class Word>
+  std::atomic<Word>* labels() {  // allocated on first use: a solver may never need both kinds
+    const std::size_t count = std::max<vertex_t>(n, 1);
+    if constexpr (std::is_same_v<Word, std::uint64_t>) {
+      if (!tree) tree.reset(new std::atomic<std::uint64_t>[count]);
+      return tree.get();
+    } else {
+      if (!plain) plain.reset(new std::atomic<std::uint32_t>[count]);
+      return plain.get();
+    }
   }
-}
-
-delta_stepping_cpu::~delta_stepping_cpu() = default;
+  vertex_t n;
+  graph_statistics statistics;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> tree;  // distance bits << 32 | predecessor
+  std::unique_ptr<std::atomic<std::uint32_t>[]> plain;  // distance bits
+  std::vector<member_state> threads;
+  alignas(64) std::atomic<std::size_t> next_chunk{0};
+};
 
 namespace {
 
-template <class Policy>
-class parallel_run {
+// One solve. Tree: labels carry predecessors (64-bit words) or not (32-bit).
+template <class Policy, bool Tree>
+class bucket_run {
   using distance = typename Policy::distance;
+  using word = std::conditional_t<Tree, std::uint64_t, std::uint32_t>;
 
  public:
-  parallel_run(const csr_view& g, delta_stepping_workspace& w, thread_pool& pool, double delta, double cutoff)
-      : g_(g), w_(w), pool_(pool), policy_(g), delta_(delta),
-        last_bucket_(std::isinf(cutoff) ? no_bucket : bucket_of(static_cast<distance>(std::min(cutoff, 4294967294.0)))) {
-    const double reach = std::floor(w.max_weight / delta) + 2;  // buckets one arc can span
-    window_ = static_cast<std::uint64_t>(std::clamp(4 * reach, 64.0, double(max_window)));
-  }
+  bucket_run(const csr_view& g, delta_stepping_workspace& w, thread_pool& pool, double delta, std::size_t fusion_limit,
+             double cutoff)
+      : g_(g), w_(w), pool_(pool), policy_(g), offsets_(g.offsets.data()), targets_(g.targets.data()),
+        labels_(w.labels<word>()), inverse_delta_(1 / delta),
+        cutoff_bucket_(std::isinf(cutoff) ? no_bucket : bucket_of(static_cast<distance>(std::min(cutoff, 4294967294.0)))),
+        window_(window_for(w.statistics.max_weight, delta)), fusion_limit_(fusion_limit),
+        parts_(pool.size()), starts_(pool.size() + 1, 0) {}
 
-  void run(vertex_t source, statistics& st) {
-    pool_.run([&](unsigned t) { member(t, source, st); });
-    for (const thread_state& s : w_.threads) {
+  // Solves, then writes the distances (and with Tree the predecessors) to the n-long arrays given.
+  void run(vertex_t source, statistics& st, distance* dist, vertex_t* parent) {
+    if (pool_.size() == 1)
+      member(0, source, st, dist, parent);
+    else
+      pool_.run([&](unsigned t) { member(t, source, st, dist, parent); });
+    for (const member_state& s : w_.threads) {
       st.edges_relaxed += s.edges;
       st.vertices_processed += s.processed;
       dropped_ = dropped_ || s.dropped;
@@ -143,245 +173,266 @@ class parallel_run {
   bool dropped() const { return dropped_; }
 
  private:
-  std::uint64_t bucket_of(distance d) const {
-    if constexpr (std::is_integral_v<distance>) {
-      return d / static_cast<std::uint64_t>(delta_);
-    } else {
-      double k = std::floor(double{d} / delta_);
-      return k >= double(last_bucket) ? last_bucket : static_cast<std::uint64_t>(k);
-    }
+  distance distance_of(vertex_t v) const { return from_bits<distance>(bits_of_label(labels_[v].load(std::memory_order_relaxed))); }
+  vertex_t predecessor_of(vertex_t v) const {
+    if constexpr (Tree)
+      return static_cast<vertex_t>(labels_[v].load(std::memory_order_relaxed));
+    else
+      return graph::invalid_vertex;
   }
-  distance distance_of(vertex_t v) const {
-    return from_bits<distance>(static_cast<std::uint32_t>(w_.labels[v].load(std::memory_order_relaxed) >> 32));
+  static std::uint32_t bits_of_label(word label) {
+    if constexpr (Tree)
+      return static_cast<std::uint32_t>(label >> 32);
+    else
+      return label;
+  }
+  static word label_of(std::uint32_t distance_bits, vertex_t parent) {
+    if constexpr (Tree)
+      return (std::uint64_t{distance_bits} << 32) | parent;
+    else
+      return distance_bits;
   }
 
-  void file(thread_state& me, vertex_t v, std::uint64_t k, std::uint64_t base) {
+  std::uint64_t bucket_of(distance d) const {
+    const double k = static_cast<double>(d) * inverse_delta_;
+    return static_cast<std::uint64_t>(k < last_bucket ? k : last_bucket);
+  }
+
+  void file(member_state& me, vertex_t v, std::uint64_t k, std::uint64_t base) {
     if (k - base < window_)
-      me.bins[k % window_].push_back(v);
+      me.bins[k & (window_ - 1)].push_back(v);
     else
       me.far.push_back(v);
   }
 
-  void relax(thread_state& me, vertex_t u, distance du, edge_t e, std::uint64_t base) {
-    ++me.edges;
-    distance candidate;
-    if (!policy_.extend(du, e, candidate)) {
-      me.dropped = true;
-      return;
-    }
-    const vertex_t v = g_.targets[e];
-    const std::uint32_t cb = bits_of(candidate);
-    const std::uint64_t label = (std::uint64_t{cb} << 32) | u;
-    std::uint64_t old = w_.labels[v].load(std::memory_order_relaxed);
-    while ((old >> 32) > cb) {
-      if (w_.labels[v].compare_exchange_weak(old, label, std::memory_order_relaxed)) {
-        file(me, v, bucket_of(candidate), base);
-        return;
+  // Relaxes every arc of u if u's distance still lies in bucket b.
+  void expand(member_state& me, vertex_t u, std::uint64_t b, std::uint64_t base) {
+    const distance du = distance_of(u);
+    if (bucket_of(du) != b) return;  // improved since it was filed: expanded in an earlier bucket
+    ++me.processed;
+    const edge_t first = offsets_[u], last = offsets_[u + 1];
+    me.edges += last - first;
+    for (edge_t e = first; e < last; ++e) {
+      distance candidate;
+      if (!policy_.extend(du, e, candidate)) {
+        me.dropped = true;
+        continue;
+      }
+      const vertex_t v = targets_[e];
+      const std::uint32_t cb = bits_of(candidate);
+      word old = labels_[v].load(std::memory_order_relaxed);
+      while (bits_of_label(old) > cb) {
+        if (labels_[v].compare_exchange_weak(old, label_of(cb, u), std::memory_order_relaxed)) {
+          file(me, v, bucket_of(candidate), base);
+          break;
+        }
       }
     }
   }
 
-  // Light arcs of u if its distance lies in bucket b and they were not relaxed at that distance.
-  void relax_light(thread_state& me, vertex_t u, std::uint64_t b, std::uint64_t base) {
-    const distance du = distance_of(u);
-    if (bucket_of(du) != b) return;
-    const std::uint32_t db = bits_of(du);
-    if (w_.light_tag[u].exchange(db, std::memory_order_relaxed) == db) return;
-    ++me.processed;
-    me.settled.push_back(u);
-    for (edge_t e = g_.offsets[u]; e < g_.offsets[u + 1]; ++e)
-      if (policy_.weight(e) <= delta_) relax(me, u, du, e, base);
-  }
-
-  void relax_heavy(thread_state& me, vertex_t u, std::uint64_t base) {
-    const distance du = distance_of(u);
-    const std::uint32_t db = bits_of(du);
-    if (w_.heavy_tag[u].exchange(db, std::memory_order_relaxed) == db) return;
-    for (edge_t e = g_.offsets[u]; e < g_.offsets[u + 1]; ++e)
-      if (policy_.weight(e) > delta_) relax(me, u, du, e, base);
-  }
-
-  // Relaxes light arcs of the union of every thread's `current`, claimed in chunks.
-  void light_round(thread_state& me, std::uint64_t b, std::uint64_t base, const std::vector<std::size_t>& starts) {
+  // The union of every member's `current` (parts[s], starts[s] its prefix sums), claimed in chunks.
+  void expand_round(member_state& me, std::uint64_t b, std::uint64_t base, const std::vector<const vertex_t*>& parts,
+                    const std::vector<std::size_t>& starts) {
     const std::size_t total = starts.back();
     for (;;) {
-      std::size_t first = w_.next_chunk.fetch_add(chunk, std::memory_order_relaxed);
+      const std::size_t first = w_.next_chunk.fetch_add(chunk, std::memory_order_relaxed);
       if (first >= total) return;
-      std::size_t last = std::min(total, first + chunk);
+      const std::size_t last = std::min(total, first + chunk);
       std::size_t s = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), first) - starts.begin()) - 1;
       for (std::size_t i = first; i < last; ++i) {
         while (i >= starts[s + 1]) ++s;
-        relax_light(me, w_.threads[s].current[i - starts[s]], b, base);
+        expand(me, parts[s][i - starts[s]], b, base);
       }
     }
   }
 
-  // A round too small to pay for a barrier: the leader relaxes the union of every thread's
-  // `current`, then keeps emptying bucket b on its own while the rounds stay small.
-  void light_rounds_alone(thread_state& me, std::uint64_t b, std::uint64_t base) {
-    for (const thread_state& s : w_.threads)
-      for (vertex_t u : s.current) relax_light(me, u, b, base);
-    // Later rounds go through `alone`, not `current`: the other threads may still be reading the
-    // sizes of every `current` to make the same small-round decision.
-    for (;;) {
-      std::vector<vertex_t>& bin = me.bins[b % window_];
-      if (bin.empty() || bin.size() >= alone_limit) return;
-      me.alone.clear();
-      std::swap(me.alone, bin);
-      for (vertex_t u : me.alone) relax_light(me, u, b, base);
+  // Bucket fusion: this thread's own new entries of bucket b, while they stay few.
+  void fuse(member_state& me, std::uint64_t b, std::uint64_t base) {
+    std::vector<vertex_t>& bin = me.bins[b & (window_ - 1)];
+    while (!bin.empty() && bin.size() < fusion_limit_) {
+      me.fused.clear();
+      std::swap(me.fused, bin);
+      for (vertex_t u : me.fused) expand(me, u, b, base);
     }
   }
 
-  void member(unsigned t, vertex_t source, statistics& st) {
-    const unsigned members = pool_.size();
-    thread_state& me = w_.threads[t];
-    const bool leader = t == 0;
-    const std::uint32_t infinity_bits = bits_of(Policy::infinity);
-    const std::uint64_t unreached = (std::uint64_t{infinity_bits} << 32) | graph::invalid_vertex;
-    const vertex_t n = g_.num_vertices;
-    for (vertex_t v = static_cast<vertex_t>(std::uint64_t{n} * t / members);
-         v < static_cast<vertex_t>(std::uint64_t{n} * (t + 1) / members); ++v) {
-      w_.labels[v].store(unreached, std::memory_order_relaxed);
-      w_.light_tag[v].store(infinity_bits, std::memory_order_relaxed);
-      w_.heavy_tag[v].store(infinity_bits, std::memory_order_relaxed);
+  std::uint64_t first_filled(const member_state& me, std::uint64_t b, std::uint64_t base) const {
+    for (std::uint64_t k = b; k < base + window_; ++k)
+      if (!me.bins[k & (window_ - 1)].empty()) return k;
+    return no_bucket;
+  }
+
+  void sync() { pool_.barrier(); }
+
+  // Run by the last member to reach a round's barrier while the others wait there (one barrier a
+  // round): the next bucket is the smallest that any member filed, and each member's bin of it
+  // becomes that member's part of the round.
+  void choose_round(statistics& st) {
+    std::uint64_t next = no_bucket;
+    for (const member_state& s : w_.threads) next = std::min(next, s.next);
+    round_ = next;
+    if (next != no_bucket && next > cutoff_bucket_) {  // past the cutoff (options::cutoff): the solve ends
+      round_ = no_bucket;
+      past_cutoff_ = true;
     }
+    if (round_ == no_bucket) return;
+    for (std::size_t s = 0; s < w_.threads.size(); ++s) {
+      member_state& m = w_.threads[s];
+      m.current.clear();
+      std::swap(m.current, m.bins[next & (window_ - 1)]);
+      parts_[s] = m.current.data();
+      starts_[s + 1] = starts_[s] + m.current.size();
+    }
+    w_.next_chunk.store(0, std::memory_order_relaxed);
+    ++st.iterations;
+    st.max_queue = std::max<std::uint64_t>(st.max_queue, starts_.back());
+  }
+
+  // The window [base, base + window) is used up: the smallest bucket still waiting in a far pile
+  // becomes the new base and the far piles are filed into the new window. A far entry whose
+  // distance has since dropped inside the old window was filed again then, and expanded.
+  std::uint64_t refill(member_state& me, std::uint64_t base) {
+    const std::uint64_t end = base + window_;
+    me.far_next = no_bucket;
+    for (vertex_t v : me.far) {
+      const std::uint64_t k = bucket_of(distance_of(v));
+      if (k >= end) me.far_next = std::min(me.far_next, k);
+    }
+    sync();
+    std::uint64_t next = no_bucket;
+    for (const member_state& s : w_.threads) next = std::min(next, s.far_next);
+    if (next == no_bucket) return next;
+    std::size_t kept = 0;
+    for (vertex_t v : me.far) {
+      const std::uint64_t k = bucket_of(distance_of(v));
+      if (k < end) continue;
+      if (k - next < window_)
+        me.bins[k & (window_ - 1)].push_back(v);
+      else
+        me.far[kept++] = v;
+    }
+    me.far.resize(kept);
+    return next;
+  }
+
+  void member(unsigned t, vertex_t source, statistics& st, distance* dist, vertex_t* parent) {
+    const unsigned members = pool_.size();
+    member_state& me = w_.threads[t];
+    const bool leader = t == 0;
+    const word unreached = label_of(bits_of(Policy::infinity), graph::invalid_vertex);
+    const vertex_t n = g_.num_vertices;
+    const auto slice_begin = static_cast<vertex_t>(std::uint64_t{n} * t / members);
+    const auto slice_end = static_cast<vertex_t>(std::uint64_t{n} * (t + 1) / members);
+    for (vertex_t v = slice_begin; v < slice_end; ++v) labels_[v].store(unreached, std::memory_order_relaxed);
     me.bins.resize(window_);
     for (auto& bin : me.bins) bin.clear();
     me.far.clear();
-    me.settled.clear();
+    me.current.clear();
     me.edges = me.processed = 0;
     me.dropped = false;
-    std::uint64_t base = 0, b = 0;
-    std::vector<std::size_t> starts(members + 1);
     clock_type::time_point phase = clock_type::now();
-    pool_.barrier();  // every label is reset before the source's is set
+    sync();  // every label is reset before the source's is set
     if (leader) {
-      w_.labels[source].store((std::uint64_t{bits_of(Policy::zero)} << 32) | graph::invalid_vertex);
+      labels_[source].store(label_of(bits_of(Policy::zero), graph::invalid_vertex), std::memory_order_relaxed);
       me.bins[0].push_back(source);
     }
-
+    const std::function<void()> choose = [&] { choose_round(st); };
+    std::uint64_t base = 0, b = 0;
     for (;;) {
-      if (leader) ++st.iterations;
-      for (;;) {  // light rounds until bucket b stays empty
-        me.current.clear();
-        std::swap(me.current, me.bins[b % window_]);
-        if (leader) w_.next_chunk.store(0, std::memory_order_relaxed);
-        pool_.barrier();
-        for (unsigned s = 0; s < members; ++s) starts[s + 1] = starts[s] + w_.threads[s].current.size();
-        if (starts.back() == 0) break;
-        if (leader) {
-          st.max_queue = std::max<std::uint64_t>(st.max_queue, starts.back());
-          st.frontier_ms += ms_since(phase);
-          phase = clock_type::now();
-        }
-        if (members == 1 || starts.back() < alone_limit) {
-          if (leader) light_rounds_alone(me, b, base);  // the others wait at the barrier below
-        } else {
-          light_round(me, b, base, starts);
-        }
-        pool_.barrier();
-        if (leader) {
-          st.relax_ms += ms_since(phase);
-          phase = clock_type::now();
-        }
+      me.next = first_filled(me, b, base);
+      pool_.barrier(choose);
+      if (round_ == no_bucket) {
+        if (past_cutoff_) break;
+        const std::uint64_t next = refill(me, base);
+        if (next == no_bucket || next > cutoff_bucket_) break;  // every member sees the same next
+        base = b = next;
+        continue;
       }
-      // Heavy arcs, of few vertices on the leader alone. The settled lists are only read until
-      // the barrier, so every thread sees the same total; each clears its own afterwards.
-      std::size_t settled = 0;
-      for (const thread_state& s : w_.threads) settled += s.settled.size();
-      if (settled >= alone_limit) {
-        for (vertex_t u : me.settled) relax_heavy(me, u, base);
-      } else if (leader) {
-        for (const thread_state& s : w_.threads)
-          for (vertex_t u : s.settled) relax_heavy(me, u, base);
+      b = round_;
+      if (leader) {
+        st.frontier_ms += ms_since(phase);
+        phase = clock_type::now();
       }
-      pool_.barrier();
-      me.settled.clear();
+      expand_round(me, b, base, parts_, starts_);
+      fuse(me, b, base);
       if (leader) {
         st.relax_ms += ms_since(phase);
         phase = clock_type::now();
       }
-
-      // The next bucket: the smallest non-empty one left in the window, else a new window.
-      me.near_min = no_bucket;
-      for (std::uint64_t k = b; k < base + window_; ++k)
-        if (!me.bins[k % window_].empty()) {
-          me.near_min = k;
-          break;
-        }
-      pool_.barrier();
-      std::uint64_t next = no_bucket;
-      for (const thread_state& s : w_.threads) next = std::min(next, s.near_min);
-      if (next != no_bucket && next > last_bucket_) break;  // past the cutoff: every thread sees the same next
-      if (next == no_bucket) {
-        me.far_min = no_bucket;
-        for (vertex_t v : me.far)
-          if (pending(v)) me.far_min = std::min(me.far_min, bucket_of(distance_of(v)));
-        pool_.barrier();
-        for (const thread_state& s : w_.threads) next = std::min(next, s.far_min);
-        if (next == no_bucket || next > last_bucket_) break;
-        base = next;
-        std::size_t kept = 0;
-        for (vertex_t v : me.far) {
-          if (!pending(v)) continue;
-          std::uint64_t k = bucket_of(distance_of(v));
-          if (k - base < window_)
-            me.bins[k % window_].push_back(v);
-          else
-            me.far[kept++] = v;
-        }
-        me.far.resize(kept);
-      }
-      b = next;
     }
+    // Every member left the loop after the same barrier, with every relaxation done.
+    for (vertex_t v = slice_begin; v < slice_end; ++v) dist[v] = distance_of(v);
+    if constexpr (Tree)
+      for (vertex_t v = slice_begin; v < slice_end; ++v) parent[v] = predecessor_of(v);
     if (leader) st.frontier_ms += ms_since(phase);
-  }
-
-  // A filed vertex still needs work unless its light arcs were relaxed at its current distance.
-  bool pending(vertex_t v) const {
-    return w_.light_tag[v].load(std::memory_order_relaxed) != bits_of(distance_of(v));
   }
 
   const csr_view& g_;
   delta_stepping_workspace& w_;
   thread_pool& pool_;
   Policy policy_;
-  double delta_;
-  std::uint64_t last_bucket_;  // the cutoff's bucket; no_bucket: none
-  std::uint64_t window_ = 0;
+  const edge_t* offsets_;
+  const vertex_t* targets_;
+  std::atomic<word>* labels_;
+  double inverse_delta_;
+  std::uint64_t cutoff_bucket_;  // the cutoff's bucket; no_bucket: none
+  bool past_cutoff_ = false;     // set by choose_round for every member
+  std::uint64_t window_;
+  std::size_t fusion_limit_;
   bool dropped_ = false;
+  // The round that choose_round set up: its bucket (no_bucket: the window is used up) and the
+  // members' parts with their prefix sums.
+  std::uint64_t round_ = no_bucket;
+  std::vector<const vertex_t*> parts_;
+  std::vector<std::size_t> starts_;
 };
 
 }  // namespace
 
+delta_stepping_cpu::delta_stepping_cpu(const csr_view& g, unsigned threads, const cpu_tuning& tuning)
+    : g_(g), tuning_(tuning) {
+  const unsigned wanted = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  const bool small = g.num_arcs() < tuning.parallel_arcs;
+  pool_ = std::make_unique<thread_pool>(small ? 1 : wanted);
+  work_ = std::make_unique<delta_stepping_workspace>(g.num_vertices, pool_->size(), measure(g));
+  if (wanted == 1)
+    description_ = "cpu (1 thread)";
+  else if (small)
+    description_ = "cpu (1 thread: " + std::to_string(g.num_arcs()) + " arcs are too few for " + std::to_string(wanted) + ")";
+  else
+    description_ = "cpu (" + std::to_string(wanted) + " threads)";
+}
+
+delta_stepping_cpu::~delta_stepping_cpu() = default;
+
 result delta_stepping_cpu::run(vertex_t source, double delta, bool predecessors, double cutoff) {
   if (std::isnan(delta) || delta < 0) throw std::invalid_argument("delta must be positive (or 0 for auto), got " + std::to_string(delta));
-  if (delta == 0) delta = auto_delta(g_);
-  if (g_.kind == graph::weight_kind::integer) delta = std::max(1.0, std::floor(delta));
+  delta = delta == 0 ? cpu_auto_width(work_->statistics, g_.kind, threads()) : bounded_width(delta, g_.kind);
 
   result r;
   r.kind = g_.kind;
   statistics& st = r.stats;
   st.strategy = strategy_name(strategy::delta_stepping_cpu);
-  st.device = "cpu (" + std::to_string(threads()) + (threads() == 1 ? " thread)" : " threads)");
+  st.device = description_;
   st.delta = delta;
-  auto start = clock_type::now();
+  const auto start = clock_type::now();
   with_distances(g_, [&](const auto& policy) {
     using P = std::decay_t<decltype(policy)>;
-    parallel_run<P> solve(g_, *work_, pool_, delta, cutoff);
-    solve.run(source, st);
-    auto& dist = P::of(r);
-    dist.resize(g_.num_vertices);
-    if (predecessors) r.predecessors.resize(g_.num_vertices);
-    for (vertex_t v = 0; v < g_.num_vertices; ++v) {
-      std::uint64_t label = work_->labels[v].load(std::memory_order_relaxed);
-      dist[v] = from_bits<typename P::distance>(static_cast<std::uint32_t>(label >> 32));
-      if (predecessors) r.predecessors[v] = static_cast<vertex_t>(label);
-    }
-    if (solve.dropped() && !cutoff_below_overflow(g_.kind, cutoff)) {
-      vertex_t v = overflowed_vertex(g_, dist, P::infinity);
-      if (v != graph::invalid_vertex) throw_overflow(g_, source, v);
-    }
+    auto solve = [&](auto tree) {
+      bucket_run<P, decltype(tree)::value> run(g_, *work_, *pool_, delta, tuning_.fusion_limit, cutoff);
+      auto& dist = P::of(r);
+      dist.resize(g_.num_vertices);
+      if (predecessors) r.predecessors.resize(g_.num_vertices);
+      run.run(source, st, dist.data(), r.predecessors.data());
+      if (run.dropped() && !cutoff_below_overflow(g_.kind, cutoff)) {
+        vertex_t v = overflowed_vertex(g_, dist, P::infinity);
+        if (v != graph::invalid_vertex) throw_overflow(g_, source, v);
+      }
+    };
+    if (predecessors)
+      solve(std::true_type{});
+    else
+      solve(std::false_type{});
   });
   st.milliseconds = std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
   return r;

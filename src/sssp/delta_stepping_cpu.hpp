@@ -1,10 +1,14 @@
 // Multi-threaded delta-stepping on the CPU (Meyer and Sanders, "Delta-stepping: a parallelizable
-// shortest path algorithm", J. Algorithms 49(1), 2003, Sections 2-3): the fallback where no GPU
-// can be used, and the CPU baseline of `deltasplit compare`.
+// shortest path algorithm", J. Algorithms 49(1), 2003) with bucket fusion and thread-local bins
+// (Beamer et al., GAPBS; Zhang et al., "Optimizing ordered graph algorithms with GraphIt", CGO
+// 2020, Section 4): the fallback where no GPU can be used, and the CPU baseline of
+// `deltasplit compare`.
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <memory>
+#include <string>
 
 #include "deltasplit/graph/csr.hpp"
 #include "deltasplit/sssp.hpp"
@@ -12,33 +16,38 @@
 
 namespace deltasplit::sssp::detail {
 
-// The bucket width used when options.delta is 0 (the "auto" of the CLI):
-//   delta = 256 * mean arc weight / mean out-degree^3.
-// Davidson et al. (IPDPS 2014, Section V) take C * mean weight / mean degree for Near-Far; the
-// CPU wants wider buckets on sparse road networks (little work per bucket, a barrier per round)
-// and narrower ones on denser graphs (fewer re-relaxations), which the cubed degree gives. Fitted
-// on the H200 host, 16 threads (best fixed widths tried, then the rule's): USA-road-d.NY >= 10,000
-// (rule 15,700), road-FLA >= 12,000 (8,100, within 5%), R-MAT scale 18 20..80 (38),
-// soc-Slashdot 100 (107). Integer graphs round it down to an integer, at least 1; a graph
-// without arcs gets 1.
-double auto_delta(const csr_view& g);
+// The solver's performance constants, with the measurements that chose them in
+// delta_stepping_cpu.cpp. Benchmarks and tests pass other values; the product uses these.
+struct cpu_tuning {
+  // Bucket fusion: a thread keeps expanding the vertices it files into the current bucket on its
+  // own, without a barrier, while they number fewer than this.
+  std::size_t fusion_limit = 1024;
+  // Graphs with fewer arcs run on the calling thread alone: waking a team and the barriers of
+  // every round cost more than the parallel relaxations save.
+  std::uint64_t parallel_arcs = 200000;
+};
 
-struct delta_stepping_workspace;  // labels, tags and per-thread buckets, kept between runs
+struct delta_stepping_workspace;  // labels and per-thread bins, kept between runs
 
 class delta_stepping_cpu {
  public:
-  delta_stepping_cpu(const csr_view& g, unsigned threads);
+  // threads 0: all hardware threads. Fewer run when the graph is small (cpu_tuning::parallel_arcs).
+  delta_stepping_cpu(const csr_view& g, unsigned threads, const cpu_tuning& tuning = {});
   ~delta_stepping_cpu();
-  // delta <= 0 selects auto_delta(g). The solve stops before the first bucket past cutoff's
-  // (options::cutoff); distances beyond the cutoff are left to the caller to clear.
+  // delta <= 0 selects cpu_auto_width (sssp/bucket_width.cpp); every width is bounded there.
+  // The solve stops before the first bucket past cutoff's (options::cutoff); distances beyond
+  // the cutoff are left to the caller to clear.
   result run(vertex_t source, double delta, bool predecessors,
              double cutoff = std::numeric_limits<double>::infinity());
-  unsigned threads() const { return pool_.size(); }
+  unsigned threads() const { return pool_->size(); }  // the threads that solve
+  const std::string& description() const { return description_; }  // stats.device
 
  private:
   csr_view g_;
-  thread_pool pool_;
+  cpu_tuning tuning_;
+  std::unique_ptr<thread_pool> pool_;
   std::unique_ptr<delta_stepping_workspace> work_;
+  std::string description_;
 };
 
 }  // namespace deltasplit::sssp::detail

@@ -44,6 +44,13 @@ void check_options(const options& o) {
   if (std::isnan(o.delta) || o.delta < 0 || std::isinf(o.delta))
     throw std::invalid_argument("delta must be a positive number, or 0 for auto; got " + std::to_string(o.delta));
   if (o.buckets == 0) throw std::invalid_argument("the number of buckets must be at least 1");
+  if (o.light != light_phase::automatic && o.light != light_phase::block && o.light != light_phase::cluster)
+    throw std::invalid_argument("light phase: expected automatic, block or cluster");
+  if (o.cluster_blocks != 0 && o.cluster_blocks != 1 && o.cluster_blocks != 8 && o.cluster_blocks != 16)
+    throw std::invalid_argument("cluster blocks must be 0 (automatic), 1, 8 or 16; got " +
+                                std::to_string(o.cluster_blocks));
+  if (o.light == light_phase::block && o.cluster_blocks == 1)
+    throw std::invalid_argument("the block-by-block light phase needs a cluster of at least 4 blocks, not 1");
   if (std::isnan(o.cutoff) || o.cutoff < 0)
     throw std::invalid_argument("the distance cutoff must be >= 0 (or +inf for none); got " + std::to_string(o.cutoff));
 }

@@ -2,15 +2,30 @@
 #include "sssp/thread_pool.hpp"
 
 #include <algorithm>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace deltasplit::sssp::detail {
 
 namespace {
+// A waiter first spins on the generation with the pause hint (a few microseconds: a solve's rounds
+// on a dedicated core are often that short), then yields its core, then sleeps. A team larger than
+// the machine skips the pause phase: the member it waits for may need its core.
+constexpr int pauses_before_yield = 256;
 constexpr int spins_before_sleep = 2000;
+
+void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#endif
+}
 }
 
 thread_pool::thread_pool(unsigned threads) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = cores;
+  pauses_ = threads <= cores ? pauses_before_yield : 0;
   workers_.reserve(threads - 1);
   for (unsigned t = 1; t < threads; ++t) workers_.emplace_back([this, t] { work(t); });
 }
@@ -78,18 +93,26 @@ void thread_pool::run(const std::function<void(unsigned)>& job) {
   if (error_) std::rethrow_exception(error_);
 }
 
-void thread_pool::barrier() {
+void thread_pool::barrier(const std::function<void()>& last) {
   const unsigned members = size();
-  if (members == 1) return;
+  if (members == 1) {
+    if (last) last();
+    return;
+  }
   const std::uint64_t generation = barrier_generation_.load(std::memory_order_acquire);
   if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == members) {
     arrived_.store(0, std::memory_order_relaxed);
+    if (last) last();
     {
       std::lock_guard<std::mutex> lock(mutex_);
       barrier_generation_.store(generation + 1, std::memory_order_release);
     }
     barrier_cv_.notify_all();
     return;
+  }
+  for (int i = 0; i < pauses_; ++i) {
+    if (barrier_generation_.load(std::memory_order_acquire) != generation) return;
+    pause();
   }
   for (int i = 0; i < spins_before_sleep; ++i) {
     if (barrier_generation_.load(std::memory_order_acquire) != generation) return;

@@ -29,7 +29,12 @@ class thread_pool {
 
   // Waits until every member of the running job has arrived. Spins briefly (phases of a solve
   // are often microseconds apart), then sleeps.
-  void barrier();
+  void barrier() { barrier(nullptr); }
+
+  // The same, and the last member to arrive runs last() before any member leaves: a step that
+  // needs every member's results and must be done before any member goes on, without a second
+  // barrier. last() must not throw.
+  void barrier(const std::function<void()>& last);
 
  private:
   struct cancelled {};
@@ -45,6 +50,7 @@ class thread_pool {
   bool stopping_ = false;
   std::exception_ptr error_;
 
+  int pauses_ = 0;  // pause-hint spins before a barrier waiter yields
   std::atomic<unsigned> arrived_{0};
   std::atomic<std::uint64_t> barrier_generation_{0};
   std::atomic<bool> broken_{false};

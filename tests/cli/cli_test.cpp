@@ -1,11 +1,14 @@
 // The deltasplit program end to end: outputs, files and exit codes of every sub-command, and its
 // answers to bad input (missing and malformed files, bad sources, existing outputs).
+#include <pty.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,6 +17,7 @@
 
 #include "common/datasets.hpp"
 #include "deltasplit/graph/io.hpp"
+#include "deltasplit/graph/memory.hpp"
 #include "deltasplit/sssp.hpp"
 
 namespace fs = std::filesystem;
@@ -111,6 +115,20 @@ TEST_F(Cli, SsspSummaryWithValidation) {
   EXPECT_TRUE(contains(o.out, "reached     39 of 39")) << o.out;
   EXPECT_TRUE(contains(o.out, "validation  ok")) << o.out;
   EXPECT_TRUE(contains(o.out, "cpu on cpu")) << o.out;
+}
+
+// Issue 13's fuzzer find: two lines, one heavy arc among 100,000 vertices. The automatic delta
+// grew past 2^64, a cast made it 0 and the CPU solver died of a floating-point exception with no
+// message; every width is now bounded (sssp/bucket_width.cpp).
+TEST_F(Cli, OneArcAmongManyVerticesSolves) {
+  const std::string file = write("one_arc.mtx",
+                                 "%%MatrixMarket matrix coordinate integer general\n100000 100000 1\n1 2 4000000000\n");
+  for (const char* device : {"cpu", "auto"}) {
+    outcome o = run("sssp " + file + " --source 1 --validate --device " + std::string(device));
+    ASSERT_EQ(o.status, 0) << device << ": " << o.err;
+    EXPECT_TRUE(contains(o.out, "reached     2 of 100000")) << o.out;
+    EXPECT_TRUE(contains(o.out, "validation  ok")) << o.out;
+  }
 }
 
 TEST_F(Cli, SsspOutputFileMatchesTheLibrary) {
@@ -348,4 +366,184 @@ TEST_F(Cli, CompareValidatesEveryStrategy) {
   }
   EXPECT_TRUE(cpu && dijkstra) << o.out;
   EXPECT_TRUE(contains(slurp(path("c.json")), "\"strategies\""));
+}
+
+// Runs the program with standard output and error on a pseudo-terminal; returns what it wrote.
+static std::string run_on_terminal(const std::string& program, const std::vector<std::string>& args, int& status) {
+  int master = -1;
+  pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  if (pid < 0) return "forkpty failed";
+  if (pid == 0) {
+    std::vector<char*> argv{const_cast<char*>(program.c_str())};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(program.c_str(), argv.data());
+    ::_exit(127);
+  }
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    ssize_t got = ::read(master, buf, sizeof buf);
+    if (got <= 0) break;  // EIO once the child has closed the terminal
+    out.append(buf, static_cast<std::size_t>(got));
+  }
+  ::close(master);
+  int raw = 0;
+  ::waitpid(pid, &raw, 0);
+  status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return out;
+}
+
+TEST_F(Cli, ProgressOnlyWhenStandardErrorIsATerminal) {
+  std::string text = "p sp 2000 4000\n";
+  for (int i = 0; i < 4000; ++i) text += "a " + std::to_string(i % 2000 + 1) + " " + std::to_string((i * 7) % 2000 + 1) + " 5\n";
+  const std::string g = write("g.gr", text);
+  outcome piped = run("info '" + g + "'");
+  ASSERT_EQ(piped.status, 0) << piped.err;
+  EXPECT_EQ(piped.err, "") << "progress must not reach a file or a pipe";
+  int status = -1;
+  std::string seen = run_on_terminal(program(), {"info", g}, status);
+  EXPECT_EQ(status, 0) << seen;
+  EXPECT_TRUE(contains(seen, "loading g.gr: reading")) << seen;
+  EXPECT_TRUE(contains(seen, "building 100%")) << seen;
+  EXPECT_TRUE(contains(seen, "vertices: 2000")) << seen;
+  seen = run_on_terminal(program(), {"convert", g, path("g.dsg")}, status);
+  EXPECT_EQ(status, 0) << seen;
+  EXPECT_TRUE(contains(seen, "writing g.dsg: writing 100%")) << seen;
+  seen = run_on_terminal(program(), {"generate", "rmat", "--scale", "10", "-o", path("r.mtx")}, status);
+  EXPECT_EQ(status, 0) << seen;
+  EXPECT_TRUE(contains(seen, "generating r.mtx: generating 100%")) << seen;
+}
+
+TEST_F(Cli, SsspRefusesAGraphTooLargeForThisMachineBeforeLoadingIt) {
+  // 18 bytes that declare 2^32 - 1 vertices: loading and solving with validation need 53 bytes
+  // per vertex (8 of offsets, 20 of results and solver state, 25 of Dijkstra's), 228 GB.
+  const std::string g = write("huge.gr", "p sp 4294967295 0\n");
+  if (deltasplit::graph::available_memory() > 53 * 4294967296ull) GTEST_SKIP() << "this machine could hold the graph";
+  outcome o = run("sssp '" + g + "' --device cpu --validate");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_TRUE(contains(o.err, g + ":1: a graph of 4294967295 vertices and 0 arcs needs")) << o.err;
+  EXPECT_TRUE(contains(o.err, "more memory to load and use, but only")) << o.err;
+  EXPECT_TRUE(contains(o.err, "is available")) << o.err;
+
+namespace {
+
+// A .npy file read back by hand: the preamble, the header dict and the data behind it.
+struct npy_file {
+  std::string descr, shape, dict;
+  std::size_t data_offset = 0;
+  std::string bytes;
+};
+
+npy_file read_npy(const std::string& path) {
+  npy_file f;
+  f.bytes = slurp(path);
+  if (f.bytes.size() < 10 || f.bytes.compare(0, 8, std::string("\x93NUMPY\x01\x00", 8)) != 0) return f;
+  const std::size_t length = static_cast<unsigned char>(f.bytes[8]) | (static_cast<unsigned char>(f.bytes[9]) << 8);
+  f.dict = f.bytes.substr(10, length);
+  f.data_offset = 10 + length;
+  auto field = [&](const std::string& key, char open, char close) {
+    std::size_t at = f.dict.find("'" + key + "': ");
+    if (at == std::string::npos) return std::string();
+    std::size_t b = f.dict.find(open, at + key.size() + 3), e = f.dict.find(close, b + 1);
+    return f.dict.substr(b + 1, e - b - 1);
+  };
+  f.descr = field("descr", '\'', '\'');
+  f.shape = field("shape", '(', ')');
+  return f;
+}
+
+}  // namespace
+
+TEST_F(Cli, MatrixNpyFromASourceFileWithTargets) {
+  graph::csr g = graph::read_graph(chesapeake);
+  std::string sources = write("s.txt", "# three sources, one twice\n5\n\n  2 # comment\n5\n");
+  std::string targets = write("t.txt", "1\n39\n7\n");
+  outcome o = run("sssp " + chesapeake + " --source-file " + sources + " --target-file " + targets + " --matrix " +
+                  path("m.npy") + " --validate");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "validation  ok: 3 of 3 rows")) << o.out;
+  npy_file f = read_npy(path("m.npy"));
+  EXPECT_EQ(f.descr, "<u4");
+  EXPECT_EQ(f.shape, "3, 3");
+  EXPECT_TRUE(contains(f.dict, "'fortran_order': False"));
+  EXPECT_EQ(f.data_offset % 64, 0u);
+  EXPECT_EQ(f.dict.back(), '\n');
+  ASSERT_EQ(f.bytes.size(), f.data_offset + 9 * 4);
+  const std::vector<graph::vertex_t> rows = {4, 1, 4}, columns = {0, 38, 6};
+  for (std::size_t r = 0; r < 3; ++r) {
+    ds::result d = ds::dijkstra(g, rows[r]);
+    for (std::size_t c = 0; c < 3; ++c) {
+      std::uint32_t value;
+      std::memcpy(&value, f.bytes.data() + f.data_offset + (r * 3 + c) * 4, 4);
+      EXPECT_EQ(value, d.int_distances[columns[c]]) << r << "," << c;
+    }
+  }
+  EXPECT_EQ(lines_of(slurp(path("m.sources.txt"))), (std::vector<std::string>{"5", "2", "5"}));
+  EXPECT_EQ(lines_of(slurp(path("m.targets.txt"))), (std::vector<std::string>{"1", "39", "7"}));
+}
+
+TEST_F(Cli, MatrixOfRealWeightsIsFloat32WithInfinity) {
+  std::string mtx = write("r.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 2\n1 2 0.5\n2 3 0.25\n");
+  outcome o = run("sssp " + mtx + " --source 1,4 --matrix " + path("r.npy"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  npy_file f = read_npy(path("r.npy"));
+  EXPECT_EQ(f.descr, "<f4");
+  EXPECT_EQ(f.shape, "2, 4");
+  ASSERT_EQ(f.bytes.size(), f.data_offset + 8 * 4);
+  std::vector<float> values(8);
+  std::memcpy(values.data(), f.bytes.data() + f.data_offset, 32);
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(values, (std::vector<float>{0, 0.5f, 0.75f, inf, inf, inf, inf, 0}));
+  EXPECT_EQ(lines_of(slurp(path("r.targets.txt"))).size(), 4u);
+}
+
+TEST_F(Cli, MatrixRefusesToOverwriteAndNamesBadSourceFileLines) {
+  std::string existing = write("m.npy", "precious\n");
+  outcome refused = run("sssp " + chesapeake + " --source 1 --matrix " + existing);
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_TRUE(contains(refused.err, "exists")) << refused.err;
+  EXPECT_EQ(slurp(existing), "precious\n");
+  write("n.targets.txt", "keep\n");
+  EXPECT_EQ(run("sssp " + chesapeake + " --source 1 --matrix " + path("n.npy")).status, 2);
+  EXPECT_FALSE(fs::exists(path("n.npy")));
+  outcome forced = run("sssp " + chesapeake + " --source 1 --matrix " + existing + " --force");
+  EXPECT_EQ(forced.status, 0) << forced.err;
+  EXPECT_EQ(read_npy(existing).shape, "1, 39");
+
+  std::string bad = write("bad.txt", "3\n# fine\n12x\n");
+  outcome word = run("sssp " + chesapeake + " --source-file " + bad + " --matrix " + path("b.npy"));
+  EXPECT_EQ(word.status, 1);
+  EXPECT_TRUE(contains(word.err, "bad.txt:3")) << word.err;
+  std::string range = write("range.txt", "3\n40\n");
+  outcome out_of_range = run("sssp " + chesapeake + " --source-file " + range);
+  EXPECT_EQ(out_of_range.status, 1);
+  EXPECT_TRUE(contains(out_of_range.err, "range.txt:2")) << out_of_range.err;
+  EXPECT_TRUE(contains(out_of_range.err, "out of range")) << out_of_range.err;
+  std::string targets = write("t.txt", "0\n");
+  outcome zero = run("sssp " + chesapeake + " --source 1 --target-file " + targets + " --matrix " + path("z.npy"));
+  EXPECT_EQ(zero.status, 1);
+  EXPECT_TRUE(contains(zero.err, "t.txt:1")) << zero.err;
+  EXPECT_EQ(run("sssp " + chesapeake + " --source-file " + path("none.txt")).status, 1);
+  EXPECT_EQ(run("sssp " + chesapeake + " --target-file " + targets).status, 2);
+  EXPECT_EQ(run("sssp " + chesapeake + " --source 1 --source-file " + range).status, 2);
+  EXPECT_EQ(run("sssp " + chesapeake + " --matrix " + path("x.npy") + " --output " + path("x.txt")).status, 2);
+  EXPECT_EQ(run("sssp " + chesapeake + " --batch-size 0").status, 2);
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_FALSE(contains(entry.path().filename().string(), ".tmp.")) << "temporary file left behind";
+}
+
+TEST_F(Cli, SourceFileFeedsThePerSourceLoopToo) {
+  std::string sources = write("s.txt", "1\n2\n");
+  outcome o = run("sssp " + chesapeake + " --source-file " + sources + " --device cpu --validate");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "median over 2 sources")) << o.out;
+}
+
+TEST_F(Cli, BatchSizeWithoutMatrixSummarisesAllSources) {
+  outcome o = run("sssp " + chesapeake + " --random-sources 39 --batch-size 32 --validate");
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "sources     39 x 39 targets")) << o.out;
+  EXPECT_TRUE(contains(o.out, "validation  ok: 10 of 39 rows")) << o.out;
+  EXPECT_TRUE(contains(o.out, "sources/s")) << o.out;
 }

@@ -1,17 +1,29 @@
 // CPU delta-stepping against Dijkstra: exact equality of every distance (integer and real, see
-// distance_policy.hpp for why real distances agree bit for bit), valid predecessor trees, for
-// every thread count and a range of bucket widths, including widths that force the far pile.
+// distance_policy.hpp for why real distances agree bit for bit), valid predecessor trees, at 1, 2
+// and 16 threads, with and without bucket fusion, and for a range of bucket widths, including
+// widths that force the far pile. The team of threads is forced here (cpu_tuning::parallel_arcs
+// = 0) so that small graphs exercise the parallel rounds; the public solver's choice of one
+// thread for small graphs is tested at the end.
+#include <ostream>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
+#include "sssp/delta_stepping_cpu.hpp"
 #include "sssp/test_graphs.hpp"
 
 namespace ds = deltasplit::sssp;
 using namespace deltasplit_test;
 
 namespace {
+
+struct setup {
+  unsigned threads;
+  std::size_t fusion_limit;  // 1: no bucket fusion, every step is a shared round
+};
+void PrintTo(const setup& s, std::ostream* os) { *os << s.threads << " threads, fusion limit " << s.fusion_limit; }
 
 ds::options cpu_options(unsigned threads, double delta, bool predecessors = true) {
   ds::options o;
@@ -23,18 +35,23 @@ ds::options cpu_options(unsigned threads, double delta, bool predecessors = true
   return o;
 }
 
-// Solves from each source with one solver (so runs reuse its threads and buffers).
-void expect_equals_dijkstra(const csr& g, const std::vector<vertex_t>& sources, const ds::options& o) {
-  ds::solver s(g, o);
+// Solves from each source with one team (so runs reuse its threads and buffers).
+void check_against_dijkstra(const csr& g, const std::vector<vertex_t>& sources, setup how, double delta,
+                            bool predecessors = true) {
+  ds::detail::cpu_tuning tuning;
+  tuning.parallel_arcs = 0;
+  tuning.fusion_limit = how.fusion_limit;
+  ds::detail::delta_stepping_cpu s(g, how.threads, tuning);
+  ASSERT_EQ(s.threads(), how.threads);
   for (vertex_t source : sources) {
-    ds::result r = s.run(source);
+    ds::result r = s.run(source, delta, predecessors);
     ds::result oracle = ds::dijkstra(g, source);
     ASSERT_EQ(r.kind, g.kind);
     if (g.kind == weight_kind::integer)
-      ASSERT_EQ(r.int_distances, oracle.int_distances) << "source " << source << " threads " << o.threads << " delta " << o.delta;
+      ASSERT_EQ(r.int_distances, oracle.int_distances) << "source " << source << " threads " << how.threads << " delta " << delta;
     else
-      ASSERT_EQ(r.real_distances, oracle.real_distances) << "source " << source << " threads " << o.threads << " delta " << o.delta;
-    if (o.predecessors) {
+      ASSERT_EQ(r.real_distances, oracle.real_distances) << "source " << source << " threads " << how.threads << " delta " << delta;
+    if (predecessors) {
       ds::validation tree = ds::check_predecessors(g, source, r);
       ASSERT_TRUE(tree.ok) << tree.message;
     }
@@ -42,7 +59,12 @@ void expect_equals_dijkstra(const csr& g, const std::vector<vertex_t>& sources, 
   }
 }
 
-class DeltaSteppingCpu : public ::testing::TestWithParam<unsigned> {};
+class DeltaSteppingCpu : public ::testing::TestWithParam<setup> {
+ protected:
+  void expect_equals_dijkstra(const csr& g, const std::vector<vertex_t>& sources, double delta, bool tree = true) {
+    check_against_dijkstra(g, sources, GetParam(), delta, tree);
+  }
+};
 
 }  // namespace
 
@@ -53,7 +75,7 @@ TEST_P(DeltaSteppingCpu, RandomIntegerGraphsWithZeroWeightsAndCycles) {
       for (double max_weight : {0.0, 5.0, 1000.0}) {
         csr g = random_graph(n, n * arcs_per_vertex, seed++, max_weight);
         for (double delta : {0.0, 1.0, 50.0, 1e9})
-          expect_equals_dijkstra(g, {0, n / 2, n - 1}, cpu_options(GetParam(), delta));
+          expect_equals_dijkstra(g, {0, n / 2, n - 1}, delta, delta != 50);
       }
 }
 
@@ -63,7 +85,7 @@ TEST_P(DeltaSteppingCpu, RandomRealGraphsMatchBitForBit) {
     for (double max_weight : {1e-3, 1.0, 1e5}) {
       csr g = random_graph(n, n * 6, seed++, max_weight, weight_kind::real);
       for (double delta : {0.0, max_weight / 100, max_weight * 10})
-        expect_equals_dijkstra(g, {0, n - 1}, cpu_options(GetParam(), delta));
+        expect_equals_dijkstra(g, {0, n - 1}, delta);
     }
 }
 
@@ -75,14 +97,14 @@ TEST_P(DeltaSteppingCpu, LongPathCrossesManyWindows) {
   for (vertex_t v = 0; v + 1 < n; ++v) arcs.push_back({v, v + 1, double(rng() % 3)});
   arcs.push_back({0, n - 1, 1e6});  // a heavy shortcut that is not shortest
   csr g = make_csr(n, arcs);
-  expect_equals_dijkstra(g, {0, n / 3}, cpu_options(GetParam(), 1));
-  expect_equals_dijkstra(g, {0}, cpu_options(GetParam(), 0));
+  expect_equals_dijkstra(g, {0, n / 3}, 1);
+  expect_equals_dijkstra(g, {0}, 0);
 }
 
 TEST_P(DeltaSteppingCpu, HeavyWeightsWithATinyDeltaUseTheFarPile) {
   csr g = random_graph(3000, 20000, 11, 1e7);
-  expect_equals_dijkstra(g, {0, 1}, cpu_options(GetParam(), 1));
-  expect_equals_dijkstra(g, {0}, cpu_options(GetParam(), 9999));
+  expect_equals_dijkstra(g, {0, 1}, 1);
+  expect_equals_dijkstra(g, {0}, 9999);
 }
 
 TEST_P(DeltaSteppingCpu, GridGraph) {
@@ -104,14 +126,17 @@ TEST_P(DeltaSteppingCpu, GridGraph) {
       }
     }
   csr g = make_csr(rows * cols, arcs);
-  expect_equals_dijkstra(g, {0, id(rows / 2, cols / 2)}, cpu_options(GetParam(), 0));
-  expect_equals_dijkstra(g, {0}, cpu_options(GetParam(), 100));
+  expect_equals_dijkstra(g, {0, id(rows / 2, cols / 2)}, 0);
+  expect_equals_dijkstra(g, {0}, 100);
 }
 
 TEST_P(DeltaSteppingCpu, UnreachableVerticesStayUnreached) {
   csr g = make_csr(6, {{0, 1, 2}, {1, 2, 3}, {3, 4, 1}, {4, 5, 1}, {5, 3, 1}});
-  ds::solver s(g, cpu_options(GetParam(), 0));
-  ds::result r = s.run(0);
+  expect_equals_dijkstra(g, {0, 3}, 0);
+  ds::detail::cpu_tuning tuning;
+  tuning.parallel_arcs = 0;
+  ds::detail::delta_stepping_cpu s(g, GetParam().threads, tuning);
+  ds::result r = s.run(0, 0, true);
   EXPECT_EQ(r.num_reached(), 3u);
   for (vertex_t v : {3u, 4u, 5u}) {
     EXPECT_FALSE(r.reached(v));
@@ -120,48 +145,81 @@ TEST_P(DeltaSteppingCpu, UnreachableVerticesStayUnreached) {
 }
 
 TEST_P(DeltaSteppingCpu, SingleVertexAndNoArcs) {
-  expect_equals_dijkstra(make_csr(1, {}), {0}, cpu_options(GetParam(), 0));
-  expect_equals_dijkstra(make_csr(5, {}), {0, 4}, cpu_options(GetParam(), 0));
+  expect_equals_dijkstra(make_csr(1, {}), {0}, 0);
+  expect_equals_dijkstra(make_csr(5, {}), {0, 4}, 0);
 }
 
 TEST_P(DeltaSteppingCpu, ZeroWeightCycleTreeIsRooted) {
   csr g = make_csr(6, {{0, 1, 4}, {1, 2, 0}, {2, 3, 0}, {3, 1, 0}, {3, 4, 0}, {4, 2, 0}, {2, 5, 9}});
-  expect_equals_dijkstra(g, {0, 1, 3}, cpu_options(GetParam(), 1));
+  expect_equals_dijkstra(g, {0, 1, 3}, 1);
   csr zero = random_graph(1000, 8000, 4, 0);
-  expect_equals_dijkstra(zero, {0, 999}, cpu_options(GetParam(), 0));
+  expect_equals_dijkstra(zero, {0, 999}, 0);
+}
+
+// Issue 13: one arc among 100,000 vertices made the automatic width overflow (a mean out-degree of
+// 1e-5, cubed, divides); every width is now bounded, whatever the statistics.
+TEST_P(DeltaSteppingCpu, OneArcAmongManyVertices) {
+  expect_equals_dijkstra(make_csr(100000, {{0, 1, 7}}), {0, 1, 99999}, 0);
+  expect_equals_dijkstra(make_csr(100000, {{5, 99999, 0.5}}, weight_kind::real), {5, 0}, 0);
+  expect_equals_dijkstra(make_csr(100000, {{0, 1, 4294967294.0}}), {0}, 0);  // the largest distance
 }
 
 TEST_P(DeltaSteppingCpu, OverflowIsDetected) {
   csr g = make_csr(4, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}, {0, 3, 1}});
-  ds::solver s(g, cpu_options(GetParam(), 0));
-  EXPECT_THROW(s.run(0), ds::distance_overflow);
-  ds::result from_one = s.run(1);  // 1 -> 2 alone fits
+  ds::detail::cpu_tuning tuning;
+  tuning.parallel_arcs = 0;
+  ds::detail::delta_stepping_cpu s(g, GetParam().threads, tuning);
+  EXPECT_THROW(s.run(0, 0, false), ds::distance_overflow);
+  ds::result from_one = s.run(1, 0, false);  // 1 -> 2 alone fits
   EXPECT_EQ(from_one.int_distances[2], 4000000000u);
   csr fits = make_csr(3, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}, {0, 2, 7}});
-  expect_equals_dijkstra(fits, {0}, cpu_options(GetParam(), 0));
+  expect_equals_dijkstra(fits, {0}, 0);
 }
 
 TEST_P(DeltaSteppingCpu, StatisticsAreFilled) {
   csr g = random_graph(2000, 16000, 9, 1000);
-  ds::solver s(g, cpu_options(GetParam(), 100, false));
-  ds::result r = s.run(0);
+  ds::detail::cpu_tuning tuning;
+  tuning.parallel_arcs = 0;
+  tuning.fusion_limit = GetParam().fusion_limit;
+  ds::detail::delta_stepping_cpu s(g, GetParam().threads, tuning);
+  ds::result r = s.run(0, 100, false);
   EXPECT_EQ(r.stats.delta, 100);
   EXPECT_GT(r.stats.iterations, 1u);
   EXPECT_GE(r.stats.edges_relaxed, r.num_reached() - 1);
   EXPECT_GE(r.stats.vertices_processed, r.num_reached());
   EXPECT_GT(r.stats.max_queue, 0u);
   EXPECT_GE(r.stats.milliseconds, r.stats.relax_ms);
-  EXPECT_EQ(r.stats.device, "cpu (" + std::to_string(GetParam()) + (GetParam() == 1 ? " thread)" : " threads)"));
+  const unsigned t = GetParam().threads;
+  EXPECT_EQ(r.stats.device, "cpu (" + std::to_string(t) + (t == 1 ? " thread)" : " threads)"));
   EXPECT_TRUE(r.predecessors.empty());
 }
 
 TEST_P(DeltaSteppingCpu, IntegerDeltaIsRoundedDown) {
   csr g = random_graph(100, 400, 2, 10);
-  ds::solver s(g, cpu_options(GetParam(), 2.7, false));
+  ds::solver s(g, cpu_options(GetParam().threads, 2.7, false));
   EXPECT_EQ(s.run(0).stats.delta, 2);
-  ds::solver tiny(g, cpu_options(GetParam(), 0.25, false));
+  ds::solver tiny(g, cpu_options(GetParam().threads, 0.25, false));
   EXPECT_EQ(tiny.run(0).stats.delta, 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, DeltaSteppingCpu, ::testing::Values(1u, 2u, 4u),
-                         [](const ::testing::TestParamInfo<unsigned>& p) { return std::to_string(p.param); });
+INSTANTIATE_TEST_SUITE_P(Threads, DeltaSteppingCpu,
+                         ::testing::Values(setup{1, 1024}, setup{2, 1024}, setup{16, 1024}, setup{2, 1}, setup{16, 1}),
+                         [](const ::testing::TestParamInfo<setup>& p) {
+                           return std::to_string(p.param.threads) + (p.param.fusion_limit == 1 ? "_unfused" : "_fused");
+                         });
+
+// The public solver runs a graph with fewer arcs than cpu_tuning::parallel_arcs on one thread,
+// says so, and still answers exactly; a larger graph gets the threads asked for.
+TEST(DeltaSteppingCpuPath, SmallGraphsRunOnOneThread) {
+  csr small = random_graph(2000, 16000, 9, 1000);
+  ds::solver s(small, cpu_options(4, 0, true));
+  ds::result r = s.run(0);
+  EXPECT_EQ(r.stats.device, "cpu (1 thread: 16000 arcs are too few for 4)");
+  EXPECT_EQ(r.int_distances, ds::dijkstra(small, 0).int_distances);
+  const std::size_t arcs = ds::detail::cpu_tuning{}.parallel_arcs;
+  csr large = random_graph(static_cast<vertex_t>(arcs / 4), arcs, 3, 1000);
+  ds::solver team(large, cpu_options(4, 0, false));
+  ds::result big = team.run(0);
+  EXPECT_EQ(big.stats.device, "cpu (4 threads)");
+  EXPECT_EQ(big.int_distances, ds::dijkstra(large, 0).int_distances);
+}

@@ -1,6 +1,7 @@
 // The CPU solver's thread team: every member runs, barriers separate phases, an exception in one
 // member reaches the caller instead of leaving the others waiting forever, and the team is reusable.
 #include <atomic>
+#include <functional>
 #include <stdexcept>
 #include <vector>
 
@@ -38,6 +39,32 @@ TEST(ThreadPool, BarrierSeparatesPhases) {
     });
   }
   EXPECT_EQ(wrong.load(), 0);
+}
+
+// barrier(last): last runs once per barrier, after every member arrived (it sees every member's
+// write) and before any leaves (every member sees what it wrote), also for a team of one.
+TEST(ThreadPool, TheLastArrivalRunsItsStepBeforeAnyoneLeaves) {
+  for (unsigned n : {1u, 2u, 5u}) {
+    thread_pool pool(n);
+    std::vector<int> slot(n, 0);
+    int sum = 0, calls = 0;
+    std::atomic<int> wrong{0};
+    const std::function<void()> add = [&] {
+      ++calls;
+      sum = 0;
+      for (int v : slot) sum += v;
+    };
+    for (int round = 1; round <= 100; ++round) {
+      pool.run([&](unsigned t) {
+        slot[t] = round + static_cast<int>(t);
+        pool.barrier(add);
+        if (sum != static_cast<int>(n) * round + static_cast<int>(n * (n - 1) / 2)) ++wrong;
+        pool.barrier();
+      });
+    }
+    EXPECT_EQ(calls, 100) << n << " members";
+    EXPECT_EQ(wrong.load(), 0) << n << " members";
+  }
 }
 
 TEST(ThreadPool, AnExceptionReachesTheCallerAndReleasesTheBarrier) {

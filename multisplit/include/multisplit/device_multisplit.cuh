@@ -125,6 +125,22 @@ cudaError_t split_keys(void* temp, std::size_t& temp_bytes, const Key* keys_in, 
                                 num_buckets, bucket_of, bucket_offsets, stream, how);
 }
 
+template <int MaxBucketBits, class Key, class BucketFn>
+cudaError_t split_keys_bounded(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                               device_count num_items, std::uint32_t num_buckets, BucketFn bucket_of,
+                               std::uint32_t* bucket_offsets, cudaStream_t stream) {
+  static_assert(MaxBucketBits >= 1 && MaxBucketBits <= detail::max_bucket_bits, "at most 256 buckets");
+  using detail::no_value;
+  if (num_items.num_items == nullptr || num_items.max_items > std::numeric_limits<std::uint32_t>::max() ||
+      num_buckets == 0 || num_buckets > detail::max_warp_buckets)
+    return cudaErrorInvalidValue;
+  // The automatic method for these bucket counts (choose_method): BMS.
+  return detail::dispatch_warp_method<detail::reorder_scope::block, MaxBucketBits>(
+      temp, temp_bytes, keys_in, keys_out, static_cast<const no_value*>(nullptr), static_cast<no_value*>(nullptr),
+      detail::item_count{num_items.num_items, 0}, num_items.max_items, num_buckets, bucket_of, true, bucket_offsets,
+      stream);
+}
+
 template <class Key, class Value, class BucketFn>
 cudaError_t split_pairs(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
                         const Value* values_in, Value* values_out, device_count num_items,

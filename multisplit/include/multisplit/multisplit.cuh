@@ -63,6 +63,14 @@ cudaError_t split_keys(void* temp, std::size_t& temp_bytes, const Key* keys_in, 
                        std::uint32_t* bucket_offsets = nullptr, cudaStream_t stream = 0,
                        method how = method::automatic);
 
+// The device_count form for a caller whose bucket count has a compile-time bound (ceil(log2 m)
+// <= MaxBucketBits <= 8) and that takes the automatic method: only the kernels such calls can
+// reach are compiled into the caller (the SSSP solver files into at most 65 buckets: 7 bits).
+// A larger m returns cudaErrorInvalidValue.
+template <int MaxBucketBits, class Key, class BucketFn>
+cudaError_t split_keys_bounded(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,
+                               device_count num_items, std::uint32_t num_buckets, BucketFn bucket_of,
+                               std::uint32_t* bucket_offsets = nullptr, cudaStream_t stream = 0);
 // Key-value form of the device_count overload.
 template <class Key, class Value, class BucketFn>
 cudaError_t split_pairs(void* temp, std::size_t& temp_bytes, const Key* keys_in, Key* keys_out,

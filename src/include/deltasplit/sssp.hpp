@@ -39,17 +39,37 @@ bool is_gpu_strategy(strategy s);
 
 enum class device_kind { automatic, gpu, cpu };
 
+// How the GPU runs the light iterations of a small frontier inside its thread-block cluster:
+// block by block (each block iterates on its share with no cluster barrier until the bucket's
+// work is done), cluster-synchronously (one cluster barrier per iteration), or automatic: block
+// by block below a mean out-degree of 6 (road networks, meshes), cluster-synchronous above.
+enum class light_phase { automatic, block, cluster };
+
 struct options {
   strategy how = strategy::multisplit;  // used when the run is on the GPU
   device_kind device = device_kind::automatic;  // automatic: GPU when present, else CPU
-  // Bucket width; 0 = auto. CPU auto rule: 256 * mean arc weight / mean out-degree^3 (Davidson
-  // et al.'s Near-Far rule bent by degree; src/sssp/delta_stepping_cpu.hpp), rounded down to an
-  // integer >= 1 for integer weights; integer graphs also round a given width down. The GPU
-  // engine has its own rule; stats.delta reports the width used.
+  // Bucket width; 0 = auto: a rule of the graph's mean arc weight and mean out-degree, one for the
+  // CPU and one for the GPU, each fitted to its own measurements (src/sssp/bucket_width.cpp).
+  // Integer graphs round a width down to an integer >= 1; every width is bounded.
+  // stats.delta reports the width used.
   double delta = 0;
   std::uint32_t buckets = 10;           // K, for bucketing and multisplit
   bool predecessors = false;            // also return a shortest-path tree
-  unsigned threads = 0;                 // CPU delta-stepping threads; 0 = all hardware threads
+  unsigned threads = 0;                 // CPU delta-stepping threads; 0 = all hardware threads (a
+                                        // small graph runs on one; stats.device says)
+  // GPU: also fill stats.relax_ms and stats.frontier_ms. They come from a second, instrumented
+  // solve (every step launched alone, with events between its halves), run after the timed one:
+  // it costs about one more solve and does not change stats.milliseconds (README: its cost).
+  // The CPU solver measures its phases inline and always reports them.
+  bool phase_times = false;
+  // GPU small-frontier modes (README, "Strategies"); the defaults choose by graph and device.
+  light_phase light = light_phase::automatic;
+  // Blocks of the small-frontier cluster: 0 = automatic (16 where the GPU can place a cluster of
+  // 16, else 8; 1 where the build has no clusters), or 16, 8 or 1. block by block needs >= 4.
+  std::uint32_t cluster_blocks = 0;
+  // GPU work queues' initial entries (0: 2n + 1024). A solve that overflows one doubles them and
+  // runs again (stats.queue_growths counts it), so any value gives the same distances.
+  std::uint32_t queue_capacity = 0;
   // Distance cutoff (scipy's `limit`): the solve stops once the bucket it would take next lies past
   // the cutoff's bucket, and every vertex farther than the cutoff is reported unreachable (no
   // predecessor). Distances up to the cutoff are exact. +inf: none. Must be >= 0.
@@ -67,13 +87,16 @@ struct statistics {
   std::string strategy;        // name of what actually ran
   std::string device;          // GPU name or "cpu (N threads)"
   double milliseconds = 0;     // solve time, graph upload excluded
-  double relax_ms = 0;         // time in relaxation
-  double frontier_ms = 0;      // time in frontier management (filing, splitting, compaction)
+  double relax_ms = 0;         // time in relaxation (GPU: only with options::phase_times)
+  double frontier_ms = 0;      // time in frontier management (filing, splitting, compaction), idem
   double delta = 0;            // bucket width used
   std::uint64_t iterations = 0;
   std::uint64_t edges_relaxed = 0;
   std::uint64_t vertices_processed = 0;   // work items taken from the frontier
   std::uint64_t max_queue = 0;            // largest work queue
+  std::uint32_t queue_growths = 0;         // GPU: solves run again because a work queue was too small
+  std::uint32_t cluster_blocks = 0;        // GPU: blocks of the small-frontier cluster used
+  bool block_light_phase = false;          // GPU: small frontiers' light iterations ran block by block
 };
 
 inline constexpr std::uint32_t int_infinity = std::numeric_limits<std::uint32_t>::max();

@@ -1,43 +1,40 @@
-// The delta-stepping loop on the GPU (Meyer and Sanders; Davidson et al. 2014; seed 000,
-// Section 7.2): one loop for every frontier manager, which is its template parameter (Filing) and
-// decides only how vertices are filed into buckets.
+// The delta-stepping loop on the GPU, host side (Meyer and Sanders, J. Algorithms 2003; Davidson
+// et al., IPDPS 2014; seed 000, Section 7.2): one loop for every frontier manager, which decides
+// only how vertices are filed into buckets (frontier_manager.cuh). Compiled in engine.cu alone, so
+// the loop's kernels are compiled once.
 //
-// Control stays on the device: a step (step_kernels.cuh) reads every size from device counters,
-// so the host queues steps without reading anything back. Device-sized managers (Near-Far,
-// Multisplit-SSSP, workfront) capture `steps_per_graph` steps once into a CUDA graph and replay it;
-// the host looks at the `done` flag of the previous replay while the next one runs, so the GPU
-// never waits on the host and at most two replays of no-op steps run past convergence. The sort-
-// based Bucketing manager needs the item count on the host for cub::DeviceRadixSort and reads it
-// once per step (the cost of that baseline, as in Davidson et al.).
+// Control stays on the device: a step (grid_step.cuh, cluster_driver.cuh) reads every size from
+// device counters, so the host queues steps without reading anything back. Device-sized managers
+// (Near-Far, Multisplit-SSSP, workfront) capture loop_tuning::steps_per_graph steps once into a
+// CUDA graph and replay it; the host looks at the `done` flag of the previous replay while the
+// next one runs, so the GPU never waits on the host and at most two replays of no-op steps run
+// past convergence. The sort-based Bucketing manager needs the item count on the host for
+// cub::DeviceRadixSort and reads it once per step (the cost of that baseline, as in Davidson et al.).
 //
-// Timing: cudaEvents around the solve (initialisation included, graph upload excluded). Time in
-// relaxation versus frontier management comes from a second, instrumented pass that launches the
-// same steps one by one with events between the two halves of each step; the timed pass carries no
-// instrumentation. relax_ms covers small_frontier, relax_grid, relax_chunks, end_step, the settle
-// kernels and close_step (the filing of improved vertices into next frontier / to_file / far pile
-// is fused into relaxation);
-// frontier_ms covers the manager's filing, far_pile_min, plan and gather.
+// Timing: cudaEvents around the solve (initialisation included, graph upload excluded). With
+// options::phase_times, a second pass (phase_timed_solve) launches the same steps one by one with
+// events between the managing half (the manager's filing, far_pile_min, plan, gather: frontier_ms)
+// and the relaxing half (small_frontier, relax_grid, relax_chunks, end_step, the settle kernels and
+// close_step: relax_ms; the filing of improved vertices into the next frontier, to_file and the far
+// pile is fused into relaxation). The timed pass carries no instrumentation.
 #pragma once
 
 #include <cstdint>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <cuda_runtime.h>
 
+#include "sssp/gpu/cluster_driver.cuh"
 #include "sssp/gpu/cuda_check.cuh"
-#include "sssp/gpu/window_filing.cuh"
+#include "sssp/gpu/frontier_manager.cuh"
+#include "sssp/gpu/grid_step.cuh"
+#include "sssp/gpu/loop_tuning.cuh"
 
 namespace deltasplit::sssp::gpu {
 
-// Short replays: up to two replays of no-op steps (a dozen launches each) run past convergence,
-// and with the cluster-resident loop a road solve takes only a few steps; four steps of a few
-// launches each still keep the GPU ahead of the host's replay calls.
-inline constexpr unsigned steps_per_graph = 4;
-
-// A captured batch of steps, reused while the key (manager, buffers, delta, K) stays the same.
+// A captured batch of steps, reused while the key (manager, buffers, delta, K, modes) stays the same.
 struct step_graph {
   cudaGraphExec_t exec = nullptr;
   std::string key;
@@ -55,8 +52,9 @@ struct solve_context {
   loop_view<Distance> view;
   cudaStream_t stream;
   launch_shape shape;
+  std::uint32_t cluster_blocks;     // of small_frontier (small_frontier_blocks)
   step_graph* graph;
-  std::string graph_key;            // identifies the view and manager the graph was captured for
+  std::string graph_key;            // identifies the view, modes and manager the graph was captured for
   std::uint32_t* done_flags;        // pinned host memory, 2 entries
   cudaEvent_t flag_ready[2];
   cudaEvent_t start, stop;
@@ -79,7 +77,7 @@ inline cudaLaunchConfig_t small_frontier_launch(cudaStream_t stream, std::uint32
   cluster.val.clusterDim.z = 1;
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(blocks);
-  config.blockDim = dim3(small_frontier_threads);
+  config.blockDim = dim3(loop_tuning::small_frontier_threads);
   config.dynamicSmemBytes = small_frontier_shared_bytes;
   config.stream = stream;
   config.attrs = &cluster;
@@ -87,50 +85,60 @@ inline cudaLaunchConfig_t small_frontier_launch(cudaStream_t stream, std::uint32
   return config;
 }
 
-// Blocks of the small-frontier group (frontier_cluster.cuh): one block when the kernel was compiled
-// for a GPU older than sm_90 (its PTX version); otherwise a cluster of 16 blocks, a non-portable
-// size, where the GPU can place one (cudaOccupancyMaxActiveClusters), else the portable 8. On the
-// H200 16 blocks took road-FLA from 11.1 to 9.9 ms, USA-road-d.NY from 5.75 to 5.63 ms and
-// soc-slashdot0902 from 1.06 to 0.98 ms (near-far, same run). DELTASPLIT_CLUSTER_BLOCKS=8 forces 8.
-// Called after the kernel's attributes are set (allow_small_frontier_queues).
+// Prepares small_frontier on the current device and returns the blocks of its cluster. Function
+// attributes and occupancy belong to a device, so the engine calls this for its own device (once
+// per engine and requested size, before any stream capture). requested: 0 for automatic, or 16, 8
+// or 1. Automatic is one block where the kernel was compiled for a GPU older than sm_90 (its PTX
+// version: no clusters), else 16 where the device can place a cluster of 16 (a non-portable size;
+// cudaOccupancyMaxActiveClusters), else the portable 8 (loop_tuning has the measurements). A
+// requested size the build or the device cannot run is a std::runtime_error.
 template <class Distance>
-bool small_frontier_has_clusters() {
+std::uint32_t small_frontier_blocks(std::uint32_t requested) {
+  DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(small_frontier_shared_bytes)));
   cudaFuncAttributes attributes{};
   DS_CUDA(cudaFuncGetAttributes(&attributes, small_frontier<Distance>));
-  return attributes.ptxVersion >= 90;
+  if (attributes.ptxVersion < 90) {
+    if (requested > 1)
+      throw std::runtime_error("a small-frontier cluster of " + std::to_string(requested) +
+                               " blocks needs code for sm_90 or later; this build runs one block");
+    return 1;
+  }
+  if (requested == 1 || requested == loop_tuning::portable_cluster_blocks) return requested;
+  DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  cudaLaunchAttribute cluster{};
+  const cudaLaunchConfig_t config = small_frontier_launch(nullptr, loop_tuning::wide_cluster_blocks, cluster);
+  int clusters = 0;
+  const cudaError_t err = cudaOccupancyMaxActiveClusters(&clusters, small_frontier<Distance>, &config);
+  if (err != cudaSuccess) cudaGetLastError();  // not placeable: an answer, not a failure
+  const bool wide = err == cudaSuccess && clusters >= 1;
+  if (requested == loop_tuning::wide_cluster_blocks && !wide)
+    throw std::runtime_error("this GPU cannot place a small-frontier cluster of " +
+                             std::to_string(loop_tuning::wide_cluster_blocks) + " blocks");
+  return wide ? loop_tuning::wide_cluster_blocks : loop_tuning::portable_cluster_blocks;
 }
 
+// The managing half of a step: the manager files to_file, then the next bucket is picked and
+// gathered (grid_step.cuh).
 template <class Distance>
-std::uint32_t small_frontier_blocks() {
-  static const std::uint32_t blocks = [] {
-    if (!small_frontier_has_clusters<Distance>()) return 1u;
-    const char* e = std::getenv("DELTASPLIT_CLUSTER_BLOCKS");
-    if (e && std::atoi(e) == 8) return small_frontier_cluster;
-    constexpr std::uint32_t wide = 2 * small_frontier_cluster;
-    cudaLaunchAttribute cluster{};
-    const cudaLaunchConfig_t config = small_frontier_launch(nullptr, wide, cluster);
-    int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, small_frontier<Distance>, &config) != cudaSuccess) {
-      cudaGetLastError();  // not placeable: clear the error, take the portable size
-      return small_frontier_cluster;
-    }
-    return clusters >= 1 ? wide : small_frontier_cluster;
-  }();
-  return blocks;
+void enqueue_managing(const solve_context<Distance>& ctx, frontier_manager<Distance>& manager) {
+  const loop_view<Distance>& s = ctx.view;
+  const launch_shape& shape = ctx.shape;
+  manager.file(s, shape, ctx.stream);
+  far_pile_min<<<shape.blocks, shape.threads, 0, ctx.stream>>>(s);
+  plan<<<1, 1, 0, ctx.stream>>>(s);
+  gather<<<shape.blocks, shape.threads, 0, ctx.stream>>>(s);
+  DS_CUDA_LAUNCH("delta-stepping step, managing half");
 }
 
-template <class Distance, class Filing>
-void enqueue_step(const solve_context<Distance>& ctx, Filing& filing, cudaEvent_t between = nullptr) {
+// The relaxing half: the cluster takes a small frontier, the grid kernels a large one.
+template <class Distance>
+void enqueue_relaxing(const solve_context<Distance>& ctx) {
   const loop_view<Distance>& s = ctx.view;
   const launch_shape& shape = ctx.shape;
   cudaStream_t stream = ctx.stream;
-  filing.file(s, shape, stream);
-  far_pile_min<<<shape.blocks, shape.threads, 0, stream>>>(s);
-  plan<<<1, 1, 0, stream>>>(s);
-  gather<<<shape.blocks, shape.threads, 0, stream>>>(s);
-  if (between) DS_CUDA(cudaEventRecord(between, stream));
   cudaLaunchAttribute cluster{};
-  const cudaLaunchConfig_t config = small_frontier_launch(stream, small_frontier_blocks<Distance>(), cluster);
+  const cudaLaunchConfig_t config = small_frontier_launch(stream, ctx.cluster_blocks, cluster);
   DS_CUDA(cudaLaunchKernelEx(&config, small_frontier<Distance>, s));
   relax_grid<<<shape.blocks, shape.threads, 0, stream>>>(s);
   relax_chunks<<<shape.blocks, shape.threads, 0, stream>>>(s);
@@ -138,49 +146,70 @@ void enqueue_step(const solve_context<Distance>& ctx, Filing& filing, cudaEvent_
   settle_grid<<<shape.blocks, shape.threads, 0, stream>>>(s);
   settle_chunks<<<shape.blocks, shape.threads, 0, stream>>>(s);
   close_step<<<1, 1, 0, stream>>>(s);
-  DS_CUDA_LAUNCH("delta-stepping step");
+  DS_CUDA_LAUNCH("delta-stepping step, relaxing half");
 }
 
-// small_frontier keeps its queues in more dynamic shared memory than a launch gets by default.
-// nvcc gives each translation unit its own (internal) host stub of a kernel template, and the
-// attribute belongs to the stub the call names; every frontier manager instantiates the loop in
-// its own translation unit, so this function is a template on Filing too: an instantiation per
-// unit, each naming that unit's kernel (a template on Distance alone would be merged by the linker
-// and configure one unit's kernel only).
-template <class Distance, class Filing>
-void allow_small_frontier_queues() {
-  DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               static_cast<int>(small_frontier_shared_bytes)));
-  if (small_frontier_has_clusters<Distance>())
-    DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  small_frontier_blocks<Distance>();  // learnt here, before any stream capture of the steps
+template <class Distance>
+void enqueue_step(const solve_context<Distance>& ctx, frontier_manager<Distance>& manager) {
+  enqueue_managing(ctx, manager);
+  enqueue_relaxing(ctx);
 }
 
-// Captures steps_per_graph steps into ctx.graph unless it already holds them. False when the
-// manager's calls cannot be captured; the loop then queues steps directly.
-template <class Distance, class Filing>
-bool capture_steps(solve_context<Distance>& ctx, Filing& filing) {
+// The errors by which stream capture or graph instantiation says that it cannot take these calls;
+// the loop then queues the steps directly. Any other error is a real failure and propagates.
+inline bool capture_refused(cudaError_t err) {
+  switch (err) {
+    case cudaErrorStreamCaptureUnsupported:
+    case cudaErrorStreamCaptureInvalidated:
+    case cudaErrorStreamCaptureMerge:
+    case cudaErrorStreamCaptureUnmatched:
+    case cudaErrorStreamCaptureUnjoined:
+    case cudaErrorStreamCaptureIsolation:
+    case cudaErrorStreamCaptureImplicit:
+    case cudaErrorStreamCaptureWrongThread:
+    case cudaErrorCapturedEvent:
+    case cudaErrorNotSupported:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Ends a capture that is being abandoned, dropping whatever it recorded.
+inline void abandon_capture(cudaStream_t stream) {
+  cudaGraph_t graph = nullptr;
+  cudaStreamEndCapture(stream, &graph);
+  if (graph) cudaGraphDestroy(graph);
+  cudaGetLastError();
+}
+
+// Captures steps_per_graph steps into ctx.graph unless it already holds them. False when capture
+// refuses the manager's calls (capture_refused); the loop then queues steps directly.
+template <class Distance>
+bool capture_steps(solve_context<Distance>& ctx, frontier_manager<Distance>& manager) {
   if (ctx.graph->exec && ctx.graph->key == ctx.graph_key) return true;
   ctx.graph->reset();
   DS_CUDA(cudaStreamBeginCapture(ctx.stream, cudaStreamCaptureModeThreadLocal));
-  bool queued = true;
   try {
-    for (unsigned i = 0; i < steps_per_graph; ++i) enqueue_step(ctx, filing);
-  } catch (const std::runtime_error&) {
-    queued = false;
+    for (unsigned i = 0; i < loop_tuning::steps_per_graph; ++i) enqueue_step(ctx, manager);
+  } catch (const cuda_error& e) {
+    abandon_capture(ctx.stream);
+    if (capture_refused(e.code())) return false;
+    throw;
+  } catch (...) {
+    abandon_capture(ctx.stream);
+    throw;
   }
   cudaGraph_t graph = nullptr;
   cudaError_t err = cudaStreamEndCapture(ctx.stream, &graph);
-  if (!queued || err != cudaSuccess) {
-    cudaGetLastError();
-    if (graph) cudaGraphDestroy(graph);
-    return false;
+  if (err == cudaSuccess) {
+    err = cudaGraphInstantiate(&ctx.graph->exec, graph, 0);
+    if (err != cudaSuccess) ctx.graph->exec = nullptr;
   }
-  err = cudaGraphInstantiate(&ctx.graph->exec, graph, 0);
-  cudaGraphDestroy(graph);
+  if (graph) cudaGraphDestroy(graph);
   if (err != cudaSuccess) {
+    if (!capture_refused(err)) DS_CUDA(err);  // throws
     cudaGetLastError();
-    ctx.graph->exec = nullptr;
     return false;
   }
   ctx.graph->key = ctx.graph_key;
@@ -209,18 +238,17 @@ inline control read_control(const control* ctl, cudaStream_t stream) {
 }
 
 // The timed solve.
-template <class Distance, class Filing>
-loop_outcome timed_solve(solve_context<Distance>& ctx, Filing& filing, vertex_t source) {
-  allow_small_frontier_queues<Distance, Filing>();
-  const bool graphs = Filing::device_sized && capture_steps(ctx, filing);
-  const std::uint64_t per_batch = graphs ? steps_per_graph : 1;
+template <class Distance>
+loop_outcome timed_solve(solve_context<Distance>& ctx, frontier_manager<Distance>& manager, vertex_t source) {
+  const bool graphs = manager.device_sized() && capture_steps(ctx, manager);
+  const std::uint64_t per_batch = graphs ? loop_tuning::steps_per_graph : 1;
   DS_CUDA(cudaEventRecord(ctx.start, ctx.stream));
   launch_init(ctx, source);
   for (std::uint64_t batch = 0;; ++batch) {
     if (graphs)
       DS_CUDA(cudaGraphLaunch(ctx.graph->exec, ctx.stream));
     else
-      enqueue_step(ctx, filing);
+      enqueue_step(ctx, manager);
     const unsigned slot = batch & 1u;
     DS_CUDA(cudaMemcpyAsync(&ctx.done_flags[slot], &ctx.view.ctl->done, sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
                             ctx.stream));
@@ -241,10 +269,11 @@ loop_outcome timed_solve(solve_context<Distance>& ctx, Filing& filing, vertex_t 
   return out;
 }
 
-// The instrumented pass: the same steps, one by one, with events around the two halves.
-template <class Distance, class Filing>
-void phase_times(solve_context<Distance>& ctx, Filing& filing, vertex_t source, loop_outcome& out) {
-  allow_small_frontier_queues<Distance, Filing>();
+// The instrumented pass of options::phase_times: the same steps, one by one, with events around
+// the two halves, adding to out's relax_ms and frontier_ms.
+template <class Distance>
+void phase_timed_solve(solve_context<Distance>& ctx, frontier_manager<Distance>& manager, vertex_t source,
+                       loop_outcome& out) {
   constexpr unsigned batch = 32;
   std::vector<cudaEvent_t> events(3 * batch);
   for (auto& e : events) DS_CUDA(cudaEventCreate(&e));
@@ -259,7 +288,9 @@ void phase_times(solve_context<Distance>& ctx, Filing& filing, vertex_t source, 
   for (std::uint64_t steps = 0;; steps += batch) {
     for (unsigned i = 0; i < batch; ++i) {
       DS_CUDA(cudaEventRecord(events[3 * i], ctx.stream));
-      enqueue_step(ctx, filing, events[3 * i + 1]);
+      enqueue_managing(ctx, manager);
+      DS_CUDA(cudaEventRecord(events[3 * i + 1], ctx.stream));
+      enqueue_relaxing(ctx);
       DS_CUDA(cudaEventRecord(events[3 * i + 2], ctx.stream));
     }
     DS_CUDA(cudaMemcpyAsync(&ctx.done_flags[0], &ctx.view.ctl->done, sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
@@ -279,28 +310,14 @@ void phase_times(solve_context<Distance>& ctx, Filing& filing, vertex_t source, 
   out.frontier_ms = frontier;
 }
 
-// A frontier manager as the engine holds it: the loop instantiated for one kind of filing.
+// One solve from source: the timed pass, then the instrumented one when phase times are asked
+// for (and the timed pass did not overflow a queue: the engine grows it and solves again).
 template <class Distance>
-class frontier_manager {
- public:
-  virtual ~frontier_manager() = default;
-  // Sizes the manager's temporary storage for the view's capacities and K.
-  virtual void prepare(const loop_view<Distance>& view) = 0;
-  virtual loop_outcome solve(solve_context<Distance>& ctx, vertex_t source, bool with_phase_times) = 0;
-};
-
-template <class Distance, class Filing>
-class manager_for final : public frontier_manager<Distance> {
- public:
-  void prepare(const loop_view<Distance>& view) override { filing_.prepare(view); }
-  loop_outcome solve(solve_context<Distance>& ctx, vertex_t source, bool with_phase_times) override {
-    loop_outcome out = timed_solve(ctx, filing_, source);
-    if (with_phase_times && !out.final.capacity_exceeded) phase_times(ctx, filing_, source, out);
-    return out;
-  }
-
- private:
-  Filing filing_;
-};
+loop_outcome solve(solve_context<Distance>& ctx, frontier_manager<Distance>& manager, vertex_t source,
+                   bool phase_times) {
+  loop_outcome out = timed_solve(ctx, manager, source);
+  if (phase_times && !out.final.capacity_exceeded) phase_timed_solve(ctx, manager, source, out);
+  return out;
+}
 
 }  // namespace deltasplit::sssp::gpu

@@ -1,31 +1,23 @@
 // The GPU engine behind sssp::solver (the seam in sssp/gpu_engine.hpp): it uploads one graph,
 // allocates the loop's work buffers once, and answers any number of sources with any strategy.
 //
-// Delta when options.delta == 0 (auto), w the mean arc weight and d the mean out-degree:
-//   delta = 32 * w / d * (4 / d)^1.5  =  256 * w / d^2.5     for d < 4,
-//   delta = 32 * w / d * (4 / d)      =  128 * w / d^2       for d >= 4 (the two meet at d = 4).
-// Davidson et al.'s Near-Far rule (32 w / d) bent by the degree. A small delta costs buckets (bucket
-// advances) and iterations; a large one re-relaxes light arcs of vertices whose distance is not
-// final yet. Sparse, high-diameter graphs (roads, d ~ 2.5) are latency-bound: their time goes with
-// iterations, and on the H200 NY ran in 13.1 / 12.3 / 14.1 / 19.2 ms at delta 13000 / 26115 / 52000 /
-// 104000 and FLA in 34.7 / 35.7 / 39.3 ms at 6400 / 12814 / 25600 (near-far, this loop). Dense,
-// low-diameter graphs (R-MAT, d ~ 15) are work-bound but still pay per iteration: Graph500 scale 20
-// ran Multisplit-SSSP in 6.4 / 5.5 / 4.3 ms at delta 70 / 138 / 280, and Near-Far (the build before
-// the block-wide gather) in 5.2 / 4.1 / 4.8 ms at 130 / 260 / 520: above d = 4 the bend is gentler
-// than the roads' d^-1.5.
-// The rule gives FLA 12800, NY 26100, R-MAT scale 20 272, slashdot 570. Integer deltas are rounded
-// down (as the CPU solver does), at least 1; a mean weight of 0 gives 1.
+// Delta when options.delta == 0 (auto): gpu_auto_width (sssp/bucket_width.cpp, with the measurements
+// that chose it), from the graph statistics that the CPU solver's rule reads too.
 //
-// Rows are sorted by weight on upload, so that the light arcs of a vertex (w < delta) are a prefix
-// of its row; light_end[] is computed on the device once per delta (a binary search per vertex) and
-// kept while delta stays the same.
+// Rows are sorted by weight on upload, so that the light arcs of a vertex (w < delta, light_arc in
+// sssp/bucket_width.hpp) are a prefix of its row; light_end[] is computed on the device once per
+// delta (a binary search per vertex) and kept while delta stays the same.
 //
 // Queue capacities: the frontier holds each vertex at most once (stamps), the other queues can hold
-// a vertex once per bucket it drops into; they start at 2n and, should a solve overflow one
-// (control::capacity_exceeded), double and the solve runs again, so no input is ever truncated.
+// a vertex once per bucket it drops into; they start at 2n + 1024 (or options::queue_capacity) and,
+// should a solve overflow one (control::capacity_exceeded), double and the solve runs again, so no
+// input is ever truncated; stats.queue_growths says how often that happened.
+//
+// The engine belongs to the device that was current when it was made: run() makes that device
+// current for its calls, and the small-frontier kernel's attributes and cluster size are set up
+// for it (small_frontier_blocks), not once per process.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <thread>
@@ -35,37 +27,57 @@
 #include <string>
 #include <vector>
 
+#include "sssp/bucket_width.hpp"
 #include "sssp/distance_policy.hpp"
 #include "sssp/gpu/device_graph.cuh"
+#include "sssp/gpu/delta_stepping.cuh"
 #include "sssp/gpu/device_memory.cuh"
-#include "sssp/gpu/frontier_managers.cuh"
+#include "sssp/gpu/frontier_manager.cuh"
+#include "sssp/gpu/loop_tuning.cuh"
 #include "sssp/gpu/predecessors.cuh"
+#include "sssp/gpu/window_filing.cuh"
 #include "sssp/gpu_engine.hpp"
 
 namespace deltasplit::sssp::gpu {
 
 template <class Distance>
 std::unique_ptr<frontier_manager<Distance>> make_atomic_manager() {
-  return std::make_unique<manager_for<Distance, atomic_filing>>();
+  return std::make_unique<atomic_filing<Distance>>();
 }
 template std::unique_ptr<frontier_manager<std::uint32_t>> make_atomic_manager<std::uint32_t>();
 template std::unique_ptr<frontier_manager<float>> make_atomic_manager<float>();
+template void launch_file_segments<std::uint32_t>(const loop_view<std::uint32_t>&, const vertex_t*,
+                                                  const std::uint32_t*, const launch_shape&, cudaStream_t);
+template void launch_file_segments<float>(const loop_view<float>&, const vertex_t*, const std::uint32_t*,
+                                          const launch_shape&, cudaStream_t);
 
 namespace {
 
-// Small frontiers' light iterations block by block (step_kernels.cuh, local_phase) on sparse
-// graphs, cluster-synchronous on the others. Measured on the H200 (near-far, median of 10 sources,
-// same run): USA-road-d.NY (mean out-degree 2.8) 11.3 -> 5.8 ms and road-FLA (2.5) 18.7 -> 11.1 ms
-// block by block; soc-slashdot0902 (11.5) 1.04 -> 1.21 ms, Kronecker scale 20 (30) 3.74 -> 4.01 ms
-// and the paper's R-MAT (9.5) 3.56 -> 3.65 ms, slower, but cit-HepPh (12.2) 1.15 -> 0.97 ms.
-// The rule keeps the measured losses out: block by block below a mean out-degree of 6. (Those
-// figures are from clusters of 8 blocks; with 16, at dc2db26, the dense graphs lost only 0.7-1.4%
-// block by block and cit-HepPh gained 17%: bench/results/sssp.md.)
-// DELTASPLIT_LOCAL_LIGHT=1 or 0 forces either (for measurement).
-std::uint32_t choose_local_light(std::uint64_t vertices, std::uint64_t arcs) {
-  if (const char* e = std::getenv("DELTASPLIT_LOCAL_LIGHT"); e && (e[0] == '0' || e[0] == '1')) return e[0] == '1';
-  return arcs < 6 * vertices ? 1u : 0u;
+// Small frontiers' light iterations: as options::light says; automatic is block by block below a
+// mean out-degree of loop_tuning::block_light_below_degree (the measurements are there).
+bool block_light_phase(sssp::light_phase mode, std::uint64_t vertices, std::uint64_t arcs) {
+  if (mode != sssp::light_phase::automatic) return mode == sssp::light_phase::block;
+  return static_cast<double>(arcs) < loop_tuning::block_light_below_degree * static_cast<double>(vertices);
 }
+
+// Makes a device current for one scope and restores the caller's afterwards.
+class current_device {
+ public:
+  explicit current_device(int device) {
+    DS_CUDA(cudaGetDevice(&previous_));
+    if (previous_ != device) DS_CUDA(cudaSetDevice(device));
+  }
+  ~current_device() {
+    int now = previous_;
+    cudaGetDevice(&now);
+    if (now != previous_) cudaSetDevice(previous_);
+  }
+  current_device(const current_device&) = delete;
+  current_device& operator=(const current_device&) = delete;
+
+ private:
+  int previous_ = 0;
+};
 
 template <class T>
 void upload(device_array<T>& dst, span<T> src, cudaStream_t stream) {
@@ -145,7 +157,7 @@ __global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, v
     edge_t lo = offsets[v], hi = offsets[v + 1];
     while (lo < hi) {  // first arc with weight >= delta
       edge_t mid = lo + (hi - lo) / 2;
-      if (weights[mid] < delta)
+      if (detail::light_arc(weights[mid], delta))
         lo = mid + 1;
       else
         hi = mid;
@@ -165,15 +177,16 @@ class engine final : public detail::gpu_engine {
   using weight = typename distance_ops<Distance>::weight;
 
  public:
-  engine(const csr_view& g, cudaStream_t caller_stream)
-      : g_(g), n_(g.num_vertices), m_(g.num_arcs()), local_light_(choose_local_light(n_, m_)) {
+  engine(const csr_view& g, const options& opts, cudaStream_t caller_stream)
+      : g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
     cudaDeviceProp prop{};
-    int device = 0;
-    DS_CUDA(cudaGetDevice(&device));
-    DS_CUDA(cudaGetDeviceProperties(&prop, device));
+    DS_CUDA(cudaGetDevice(&device_));
+    DS_CUDA(cudaGetDeviceProperties(&prop, device_));
     name_ = prop.name;
-    shape_ = launch_shape{static_cast<unsigned>(prop.multiProcessorCount) * 4u, 256u};
-    const std::uint32_t queue = initial_queue_capacity();
+    shape_ = launch_shape{static_cast<unsigned>(prop.multiProcessorCount) * loop_tuning::grid_blocks_per_sm,
+                          loop_tuning::grid_threads};
+    set_up_small_frontiers(opts);
+    const std::uint32_t queue = opts.queue_capacity ? opts.queue_capacity : initial_queue_capacity();
     reserve(graph_bytes() + work_bytes(queue, 1), "the graph (" + std::to_string(n_) + " vertices, " +
                                                      std::to_string(m_) + " arcs) and the solver's work buffers");
     if (caller_stream)
@@ -203,7 +216,6 @@ class engine final : public detail::gpu_engine {
       upload(targets_, span<vertex_t>(targets), stream_);
       upload(weights_, span<weight>(weights), stream_);
       DS_CUDA(cudaStreamSynchronize(stream_));
-      for (weight w : weights) total += static_cast<double>(w);
     }
     light_end_ = device_array<edge_t>(std::max<std::uint32_t>(n_, 1), "the light-arc split");
     settled_tag_ = device_array<std::uint32_t>(std::max<std::uint32_t>(n_, 1), "the settled tags");
@@ -216,8 +228,14 @@ class engine final : public detail::gpu_engine {
     frontier_[1] = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the frontier");
     word_ = device_array<std::uint32_t>(1, "a flag");
     allocate_queues(queue, 1);
-    mean_weight_ = m_ ? total / static_cast<double>(m_) : 0;
-    mean_degree_ = n_ ? static_cast<double>(m_) / n_ : 0;
+    if (g.space == memory_space::device) {  // measured on the device above; the GPU rule reads no max
+      statistics_.vertices = n_;
+      statistics_.arcs = m_;
+      statistics_.mean_weight = m_ ? total / static_cast<double>(m_) : 0;
+      statistics_.mean_degree = n_ ? static_cast<double>(m_) / n_ : 0;
+    } else {
+      statistics_ = detail::measure(g);
+    }
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
 
@@ -234,6 +252,8 @@ class engine final : public detail::gpu_engine {
   std::string device_name() const override { return name_; }
 
   statistics run_into(vertex_t source, const options& opts, const output_buffers& buffers) override {
+    const current_device on_engine_device(device_);
+    set_up_small_frontiers(opts);
     const bool bucketed = opts.how == strategy::bucketing || opts.how == strategy::multisplit;
     const std::uint32_t K = bucketed ? opts.buckets : 1;
     if (K == 0 || K > max_window_buckets)
@@ -242,18 +262,21 @@ class engine final : public detail::gpu_engine {
     frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
     const bucket_of_distance<Distance> bucket = bucket_width(opts);
     const std::uint32_t last = last_bucket(opts.cutoff, bucket);
-    if (K > slots_buckets_) allocate_queues(queue_capacity_, K);
+    if (K > queued_buckets_) allocate_queues(queue_capacity_, K);
     split_at(bucket.delta);
 
+    const bool block_light = block_light_phase(opts.light, n_, m_);
     loop_outcome out;
-    for (int attempt = 0;; ++attempt) {
-      solve_context<Distance> ctx = context(K, bucket, opts.how, last);
+    std::uint32_t growths = 0;
+    for (;;) {
+      solve_context<Distance> ctx = context(K, bucket, opts.how, block_light, last);
       manager.prepare(ctx.view);
-      out = manager.solve(ctx, source, true);
+      out = solve(ctx, manager, source, opts.phase_times);
       if (!out.final.capacity_exceeded) break;
-      if (queue_capacity_ >= 0x7FFFFFF0u || attempt > 8)
-        throw std::runtime_error("GPU delta-stepping: work queues exceed 2^31 entries");
-      allocate_queues(capped(std::uint64_t{queue_capacity_} * 2), std::max(K, slots_buckets_));
+      // Doubling from any start reaches 2^31 entries in at most 31 rounds.
+      if (queue_capacity_ >= 0x7FFFFFF0u) throw std::runtime_error("GPU delta-stepping: work queues exceed 2^31 entries");
+      allocate_queues(capped(std::uint64_t{queue_capacity_} * 2), std::max(K, queued_buckets_));
+      ++growths;
     }
 
     const unsigned blocks = std::min<unsigned>(shape_.blocks, (n_ + 255) / 256 + 1);
@@ -277,8 +300,8 @@ class engine final : public detail::gpu_engine {
         parent_ = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the predecessor tree");
         level_ = device_array<std::uint32_t>(std::max<std::uint32_t>(n_, 1), "the predecessor levels");
       }
-      shortest_path_tree(context(K, bucket, opts.how, last).view, source, parent_.get(), level_.get(), word_.get(),
-                         host_words_ + 2, shape_.blocks, stream_, buffers.predecessors);
+      shortest_path_tree(context(K, bucket, opts.how, block_light, last).view, source, parent_.get(), level_.get(),
+                         word_.get(), host_words_ + 2, shape_.blocks, stream_, buffers.predecessors);
     }
     DS_CUDA(cudaStreamSynchronize(stream_));
     statistics st;
@@ -292,12 +315,29 @@ class engine final : public detail::gpu_engine {
     st.edges_relaxed = out.final.edges_relaxed;
     st.vertices_processed = out.final.vertices_processed;
     st.max_queue = out.final.max_frontier;
+    st.queue_growths = growths;
+    st.cluster_blocks = cluster_blocks_;
+    st.block_light_phase = block_light && cluster_blocks_ >= loop_tuning::local_min_blocks;
     return st;
   }
 
  private:
+  // The small-frontier cluster on this engine's device, for the size options asks for (checked
+  // once per engine and size). The block-by-block light phase needs local_min_blocks blocks.
+  void set_up_small_frontiers(const options& opts) {
+    if (!cluster_set_up_ || opts.cluster_blocks != requested_blocks_) {
+      cluster_blocks_ = small_frontier_blocks<Distance>(opts.cluster_blocks);
+      requested_blocks_ = opts.cluster_blocks;
+      cluster_set_up_ = true;
+    }
+    if (opts.light == sssp::light_phase::block && cluster_blocks_ < loop_tuning::local_min_blocks)
+      throw std::runtime_error("the block-by-block light phase needs a small-frontier cluster of at least " +
+                               std::to_string(loop_tuning::local_min_blocks) + " blocks; this one has " +
+                               std::to_string(cluster_blocks_));
+  }
+
   std::uint32_t initial_queue_capacity() const { return capped(2 * std::uint64_t{n_} + 1024); }
-  std::uint32_t chunk_capacity(std::uint32_t queue) const { return capped(queue + m_ / chunk_arcs + 1); }
+  std::uint32_t chunk_capacity(std::uint32_t queue) const { return capped(queue + m_ / loop_tuning::chunk_arcs + 1); }
 
   std::size_t graph_bytes() const {
     return (std::size_t{n_} + 1) * sizeof(edge_t) + m_ * (sizeof(vertex_t) + sizeof(weight));
@@ -309,17 +349,17 @@ class engine final : public detail::gpu_engine {
 
   void allocate_queues(std::uint32_t queue, std::uint32_t K) {
     to_file_ = {};
-    beyond_ = {};
-    slots_ = {};
+    far_pile_ = {};
+    bucket_queues_ = {};
     chunks_ = {};
     reserve(std::size_t{queue} * 4 * (2 + K) + std::size_t{chunk_capacity(queue)} * sizeof(uint2),
             "the solver's work queues");
     to_file_ = device_array<vertex_t>(queue, "the queue to file");
-    beyond_ = device_array<vertex_t>(queue, "the far pile");
-    slots_ = device_array<vertex_t>(std::size_t{queue} * K, "the window's buckets");
+    far_pile_ = device_array<vertex_t>(queue, "the far pile");
+    bucket_queues_ = device_array<vertex_t>(std::size_t{queue} * K, "the window's buckets");
     chunks_ = device_array<uint2>(chunk_capacity(queue), "the chunks of large vertices");
     queue_capacity_ = queue;
-    slots_buckets_ = K;
+    queued_buckets_ = K;
     ++generation_;
   }
 
@@ -334,10 +374,8 @@ class engine final : public detail::gpu_engine {
   }
 
   bucket_of_distance<Distance> bucket_width(const options& opts) const {
-    double delta = opts.delta > 0 ? opts.delta
-                   : mean_degree_ >= 4 ? 128.0 * mean_weight_ / (mean_degree_ * mean_degree_)
-                   : mean_degree_ > 0  ? 256.0 * mean_weight_ / std::pow(mean_degree_, 2.5)
-                                       : 1.0;
+    const auto kind = std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
+    double delta = opts.delta > 0 ? opts.delta : detail::gpu_auto_width(statistics_, kind);
     if constexpr (std::is_same_v<Distance, float>) {
       if (opts.how == strategy::workfront) return {std::numeric_limits<float>::infinity()};
       float d = static_cast<float>(delta);
@@ -367,7 +405,7 @@ class engine final : public detail::gpu_engine {
     return b == no_bucket ? no_bucket - 1 : b;
   }
 
-  solve_context<Distance> context(std::uint32_t K, bucket_of_distance<Distance> bucket, strategy how,
+  solve_context<Distance> context(std::uint32_t K, bucket_of_distance<Distance> bucket, strategy how, bool block_light,
                                   std::uint32_t last) {
     loop_view<Distance> v{};
     v.offsets = offsets_.get();
@@ -380,8 +418,8 @@ class engine final : public detail::gpu_engine {
     v.frontier[0] = frontier_[0].get();
     v.frontier[1] = frontier_[1].get();
     v.to_file = to_file_.get();
-    v.beyond = beyond_.get();
-    v.slots = slots_.get();
+    v.far_pile = far_pile_.get();
+    v.bucket_queues = bucket_queues_.get();
     v.chunks = chunks_.get();
     v.light_end = light_end_.get();
     v.settled_tag = settled_tag_.get();
@@ -391,19 +429,21 @@ class engine final : public detail::gpu_engine {
     v.queue_capacity = queue_capacity_;
     v.chunk_capacity = chunk_capacity(queue_capacity_);
     v.window_buckets = K;
-    v.local_light = local_light_;
+    v.block_light = block_light ? 1u : 0u;
     v.bucket = bucket;
     v.last_bucket = last;
     solve_context<Distance> ctx{};
     ctx.view = v;
     ctx.stream = stream_;
     ctx.shape = shape_;
+    ctx.cluster_blocks = cluster_blocks_;
     ctx.graph = &graph_;
     double delta_bits = static_cast<double>(bucket.delta);
     std::uint64_t bits = 0;
     std::memcpy(&bits, &delta_bits, sizeof bits);
     ctx.graph_key = std::string(strategy_name(how)) + "/" + std::to_string(K) + "/" + std::to_string(bits) + "/" +
-                    std::to_string(generation_) + "/" + std::to_string(last);
+                    std::to_string(generation_) + "/" + std::to_string(cluster_blocks_) + "/" +
+                    std::to_string(v.block_light) + "/" + std::to_string(last);
     ctx.done_flags = host_words_;
     ctx.flag_ready[0] = flag_ready_[0];
     ctx.flag_ready[1] = flag_ready_[1];
@@ -433,7 +473,9 @@ class engine final : public detail::gpu_engine {
   csr_view g_;
   std::uint32_t n_;
   edge_t m_;
-  std::uint32_t local_light_;  // see choose_local_light
+  int device_ = 0;
+  std::uint32_t cluster_blocks_ = 1, requested_blocks_ = 0;  // see set_up_small_frontiers
+  bool cluster_set_up_ = false;
   std::string name_;
   launch_shape shape_{};
   cudaStream_t stream_ = nullptr;      // the caller's (options::stream) or own_stream_
@@ -447,7 +489,7 @@ class engine final : public detail::gpu_engine {
   device_array<std::uint32_t> stamp_, filed_;
   device_array<control> ctl_;
   device_array<vertex_t> frontier_[2];
-  device_array<vertex_t> to_file_, beyond_, slots_;
+  device_array<vertex_t> to_file_, far_pile_, bucket_queues_;
   device_array<uint2> chunks_;
   device_array<edge_t> light_end_;
   device_array<std::uint32_t> settled_tag_;
@@ -456,11 +498,11 @@ class engine final : public detail::gpu_engine {
   weight light_split_delta_{};
   device_array<vertex_t> parent_;
   device_array<std::uint32_t> level_, word_;
-  std::uint32_t queue_capacity_ = 0, slots_buckets_ = 0;
+  std::uint32_t queue_capacity_ = 0, queued_buckets_ = 0;
   std::uint64_t generation_ = 0;
   step_graph graph_;
   std::unique_ptr<frontier_manager<Distance>> atomic_, bucketing_, multisplit_;
-  double mean_weight_ = 0, mean_degree_ = 0;
+  detail::graph_statistics statistics_;
 };
 
 }  // namespace deltasplit::sssp::gpu
@@ -498,8 +540,8 @@ std::unique_ptr<gpu_engine> make_gpu_engine(const csr_view& g, const options& op
   if (g.num_vertices >= 0xFFFFFFF0u)
     throw std::length_error("the GPU solver handles graphs of fewer than 2^32 - 16 vertices");
   cudaStream_t stream = static_cast<cudaStream_t>(opts.stream);
-  if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::engine<std::uint32_t>>(g, stream);
-  return std::make_unique<gpu::engine<float>>(g, stream);
+  if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::engine<std::uint32_t>>(g, opts, stream);
+  return std::make_unique<gpu::engine<float>>(g, opts, stream);
 }
 
 }  // namespace deltasplit::sssp::detail

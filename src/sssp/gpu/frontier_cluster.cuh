@@ -1,8 +1,8 @@
-// The group of blocks that runs small frontiers (step_kernels.cuh). Compiled for Hopper (sm_90)
-// or later it is a thread-block cluster: small_frontier_cluster blocks on as many SMs, sharing
+// The group of blocks that runs small frontiers (cluster_driver.cuh). Compiled for Hopper (sm_90)
+// or later it is a thread-block cluster: up to 16 blocks on as many SMs, sharing
 // distributed shared memory and a hardware barrier. Compiled for an older GPU, where clusters do
 // not exist, it is a single block and each operation below is the block's own; the host launches
-// it accordingly (small_frontier_blocks in delta_stepping.cuh), so the one loop serves both.
+// it accordingly (the engine's small_frontier_setup), so the one loop serves both.
 #pragma once
 
 #include <cstdint>

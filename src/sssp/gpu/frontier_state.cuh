@@ -9,13 +9,13 @@
 //   to_file            vertices whose new distance fell past the current bucket but inside the
 //                      window [window, window + K): filed into the window's buckets by the
 //                      frontier manager (radix sort, multisplit, ...);
-//   slots[k]           bucket window + k of the window, filed and waiting;
-//   beyond             the far pile: vertices past the window, re-filed when the window is used up
+//   bucket_queue(k)    bucket window + k of the window, filed and waiting;
+//   far_pile           vertices past the window, re-filed when the window is used up
 //                      (with K = 1 this is Near-Far's far pile and the window is the near set);
 //   settled            the vertices processed in the current bucket, whose heavy arcs are relaxed
 //                      once the bucket is used up.
 // filed[v] is the lowest bucket v was filed into since it was last taken: a vertex is filed again
-// only when its bucket drops, and a copy is taken from a slot only once (compare-and-swap back to
+// only when its bucket drops, and a copy is taken from a bucket queue only once (compare-and-swap back to
 // no_bucket); copies left behind by a later improvement are stale and dropped when met.
 //
 // All sizes live on the device in `control`, so that kernels size their work from device counters
@@ -43,19 +43,19 @@ struct control {
   std::uint32_t current;           // current bucket
   std::uint32_t window;            // first bucket of the window
   std::uint32_t min_bucket;        // lowest live bucket of the far pile, when re-filing
-  std::uint32_t pick_slot;         // slot taken this step, or no_bucket
+  std::uint32_t picked_bucket;     // bucket of the window taken this step, or no_bucket
   std::uint32_t refile;            // 1 when the far pile is re-filed this step
-  std::uint32_t gather_count;      // items of the slot or far pile taken this step
+  std::uint32_t gather_count;      // items of that bucket or of the far pile taken this step
   std::uint32_t frontier_count[2];
   std::uint32_t to_file_count;
   std::uint32_t file_count;        // to_file_count as the manager files it (clipped to the capacity)
-  std::uint32_t beyond_count;
+  std::uint32_t far_pile_count;
   std::uint32_t chunks_queued;
   std::uint32_t settled_count;      // vertices processed in the current bucket (light arcs relaxed)
   std::uint32_t settling;           // 1 while the grid relaxes the heavy arcs of a finished bucket
   std::uint32_t settle_count;       // how many, then
   std::uint32_t settle_stamp;       // the iteration stamp of that pass
-  std::uint32_t slot_count[max_window_buckets];
+  std::uint32_t bucket_count[max_window_buckets];
   std::uint32_t capacity_exceeded;  // a queue was too small: the engine grows it and solves again
   std::uint32_t overflowed;         // a distance sum was dropped (see distance.cuh)
   std::uint32_t max_frontier;
@@ -70,11 +70,6 @@ struct control {
 // bucket) are relaxed exactly once. This keeps re-relaxation to the light arcs.
 enum class arcs { light, heavy };
 
-// A vertex of degree above warp_degree is relaxed in chunks of chunk_arcs arcs, one warp per chunk
-// (R-MAT hubs spread over many warps and blocks); smaller ones are gathered 32 at a time by a warp.
-inline constexpr std::uint32_t warp_degree = 32;
-inline constexpr std::uint32_t chunk_arcs = 256;
-
 // Everything a kernel needs, passed by value.
 template <class Distance>
 struct loop_view {
@@ -88,8 +83,8 @@ struct loop_view {
   control* ctl;
   vertex_t* frontier[2];
   vertex_t* to_file;
-  vertex_t* beyond;
-  vertex_t* slots;  // K arrays of queue_capacity
+  vertex_t* far_pile;
+  vertex_t* bucket_queues;  // K arrays of queue_capacity
   uint2* chunks;    // (vertex, chunk) pairs of large vertices
   const edge_t* light_end;   // per vertex: end of its light arcs (rows sorted by weight)
   std::uint32_t* settled_tag;  // the bucket a vertex was last recorded as processed in
@@ -99,11 +94,11 @@ struct loop_view {
   std::uint32_t queue_capacity;
   std::uint32_t chunk_capacity;
   std::uint32_t window_buckets;  // K
-  std::uint32_t local_light;     // small frontiers: light iterations block by block (step_kernels.cuh)
+  std::uint32_t block_light;     // small frontiers: light iterations block by block (block_local_light.cuh)
   bucket_of_distance<Distance> bucket;
   std::uint32_t last_bucket;     // the distance cutoff's bucket: the loop ends before a later one (no_bucket: none)
 
-  __device__ vertex_t* slot(std::uint32_t k) const { return slots + static_cast<std::size_t>(k) * queue_capacity; }
+  __device__ vertex_t* bucket_queue(std::uint32_t k) const { return bucket_queues + static_cast<std::size_t>(k) * queue_capacity; }
 };
 
 __device__ inline std::uint32_t clamp_count(std::uint32_t count, std::uint32_t capacity) {

@@ -4,7 +4,7 @@
 // seed 000, Section 7.2; vertex_filing.cuh):
 //   - in the current bucket: into the next frontier, once per iteration (the sink deduplicates);
 //   - in the window: into to_file, for the frontier manager to file into its buckets;
-//   - past the window: onto the far pile (beyond).
+//   - past the window: onto the far pile.
 // Load balance over skewed degrees: a warp takes 32 frontier vertices of degree <= warp_degree,
 // scans their degrees and relaxes the union of their arcs 32 at a time (scan-based gather), so
 // a warp never walks one vertex's list alone; vertices of larger degree are cut into chunks of
@@ -16,6 +16,7 @@
 
 #include <cuda_runtime.h>
 
+#include "sssp/gpu/loop_tuning.cuh"
 #include "sssp/gpu/vertex_filing.cuh"
 
 namespace deltasplit::sssp::gpu {
@@ -54,7 +55,7 @@ __device__ void arc_range(const loop_view<Distance>& s, vertex_t v, edge_t& begi
 // Records the chunks of a vertex too large for the warp gather.
 template <class Distance, class Sink>
 __device__ void push_chunks(const loop_view<Distance>& s, const Sink& sink, vertex_t v, edge_t degree) {
-  std::uint32_t chunks = static_cast<std::uint32_t>((degree + chunk_arcs - 1) / chunk_arcs);
+  std::uint32_t chunks = static_cast<std::uint32_t>((degree + loop_tuning::chunk_arcs - 1) / loop_tuning::chunk_arcs);
   std::uint32_t base = atomicAdd(sink.chunk_count, chunks);
   if (static_cast<std::uint64_t>(base) + chunks > s.chunk_capacity) {
     s.ctl->capacity_exceeded = 1;
@@ -92,7 +93,7 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
     du = __ldcg(&s.dist[v]);
     // Issued now, looked at after the arcs: the tag's round trip overlaps the relaxation.
     if (Part == arcs::light) tag = atomicExch(&s.settled_tag[v], it.current);
-    if (d > warp_degree)
+    if (d > loop_tuning::warp_degree)
       push_chunks(s, sink, v, d);
     else
       degree = static_cast<std::uint32_t>(d);
@@ -124,7 +125,7 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
   return total;
 }
 
-// The block-wide gather of the cluster-resident iterations (step_kernels.cuh): each block of the
+// The block-wide gather of the cluster-resident iterations (cluster_driver.cuh): each block of the
 // cluster gathers its slice of the frontier. A warp per 32 frontier vertices leaves most of a block
 // idle on a road frontier of a few hundred vertices, and each of its lanes walks ~3 arcs one after
 // the other, every arc a chain of memory round trips (arc, atomicMin, filing). Here the Threads
@@ -133,15 +134,12 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
 // and atomics of up to gather_batch arcs before it looks at any result, so an iteration costs about
 // one chain of round trips, not one per arc. Rows longer than block_hub_arcs go to the chunk list
 // (and a tile's degree sum stays below 2^32).
-inline constexpr std::uint32_t block_tile = 2048;
-inline constexpr std::uint32_t gather_batch = 2;
-inline constexpr edge_t block_hub_arcs = edge_t{1} << 20;
 
 template <class Distance>
 struct block_gather_scratch {
-  std::uint32_t inclusive[block_tile];  // inclusive prefix sums of the tile's degrees
-  edge_t first_arc[block_tile];
-  Distance du[block_tile];
+  std::uint32_t inclusive[loop_tuning::block_tile];  // inclusive prefix sums of the tile's degrees
+  edge_t first_arc[loop_tuning::block_tile];
+  Distance du[loop_tuning::block_tile];
   std::uint32_t warp_total[32];
 };
 
@@ -155,12 +153,12 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
                                             block_gather_scratch<Distance>& scratch) {
   using ops = distance_ops<Distance>;
   using weight = typename ops::weight;
-  constexpr std::uint32_t per_thread = block_tile / Threads, warps = Threads / 32;
-  static_assert(block_tile % Threads == 0 && Threads % 32 == 0 && warps <= 32, "block gather shape");
+  constexpr std::uint32_t per_thread = loop_tuning::block_tile / Threads, warps = Threads / 32;
+  static_assert(loop_tuning::block_tile % Threads == 0 && Threads % 32 == 0 && warps <= 32, "block gather shape");
   const std::uint32_t tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
   std::uint64_t relaxed = 0;
-  for (std::uint32_t tile = 0; tile < count; tile += block_tile) {
-    const std::uint32_t in_tile = count - tile < block_tile ? count - tile : block_tile;
+  for (std::uint32_t tile = 0; tile < count; tile += loop_tuning::block_tile) {
+    const std::uint32_t in_tile = count - tile < loop_tuning::block_tile ? count - tile : loop_tuning::block_tile;
     vertex_t v[per_thread];
     std::uint32_t degree[per_thread], tag[per_thread];
     std::uint32_t sum = 0;
@@ -179,7 +177,7 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
         // Issued now, looked at after the arcs: the tag's round trip overlaps the relaxation.
         if (Part == arcs::light) tag[j] = atomicExch(&s.settled_tag[v[j]], it.current);
         const edge_t d = end - begin;
-        if (d > block_hub_arcs)
+        if (d > loop_tuning::block_hub_arcs)
           push_chunks(s, sink, v[j], d);
         else
           degree[j] = static_cast<std::uint32_t>(d);
@@ -213,13 +211,13 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
     }
     const std::uint32_t total = scratch.warp_total[warps - 1];
     __syncthreads();
-    for (std::uint32_t first = 0; first < total; first += Threads * gather_batch) {
-      vertex_t target[gather_batch];
-      weight w[gather_batch];
-      Distance du[gather_batch], nd[gather_batch] = {}, old[gather_batch] = {};
-      bool live[gather_batch];
+    for (std::uint32_t first = 0; first < total; first += Threads * loop_tuning::gather_batch) {
+      vertex_t target[loop_tuning::gather_batch];
+      weight w[loop_tuning::gather_batch];
+      Distance du[loop_tuning::gather_batch], nd[loop_tuning::gather_batch] = {}, old[loop_tuning::gather_batch] = {};
+      bool live[loop_tuning::gather_batch];
 #pragma unroll
-      for (std::uint32_t b = 0; b < gather_batch; ++b) {
+      for (std::uint32_t b = 0; b < loop_tuning::gather_batch; ++b) {
         const std::uint32_t e = first + b * Threads + tid;
         live[b] = e < total;
         if (live[b]) {
@@ -239,7 +237,7 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
         }
       }
 #pragma unroll
-      for (std::uint32_t b = 0; b < gather_batch; ++b) {
+      for (std::uint32_t b = 0; b < loop_tuning::gather_batch; ++b) {
         if (!live[b]) continue;
         if (!ops::extend(du[b], w[b], nd[b])) {
           s.ctl->overflowed = 1;
@@ -249,7 +247,7 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
         old[b] = ops::atomic_min(&s.dist[target[b]], nd[b]);
       }
 #pragma unroll
-      for (std::uint32_t b = 0; b < gather_batch; ++b)
+      for (std::uint32_t b = 0; b < loop_tuning::gather_batch; ++b)
         if (live[b] && nd[b] < old[b]) file_improved(s, sink, target[b], nd[b], it.current, it.window, it.stamp);
     }
     if (Part == arcs::light) {
@@ -263,6 +261,12 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
   return tid == 0 ? relaxed : 0;
 }
 
+// Adds the count of relaxed arcs that lane 0 of a warp holds (relax_chunk: the warp's chunk;
+// relax_block_gather: the whole block's arcs, in thread 0) to the block's total.
+__device__ inline void count_relaxed(unsigned long long& total, std::uint64_t relaxed) {
+  if ((threadIdx.x & 31u) == 0 && relaxed) atomicAdd(&total, static_cast<unsigned long long>(relaxed));
+}
+
 // One warp relaxes chunk `item` of the chunk list. Returns the arcs relaxed (lane 0's count).
 template <arcs Part, class Distance, class Sink>
 __device__ std::uint32_t relax_chunk(const loop_view<Distance>& s, const Sink& sink, std::uint32_t item,
@@ -271,8 +275,8 @@ __device__ std::uint32_t relax_chunk(const loop_view<Distance>& s, const Sink& s
   uint2 c = s.chunks[item];
   edge_t begin, end;
   arc_range<Part>(s, c.x, begin, end);
-  edge_t from = begin + static_cast<edge_t>(c.y) * chunk_arcs;
-  edge_t to = from + chunk_arcs < end ? from + chunk_arcs : end;
+  edge_t from = begin + static_cast<edge_t>(c.y) * loop_tuning::chunk_arcs;
+  edge_t to = from + loop_tuning::chunk_arcs < end ? from + loop_tuning::chunk_arcs : end;
   Distance du = __ldcg(&s.dist[c.x]);
   for (edge_t a = from + lane; a < to; a += 32) relax_arc(s, sink, du, a, it);
   return static_cast<std::uint32_t>(to - from);

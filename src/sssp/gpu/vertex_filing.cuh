@@ -14,7 +14,7 @@ namespace deltasplit::sssp::gpu {
 
 // Appends v to a device queue; the active threads of a warp that append to the same queue take
 // their places with one atomic. Lanes are grouped by the counter, not merely by being active
-// together: one call site may serve several queues (file_by_key's slot k differs per lane), and
+// together: one call site may serve several queues (file_by_key's bucket k differs per lane), and
 // the compiler may merge calls on different queues into one. The common case, one queue for all
 // active lanes, is recognised with a shuffle and a vote before paying for a match.
 __device__ inline void push(vertex_t* queue, std::uint32_t* count, std::uint32_t capacity, vertex_t v, control* ctl) {
@@ -37,7 +37,7 @@ __device__ inline void push(vertex_t* queue, std::uint32_t* count, std::uint32_t
 // Where the next frontier, the chunks of large vertices and the bucket's processed vertices go, and
 // how a vertex enters the next frontier only once per iteration. The grid-wide iteration appends to
 // the global queues and deduplicates with a per-vertex iteration stamp (atomicExch); the cluster-
-// resident iterations of small frontiers (step_kernels.cuh) append to queues in the shared memory of
+// resident iterations of small frontiers (cluster_driver.cuh) append to queues in the shared memory of
 // the cluster's block rank 0 (distributed shared memory for the other blocks), spilling past their
 // end to the global frontier, and deduplicate in a hash set in distributed shared memory, so that
 // no global round trip is spent on bookkeeping. The hash set is spread over the cluster's blocks
@@ -118,66 +118,6 @@ struct block_sink {
   }
 };
 
-// The sink of a block's own light iterations (step_kernels.cuh, local_phase): the block keeps the
-// vertices it improves into the current bucket in its own shared memory and relaxes them itself,
-// with no cluster barrier between its iterations. Its hash set is its own too (cleared per
-// iteration; past max_probes a vertex is pushed without deduplication, which costs a repeated
-// relaxation, never a lost one). What outgrows the block's queue goes to the cluster's next
-// frontier, the chunks of hub rows to the cluster's list. Vertices improved into later buckets and
-// the vertices processed are kept in shared memory too (up to `kept_limit` each) and handed to the
-// global lists once, when the block's iterations end (relax_locally): no iteration waits on a
-// global queue's round trips for them.
-struct local_sink {
-  vertex_t* queue;               // this block's shared memory, `limit` entries
-  std::uint32_t* count;          // this block's shared memory
-  std::uint32_t limit;
-  std::uint32_t* seen;           // this block's set of this iteration, seen_mask + 1 entries
-  std::uint32_t seen_mask;
-  block_sink cluster;            // the overflow, the chunks and the processed vertices
-  std::uint32_t* chunk_count;    // = cluster.chunk_count (push_chunks reads it from the sink)
-  vertex_t* later;               // improved into a later bucket, to file
-  std::uint32_t* later_count;
-  vertex_t* processed;           // processed in the current bucket (the heavy arcs' list)
-  std::uint32_t* processed_count;
-  std::uint32_t kept_limit;
-  static constexpr bool read_before_atomic = false;
-  __device__ bool defer_filing(vertex_t v) const {
-    const std::uint32_t i = atomicAdd(later_count, 1u);
-    if (i >= kept_limit) return false;
-    later[i] = v;
-    return true;
-  }
-  __device__ void push_next(vertex_t v, control* ctl) const {
-    const std::uint32_t i = atomicAdd(count, 1u);
-    if (i < limit) queue[i] = v;
-  }
-  // Past `limit` the vertex goes to the cluster's next frontier, deduplicated there by the cluster's
-  // set and stamps (several blocks and iterations may send it), and the block ends its iterations.
-  template <class Distance>
-  __device__ void push_next_once(const loop_view<Distance>& s, vertex_t v, std::uint32_t stamp) const {
-    std::uint32_t h = (v * 2654435761u) & seen_mask;
-    for (unsigned probe = 0; probe < block_sink::max_probes; ++probe) {
-      const std::uint32_t prev = atomicCAS(&seen[h], block_sink::empty, v);
-      if (prev == v) return;
-      if (prev == block_sink::empty) break;
-      h = (h + 1) & seen_mask;
-    }
-    const std::uint32_t i = atomicAdd(count, 1u);
-    if (i < limit)
-      queue[i] = v;
-    else
-      cluster.push_next_once(s, v, stamp);
-  }
-  template <class Distance>
-  __device__ void push_settled(const loop_view<Distance>& s, vertex_t v) const {
-    const std::uint32_t i = atomicAdd(processed_count, 1u);
-    if (i < kept_limit)
-      processed[i] = v;
-    else
-      cluster.push_settled(s, v);
-  }
-};
-
 // Files v, whose distance fell into bucket b past the current one, unless it was filed into b or
 // lower since it was last taken.
 template <class Distance>
@@ -186,7 +126,7 @@ __device__ void file_later_bucket(const loop_view<Distance>& s, vertex_t v, std:
     if (b - window < s.window_buckets)
       push(s.to_file, &s.ctl->to_file_count, s.queue_capacity, v, s.ctl);
     else
-      push(s.beyond, &s.ctl->beyond_count, s.queue_capacity, v, s.ctl);
+      push(s.far_pile, &s.ctl->far_pile_count, s.queue_capacity, v, s.ctl);
   }
 }
 
@@ -245,9 +185,9 @@ __device__ void file_by_key(const loop_view<Distance>& s, const Sink& current, v
   if (k <= rel)
     take_if_current(s, current, v, c);
   else if (k < s.window_buckets)
-    push(s.slot(k), &s.ctl->slot_count[k], s.queue_capacity, v, s.ctl);
+    push(s.bucket_queue(k), &s.ctl->bucket_count[k], s.queue_capacity, v, s.ctl);
   else
-    push(s.beyond, &s.ctl->beyond_count, s.queue_capacity, v, s.ctl);
+    push(s.far_pile, &s.ctl->far_pile_count, s.queue_capacity, v, s.ctl);
 }
 
 template <class Distance>

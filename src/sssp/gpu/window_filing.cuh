@@ -1,8 +1,8 @@
 // Filing vertices into the window's buckets: the one place where the frontier managers differ
-// (seed 000, Section 7.2). Every vertex of to_file gets the key
+// (seed 000, Section 7.2.1; frontier_manager.cuh). Compiled in engine.cu only. Every vertex of to_file gets the key
 //   key(v) = clamp(bucket(dist[v]) - window, 0, K)      (K + 1 keys: K window buckets, then the far pile)
 // and goes to: the current frontier when key <= current - window (taken once, stale copies dropped);
-// slot `key` for the later buckets of the window; the far pile for key K.
+// bucket queue `key` for the later buckets of the window; the far pile for key K.
 //   - file_by_atomics: each vertex takes its place with an atomic on its bucket's counter
 //     (Near-Far's compaction into near set and far pile, Davidson et al.);
 //   - file_segments: the vertices arrive already split into the K + 1 key segments (by a radix
@@ -14,7 +14,9 @@
 
 #include <cuda_runtime.h>
 
-#include "sssp/gpu/step_kernels.cuh"
+#include "sssp/gpu/cuda_check.cuh"
+#include "sssp/gpu/frontier_manager.cuh"
+#include "sssp/gpu/vertex_filing.cuh"
 
 namespace deltasplit::sssp::gpu {
 
@@ -58,11 +60,11 @@ __global__ void file_segments(loop_view<Distance> s, const vertex_t* split, cons
       take_if_current(s, current, v, c);
       continue;
     }
-    std::uint32_t pos = (lo < K ? ctl->slot_count[lo] : ctl->beyond_count) + (i - off[lo]);
+    std::uint32_t pos = (lo < K ? ctl->bucket_count[lo] : ctl->far_pile_count) + (i - off[lo]);
     if (pos >= s.queue_capacity)
       ctl->capacity_exceeded = 1;
     else
-      (lo < K ? s.slot(lo) : s.beyond)[pos] = v;
+      (lo < K ? s.bucket_queue(lo) : s.far_pile)[pos] = v;
   }
 }
 
@@ -72,23 +74,17 @@ __global__ void commit_segments(loop_view<Distance> s, const std::uint32_t* offs
   control* ctl = s.ctl;
   const std::uint32_t K = s.window_buckets;
   if (ctl->done || offsets[K + 1] == 0) return;
-  for (std::uint32_t k = ctl->current - ctl->window + 1; k < K; ++k) ctl->slot_count[k] += offsets[k + 1] - offsets[k];
-  ctl->beyond_count += offsets[K + 1] - offsets[K];
+  for (std::uint32_t k = ctl->current - ctl->window + 1; k < K; ++k) ctl->bucket_count[k] += offsets[k + 1] - offsets[k];
+  ctl->far_pile_count += offsets[K + 1] - offsets[K];
 }
 
-// What a launch of the grid-stride kernels looks like on this device.
-struct launch_shape {
-  unsigned blocks;
-  unsigned threads;
-};
-
 // Near-Far and the workfront sweep: filing by atomics, nothing to prepare.
-struct atomic_filing {
-  static constexpr bool device_sized = true;
-  template <class Distance>
-  void prepare(const loop_view<Distance>&) {}
-  template <class Distance>
-  void file(const loop_view<Distance>& s, const launch_shape& shape, cudaStream_t stream) {
+template <class Distance>
+class atomic_filing final : public frontier_manager<Distance> {
+ public:
+  bool device_sized() const override { return true; }
+  void prepare(const loop_view<Distance>&) override {}
+  void file(const loop_view<Distance>& s, const launch_shape& shape, cudaStream_t stream) override {
     file_by_atomics<<<shape.blocks, shape.threads, 0, stream>>>(s);
     DS_CUDA_LAUNCH("file_by_atomics");
   }

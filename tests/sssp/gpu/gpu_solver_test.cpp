@@ -2,13 +2,13 @@
 // every GPU strategy: the bundled graphs, generated R-MAT and grid graphs, and crafted cases (zero
 // weights and zero-weight cycles, unreachable vertices, one vertex, long paths, a star with a million
 // leaves, a bucket too wide for the cluster-resident loop, parallel arcs, real weights, overflow, many
-// sources on one engine, delta and K values, road-like grids through the cluster-resident loop, both
-// light phases of small frontiers forced on dense and sparse graphs).
+// sources on one engine, delta and K values, road-like grids through the cluster-resident loop, every
+// small-frontier mode forced through the options (light phase, cluster size), queue regrowth, phase
+// times only when asked for).
 // Integer distances must be equal; real ones within a relative 1e-5 (validate.cpp's tolerance: the
 // GPU adds the same floats but a few ulps are not a wrong answer). Predecessor trees are checked
 // arc by arc (check_predecessors) and for reaching the source from every reached vertex.
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -108,6 +108,17 @@ void expect_dijkstra(const graph::csr& g, const std::vector<vertex_t>& sources, 
       EXPECT_TRUE(tree_reaches_source(g, source, got));
     }
   }
+}
+
+// The same graph with real weights w / 1000 + 1/16 (the float instantiation of every kernel).
+graph::csr with_real_weights(const graph::csr& g) {
+  graph::csr real = g;
+  real.kind = graph::weight_kind::real;
+  real.real_weights.resize(g.int_weights.size());
+  for (std::size_t i = 0; i < g.int_weights.size(); ++i)
+    real.real_weights[i] = 0.001f * static_cast<float>(g.int_weights[i]) + 0.0625f;
+  real.int_weights.clear();
+  return real;
 }
 
 void expect_all_strategies(const graph::csr& g, const std::vector<vertex_t>& sources, const std::string& what,
@@ -287,12 +298,7 @@ TEST(GpuSolver, RoadLikeGridInTheCluster) {
   graph::grid_params gp;
   gp.rows = 300, gp.cols = 3000, gp.keep_fraction = 0.85, gp.seed = 11;
   graph::csr g = graph::generate_grid(gp);
-  graph::csr real = g;
-  real.kind = graph::weight_kind::real;
-  real.real_weights.resize(g.int_weights.size());
-  for (std::size_t i = 0; i < g.int_weights.size(); ++i)
-    real.real_weights[i] = 0.001f * static_cast<float>(g.int_weights[i]) + 0.0625f;
-  real.int_weights.clear();
+  const graph::csr real = with_real_weights(g);
   for (double delta : {300.0, 0.0}) {
     expect_dijkstra(g, {0, 450000}, gpu_options(sssp::strategy::near_far, delta, 1, true), "wide road-like grid");
     expect_dijkstra(g, {899999}, gpu_options(sssp::strategy::multisplit, delta, 10, true), "wide road-like grid");
@@ -304,44 +310,114 @@ TEST(GpuSolver, RoadLikeGridInTheCluster) {
   expect_dijkstra(g, {3}, gpu_options(sssp::strategy::workfront, 0, 1, true), "wide road-like grid");
 }
 
-// Sets an environment variable for one scope (the engine reads DELTASPLIT_LOCAL_LIGHT when built).
-class scoped_env {
- public:
-  scoped_env(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) had_ = true, old_ = old;
-    ::setenv(name, value, 1);
-  }
-  ~scoped_env() {
-    if (had_)
-      ::setenv(name_, old_.c_str(), 1);
-    else
-      ::unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  bool had_ = false;
-  std::string old_;
+// Every path of the small-frontier loop, forced through the options: the light iterations block
+// by block and cluster-synchronously, on clusters of 16, 8 and 1 blocks (block by block needs 4),
+// on a graph of each kind (R-MAT, whose dense frontiers outgrow a block's share and go back to the
+// cluster, and road-like grids, integer and real weights), every strategy, predecessors checked.
+// The statistics must say that the forced mode ran.
+struct small_frontier_mode {
+  sssp::light_phase light;
+  std::uint32_t blocks;
 };
 
-TEST(GpuSolver, BothLightPhasesOfSmallFrontiers) {
+void expect_modes(const graph::csr& g, const std::vector<vertex_t>& sources, const std::string& what) {
+  for (small_frontier_mode mode : {small_frontier_mode{sssp::light_phase::block, 16}, {sssp::light_phase::block, 8},
+                                   {sssp::light_phase::cluster, 16}, {sssp::light_phase::cluster, 8},
+                                   {sssp::light_phase::cluster, 1}}) {
+    const std::string label = what + (mode.light == sssp::light_phase::block ? ", block by block" : ", cluster") +
+                              ", " + std::to_string(mode.blocks) + " blocks";
+    for (sssp::strategy how : gpu_strategies) {
+      sssp::options o = gpu_options(how, 0, 10, true);
+      o.light = mode.light;
+      o.cluster_blocks = mode.blocks;
+      expect_dijkstra(g, sources, o, label);
+      const sssp::result r = sssp::solver(g, o).run(sources.front());
+      EXPECT_EQ(r.stats.cluster_blocks, mode.blocks) << label;
+      EXPECT_EQ(r.stats.block_light_phase, mode.light == sssp::light_phase::block) << label;
+    }
+  }
+}
+
+TEST(GpuSolver, SmallFrontierModesThroughOptions) {
   DELTASPLIT_REQUIRE_GPU();
-  // The engine runs the light iterations of small frontiers block by block on sparse graphs and
-  // cluster-synchronously on dense ones (engine.cu, choose_local_light); each is forced here on a
-  // graph of the other kind too: an R-MAT graph, whose dense frontiers outgrow a block's share and
-  // go back to the cluster, and a road-like grid. Every strategy, predecessors checked.
   graph::rmat_params rp;
   rp.scale = 14, rp.edge_factor = 8, rp.undirected = true, rp.seed = 21;
-  const graph::csr rmat = graph::generate_rmat(rp);
+  expect_modes(graph::generate_rmat(rp), {0, 5000}, "rmat");
   graph::grid_params gp;
   gp.rows = 400, gp.cols = 500, gp.keep_fraction = 0.9, gp.seed = 3;
   const graph::csr grid = graph::generate_grid(gp);
-  for (const char* mode : {"1", "0"}) {
-    scoped_env force("DELTASPLIT_LOCAL_LIGHT", mode);
-    SCOPED_TRACE(std::string("DELTASPLIT_LOCAL_LIGHT=") + mode);
-    expect_all_strategies(rmat, {0, 5000}, "rmat, forced light phase", true);
-    expect_all_strategies(grid, {0, 123456}, "grid, forced light phase", true);
+  expect_modes(grid, {0, 123456}, "road-like grid");
+  expect_modes(with_real_weights(grid), {77}, "road-like grid, real weights");
+}
+
+TEST(GpuSolver, SmallFrontierModesOnBundledGraphs) {
+  DELTASPLIT_REQUIRE_GPU();
+  for (const char* name : {"chesapeake.mtx", "email-Enron.mtx.gz", "USA-road-d.NY.gr.gz"}) {
+    const graph::csr g = graph::read_graph(deltasplit_test::dataset_path(name));
+    expect_modes(g, {1}, name);
   }
+}
+
+TEST(GpuSolver, AutomaticModesFollowTheGraph) {
+  DELTASPLIT_REQUIRE_GPU();
+  // Automatic: block by block below a mean out-degree of 6, cluster-synchronous above; the cluster
+  // as large as the GPU places (16 on Hopper).
+  graph::grid_params gp;
+  gp.rows = 100, gp.cols = 100;
+  const graph::csr grid = graph::generate_grid(gp);
+  const sssp::result sparse = sssp::solver(grid, gpu_options(sssp::strategy::near_far)).run(0);
+  graph::rmat_params rp;
+  rp.scale = 12, rp.edge_factor = 16;
+  const graph::csr rmat = graph::generate_rmat(rp);
+  const sssp::result dense = sssp::solver(rmat, gpu_options(sssp::strategy::near_far)).run(0);
+  EXPECT_TRUE(sparse.stats.block_light_phase == (sparse.stats.cluster_blocks >= 4));
+  EXPECT_FALSE(dense.stats.block_light_phase);
+  EXPECT_TRUE(sparse.stats.cluster_blocks == 16 || sparse.stats.cluster_blocks == 8 || sparse.stats.cluster_blocks == 1);
+  EXPECT_EQ(sparse.stats.cluster_blocks, dense.stats.cluster_blocks);
+}
+
+TEST(GpuSolver, ImpossibleModesAreRefused) {
+  // Checked with the options, before any device is looked at: runs without a GPU too.
+  const graph::csr g = make_csr(3, {{0, 1, 1}, {1, 2, 1}});
+  sssp::options o = gpu_options(sssp::strategy::near_far);
+  o.light = sssp::light_phase::block;
+  o.cluster_blocks = 1;
+  EXPECT_THROW(sssp::solver(g, o), std::invalid_argument);
+  o.light = sssp::light_phase::automatic;
+  o.cluster_blocks = 4;
+  EXPECT_THROW(sssp::solver(g, o), std::invalid_argument);
+}
+
+TEST(GpuSolver, QueueRegrowth) {
+  DELTASPLIT_REQUIRE_GPU();
+  // Work queues of one entry overflow at once: the engine doubles them and solves again until the
+  // solve fits, with the same distances and trees, and says how often (stats.queue_growths). The
+  // workfront sweep keeps every vertex in bucket 0 (no bucket queue, no far pile), so only its
+  // hub chunks could overflow: its growth count is not asserted.
+  graph::grid_params gp;
+  gp.rows = 150, gp.cols = 150, gp.keep_fraction = 0.9, gp.seed = 9;
+  const graph::csr grid = graph::generate_grid(gp);
+  graph::rmat_params rp;
+  rp.scale = 12, rp.undirected = true;
+  const graph::csr rmat = graph::generate_rmat(rp);
+  for (const graph::csr* g : {&grid, &rmat}) {
+    const sssp::result want = sssp::dijkstra(*g, 0);
+    for (sssp::strategy how : gpu_strategies)
+      for (double delta : {0.0, 50.0}) {
+        SCOPED_TRACE(std::string(g == &grid ? "grid" : "rmat") + ", queues of 1, " + sssp::strategy_name(how) +
+                     ", delta " + std::to_string(delta));
+        sssp::options o = gpu_options(how, delta, 10, true);
+        o.queue_capacity = 1;
+        const sssp::result got = sssp::solver(*g, o).run(0);
+        EXPECT_TRUE(same_distances(want, got));
+        const sssp::validation tree = sssp::check_predecessors(*g, 0, got);
+        EXPECT_TRUE(tree.ok) << tree.message;
+        if (how != sssp::strategy::workfront) {
+          EXPECT_GT(got.stats.queue_growths, 0u);
+        }
+      }
+  }
+  EXPECT_EQ(sssp::solver(grid, gpu_options(sssp::strategy::multisplit)).run(0).stats.queue_growths, 0u);
 }
 
 TEST(GpuSolver, StatisticsAreReported) {
@@ -350,7 +426,13 @@ TEST(GpuSolver, StatisticsAreReported) {
   gp.rows = 200, gp.cols = 200;
   graph::csr g = graph::generate_grid(gp);
   for (sssp::strategy how : gpu_strategies) {
-    sssp::result r = sssp::solver(g, gpu_options(how, 100)).run(0);
+    sssp::options timed = gpu_options(how, 100);
+    timed.phase_times = true;
+    sssp::result r = sssp::solver(g, timed).run(0);
+    // Phase times only when asked for: the default run has no instrumented second solve.
+    sssp::result plain = sssp::solver(g, gpu_options(how, 100)).run(0);
+    EXPECT_EQ(plain.stats.relax_ms, 0);
+    EXPECT_EQ(plain.stats.frontier_ms, 0);
     EXPECT_EQ(r.stats.strategy, sssp::strategy_name(how));
     EXPECT_FALSE(r.stats.device.empty());
     EXPECT_GT(r.stats.relax_ms, 0);

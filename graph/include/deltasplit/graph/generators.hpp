@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "deltasplit/graph/csr.hpp"
+#include "deltasplit/graph/progress.hpp"
 
 namespace deltasplit::graph {
 
@@ -16,6 +17,10 @@ struct rmat_params {
   bool undirected = false;                          // store both directions of every edge
   std::uint64_t seed = 1;
   std::uint32_t weight_min = 0, weight_max = 1000;
+  // Memory generation may allocate; 0: what the machine has available. A graph that does not
+  // fit is refused (memory_error) before its arrays are allocated.
+  std::uint64_t memory_limit = 0;
+  progress_fn progress;  // "generating" in edges drawn, then "building"; empty: none
 };
 csr generate_rmat(const rmat_params& p);
 

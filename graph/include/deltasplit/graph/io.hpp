@@ -11,6 +11,7 @@
 #include <string>
 
 #include "deltasplit/graph/csr.hpp"
+#include "deltasplit/graph/progress.hpp"
 
 namespace deltasplit::graph {
 
@@ -26,6 +27,15 @@ struct read_options {
   bool force_generated_weights = false;  // ignore the file's own weights and draw new ones
   unsigned threads = 0;                   // parsing and building threads; 0 = all hardware threads
   std::size_t block_bytes = 0;            // text parsed per parallel round; 0 = 32 MiB (2 MiB gzip)
+  // Memory the reader may allocate; 0: what the machine has available (memory.hpp). Sizes a file
+  // declares, and the entries it holds, are checked against it before the arrays are allocated:
+  // a graph that does not fit is refused (input_error with the bytes needed and available).
+  std::uint64_t memory_limit = 0;
+  // What the caller will need per vertex and per arc once the graph is loaded (a solver's
+  // state): counted in the same checks, so that a graph the command could not go on to use is
+  // refused before it is read rather than after.
+  std::uint64_t later_bytes_per_vertex = 0, later_bytes_per_arc = 0;
+  progress_fn progress;                   // called between blocks; empty: none
 };
 
 csr read_graph(const std::string& path, const read_options& options = {});
@@ -39,6 +49,7 @@ struct write_options {
   file_format format = file_format::automatic;  // automatic: from OUT's extension
   bool overwrite = false;                       // refuse to replace an existing file unless set
   bool gzip = false;                            // also implied by a ".gz" extension
+  progress_fn progress;                         // "writing", in arcs; empty: none
 };
 
 // Writes through a temporary file and a rename: a failed write never leaves a half file, and an

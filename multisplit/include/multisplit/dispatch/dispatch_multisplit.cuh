@@ -100,8 +100,9 @@ cudaError_t launch_warp_method(void* temp, std::size_t& temp_bytes, const Key* k
 
 // One multisplit with a warp-level method, under the measured launch shape for its bucket
 // count (policy_for). counting: whether this call's prescan reports out-of-range bucket ids
-// (checked mode).
-template <reorder_scope Scope, class Key, class Value, class BucketFn>
+// (checked mode). MaxBucketBits bounds ceil(log2 m) at compile time: only the policies up to it
+// are instantiated (split_keys_bounded), and a larger m is refused.
+template <reorder_scope Scope, int MaxBucketBits = max_bucket_bits, class Key, class Value, class BucketFn>
 cudaError_t dispatch_warp_method(void* temp, std::size_t& temp_bytes, const Key* keys_in,
                                  Key* keys_out, const Value* values_in, Value* values_out,
                                  item_count count, std::size_t max_items, std::uint32_t num_buckets,
@@ -110,6 +111,7 @@ cudaError_t dispatch_warp_method(void* temp, std::size_t& temp_bytes, const Key*
   using policies = policy_for<Scope, has_values<Value>>;
   if (num_buckets == 0 || num_buckets > max_warp_buckets) return cudaErrorInvalidValue;
   const int bits = ceil_log2(num_buckets);
+  if (bits > MaxBucketBits) return cudaErrorInvalidValue;
   // The policy whose bucket bits first cover ceil(log2 m) (policy.cuh).
   const auto launch = [&](auto policy) {
     return launch_warp_method<decltype(policy)>(temp, temp_bytes, keys_in, keys_out, values_in, values_out, count,
@@ -117,10 +119,14 @@ cudaError_t dispatch_warp_method(void* temp, std::size_t& temp_bytes, const Key*
                                                 stream, marks);
   };
   if (bits <= policies::tiny_buckets::bucket_bits) return launch(typename policies::tiny_buckets{});
-  if (bits <= policies::few_buckets::bucket_bits) return launch(typename policies::few_buckets{});
-  if (bits <= policies::some_buckets::bucket_bits) return launch(typename policies::some_buckets{});
-  if (bits <= policies::more_buckets::bucket_bits) return launch(typename policies::more_buckets{});
-  return launch(typename policies::many_buckets{});
+  if constexpr (MaxBucketBits > policies::tiny_buckets::bucket_bits)
+    if (bits <= policies::few_buckets::bucket_bits) return launch(typename policies::few_buckets{});
+  if constexpr (MaxBucketBits > policies::few_buckets::bucket_bits)
+    if (bits <= policies::some_buckets::bucket_bits) return launch(typename policies::some_buckets{});
+  if constexpr (MaxBucketBits > policies::some_buckets::bucket_bits)
+    if (bits <= policies::more_buckets::bucket_bits) return launch(typename policies::more_buckets{});
+  if constexpr (MaxBucketBits > policies::more_buckets::bucket_bits) return launch(typename policies::many_buckets{});
+  return cudaErrorInvalidValue;
 }
 
 }  // namespace detail

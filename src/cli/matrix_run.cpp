@@ -1,0 +1,146 @@
+// Batched many-source runs of `deltasplit sssp` (see matrix_run.hpp).
+#include "cli/matrix_run.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "cli/command.hpp"
+#include "cli/npy_writer.hpp"
+#include "cli/text_output.hpp"
+#include "deltasplit/many_sources.hpp"
+
+namespace deltasplit::cli {
+
+namespace {
+
+// Rows checked against Dijkstra by --validate: spread evenly over the source list.
+constexpr std::size_t validated_rows = 10;
+// The progress line is redrawn at most this often.
+constexpr double progress_interval_s = 0.5;
+
+class progress_line {
+ public:
+  explicit progress_line(std::size_t total) : total_(total), shown_(::isatty(2) == 1) {}
+  ~progress_line() {
+    if (drawn_) std::cerr << "\n";
+  }
+  void update(std::size_t done) {
+    if (!shown_) return;
+    const double s = seconds();
+    if (done < total_ && s - last_ < progress_interval_s) return;
+    last_ = s;
+    drawn_ = true;
+    std::cerr << "\r" << done << " of " << total_ << " sources, " << std::fixed << std::setprecision(0)
+              << (s > 0 ? static_cast<double>(done) / s : 0.0) << " sources/s   " << std::flush;
+  }
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+ private:
+  std::size_t total_;
+  bool shown_, drawn_ = false;
+  double last_ = -1;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+void write_ids(text_output& out, const graph::csr& g, const std::vector<graph::vertex_t>& ids) {
+  std::ostream& os = out.stream();
+  if (ids.empty())
+    for (graph::vertex_t v = 0; v < g.num_vertices; ++v) os << g.external_id(v) << "\n";
+  else
+    for (graph::vertex_t v : ids) os << g.external_id(v) << "\n";
+}
+
+}  // namespace
+
+std::string matrix_side_file(const std::string& matrix_path, const char* what) {
+  std::string base = matrix_path;
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".npy") == 0) base.resize(base.size() - 4);
+  return base + "." + what + ".txt";
+}
+
+void claim_matrix_files(const std::string& matrix_path, bool force, const std::string& graph_path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const std::string& p : {matrix_path, matrix_side_file(matrix_path, "sources"), matrix_side_file(matrix_path, "targets")}) {
+    if (!fs::exists(p, ec)) continue;
+    if (fs::equivalent(p, graph_path, ec)) throw usage_error("--matrix " + p + ": refusing to overwrite the input graph");
+    if (!force) throw usage_error("--matrix: " + p + " exists (use --force to replace it)");
+    if (fs::is_directory(p, ec)) throw usage_error("--matrix: " + p + " is a directory");
+  }
+}
+
+int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::options& opts, std::ostream& summary) {
+  sssp::many_source_options mo;
+  mo.batch_size = request.batch_size;
+  sssp::many_sources solver(g, opts, mo);
+  const std::size_t rows = request.sources.size();
+  const std::size_t columns = request.targets.empty() ? g.num_vertices : request.targets.size();
+  const bool integer = g.kind == graph::weight_kind::integer;
+  // The three files appear together, after the last row: each is written under a temporary name.
+  std::unique_ptr<npy_writer> matrix;
+  std::unique_ptr<text_output> source_ids, target_ids;
+  if (!request.matrix_path.empty()) {
+    source_ids = std::make_unique<text_output>(matrix_side_file(request.matrix_path, "sources"), request.force,
+                                               request.graph_path, "matrix");
+    target_ids = std::make_unique<text_output>(matrix_side_file(request.matrix_path, "targets"), request.force,
+                                               request.graph_path, "matrix");
+    matrix = std::make_unique<npy_writer>(request.matrix_path, request.force, request.graph_path, integer ? "<u4" : "<f4",
+                                          rows, columns);
+    write_ids(*source_ids, g, request.sources);
+    write_ids(*target_ids, g, request.targets);
+  }
+  std::vector<std::size_t> sample;
+  if (request.validate)
+    for (std::size_t i = 0; i < std::min(rows, validated_rows); ++i) sample.push_back(i * rows / std::min(rows, validated_rows));
+  std::size_t checked = 0, failed = 0, done = 0;
+  std::string first_failure;
+  double solve_ms = 0;
+  std::uint64_t batches = 0;
+  progress_line progress(rows);
+  solver.run(request.sources, request.targets, [&](const sssp::distance_block& b) {
+    if (matrix) matrix->write_rows(integer ? static_cast<const void*>(b.int_distances) : b.real_distances, b.rows);
+    for (std::size_t row : sample) {
+      if (row < b.first_row || row >= b.first_row + b.rows) continue;
+      const sssp::validation v = sssp::validate_row(g, b.sources[row - b.first_row], request.targets, b, row - b.first_row);
+      ++checked;
+      if (!v.ok && failed++ == 0) first_failure = v.message;
+    }
+    solve_ms += b.milliseconds;
+    ++batches;
+    done += b.rows;
+    progress.update(done);
+  });
+  const double wall_s = progress.seconds();
+  if (matrix) {
+    matrix->commit();
+    source_ids->commit();
+    target_ids->commit();
+  }
+
+  summary << std::fixed << std::setprecision(2);
+  summary << "solver      many sources on " << solver.device_name() << ", " << batches << " batches of up to "
+          << solver.batch_size(rows, request.targets.size()) << "\n";
+  summary << "sources     " << rows << " x " << columns << " targets"
+          << (matrix ? ", matrix " + request.matrix_path + " (" + (integer ? "uint32" : "float32") + ")" : std::string()) << "\n";
+  summary << "time        " << wall_s * 1e3 << " ms in all, " << solve_ms << " ms solving; " << std::setprecision(0)
+          << static_cast<double>(rows) / std::max(wall_s, 1e-9) << " sources/s, " << std::scientific << std::setprecision(3)
+          << double(rows) * double(columns) / std::max(wall_s, 1e-9) << " distances/s\n"
+          << std::fixed;
+  if (!request.validate)
+    summary << "validation  not run (use --validate)\n";
+  else if (failed == 0)
+    summary << "validation  ok: " << checked << " of " << rows << " rows match Dijkstra\n";
+  else
+    summary << "validation  MISMATCH: " << failed << " of " << checked << " rows checked differ: " << first_failure << "\n";
+  return failed ? exit_mismatch : exit_success;
+}
+
+}  // namespace deltasplit::cli

@@ -1,0 +1,37 @@
+// `deltasplit sssp --matrix OUT.npy` (and --batch-size): many sources solved in batches
+// (sssp::many_sources), the distance matrix streamed to a .npy file batch by batch with the row
+// and column ids beside it (OUT.sources.txt, OUT.targets.txt), a progress line on a terminal, and
+// --validate on a sample of rows.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "deltasplit/graph/csr.hpp"
+#include "deltasplit/sssp.hpp"
+
+namespace deltasplit::cli {
+
+struct matrix_request {
+  std::string graph_path;
+  std::string matrix_path;  // empty: solve and summarise only
+  bool force = false;
+  bool validate = false;
+  std::uint32_t batch_size = 0;  // 0 = automatic
+  std::vector<graph::vertex_t> sources;
+  std::vector<graph::vertex_t> targets;  // empty = all vertices
+};
+
+// The side files of OUT.npy: OUT.sources.txt and OUT.targets.txt.
+std::string matrix_side_file(const std::string& matrix_path, const char* what);
+
+// Refuses (usage_error) before any work when the matrix or a side file exists and force is not
+// given, or names the input graph.
+void claim_matrix_files(const std::string& matrix_path, bool force, const std::string& graph_path);
+
+// Solves, writes and summarises; returns the exit code (exit_mismatch when a sampled row differs).
+int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::options& opts, std::ostream& summary);
+
+}  // namespace deltasplit::cli

@@ -1,0 +1,124 @@
+// Many-source shortest paths: distance matrices and origin-destination tables. Host C++ only.
+//
+//   deltasplit::sssp::many_sources ms(g, {});               // uploads the graph once
+//   ms.run(sources, {}, [&](const deltasplit::sssp::distance_block& b) {
+//     // b.rows sources (b.sources[0..rows)), b.columns targets, row-major distances
+//   });
+//   auto table = deltasplit::sssp::od_table(g, sources, targets);   // all rows at once
+//
+// On the GPU the sources are solved in batches of k (a multiple of 32) at once: the batch's
+// distances live vertex-major (dist[v * k + j] for source j of the batch), one delta-stepping
+// bucket bound is shared by all of them, and a vertex whose sources improved together is walked
+// by a warp, one arc read for all of them (src/sssp/gpu/many_sources.cu). Without a GPU the
+// sources are spread over CPU threads, one Dijkstra per source. Either way every row equals Dijkstra from its source
+// (integer weights exactly, real weights within the validator's relative 1e-5).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "deltasplit/graph/csr.hpp"
+#include "deltasplit/sssp.hpp"
+
+namespace deltasplit::sssp {
+
+struct many_source_options {
+  // Sources solved together; 0 = automatic (see many_sources::batch_size). A given size is
+  // rounded up to a multiple of 32 on the GPU; a batch that does not fit is refused with the
+  // bytes needed and available (std::runtime_error), never a crash.
+  std::uint32_t batch_size = 0;
+  // Where the blocks handed to the consumer live: host memory, or device memory (GPU only; the
+  // consumer receives the batch's CUDA stream and may enqueue work on it).
+  bool device_blocks = false;
+  // Tuning of the GPU relaxation, 0 = the measured default: an item (a vertex and 32 sources of
+  // the batch) with at least this many sources to relax is walked by a warp (one arc read serves
+  // them all), one with fewer by a thread per source. 33 = always a thread per source.
+  std::uint32_t warp_lanes = 0;
+};
+
+// Rows of results: rows = sources, columns = targets, row-major. A device block holds a whole
+// batch; a batch reaches the host in blocks of at most 64 MiB (rows are copied while the consumer
+// reads the previous block). The pointers are valid only during the consumer call. On the device
+// (device_blocks), `stream` is the cudaStream_t (as void*) on which the block was written; the
+// solver's next work on it follows whatever the consumer enqueues there.
+struct distance_block {
+  std::size_t first_row = 0;          // index in the source list of the first row
+  std::size_t rows = 0;
+  std::size_t columns = 0;
+  const vertex_t* sources = nullptr;  // rows ids (host memory)
+  graph::weight_kind kind = graph::weight_kind::integer;
+  const std::uint32_t* int_distances = nullptr;  // kind integer: rows x columns, int_infinity unreachable
+  const float* real_distances = nullptr;         // kind real: rows x columns, +inf unreachable
+  bool on_device = false;
+  void* stream = nullptr;
+  // The batch's figures, on its first block (0 on the others). GPU: solve time (output excluded)
+  // and relaxation iterations; CPU: wall time, no iterations.
+  double milliseconds = 0;
+  std::uint64_t iterations = 0;
+  double delta = 0;             // GPU bucket width used (0 on the CPU)
+};
+
+using block_consumer = std::function<void(const distance_block&)>;
+
+// Solves from lists of sources reusing one uploaded graph (GPU) or one thread team (CPU). Keeps a
+// reference to g. Checks as sssp::solver does: the graph and options on construction
+// (std::invalid_argument), every source and target before any work (std::out_of_range), device
+// gpu without a usable GPU (std::runtime_error). opts.how is ignored; opts.delta sets the
+// bucket width (0 = auto), opts.threads the CPU threads.
+//
+// Memory on the GPU, for n vertices, m arcs, batch size k and T targets (bytes):
+//   graph       (n + 1) * 8 + m * 8
+//   per batch   n * k * 4        the vertex-major distance block
+//             + n * k / 32 * 44  per 32 sources of a vertex: dirty bits, queue stamp, far mark,
+//                                3 near-queue, 2 far-pile and 1 warp-queue slots, a lane task
+//             + (m / 64 + 1) * k / 32 * 16   arcs of high-degree vertices handed out in chunks
+//             + k * T * 4        the row-major output block
+// plus two pinned host buffers of max(64 MiB, one row) for host blocks. The automatic k is the
+// largest multiple of 32, at most 4096 and at most the number of sources rounded up to 32, whose
+// batch takes at most half the free device memory (see batch_size).
+class many_sources {
+ public:
+  many_sources(const graph::csr& g, const options& opts, const many_source_options& mopts = {});
+  ~many_sources();
+  many_sources(many_sources&&) noexcept;
+  many_sources& operator=(many_sources&&) noexcept;
+
+  // Calls consume with the rows in the order of the sources (one or more blocks per batch).
+  // targets empty = all vertices in id order. Duplicate sources and targets are allowed.
+  // Throws distance_overflow as solve does.
+  void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, const block_consumer& consume);
+
+  // The batch size run() would use for this many sources and targets (0 targets = all).
+  std::uint32_t batch_size(std::size_t sources, std::size_t targets) const;
+  // Device bytes of one batch of k sources with T targets (the formula above; 0 on the CPU).
+  std::size_t batch_bytes(std::uint32_t k, std::size_t targets) const;
+  bool on_gpu() const;
+  std::string device_name() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+// Distances from each source to each target, rows in the order of sources, columns in the
+// order of targets (empty = all vertices): sources.size() x columns, row-major.
+struct distance_table {
+  graph::weight_kind kind = graph::weight_kind::integer;
+  std::size_t rows = 0, columns = 0;
+  std::vector<std::uint32_t> int_distances;
+  std::vector<float> real_distances;
+  double at(std::size_t row, std::size_t column) const;  // +inf when unreachable
+};
+distance_table od_table(const graph::csr& g, const std::vector<vertex_t>& sources,
+                        const std::vector<vertex_t>& targets, const options& opts = {},
+                        const many_source_options& mopts = {});
+
+// Checks one row (distances to `targets`, all vertices when empty) against Dijkstra from source,
+// with validate()'s rule (integers equal, reals within a relative 1e-5, infinities exact).
+validation validate_row(const graph::csr& g, vertex_t source, const std::vector<vertex_t>& targets,
+                        const distance_block& block, std::size_t row);
+
+}  // namespace deltasplit::sssp

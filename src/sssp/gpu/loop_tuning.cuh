@@ -1,0 +1,85 @@
+// The tuning constants of the GPU delta-stepping loop, in one place, each with the measurement
+// that chose it (H200, sm_90, 132 SMs) or, where none was recorded, the commit that set it and
+// why. Sizes that follow from these (the hash sets, the shared-memory layout) are derived where
+// they are laid out (cluster_driver.cuh) and checked there by static_assert.
+#pragma once
+
+#include <cstdint>
+
+#include "deltasplit/graph/csr.hpp"
+
+namespace deltasplit::sssp::gpu {
+
+struct loop_tuning {
+  // --- the grid-wide step (grid_step.cuh) ---
+  // Launch shape of the grid-stride kernels: 4 blocks of 256 threads per SM. Not measured against
+  // other shapes (2df63cf, the first engine); the kernels' per-warp scratch is sized from
+  // grid_threads at compile time, so the shape can change here alone.
+  static constexpr unsigned grid_threads = 256;
+  static constexpr unsigned grid_blocks_per_sm = 4;
+  // A vertex of degree above warp_degree is relaxed in chunks of chunk_arcs arcs, one warp per
+  // chunk (R-MAT hubs spread over every SM); smaller rows are gathered 32 at a time by one warp.
+  // warp_degree is the warp width; chunk_arcs not measured against other sizes (2df63cf).
+  static constexpr std::uint32_t warp_degree = 32;
+  static constexpr std::uint32_t chunk_arcs = 256;
+
+  // --- CUDA-graph replay (delta_stepping.cuh) ---
+  // Steps per captured graph: up to two replays of no-op steps run past convergence, and a road
+  // solve takes only a few steps once small frontiers run in the cluster; four steps of a dozen
+  // launches keep the GPU ahead of the host's replay calls (37b6c1b: fewer no-op steps past
+  // convergence than 16).
+  static constexpr unsigned steps_per_graph = 4;
+
+  // --- the small-frontier cluster (cluster_driver.cuh) ---
+  // Frontiers up to this size stay in the cluster (two shared-memory queues of this many vertices
+  // in block rank 0, the hash sets twice as large over the blocks). Set with the cluster loop
+  // (04f88ef, 3cad0b2) as what one block's shared memory holds; not measured against other sizes.
+  static constexpr std::uint32_t small_frontier_limit = 8192;
+  // One block per SM, all its threads sharing a slice of the frontier's arcs (relax_block_gather).
+  static constexpr unsigned small_frontier_threads = 1024;
+  // Blocks of the cluster: 16 (non-portable) where the GPU can place it, else the portable 8.
+  // b3687b4, NY / FLA near-far, source 1, cluster-synchronous: 8 blocks 11.60 / 20.75 ms,
+  // 16: 12.21 / 20.98, 4: 11.81 / 23.12, 2: 12.76 / 28.63, 1: 14.60 / 39.13. f0ed55a, with the
+  // block-by-block light phase, 16 against 8 in one run: FLA 9.87 vs 11.10 ms, NY 5.63 vs 5.75,
+  // slashdot 0.98 vs 1.06 (bench/results/sssp.md).
+  static constexpr std::uint32_t wide_cluster_blocks = 16;
+  static constexpr std::uint32_t portable_cluster_blocks = 8;
+  // Heavy arcs of up to settle_limit processed vertices, and filing of up to block_file_limit
+  // vertices, stay in the cluster; larger batches go to the grid (3cad0b2, 4fa154c; not measured).
+  static constexpr std::uint32_t settle_limit = 4 * small_frontier_limit;
+  static constexpr std::uint32_t block_file_limit = 4 * small_frontier_limit;
+  // A far pile up to this size is re-filed by the cluster itself (two passes of a few batches per
+  // thread); above it the grid's far_pile_min and gather cost less (5f99355: 8192).
+  static constexpr std::uint32_t block_refile_limit = small_frontier_limit;
+  // Vertices a thread files or takes at once, their loads issued before any is looked at (3cad0b2).
+  static constexpr std::uint32_t filing_batch = 2;
+  // The block-wide gather (relaxation.cuh): up to block_tile vertices per pass, each thread
+  // issuing gather_batch arcs' loads and atomics before it looks at any; rows longer than
+  // block_hub_arcs go to the chunk list. gather_batch 3 -> 2 in 9e4afa8: at 3 the float kernel
+  // spilled at the 64 registers that 1024 threads per SM allow (ptxas); block_tile not measured.
+  static constexpr std::uint32_t block_tile = 2048;
+  static constexpr std::uint32_t gather_batch = 2;
+  static constexpr graph::edge_t block_hub_arcs = graph::edge_t{1} << 20;
+
+  // --- the block-local light phase (block_local_light.cuh) ---
+  // The automatic light-phase mode runs the light iterations block by block below this mean
+  // out-degree, cluster-synchronously from it on. c7fdeb0 (8-block clusters, near-far, median of
+  // 10 sources, same run): NY (2.8) 11.3 -> 5.8 ms and FLA (2.5) 18.7 -> 11.1 ms block by block;
+  // slashdot (11.5) 1.04 -> 1.21, Kronecker 20 (30) 3.74 -> 4.01, the paper's R-MAT (9.5)
+  // 3.56 -> 3.65, slower, cit-HepPh (12.2) 1.15 -> 0.97. With 16 blocks (dc2db26) the dense graphs
+  // lost only 0.7-1.4% block by block and cit-HepPh gained 17% (bench/results/sssp.md).
+  static constexpr double block_light_below_degree = 6.0;
+  // The block-local phase needs this many blocks: a cluster of b blocks keeps 2 * seen_set / b
+  // words of the cluster's hash sets in each block, and from 4 blocks on the rest of the area
+  // holds a block's own queues, sets and kept lists (checked in cluster_driver.cuh).
+  static constexpr std::uint32_t local_min_blocks = 4;
+  static constexpr std::uint32_t local_queue_limit = small_frontier_limit / local_min_blocks;
+  static constexpr std::uint32_t local_set_size = 4096;
+  static constexpr std::uint32_t local_kept_limit = 4096;  // each of local_sink's kept lists
+  // A block whose iteration relaxed more arcs than this (four per thread) hands its frontier back
+  // to the cluster after the next one: dense frontiers are shared by all blocks again, road
+  // frontiers (tens of arcs per block) stay local (c7fdeb0; not measured against other values).
+  static constexpr std::uint64_t local_spread_arcs = 4 * small_frontier_threads;
+};
+
+}  // namespace deltasplit::sssp::gpu

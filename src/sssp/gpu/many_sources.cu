@@ -1,0 +1,807 @@
+// Many sources at once on the GPU (the engine behind sssp::many_sources, seam in
+// sssp/many_sources_engine.hpp).
+//
+// A batch of k sources (k a multiple of 32) keeps its tentative distances vertex-major,
+// dist[v * k + j] for source j, so the 32 lanes (sources) j = 32 g .. 32 g + 31 of vertex v lie in
+// one 128-byte line. The unit of work is an item, (vertex, group of 32 lanes): item = v * (k / 32) + g.
+//
+// Delta-stepping (Meyer and Sanders) with ONE bucket bound for all lanes: every source starts at
+// distance 0, so a common bound moves through the distances of all of them together. A lane is
+// relaxed when it improved since it was last relaxed (its dirty bit) and its distance is below the
+// bound; every arc of the vertex is relaxed then, as Near-Far does (Davidson et al. 2014, seed 000,
+// Section 7.2: one near set below a threshold, a far pile above it). Per item:
+//   dirty[item]  the lanes improved and not yet relaxed;
+//   stamp[item]  the iteration whose near queue holds the item (an item enters a queue once);
+//   in_far[item] 1 while the item is on the far pile (it has a dirty lane at or above the bound).
+// An iteration takes the items of the near queue; a lane improved below the bound puts its item on
+// the next near queue, above it on the far pile. When the near queue runs dry the bound moves to
+// the bucket of the smallest dirty distance on the far pile, which is split into the items that
+// now have lanes below the bound (near) and those that keep lanes above it (far).
+//
+// Who walks an item: random sources seldom share a bucket at a vertex, so most items have one or
+// two dirty lanes; a thread takes such an item and relaxes its lanes one after the other
+// (relax_items). An item with warp_lanes dirty lanes or more is walked by a warp, one arc read for
+// all its lanes, coalesced loads and atomicMins on the target's line (relax_wide). A warp-only
+// first version ran 1,000 random NY sources in 944 ms on the H200 (bench/results/many_sources.md).
+//
+// Ordering: a relaxing thread clears the dirty bits it takes (atomicAnd), fences, and then reads
+// the lanes' distances; an improving thread lowers a distance (atomicMin), fences, and then sets
+// the dirty bit. Either the reader sees the lower distance, or the bit is set after it was cleared
+// and the lane is relaxed again: no improvement is lost.
+//
+// A vertex with more than split_degree arcs is walked in pieces: the first split_degree arcs by the
+// item's thread or warp, the rest as lane tasks (a thread per lane and piece, relax_lanes) or chunks
+// (a warp per piece, relax_chunks) in the same iteration. The host launches relax_launches
+// iterations, then reads the queue counts once (a relaxation of an empty queue does nothing).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "sssp/distance_policy.hpp"
+#include "sssp/gpu/cuda_check.cuh"
+#include "sssp/gpu/device_memory.cuh"
+#include "sssp/gpu/distance.cuh"
+#include "sssp/gpu_engine.hpp"
+#include "sssp/many_sources_engine.hpp"
+
+namespace deltasplit::sssp::gpu {
+
+namespace {
+
+constexpr std::uint32_t group_lanes = 32;     // lanes of one item: a warp
+constexpr std::uint32_t split_degree = detail::many_sources_split_degree;
+constexpr unsigned relax_launches = 4;         // iterations launched between two looks at the counts
+constexpr unsigned warps_per_block = 8;
+constexpr std::size_t host_block_bytes = std::size_t{64} << 20;  // rows per host block: a copy of ~10 ms
+constexpr unsigned full_mask = 0xFFFFFFFFu;
+
+struct batch_control {
+  std::uint32_t near_count[3];  // near queue of iteration i is near[i % 3]
+  std::uint32_t far_count[2];
+  std::uint32_t chunk_count[2];  // chunks of iteration i: chunk_count[i % 2]
+  std::uint32_t lane_count[2];   // lane tasks of iteration i: lane_count[i % 2]
+  std::uint32_t wide_count[2];   // items for warps of iteration i: wide_count[i % 2]
+  std::uint32_t far_min;         // bits of the smallest dirty distance on the far pile
+  std::uint32_t overflowed;
+  std::uint32_t iterations;      // relaxations that found a non-empty queue
+};
+
+// Non-negative distances compare like their bit patterns as unsigned integers.
+__device__ inline std::uint32_t order_bits(std::uint32_t d) { return d; }
+__device__ inline std::uint32_t order_bits(float d) { return __float_as_uint(d); }
+
+template <class Distance>
+struct batch_view {
+  using weight = typename distance_ops<Distance>::weight;
+  const edge_t* offsets;
+  const vertex_t* targets;
+  const weight* weights;
+  Distance* dist;
+  std::uint32_t* dirty;
+  std::uint32_t* stamp;
+  std::uint32_t* in_far;
+  std::uint32_t* near[3];
+  std::uint32_t* far[2];
+  uint4* chunks;
+  uint2* lanes;          // lane tasks: (item, piece << 5 | lane), pieces after the first
+  std::uint32_t* wide;   // items of this iteration walked by warps
+  std::uint32_t lane_capacity;
+  std::uint32_t warp_lanes;  // an item with at least this many lanes to relax is walked by a warp
+  batch_control* ctl;
+  std::uint32_t groups;  // k / 32
+  std::uint32_t k;
+};
+
+// What one relaxation pass needs besides the view: which queues, which bound.
+template <class Distance>
+struct pass {
+  Distance bound;
+  std::uint32_t iteration;  // items of near[iteration % 3] carry stamp == iteration
+  std::uint32_t far_side;   // the far pile receiving items: far[far_side]
+};
+
+__device__ inline unsigned lane_id() { return threadIdx.x & 31u; }
+__device__ inline std::uint64_t global_warp() { return (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) >> 5; }
+__device__ inline std::uint64_t warp_count() { return (std::uint64_t{gridDim.x} * blockDim.x) >> 5; }
+
+// Relaxes arcs [begin, end) of item's vertex for the lanes that hold `mine`, from distance d.
+template <class Distance>
+__device__ void relax_arcs(const batch_view<Distance>& s, const pass<Distance>& p, std::uint32_t group, bool mine,
+                           Distance d, edge_t begin, edge_t end) {
+  using ops = distance_ops<Distance>;
+  const unsigned lane = lane_id();
+  const std::uint32_t next_stamp = p.iteration + 1;
+  std::uint32_t* next = s.near[next_stamp % 3];
+  for (edge_t e = begin; e < end; ++e) {
+    const vertex_t v = s.targets[e];
+    const typename ops::weight w = s.weights[e];
+    Distance* slot = s.dist + std::size_t{v} * s.k + group * group_lanes + lane;
+    bool improved = false, below = false;
+    if (mine) {
+      Distance cand;
+      if (ops::extend(d, w, cand)) {
+        if (cand < __ldcg(slot) && cand < ops::atomic_min(slot, cand)) {
+          improved = true;
+          below = cand < p.bound;
+          __threadfence();  // the new distance before the dirty bit (see the file comment)
+        }
+      } else {
+        s.ctl->overflowed = 1;
+      }
+    }
+    const unsigned improved_lanes = __ballot_sync(full_mask, improved);
+    if (improved_lanes == 0) continue;
+    const unsigned below_lanes = __ballot_sync(full_mask, below);
+    if (lane == 0) {
+      __threadfence();
+      const std::uint32_t item = v * s.groups + group;
+      atomicOr(&s.dirty[item], improved_lanes);
+      if (below_lanes && atomicExch(&s.stamp[item], next_stamp) != next_stamp)
+        next[atomicAdd(&s.ctl->near_count[next_stamp % 3], 1u)] = item;
+      if ((improved_lanes & ~below_lanes) && atomicExch(&s.in_far[item], 1u) == 0)
+        s.far[p.far_side][atomicAdd(&s.ctl->far_count[p.far_side], 1u)] = item;
+    }
+  }
+}
+
+// Appends value to list: the threads of a warp that push together take one atomicAdd.
+__device__ inline void push(std::uint32_t* list, std::uint32_t* count, std::uint32_t value) {
+  const unsigned together = __activemask();
+  const int leader = __ffs(together) - 1;
+  const unsigned me = lane_id();
+  std::uint32_t base = 0;
+  if (static_cast<int>(me) == leader) base = atomicAdd(count, static_cast<std::uint32_t>(__popc(together)));
+  base = __shfl_sync(together, base, leader);
+  list[base + static_cast<std::uint32_t>(__popc(together & ((1u << me) - 1)))] = value;
+}
+
+// A thread improved lane `lane` of vertex v to cand: the dirty bit, then the item on the next near
+// queue (below the bound) or the far pile.
+template <class Distance>
+__device__ void mark_improved(const batch_view<Distance>& s, const pass<Distance>& p, vertex_t v, std::uint32_t group,
+                              unsigned lane, Distance cand) {
+  const std::uint32_t next_stamp = p.iteration + 1;
+  const std::uint32_t item = v * s.groups + group;
+  __threadfence();  // the new distance before the dirty bit (see the file comment)
+  atomicOr(&s.dirty[item], 1u << lane);
+  if (cand < p.bound) {
+    if (atomicExch(&s.stamp[item], next_stamp) != next_stamp) push(s.near[next_stamp % 3], &s.ctl->near_count[next_stamp % 3], item);
+  } else if (atomicExch(&s.in_far[item], 1u) == 0) {
+    push(s.far[p.far_side], &s.ctl->far_count[p.far_side], item);
+  }
+}
+
+// One lane (source) of one vertex, arcs [begin, end), by one thread: the loads of a few arcs are
+// issued together before their atomics, so their latencies overlap.
+template <class Distance>
+__device__ void relax_lane(const batch_view<Distance>& s, const pass<Distance>& p, std::uint32_t group, unsigned lane,
+                           Distance d, edge_t begin, edge_t end) {
+  using ops = distance_ops<Distance>;
+  constexpr int batch = 4;
+  const std::size_t column = group * group_lanes + lane;
+  for (edge_t e = begin; e < end; e += batch) {
+    vertex_t v[batch];
+    typename ops::weight w[batch];
+    Distance current[batch];
+#pragma unroll
+    for (int i = 0; i < batch; ++i)
+      if (e + i < end) v[i] = s.targets[e + i], w[i] = s.weights[e + i];
+#pragma unroll
+    for (int i = 0; i < batch; ++i)
+      if (e + i < end) current[i] = __ldcg(s.dist + std::size_t{v[i]} * s.k + column);
+#pragma unroll
+    for (int i = 0; i < batch; ++i) {
+      if (e + i >= end) continue;
+      Distance cand;
+      if (!ops::extend(d, w[i], cand)) {
+        s.ctl->overflowed = 1;
+        continue;
+      }
+      if (cand < current[i] && cand < ops::atomic_min(s.dist + std::size_t{v[i]} * s.k + column, cand))
+        mark_improved(s, p, v[i], group, lane, cand);
+    }
+  }
+}
+
+// One iteration, a thread per item of the near queue: the item's dirty lanes below the bound are
+// taken and relaxed by the thread, one lane after the other (random sources rarely share a
+// bucket, so most items have one or two). An item with warp_lanes dirty lanes or more goes to the
+// warps of relax_wide instead, where one arc read serves all lanes. Arcs past the first
+// split_degree of a vertex become lane tasks (relax_lanes).
+template <class Distance>
+__global__ void relax_items(batch_view<Distance> s, pass<Distance> p) {
+  const std::uint32_t count = s.ctl->near_count[p.iteration % 3];
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    s.ctl->near_count[(p.iteration + 2) % 3] = 0;  // the queue of iteration + 2, read by no one now
+    s.ctl->chunk_count[(p.iteration + 1) % 2] = 0;
+    s.ctl->lane_count[(p.iteration + 1) % 2] = 0;
+    s.ctl->wide_count[(p.iteration + 1) % 2] = 0;
+    if (count) ++s.ctl->iterations;
+  }
+  const std::uint32_t* queue = s.near[p.iteration % 3];
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t item = queue[i];
+    const std::uint32_t dirty = __ldcg(&s.dirty[item]);
+    if (dirty == 0) continue;
+    if (static_cast<std::uint32_t>(__popc(dirty)) >= s.warp_lanes) {
+      push(s.wide, &s.ctl->wide_count[p.iteration % 2], item);
+      continue;
+    }
+    const vertex_t u = item / s.groups;
+    const std::uint32_t group = item % s.groups;
+    const Distance* row = s.dist + std::size_t{u} * s.k + group * group_lanes;
+    std::uint32_t taken = 0;
+    for (std::uint32_t left = dirty; left; left &= left - 1) {
+      const unsigned j = static_cast<unsigned>(__ffs(left) - 1);
+      if (__ldcg(row + j) < p.bound) taken |= 1u << j;
+    }
+    if (taken == 0) continue;  // only lanes above the bound: they wait on the far pile
+    atomicAnd(&s.dirty[item], ~taken);
+    __threadfence();
+    const edge_t begin = s.offsets[u], end = s.offsets[u + 1];
+    edge_t own_end = end;
+    if (end - begin > split_degree) {
+      own_end = begin + split_degree;
+      const std::uint32_t pieces = static_cast<std::uint32_t>((end - begin + split_degree - 1) / split_degree) - 1;
+      const std::uint32_t tasks = pieces * static_cast<std::uint32_t>(__popc(taken));
+      const std::uint32_t base = atomicAdd(&s.ctl->lane_count[p.iteration % 2], tasks);
+      if (base + std::uint64_t{tasks} <= s.lane_capacity) {
+        std::uint32_t at = base;
+        for (std::uint32_t left = taken; left; left &= left - 1)
+          for (std::uint32_t piece = 1; piece <= pieces; ++piece)
+            s.lanes[at++] = make_uint2(item, (piece << 5) | static_cast<std::uint32_t>(__ffs(left) - 1));
+      } else {  // the task list is full: mark the places reserved that exist as empty, walk all arcs here
+        for (std::uint64_t t = base; t < min(std::uint64_t{base} + tasks, std::uint64_t{s.lane_capacity}); ++t)
+          s.lanes[t] = make_uint2(0xFFFFFFFFu, 0);
+        own_end = end;
+      }
+    }
+    for (std::uint32_t left = taken; left; left &= left - 1) {
+      const unsigned j = static_cast<unsigned>(__ffs(left) - 1);
+      relax_lane(s, p, group, j, __ldcg(row + j), begin, own_end);
+    }
+  }
+}
+
+// The items of relax_items with many dirty lanes, a warp each.
+template <class Distance>
+__global__ void relax_wide(batch_view<Distance> s, pass<Distance> p) {
+  const std::uint32_t count = s.ctl->wide_count[p.iteration % 2];
+  const unsigned lane = lane_id();
+  for (std::uint64_t i = global_warp(); i < count; i += warp_count()) {
+    const std::uint32_t item = s.wide[i];
+    const std::uint32_t dirty = __ldcg(&s.dirty[item]);
+    if (dirty == 0) continue;
+    const vertex_t u = item / s.groups;
+    const std::uint32_t group = item % s.groups;
+    const Distance* own = s.dist + std::size_t{u} * s.k + group * group_lanes + lane;
+    Distance d = __ldcg(own);
+    const bool mine = ((dirty >> lane) & 1u) && d < p.bound;
+    const unsigned taken = __ballot_sync(full_mask, mine);
+    if (taken == 0) continue;
+    if (lane == 0) atomicAnd(&s.dirty[item], ~taken);
+    __syncwarp();
+    __threadfence();
+    if (mine) d = __ldcg(own);
+    const edge_t begin = s.offsets[u], end = s.offsets[u + 1];
+    edge_t own_end = end;
+    if (end - begin > split_degree) {
+      own_end = begin + split_degree;
+      const std::uint32_t chunks = static_cast<std::uint32_t>((end - own_end + split_degree - 1) / split_degree);
+      std::uint32_t base = 0;
+      if (lane == 0) base = atomicAdd(&s.ctl->chunk_count[p.iteration % 2], chunks);
+      base = __shfl_sync(full_mask, base, 0);
+      for (std::uint32_t c = lane; c < chunks; c += 32) {
+        const edge_t first = own_end + edge_t{c} * split_degree;
+        s.chunks[base + c] = make_uint4(item, static_cast<std::uint32_t>(first), static_cast<std::uint32_t>(first >> 32), taken);
+      }
+    }
+    relax_arcs(s, p, group, mine, d, begin, own_end);
+  }
+}
+
+// The rest of the arcs of high-degree vertices, split_degree per warp.
+template <class Distance>
+__global__ void relax_chunks(batch_view<Distance> s, pass<Distance> p) {
+  const std::uint32_t count = s.ctl->chunk_count[p.iteration % 2];
+  const unsigned lane = lane_id();
+  for (std::uint64_t i = global_warp(); i < count; i += warp_count()) {
+    const uint4 c = s.chunks[i];
+    const vertex_t u = c.x / s.groups;
+    const std::uint32_t group = c.x % s.groups;
+    const edge_t first = edge_t{c.y} | (edge_t{c.z} << 32);
+    const edge_t last = min(first + split_degree, s.offsets[u + 1]);
+    const bool mine = (c.w >> lane) & 1u;
+    const Distance d = mine ? __ldcg(s.dist + std::size_t{u} * s.k + group * group_lanes + lane) : Distance{};
+    relax_arcs(s, p, group, mine, d, first, last);
+  }
+}
+
+// The lane tasks of the iteration, a thread each.
+template <class Distance>
+__global__ void relax_lanes(batch_view<Distance> s, pass<Distance> p) {
+  const std::uint32_t count = min(s.ctl->lane_count[p.iteration % 2], s.lane_capacity);
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const uint2 task = s.lanes[i];
+    if (task.x == 0xFFFFFFFFu) continue;
+    const vertex_t u = task.x / s.groups;
+    const std::uint32_t group = task.x % s.groups;
+    const unsigned lane = task.y & 31u;
+    const edge_t first = s.offsets[u] + edge_t{task.y >> 5} * split_degree;
+    const edge_t last = min(first + split_degree, s.offsets[u + 1]);
+    const Distance d = __ldcg(s.dist + std::size_t{u} * s.k + group * group_lanes + lane);
+    relax_lane(s, p, group, lane, d, first, last);
+  }
+}
+
+template <class Distance>
+__device__ Distance dirty_distance(const batch_view<Distance>& s, std::uint32_t item, bool& dirty_lane) {
+  const vertex_t u = item / s.groups;
+  const std::uint32_t group = item % s.groups;
+  dirty_lane = (__ldcg(&s.dirty[item]) >> lane_id()) & 1u;
+  return dirty_lane ? __ldcg(s.dist + std::size_t{u} * s.k + group * group_lanes + lane_id())
+                    : distance_ops<Distance>::infinity;
+}
+
+// The smallest dirty distance on the far pile.
+template <class Distance>
+__global__ void far_minimum(batch_view<Distance> s, std::uint32_t side) {
+  const std::uint32_t count = s.ctl->far_count[side];
+  std::uint32_t best = 0xFFFFFFFFu;
+  for (std::uint64_t i = global_warp(); i < count; i += warp_count()) {
+    bool dirty_lane;
+    const Distance d = dirty_distance(s, s.far[side][i], dirty_lane);
+    if (dirty_lane) best = min(best, order_bits(d));
+  }
+  for (int offset = 16; offset > 0; offset >>= 1) best = min(best, __shfl_xor_sync(full_mask, best, offset));
+  if (lane_id() == 0 && best != 0xFFFFFFFFu) atomicMin(&s.ctl->far_min, best);
+}
+
+// After the bound moved: items with lanes below it go to the near queue of p.iteration, items
+// with lanes at or above it stay on the far pile (far[1 - side] from now on).
+template <class Distance>
+__global__ void split_far(batch_view<Distance> s, pass<Distance> p, std::uint32_t side) {
+  const std::uint32_t count = s.ctl->far_count[side];
+  const std::uint32_t keep = 1 - side;
+  for (std::uint64_t i = global_warp(); i < count; i += warp_count()) {
+    const std::uint32_t item = s.far[side][i];
+    bool dirty_lane;
+    const Distance d = dirty_distance(s, item, dirty_lane);
+    const unsigned near_lanes = __ballot_sync(full_mask, dirty_lane && d < p.bound);
+    const unsigned far_lanes = __ballot_sync(full_mask, dirty_lane && !(d < p.bound));
+    if (lane_id() != 0) continue;
+    s.in_far[item] = far_lanes ? 1u : 0u;
+    if (near_lanes && atomicExch(&s.stamp[item], p.iteration) != p.iteration)
+      s.near[p.iteration % 3][atomicAdd(&s.ctl->near_count[p.iteration % 3], 1u)] = item;
+    if (far_lanes) s.far[keep][atomicAdd(&s.ctl->far_count[keep], 1u)] = item;
+  }
+}
+
+template <class Distance>
+__global__ void fill_infinity(Distance* dist, std::size_t count) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x)
+    dist[i] = distance_ops<Distance>::infinity;
+}
+
+// Lane j of the batch starts at its source with distance 0, dirty, on the near queue.
+template <class Distance>
+__global__ void start_sources(batch_view<Distance> s, const vertex_t* sources, std::uint32_t count,
+                              std::uint32_t iteration) {
+  const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= count) return;
+  const vertex_t v = sources[j];
+  s.dist[std::size_t{v} * s.k + j] = Distance{};
+  const std::uint32_t item = v * s.groups + j / group_lanes;
+  atomicOr(&s.dirty[item], 1u << (j % group_lanes));
+  if (atomicExch(&s.stamp[item], iteration) != iteration)
+    s.near[iteration % 3][atomicAdd(&s.ctl->near_count[iteration % 3], 1u)] = item;
+}
+
+// out[r * columns + t] = dist[target(t) * k + r]: the batch's rows, one per source, through a
+// 32 x 32 tile so that both the reads and the writes are coalesced.
+template <class Distance>
+__global__ void gather_rows(const Distance* dist, std::uint32_t k, const vertex_t* targets, std::uint32_t columns,
+                            std::uint32_t rows, Distance* out) {
+  __shared__ Distance tile[32][33];
+  const std::uint32_t t0 = blockIdx.x * 32, r0 = blockIdx.y * 32;
+  for (std::uint32_t i = threadIdx.y; i < 32; i += blockDim.y) {
+    const std::uint32_t t = t0 + i, r = r0 + threadIdx.x;
+    if (t < columns && r < rows) tile[i][threadIdx.x] = dist[std::size_t{targets ? targets[t] : t} * k + r];
+  }
+  __syncthreads();
+  for (std::uint32_t i = threadIdx.y; i < 32; i += blockDim.y) {
+    const std::uint32_t r = r0 + i, t = t0 + threadIdx.x;
+    if (r < rows && t < columns) out[std::size_t{r} * columns + t] = tile[threadIdx.x][i];
+  }
+}
+
+template <class T>
+void upload(device_array<T>& dst, const T* src, std::size_t count, cudaStream_t stream) {
+  if (count) DS_CUDA(cudaMemcpyAsync(dst.get(), src, count * sizeof(T), cudaMemcpyHostToDevice, stream));
+}
+
+class pinned_buffer {
+ public:
+  pinned_buffer() = default;
+  ~pinned_buffer() {
+    if (ptr_) cudaFreeHost(ptr_);
+  }
+  pinned_buffer(const pinned_buffer&) = delete;
+  pinned_buffer& operator=(const pinned_buffer&) = delete;
+  void* get(std::size_t bytes) {
+    if (bytes <= bytes_) return ptr_;
+    if (ptr_) cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    bytes_ = 0;
+    if (cudaMallocHost(&ptr_, bytes) != cudaSuccess) {
+      cudaGetLastError();
+      ptr_ = nullptr;
+      throw std::runtime_error("out of pinned host memory: a host block of " + mib(bytes) + " (" +
+                               std::to_string(bytes) + " bytes) does not fit; choose a smaller batch size");
+    }
+    bytes_ = bytes;
+    return ptr_;
+  }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+template <class Distance>
+class many_engine final : public detail::many_sources_engine {
+  using weight = typename distance_ops<Distance>::weight;
+
+ public:
+  explicit many_engine(const graph::csr& g) : g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
+    cudaDeviceProp prop{};
+    int device = 0;
+    DS_CUDA(cudaGetDevice(&device));
+    DS_CUDA(cudaGetDeviceProperties(&prop, device));
+    name_ = prop.name;
+    blocks_ = static_cast<unsigned>(prop.multiProcessorCount) * (2048 / (warps_per_block * 32));
+    const auto& w = weights();
+    reserve((std::size_t{n_} + 1) * sizeof(edge_t) + m_ * (sizeof(vertex_t) + sizeof(weight)) + (1u << 20),
+            "the graph (" + std::to_string(n_) + " vertices, " + std::to_string(m_) + " arcs)");
+    DS_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    DS_CUDA(cudaEventCreate(&start_));
+    DS_CUDA(cudaEventCreate(&stop_));
+    DS_CUDA(cudaMallocHost(&host_ctl_, sizeof(batch_control)));
+    for (auto& e : copied_) DS_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    offsets_ = device_array<edge_t>(g.offsets.size(), "the CSR offsets");
+    targets_ = device_array<vertex_t>(m_, "the CSR targets");
+    weights_ = device_array<weight>(m_, "the arc weights");
+    ctl_ = device_array<batch_control>(1, "the batch control");
+    upload(offsets_, g.offsets.data(), g.offsets.size(), stream_);
+    upload(targets_, g.targets.data(), m_, stream_);
+    upload(weights_, w.data(), m_, stream_);
+    DS_CUDA(cudaStreamSynchronize(stream_));
+    double total = 0;
+    for (weight x : w) total += static_cast<double>(x);
+    mean_weight_ = m_ ? total / static_cast<double>(m_) : 0;
+    mean_degree_ = n_ ? static_cast<double>(m_) / n_ : 0;
+    for (vertex_t v = 0; v < n_; ++v) high_degree_ = high_degree_ || g.degree(v) > split_degree;
+  }
+
+  ~many_engine() override {
+    if (host_ctl_) cudaFreeHost(host_ctl_);
+    for (auto e : copied_)
+      if (e) cudaEventDestroy(e);
+    if (start_) cudaEventDestroy(start_);
+    if (stop_) cudaEventDestroy(stop_);
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+
+  std::string device_name() const override { return name_; }
+
+  std::size_t free_bytes() const override {
+    std::size_t free_b = 0, total_b = 0;
+    DS_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    return free_b + allocated_;  // what this engine's batch buffers hold can be reused
+  }
+
+  void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
+           const many_source_options& mopts, double delta, const block_consumer& consume) override {
+    if (sources.empty()) return;
+    const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
+    allocate(k, columns);
+    warp_lanes_ = mopts.warp_lanes ? mopts.warp_lanes : detail::many_sources_warp_lanes;
+    device_array<vertex_t> d_sources(sources.size(), "the source list");
+    device_array<vertex_t> d_targets(targets.size(), "the target list");
+    upload(d_sources, sources.data(), sources.size(), stream_);
+    upload(d_targets, targets.data(), targets.size(), stream_);
+    const bucket_of_distance<Distance> width = bucket_width(delta);
+    for (std::size_t first = 0; first < sources.size(); first += k) {
+      const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
+      DS_CUDA(cudaEventRecord(start_, stream_));
+      const std::uint64_t iterations = solve(d_sources.get() + first, rows, width.delta);
+      DS_CUDA(cudaEventRecord(stop_, stream_));
+      if (host_ctl_->overflowed) check_overflow(sources, first, rows);
+      const dim3 tiles((columns + 31) / 32, (rows + 31) / 32), threads(32, 8);
+      if (columns)
+        gather_rows<<<tiles, threads, 0, stream_>>>(dist_.get(), k_, targets.empty() ? nullptr : d_targets.get(),
+                                                   columns, rows, out_.get());
+      DS_CUDA_LAUNCH("gather_rows");
+      float ms = 0;
+      DS_CUDA(cudaEventSynchronize(stop_));
+      DS_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
+      distance_block b;
+      b.first_row = first;
+      b.rows = rows;
+      b.columns = columns;
+      b.sources = sources.data() + first;
+      b.kind = g_.kind;
+      b.iterations = iterations;
+      b.delta = static_cast<double>(width.delta);
+      b.milliseconds = ms;
+      if (mopts.device_blocks) {
+        b.on_device = true;
+        b.stream = stream_;
+        deliver(b, out_.get(), consume);
+      } else {
+        deliver_to_host(b, consume);
+      }
+    }
+    DS_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+
+ private:
+  const std::vector<weight>& weights() const {
+    if constexpr (std::is_same_v<Distance, float>)
+      return g_.real_weights;
+    else
+      return g_.int_weights;
+  }
+
+  // The single-source engine's rule (engine.cu: 128 w / d^2 for d >= 4, 256 w / d^2.5 below),
+  // times dense_delta_factor on graphs of mean out-degree 4 or more: a batch of random sources
+  // spreads over many buckets at each vertex, and on low-diameter graphs fewer, wider buckets
+  // pay. Measured on the H200 at 4d80d78 and 2dfbc2c (bench/results/many_sources.md, solve time of 1,000
+  // sources): Kronecker 20 2991 ms at x1, 2644 / 2191 / 1530-1600 ms at x2 / x4 / x8;
+  // soc-slashdot0902 168-179 ms at x1, 128 / 95-99 / 95 ms at x2 / x4 / x8. Roads keep x1
+  // (NY x0.5 -2%, x2 +27%; FLA x0.5 -7%, x2 +15%).
+  bucket_of_distance<Distance> bucket_width(double delta) const {
+    constexpr double dense_delta_factor = 8;
+    if (delta <= 0)
+      delta = mean_degree_ >= 4 ? dense_delta_factor * 128.0 * mean_weight_ / (mean_degree_ * mean_degree_)
+              : mean_degree_ > 0 ? 256.0 * mean_weight_ / std::pow(mean_degree_, 2.5)
+                                 : 1.0;
+    if constexpr (std::is_same_v<Distance, float>) {
+      float d = static_cast<float>(delta);
+      if (!(d > 0) || !std::isfinite(d)) d = std::numeric_limits<float>::max();
+      return {d};
+    } else {
+      double r = std::floor(delta);
+      return {r < 1 ? 1u : r > 4294967294.0 ? 0xFFFFFFFEu : static_cast<std::uint32_t>(r)};
+    }
+  }
+
+  // The first bound above `lowest` on the grid of bucket boundaries.
+  static Distance bound_above(Distance lowest, decltype(bucket_of_distance<Distance>::delta) delta) {
+    if constexpr (std::is_same_v<Distance, float>) {
+      const double q = std::floor(static_cast<double>(lowest) / delta) + 1;
+      float b = static_cast<float>(q * delta);
+      if (!(b > lowest)) b = std::nextafter(lowest, std::numeric_limits<float>::infinity());
+      return b;
+    } else {
+      const std::uint64_t b = (std::uint64_t{lowest} / delta + 1) * std::uint64_t{delta};
+      return b > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<std::uint32_t>(b);
+    }
+  }
+
+  batch_view<Distance> view() const {
+    batch_view<Distance> s{};
+    s.offsets = offsets_.get();
+    s.targets = targets_.get();
+    s.weights = weights_.get();
+    s.dist = dist_.get();
+    s.dirty = dirty_.get();
+    s.stamp = stamp_.get();
+    s.in_far = in_far_.get();
+    for (int i = 0; i < 3; ++i) s.near[i] = near_[i].get();
+    for (int i = 0; i < 2; ++i) s.far[i] = far_[i].get();
+    s.chunks = chunks_.get();
+    s.lanes = lanes_.get();
+    s.wide = wide_.get();
+    s.lane_capacity = static_cast<std::uint32_t>(std::min<std::size_t>(lanes_.size(), 0xFFFFFFFFu));
+    s.warp_lanes = warp_lanes_;
+    s.ctl = ctl_.get();
+    s.k = k_;
+    s.groups = k_ / group_lanes;
+    return s;
+  }
+
+  // Solves one batch into dist_ (rows sources at sources[0..rows)); returns the iterations.
+  std::uint64_t solve(const vertex_t* sources, std::uint32_t rows, decltype(bucket_of_distance<Distance>::delta) delta) {
+    const batch_view<Distance> s = view();
+    const std::size_t cells = std::size_t{n_} * k_, items = cells / group_lanes;
+    fill_infinity<<<blocks_, 256, 0, stream_>>>(dist_.get(), cells);
+    DS_CUDA_LAUNCH("fill_infinity");
+    DS_CUDA(cudaMemsetAsync(dirty_.get(), 0, items * sizeof(std::uint32_t), stream_));
+    DS_CUDA(cudaMemsetAsync(in_far_.get(), 0, items * sizeof(std::uint32_t), stream_));
+    DS_CUDA(cudaMemsetAsync(ctl_.get(), 0, sizeof(batch_control), stream_));
+    start_sources<<<(rows + 255) / 256, 256, 0, stream_>>>(s, sources, rows, iteration_);
+    DS_CUDA_LAUNCH("start_sources");
+    pass<Distance> p{static_cast<Distance>(delta), iteration_, 0};
+    if constexpr (std::is_same_v<Distance, float>) {
+      if (!(p.bound > 0)) p.bound = std::numeric_limits<float>::infinity();
+    }
+    const unsigned threads = warps_per_block * 32;
+    for (;;) {
+      for (unsigned r = 0; r < relax_launches; ++r, ++p.iteration) {
+        relax_items<<<blocks_, threads, 0, stream_>>>(s, p);
+        DS_CUDA_LAUNCH("relax_items");
+        relax_wide<<<blocks_, threads, 0, stream_>>>(s, p);
+        DS_CUDA_LAUNCH("relax_wide");
+        if (high_degree_) {
+          relax_lanes<<<blocks_, threads, 0, stream_>>>(s, p);
+          DS_CUDA_LAUNCH("relax_lanes");
+          relax_chunks<<<blocks_, threads, 0, stream_>>>(s, p);
+          DS_CUDA_LAUNCH("relax_chunks");
+        }
+      }
+      read_control();
+      if (host_ctl_->near_count[p.iteration % 3] != 0) continue;
+      if (host_ctl_->far_count[p.far_side] == 0) break;
+      DS_CUDA(cudaMemsetAsync(&ctl_.get()->far_min, 0xFF, sizeof(std::uint32_t), stream_));
+      far_minimum<<<blocks_, threads, 0, stream_>>>(s, p.far_side);
+      DS_CUDA_LAUNCH("far_minimum");
+      read_control();
+      Distance lowest;
+      std::memcpy(&lowest, &host_ctl_->far_min, sizeof lowest);
+      if (host_ctl_->far_min == 0xFFFFFFFFu) lowest = p.bound;  // nothing dirty: the split empties the pile
+      p.bound = bound_above(lowest, delta);
+      DS_CUDA(cudaMemsetAsync(&ctl_.get()->far_count[1 - p.far_side], 0, sizeof(std::uint32_t), stream_));
+      split_far<<<blocks_, threads, 0, stream_>>>(s, p, p.far_side);
+      DS_CUDA_LAUNCH("split_far");
+      p.far_side = 1 - p.far_side;
+    }
+    iteration_ = p.iteration + 1;
+    if (iteration_ > 0xF0000000u) reset_stamps();
+    return host_ctl_->iterations;
+  }
+
+  static void deliver(distance_block& b, const Distance* rows, const block_consumer& consume) {
+    if constexpr (std::is_same_v<Distance, float>)
+      b.real_distances = rows;
+    else
+      b.int_distances = rows;
+    consume(b);
+  }
+
+  // The batch's rows in host blocks of at most host_block_bytes, through two pinned buffers: the
+  // copy of the next block runs while the consumer reads this one.
+  void deliver_to_host(const distance_block& batch, const block_consumer& consume) {
+    const std::size_t row_bytes = std::max<std::size_t>(batch.columns * sizeof(Distance), 1);
+    const std::size_t per_block = std::max<std::size_t>(1, std::min<std::size_t>(batch.rows, host_block_bytes / row_bytes));
+    auto* buffers = static_cast<Distance*>(pinned_.get(2 * per_block * row_bytes));
+    Distance* half[2] = {buffers, buffers + per_block * batch.columns};
+    auto copy = [&](std::size_t first_row, int into) {
+      const std::size_t count = std::min(per_block, batch.rows - first_row);
+      if (batch.columns)
+        DS_CUDA(cudaMemcpyAsync(half[into], out_.get() + first_row * batch.columns, count * row_bytes,
+                                cudaMemcpyDeviceToHost, stream_));
+      DS_CUDA(cudaEventRecord(copied_[into], stream_));
+    };
+    copy(0, 0);
+    for (std::size_t r = 0, i = 0; r < batch.rows; r += per_block, ++i) {
+      const int now = static_cast<int>(i % 2);
+      if (r + per_block < batch.rows) copy(r + per_block, 1 - now);
+      DS_CUDA(cudaEventSynchronize(copied_[now]));
+      distance_block b = batch;
+      b.first_row = batch.first_row + r;
+      b.rows = std::min(per_block, batch.rows - r);
+      b.sources = batch.sources + r;
+      if (r > 0) b.milliseconds = 0, b.iterations = 0;  // the batch's figures come with its first block
+      deliver(b, half[now], consume);
+    }
+  }
+
+  void read_control() {
+    DS_CUDA(cudaMemcpyAsync(host_ctl_, ctl_.get(), sizeof(batch_control), cudaMemcpyDeviceToHost, stream_));
+    DS_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  void reset_stamps() {
+    DS_CUDA(cudaMemsetAsync(stamp_.get(), 0, stamp_.size() * sizeof(std::uint32_t), stream_));
+    iteration_ = 1;
+  }
+
+  // A dropped sum matters only when some distance does not fit: look for it row by row.
+  void check_overflow(const std::vector<vertex_t>& sources, std::size_t first, std::uint32_t rows) {
+    std::vector<Distance> block(std::size_t{n_} * k_), row(n_);
+    DS_CUDA(cudaMemcpyAsync(block.data(), dist_.get(), block.size() * sizeof(Distance), cudaMemcpyDeviceToHost, stream_));
+    DS_CUDA(cudaStreamSynchronize(stream_));
+    for (std::uint32_t j = 0; j < rows; ++j) {
+      for (vertex_t v = 0; v < n_; ++v) row[v] = block[std::size_t{v} * k_ + j];
+      const vertex_t bad = detail::overflowed_vertex(g_, row, distance_ops<Distance>::infinity);
+      if (bad != graph::invalid_vertex) detail::throw_overflow(g_, sources[first + j], bad);
+    }
+  }
+
+  void allocate(std::uint32_t k, std::uint32_t columns) {
+    if (k == k_ && columns == columns_) return;
+    dist_ = {};
+    dirty_ = {};
+    stamp_ = {};
+    in_far_ = {};
+    for (auto& q : near_) q = {};
+    for (auto& q : far_) q = {};
+    chunks_ = {};
+    lanes_ = {};
+    wide_ = {};
+    out_ = {};
+    allocated_ = 0;
+    k_ = columns_ = 0;
+    const std::size_t bytes = detail::many_sources_batch_bytes(g_, k, columns);
+    reserve(bytes, "a batch of " + std::to_string(k) + " sources with " + std::to_string(columns) +
+                       " targets (choose a smaller batch size)");
+    const std::size_t cells = std::size_t{n_} * k, items = cells / group_lanes;
+    dist_ = device_array<Distance>(cells, "the batch's distances");
+    dirty_ = device_array<std::uint32_t>(items, "the dirty lanes");
+    stamp_ = device_array<std::uint32_t>(items, "the queue stamps");
+    in_far_ = device_array<std::uint32_t>(items, "the far-pile marks");
+    for (auto& q : near_) q = device_array<std::uint32_t>(items, "a near queue");
+    for (auto& q : far_) q = device_array<std::uint32_t>(items, "a far pile");
+    chunks_ = device_array<uint4>(chunk_capacity(k), "the chunks of high-degree vertices");
+    lanes_ = device_array<uint2>(items, "the lane tasks");
+    wide_ = device_array<std::uint32_t>(items, "the items for warps");
+    out_ = device_array<Distance>(std::size_t{k} * columns, "the output block");
+    if (items) DS_CUDA(cudaMemsetAsync(stamp_.get(), 0, items * sizeof(std::uint32_t), stream_));
+    iteration_ = 1;
+    allocated_ = bytes;
+    k_ = k;
+    columns_ = columns;
+  }
+
+  std::size_t chunk_capacity(std::uint32_t k) const { return detail::many_sources_chunk_capacity(m_, k); }
+
+  const graph::csr& g_;
+  std::uint32_t n_;
+  edge_t m_;
+  std::string name_;
+  unsigned blocks_ = 0;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr, copied_[2] = {nullptr, nullptr};
+  batch_control* host_ctl_ = nullptr;
+  device_array<edge_t> offsets_;
+  device_array<vertex_t> targets_;
+  device_array<weight> weights_;
+  device_array<batch_control> ctl_;
+  device_array<Distance> dist_, out_;
+  device_array<std::uint32_t> dirty_, stamp_, in_far_, near_[3], far_[2];
+  device_array<uint4> chunks_;
+  device_array<uint2> lanes_;
+  device_array<std::uint32_t> wide_;
+  std::uint32_t warp_lanes_ = detail::many_sources_warp_lanes;
+  pinned_buffer pinned_;
+  std::uint32_t k_ = 0, columns_ = 0, iteration_ = 1;
+  std::size_t allocated_ = 0;
+  double mean_weight_ = 0, mean_degree_ = 0;
+  bool high_degree_ = false;
+};
+
+}  // namespace
+
+}  // namespace deltasplit::sssp::gpu
+
+namespace deltasplit::sssp::detail {
+
+std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g) {
+  std::string why_not;
+  if (!cuda_device_usable(&why_not)) throw std::runtime_error(why_not);
+  if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::many_engine<std::uint32_t>>(g);
+  return std::make_unique<gpu::many_engine<float>>(g);
+}
+
+}  // namespace deltasplit::sssp::detail

@@ -1,0 +1,250 @@
+// Many-source shortest paths (deltasplit/many_sources.hpp): the checks, the batch size, the
+// dispatch to the GPU engine (sssp/gpu/many_sources.cu) or the CPU fallback, the OD table and the
+// row validator.
+//
+// CPU fallback: one binary-heap Dijkstra per source, the sources of a batch shared out over the
+// threads of one team (sources are independent, so this scales with the threads; the
+// multi-threaded delta-stepping solver would split one source's work instead, which pays only when
+// there are fewer sources than threads). Rows are Dijkstra's distances bit for bit.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "deltasplit/many_sources.hpp"
+#include "sssp/graph_check.hpp"
+#include "sssp/many_sources_engine.hpp"
+#include "sssp/thread_pool.hpp"
+
+namespace deltasplit::sssp {
+
+namespace {
+
+// The automatic batch size: at most this many sources. On the H200 (bench/results/many_sources.md,
+// call 1) 1,000 NY sources took 1011 / 965 / 942 / 947 ms at k = 256 / 512 / 1024 / 2048: the
+// size matters little while it covers the sources, and a batch pays its iterations (about 3,000
+// on NY) once, so the many-source runs take the largest batch that memory allows, up to 4096
+// (all NY sources: 65 batches). 4096 was not compared with 1024 on the same code.
+constexpr std::uint32_t max_auto_batch = 4096;
+// Sources per batch on the CPU: the host block and the rows of one round of the threads.
+constexpr std::uint32_t cpu_batch = 256;
+
+std::uint32_t round_up_32(std::uint64_t x) { return static_cast<std::uint32_t>(std::min<std::uint64_t>((x + 31) / 32 * 32, 0xFFFFFFE0u)); }
+
+void check_vertices(const graph::csr& g, const std::vector<vertex_t>& ids, const char* what) {
+  for (vertex_t v : ids)
+    if (v >= g.num_vertices)
+      throw std::out_of_range(std::string(what) + " " + std::to_string(v) + " is not a vertex (the graph has " +
+                              std::to_string(g.num_vertices) + " vertices)");
+}
+
+template <class Distance>
+const std::vector<Distance>& distances(const result& r) {
+  if constexpr (std::is_same_v<Distance, float>)
+    return r.real_distances;
+  else
+    return r.int_distances;
+}
+
+}  // namespace
+
+namespace detail {
+
+std::size_t many_sources_batch_bytes(const graph::csr& g, std::uint32_t k, std::size_t columns) {
+  const std::size_t cells = std::size_t{g.num_vertices} * k;
+  return cells * 4                 // distances
+         + cells / 32 * 44         // per item: dirty, stamp, far mark, 3 near, 2 far, 1 wide queue slots, a lane task
+         + many_sources_chunk_capacity(g.num_arcs(), k) * 16  // chunks of high-degree vertices
+         + std::size_t{k} * columns * 4;                      // the row-major output block
+}
+
+}  // namespace detail
+
+struct many_sources::impl {
+  impl(const graph::csr& graph, const options& o, const many_source_options& m) : g(graph), opts(o), mopts(m) {}
+  const graph::csr& g;
+  options opts;
+  many_source_options mopts;
+  std::unique_ptr<detail::many_sources_engine> gpu;
+  std::unique_ptr<detail::thread_pool> pool;
+
+  void run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, const block_consumer& consume);
+  template <class Distance>
+  void run_cpu_typed(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
+                     const block_consumer& consume);
+};
+
+many_sources::many_sources(const graph::csr& g, const options& opts, const many_source_options& mopts)
+    : impl_(std::make_unique<impl>(g, opts, mopts)) {
+  if (std::isnan(opts.delta) || opts.delta < 0 || std::isinf(opts.delta))
+    throw std::invalid_argument("delta must be a positive number, or 0 for auto; got " + std::to_string(opts.delta));
+  detail::check_graph(g);
+  std::string why_not;
+  const bool usable = opts.device != device_kind::cpu && gpu_available(&why_not);
+  if (opts.device == device_kind::gpu && !usable) throw std::runtime_error("many-source shortest paths on the GPU: " + why_not);
+  if (mopts.device_blocks && !usable)
+    throw std::invalid_argument("device blocks need the GPU" + (why_not.empty() ? std::string() : ": " + why_not));
+  if (usable && g.num_vertices > 0)
+    impl_->gpu = detail::make_many_sources_engine(g);
+  else
+    impl_->pool = std::make_unique<detail::thread_pool>(opts.threads);
+}
+
+many_sources::~many_sources() = default;
+many_sources::many_sources(many_sources&&) noexcept = default;
+many_sources& many_sources::operator=(many_sources&&) noexcept = default;
+
+bool many_sources::on_gpu() const { return impl_->gpu != nullptr; }
+
+std::string many_sources::device_name() const {
+  if (impl_->gpu) return impl_->gpu->device_name();
+  return "cpu (" + std::to_string(impl_->pool->size()) + " threads)";
+}
+
+std::size_t many_sources::batch_bytes(std::uint32_t k, std::size_t targets) const {
+  if (!impl_->gpu) return 0;
+  return detail::many_sources_batch_bytes(impl_->g, round_up_32(k), targets ? targets : impl_->g.num_vertices);
+}
+
+std::uint32_t many_sources::batch_size(std::size_t sources, std::size_t targets) const {
+  const std::uint32_t wanted = impl_->mopts.batch_size;
+  if (!impl_->gpu) return wanted ? wanted : cpu_batch;
+  if (wanted) return round_up_32(wanted);
+  // Items (vertex, group of 32 sources) are numbered in 32 bits.
+  const std::uint64_t by_items = (std::uint64_t{0xFFFFFFFFu} / std::max<std::uint64_t>(impl_->g.num_vertices, 1)) * 32;
+  std::uint32_t k = std::min<std::uint32_t>({max_auto_batch, round_up_32(std::max<std::size_t>(sources, 1)),
+                                             static_cast<std::uint32_t>(std::min<std::uint64_t>(by_items, max_auto_batch))});
+  k = std::max<std::uint32_t>(k / 32 * 32, 32);
+  const std::size_t budget = impl_->gpu->free_bytes() / 2;
+  while (k > 32 && batch_bytes(k, targets) > budget) k -= 32;
+  return k;
+}
+
+void many_sources::run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
+                       const block_consumer& consume) {
+  const graph::csr& g = impl_->g;
+  check_vertices(g, sources, "source");
+  check_vertices(g, targets, "target");
+  if (sources.empty()) return;
+  if (!impl_->gpu) return impl_->run_cpu(sources, targets, consume);
+  const std::uint32_t k = batch_size(sources.size(), targets.size());
+  if ((std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
+    throw std::runtime_error("a batch of " + std::to_string(k) + " sources on " + std::to_string(g.num_vertices) +
+                             " vertices has more than 2^32 (vertex, 32-source group) items; choose a smaller batch size");
+  impl_->gpu->run(sources, targets, k, impl_->mopts, impl_->opts.delta, consume);
+}
+
+void many_sources::impl::run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
+                                 const block_consumer& consume) {
+  if (g.kind == graph::weight_kind::integer)
+    run_cpu_typed<std::uint32_t>(sources, targets, consume);
+  else
+    run_cpu_typed<float>(sources, targets, consume);
+}
+
+template <class Distance>
+void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
+                                       const block_consumer& consume) {
+  const std::size_t columns = targets.empty() ? g.num_vertices : targets.size();
+  const std::size_t k = mopts.batch_size ? mopts.batch_size : cpu_batch;
+  std::vector<Distance> block;
+  for (std::size_t first = 0; first < sources.size(); first += k) {
+    const std::size_t rows = std::min(k, sources.size() - first);
+    block.resize(rows * columns);
+    const auto start = std::chrono::steady_clock::now();
+    std::atomic<std::size_t> next{0};
+    pool->run([&](unsigned) {
+      for (std::size_t r; (r = next.fetch_add(1)) < rows;) {
+        const result one = dijkstra(g, sources[first + r]);
+        const std::vector<Distance>& d = distances<Distance>(one);
+        Distance* row = block.data() + r * columns;
+        if (targets.empty())
+          std::copy(d.begin(), d.end(), row);
+        else
+          for (std::size_t t = 0; t < columns; ++t) row[t] = d[targets[t]];
+      }
+    });
+    distance_block b;
+    b.first_row = first;
+    b.rows = rows;
+    b.columns = columns;
+    b.sources = sources.data() + first;
+    b.kind = g.kind;
+    b.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if constexpr (std::is_same_v<Distance, float>)
+      b.real_distances = block.data();
+    else
+      b.int_distances = block.data();
+    consume(b);
+  }
+}
+
+double distance_table::at(std::size_t row, std::size_t column) const {
+  const std::size_t i = row * columns + column;
+  if (kind == graph::weight_kind::integer)
+    return int_distances[i] == int_infinity ? std::numeric_limits<double>::infinity() : double(int_distances[i]);
+  return real_distances[i];
+}
+
+distance_table od_table(const graph::csr& g, const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
+                        const options& opts, const many_source_options& mopts) {
+  if (mopts.device_blocks) throw std::invalid_argument("od_table returns host memory; device_blocks must be false");
+  distance_table t;
+  t.kind = g.kind;
+  t.rows = sources.size();
+  t.columns = targets.empty() ? g.num_vertices : targets.size();
+  many_sources ms(g, opts, mopts);
+  if (g.kind == graph::weight_kind::integer)
+    t.int_distances.resize(t.rows * t.columns);
+  else
+    t.real_distances.resize(t.rows * t.columns);
+  ms.run(sources, targets, [&](const distance_block& b) {
+    const std::size_t cells = b.rows * b.columns, at = b.first_row * t.columns;
+    if (b.int_distances) std::copy(b.int_distances, b.int_distances + cells, t.int_distances.begin() + at);
+    if (b.real_distances) std::copy(b.real_distances, b.real_distances + cells, t.real_distances.begin() + at);
+  });
+  return t;
+}
+
+namespace {
+
+template <class Distance>
+validation compare_row(const graph::csr& g, vertex_t source, const std::vector<vertex_t>& targets, const Distance* row) {
+  const result oracle = dijkstra(g, source);
+  const std::vector<Distance>& want = distances<Distance>(oracle);
+  validation v;
+  std::ostringstream out;
+  const std::size_t columns = targets.empty() ? g.num_vertices : targets.size();
+  for (std::size_t t = 0; t < columns; ++t) {
+    const vertex_t target = targets.empty() ? static_cast<vertex_t>(t) : targets[t];
+    const Distance a = row[t], b = want[target];
+    bool same = a == b;
+    if constexpr (std::is_same_v<Distance, float>) {
+      if (!std::isinf(a) && !std::isinf(b))
+        same = std::fabs(double{a} - double{b}) <= 1e-5 * std::max(std::fabs(double{a}), std::fabs(double{b}));
+    }
+    if (same) continue;
+    if (v.mismatches++ < 5)
+      out << (v.mismatches > 1 ? "; " : "") << "source " << g.external_id(source) << " to vertex "
+          << g.external_id(target) << ": " << double(a) << " (Dijkstra " << double(b) << ")";
+  }
+  v.ok = v.mismatches == 0;
+  v.message = out.str();
+  return v;
+}
+
+}  // namespace
+
+validation validate_row(const graph::csr& g, vertex_t source, const std::vector<vertex_t>& targets,
+                        const distance_block& block, std::size_t row) {
+  if (block.on_device) throw std::invalid_argument("validate_row reads host blocks only");
+  if (row >= block.rows) throw std::out_of_range("row " + std::to_string(row) + " of a block of " + std::to_string(block.rows));
+  if (block.kind == graph::weight_kind::integer) return compare_row(g, source, targets, block.int_distances + row * block.columns);
+  return compare_row(g, source, targets, block.real_distances + row * block.columns);
+}
+
+}  // namespace deltasplit::sssp

@@ -1,0 +1,204 @@
+// The batched GPU solver of sssp::many_sources against Dijkstra, row by row: bundled graphs,
+// R-MAT (high-degree vertices walked in chunks) and grids (unreachable vertices), batch sizes
+// that do and do not divide the source count, duplicate sources, sources without out-arcs, one
+// vertex, target subsets, real and zero weights, device blocks, and the errors (a batch that does
+// not fit, a distance that overflows). Skips without a GPU.
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <limits>
+
+#include "common/datasets.hpp"
+#include "common/gpu.hpp"
+#include "deltasplit/graph/io.hpp"
+#include "sssp/many_sources_checks.hpp"
+
+namespace {
+
+using namespace deltasplit_test;
+
+ds::options on_gpu() {
+  ds::options o;
+  o.device = ds::device_kind::gpu;
+  return o;
+}
+
+TEST(ManySourcesGpu, BundledGraphs) {
+  DELTASPLIT_REQUIRE_GPU();
+  for (const char* name : {"chesapeake.mtx", "USA-road-d.NY.gr.gz", "soc-slashdot0902.mtx.gz"}) {
+    const csr g = deltasplit::graph::read_graph(dataset_path(name));
+    ds::many_sources ms(g, on_gpu(), batch(32));
+    ASSERT_TRUE(ms.on_gpu());
+    // 40 sources in batches of 32: one full batch and one of 8.
+    EXPECT_EQ(expect_rows_match_dijkstra(g, ms, first_sources(g.num_vertices, 40, 7), {}, name), 2u);
+  }
+}
+
+TEST(ManySourcesGpu, RoadWithNeighbouringSourcesWalkedByWarps) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = deltasplit::graph::read_graph(dataset_path("USA-road-d.NY.gr.gz"));
+  std::vector<vertex_t> sources(64);
+  for (vertex_t i = 0; i < 64; ++i) sources[i] = 1000 + i;  // neighbouring ids: lanes move together
+  for (std::uint32_t warp_lanes : {1u, 33u}) {
+    ds::many_source_options m = batch(64);
+    m.warp_lanes = warp_lanes;
+    ds::many_sources ms(g, on_gpu(), m);
+    expect_rows_match_dijkstra(g, ms, sources, {}, "NY, warp_lanes " + std::to_string(warp_lanes));
+  }
+}
+
+TEST(ManySourcesGpu, AllSourcesOfASmallGraphInOneAutomaticBatch) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = deltasplit::graph::read_graph(dataset_path("chesapeake.mtx"));
+  ds::many_sources ms(g, on_gpu());
+  std::vector<vertex_t> all(g.num_vertices);
+  for (vertex_t v = 0; v < g.num_vertices; ++v) all[v] = v;
+  EXPECT_EQ(ms.batch_size(all.size(), 0), 64u);
+  EXPECT_EQ(expect_rows_match_dijkstra(g, ms, all, {}, "chesapeake all-pairs"), 1u);
+}
+
+TEST(ManySourcesGpu, RmatWithHighDegreeVerticesAndBatchesThatDoAndDoNotDivide) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = small_rmat(12, 3);
+  std::uint32_t max_degree = 0;
+  for (vertex_t v = 0; v < g.num_vertices; ++v) max_degree = std::max<std::uint32_t>(max_degree, static_cast<std::uint32_t>(g.degree(v)));
+  ASSERT_GT(max_degree, 200u);  // several chunks of 64 arcs
+  ds::many_sources ms32(g, on_gpu(), batch(32)), ms64(g, on_gpu(), batch(64));
+  EXPECT_EQ(expect_rows_match_dijkstra(g, ms32, first_sources(g.num_vertices, 96, 1), {}, "rmat 96/32"), 3u);
+  EXPECT_EQ(expect_rows_match_dijkstra(g, ms32, first_sources(g.num_vertices, 70, 2), {}, "rmat 70/32"), 3u);
+  EXPECT_EQ(expect_rows_match_dijkstra(g, ms64, first_sources(g.num_vertices, 70, 3), {}, "rmat 70/64"), 2u);
+  for (std::uint32_t warp_lanes : {1u, 33u}) {
+    ds::many_source_options m = batch(64);
+    m.warp_lanes = warp_lanes;
+    ds::many_sources mw(g, on_gpu(), m);
+    expect_rows_match_dijkstra(g, mw, first_sources(g.num_vertices, 64, 10), {}, "rmat, warp_lanes " + std::to_string(warp_lanes));
+  }
+  // A batch size that is not a multiple of 32 is rounded up.
+  ds::many_sources ms40(g, on_gpu(), batch(40));
+  EXPECT_EQ(ms40.batch_size(100, 0), 64u);
+  EXPECT_EQ(expect_rows_match_dijkstra(g, ms40, first_sources(g.num_vertices, 100, 4), {}, "rmat 100/40->64"), 2u);
+}
+
+TEST(ManySourcesGpu, StarsWalkedInChunks) {
+  DELTASPLIT_REQUIRE_GPU();
+  // Vertex 0 has 300 out-arcs (a first warp takes 64, chunks of 64 the rest, the last one short),
+  // vertex 1 exactly 128; the leaves lead back to 0 and 1.
+  std::vector<arc> arcs;
+  for (vertex_t v = 2; v < 302; ++v) arcs.push_back({0, v, double(v % 17)});
+  for (vertex_t v = 2; v < 130; ++v) arcs.push_back({1, v, double(v % 5)});
+  for (vertex_t v = 2; v < 302; v += 3) arcs.push_back({v, v % 2, 3});
+  const csr g = make_csr(303, std::move(arcs));
+  // Items walked by warps (warp_lanes 1), by a thread per source (33), and as the default picks.
+  for (std::uint32_t warp_lanes : {1u, 33u, 0u}) {
+    ds::many_source_options m = batch(32);
+    m.warp_lanes = warp_lanes;
+    ds::many_sources ms(g, on_gpu(), m);
+    expect_rows_match_dijkstra(g, ms, {0, 1, 5, 302, 0, 7, 1, 100, 299, 2, 4, 8, 16, 32, 64, 128, 256, 3, 6, 9, 12, 15,
+                                       18, 21, 24, 27, 30, 33, 36, 39, 42, 45, 48, 51, 54},
+                               {}, "stars, warp_lanes " + std::to_string(warp_lanes));
+  }
+}
+
+TEST(ManySourcesGpu, GridsWithUnreachableVerticesAndZeroWeights) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = small_grid(40, 5);
+  ds::many_sources ms(g, on_gpu(), batch(96));
+  expect_rows_match_dijkstra(g, ms, first_sources(g.num_vertices, 200, 5), {}, "grid");
+  // Zero and equal weights: many ties.
+  const csr z = random_graph(3000, 12000, 9, 2);
+  ds::many_sources mz(z, on_gpu(), batch(64));
+  expect_rows_match_dijkstra(z, mz, first_sources(z.num_vertices, 150, 6), {}, "weights 0..2");
+}
+
+TEST(ManySourcesGpu, RealWeights) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = random_graph(4000, 20000, 11, 100.0, weight_kind::real);
+  ds::many_sources ms(g, on_gpu(), batch(32));
+  expect_rows_match_dijkstra(g, ms, first_sources(g.num_vertices, 75, 8), {}, "real");
+  ds::options wide = on_gpu();
+  wide.delta = 1e30;  // one bucket: Bellman-Ford order, same answers
+  ds::many_sources mw(g, wide, batch(64));
+  expect_rows_match_dijkstra(g, mw, first_sources(g.num_vertices, 64, 9), {}, "real, one bucket");
+}
+
+TEST(ManySourcesGpu, DuplicateSourcesSourcesWithoutArcsTargetSubsetsAndOneVertex) {
+  DELTASPLIT_REQUIRE_GPU();
+  // Vertex 5 has no out-arcs, vertex 6 no arcs at all.
+  const csr g = make_csr(7, {{0, 1, 4}, {1, 2, 3}, {2, 0, 1}, {0, 3, 10}, {3, 4, 0}, {4, 5, 7}, {1, 4, 2}});
+  ds::many_sources ms(g, on_gpu(), batch(32));
+  const std::vector<vertex_t> sources = {0, 0, 5, 6, 3, 0, 1, 2, 4, 5, 5, 0, 1, 2, 3, 4, 5, 6, 6, 6, 0, 1, 2, 3,
+                                         4, 5, 6, 0, 1, 2, 3, 4, 5, 1, 1};  // 35: a second batch of 3
+  EXPECT_EQ(expect_rows_match_dijkstra(g, ms, sources, {}, "duplicates"), 2u);
+  EXPECT_EQ(expect_rows_match_dijkstra(g, ms, sources, {6, 5, 5, 0}, "targets"), 2u);
+  EXPECT_EQ(expect_rows_match_dijkstra(g, ms, {5}, {4}, "one cell"), 1u);
+  const csr one = make_csr(1, {});
+  ds::many_sources m1(one, on_gpu());
+  EXPECT_EQ(expect_rows_match_dijkstra(one, m1, {0, 0}, {}, "one vertex"), 1u);
+  const csr loop = make_csr(1, {{0, 0, 5}});
+  ds::many_sources ml(loop, on_gpu());
+  EXPECT_EQ(expect_rows_match_dijkstra(loop, ml, {0}, {0, 0}, "self-loop"), 1u);
+  // Nothing to do.
+  std::size_t calls = 0;
+  ms.run({}, {}, [&](const ds::distance_block&) { ++calls; });
+  EXPECT_EQ(calls, 0u);
+}
+
+TEST(ManySourcesGpu, DeviceBlocksHoldTheSameRows) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = small_grid(30, 2);
+  const std::vector<vertex_t> sources = first_sources(g.num_vertices, 50, 12), targets = {7, 3, 900, 3, 0};
+  const ds::distance_table host = ds::od_table(g, sources, targets, on_gpu(), batch(32));
+  ds::many_source_options m = batch(32);
+  m.device_blocks = true;
+  ds::many_sources ms(g, on_gpu(), m);
+  std::vector<std::uint32_t> copied(sources.size() * targets.size());
+  ms.run(sources, targets, [&](const ds::distance_block& b) {
+    ASSERT_TRUE(b.on_device);
+    ASSERT_NE(b.stream, nullptr);
+    auto stream = static_cast<cudaStream_t>(b.stream);
+    ASSERT_EQ(cudaMemcpyAsync(copied.data() + b.first_row * b.columns, b.int_distances,
+                              b.rows * b.columns * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream),
+              cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  });
+  EXPECT_EQ(copied, host.int_distances);
+  for (std::size_t r = 0; r < sources.size(); ++r) {
+    const ds::result d = ds::dijkstra(g, sources[r]);
+    for (std::size_t t = 0; t < targets.size(); ++t) EXPECT_EQ(host.at(r, t), d.distance(targets[t]));
+  }
+}
+
+TEST(ManySourcesGpu, ABatchThatDoesNotFitIsRefusedWithTheSizes) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = random_graph(5000, 20000, 3, 10);
+  ds::many_sources ms(g, on_gpu(), batch(1u << 24));  // 5000 x 2^24 x 4 bytes: 335 GB
+  try {
+    ms.run({0, 1}, {}, [](const ds::distance_block&) {});
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("GPU out of memory"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("batch of 16777216 sources"), std::string::npos) << e.what();
+  }
+  // The solver stays usable.
+  ds::many_sources ok(g, on_gpu(), batch(32));
+  expect_rows_match_dijkstra(g, ok, {0, 1, 2}, {}, "after a refusal");
+}
+
+TEST(ManySourcesGpu, OverflowIsReported) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = make_csr(4, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}, {3, 0, 1}});
+  ds::many_sources ms(g, on_gpu());
+  EXPECT_THROW(ms.run({3, 0}, {}, [](const ds::distance_block&) {}), ds::distance_overflow);
+  ds::many_sources fine(g, on_gpu());
+  expect_rows_match_dijkstra(g, fine, {1, 2}, {}, "no overflow from 1 and 2");
+}
+
+TEST(ManySourcesGpu, OutOfRangeSourcesAndTargetsAreRefused) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = make_csr(3, {{0, 1, 1}});
+  ds::many_sources ms(g, on_gpu());
+  EXPECT_THROW(ms.run({0, 3}, {}, [](const ds::distance_block&) {}), std::out_of_range);
+  EXPECT_THROW(ms.run({0}, {9}, [](const ds::distance_block&) {}), std::out_of_range);
+}
+
+}  // namespace

@@ -1,0 +1,98 @@
+// sssp::many_sources on the CPU (the fallback: one Dijkstra per source, sources shared out over
+// threads) and the parts of the API that do not depend on the device: blocks in order, target
+// subsets, the OD table, the row validator and the refusals.
+#include "common/datasets.hpp"
+#include "deltasplit/graph/io.hpp"
+#include "sssp/many_sources_checks.hpp"
+
+namespace {
+
+using namespace deltasplit_test;
+
+ds::options on_cpu(unsigned threads = 3) {
+  ds::options o;
+  o.device = ds::device_kind::cpu;
+  o.threads = threads;
+  return o;
+}
+
+TEST(ManySourcesCpu, RowsMatchDijkstraOnBundledRmatAndGridGraphs) {
+  const csr ches = deltasplit::graph::read_graph(dataset_path("chesapeake.mtx"));
+  ds::many_sources a(ches, on_cpu(), batch(16));
+  ASSERT_FALSE(a.on_gpu());
+  EXPECT_EQ(expect_rows_match_dijkstra(ches, a, first_sources(ches.num_vertices, 48, 1), {}, "chesapeake"), 3u);
+  EXPECT_EQ(expect_rows_match_dijkstra(ches, a, first_sources(ches.num_vertices, 50, 2), {}, "chesapeake 50/16"), 4u);
+  const csr rmat = small_rmat(10, 4);
+  ds::many_sources b(rmat, on_cpu());
+  expect_rows_match_dijkstra(rmat, b, first_sources(rmat.num_vertices, 40, 3), {}, "rmat");
+  const csr grid = small_grid(20, 6);
+  ds::many_sources c(grid, on_cpu(2), batch(7));
+  expect_rows_match_dijkstra(grid, c, first_sources(grid.num_vertices, 30, 4), {5, 5, 0, 400}, "grid targets");
+  const csr real = random_graph(500, 3000, 2, 50.0, weight_kind::real);
+  ds::many_sources d(real, on_cpu());
+  expect_rows_match_dijkstra(real, d, first_sources(real.num_vertices, 20, 5), {}, "real");
+}
+
+TEST(ManySourcesCpu, DuplicatesSourcesWithoutArcsAndOneVertex) {
+  const csr g = make_csr(4, {{0, 1, 2}, {1, 2, 0}, {2, 0, 5}});
+  ds::many_sources ms(g, on_cpu(), batch(3));
+  EXPECT_EQ(expect_rows_match_dijkstra(g, ms, {3, 3, 0, 2, 0, 1, 3}, {}, "duplicates"), 3u);
+  const csr one = make_csr(1, {});
+  ds::many_sources m1(one, on_cpu());
+  EXPECT_EQ(expect_rows_match_dijkstra(one, m1, {0}, {0, 0}, "one vertex"), 1u);
+}
+
+TEST(ManySourcesCpu, OdTableRowsAndColumnsFollowTheLists) {
+  const csr g = small_grid(12, 3);
+  const std::vector<vertex_t> sources = {5, 100, 5, 17}, targets = {0, 17, 17, 150};
+  const ds::distance_table t = ds::od_table(g, sources, targets, on_cpu(), batch(3));
+  ASSERT_EQ(t.rows, 4u);
+  ASSERT_EQ(t.columns, 4u);
+  ASSERT_EQ(t.int_distances.size(), 16u);
+  for (std::size_t r = 0; r < t.rows; ++r) {
+    const ds::result d = ds::dijkstra(g, sources[r]);
+    for (std::size_t c = 0; c < t.columns; ++c) EXPECT_EQ(t.at(r, c), d.distance(targets[c])) << r << "," << c;
+  }
+  const ds::distance_table all = ds::od_table(g, {3}, {}, on_cpu());
+  EXPECT_EQ(all.columns, g.num_vertices);
+  EXPECT_EQ(all.int_distances, ds::dijkstra(g, 3).int_distances);
+}
+
+TEST(ManySourcesCpu, ValidateRowFindsAWrongDistance) {
+  const csr g = small_grid(10, 1);
+  std::vector<std::uint32_t> row = ds::dijkstra(g, 4).int_distances;
+  ds::distance_block b;
+  b.rows = 1;
+  b.columns = row.size();
+  b.int_distances = row.data();
+  EXPECT_TRUE(ds::validate_row(g, 4, {}, b, 0).ok);
+  row[7] += 1;
+  const ds::validation v = ds::validate_row(g, 4, {}, b, 0);
+  EXPECT_FALSE(v.ok);
+  EXPECT_EQ(v.mismatches, 1u);
+  EXPECT_NE(v.message.find("to vertex 7"), std::string::npos) << v.message;  // grids are 0-based
+  const std::vector<std::uint32_t> oracle = ds::dijkstra(g, 4).int_distances;
+  std::vector<std::uint32_t> two = {oracle[3], oracle[0]};
+  b.columns = 2;
+  b.int_distances = two.data();
+  EXPECT_TRUE(ds::validate_row(g, 4, {3, 0}, b, 0).ok);
+  EXPECT_FALSE(ds::validate_row(g, 4, {0, 3}, b, 0).ok || oracle[0] == oracle[3]);
+}
+
+TEST(ManySourcesCpu, Refusals) {
+  const csr g = make_csr(3, {{0, 1, 1}});
+  ds::many_sources ms(g, on_cpu());
+  EXPECT_THROW(ms.run({0, 3}, {}, [](const ds::distance_block&) {}), std::out_of_range);
+  EXPECT_THROW(ms.run({0}, {3}, [](const ds::distance_block&) {}), std::out_of_range);
+  ds::many_source_options dev;
+  dev.device_blocks = true;
+  EXPECT_THROW(ds::many_sources(g, on_cpu(), dev), std::invalid_argument);
+  ds::options bad = on_cpu();
+  bad.delta = -1;
+  EXPECT_THROW(ds::many_sources(g, bad), std::invalid_argument);
+  const csr over = make_csr(3, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}});
+  ds::many_sources mo(over, on_cpu());
+  EXPECT_THROW(mo.run({0}, {}, [](const ds::distance_block&) {}), ds::distance_overflow);
+}
+
+}  // namespace
