@@ -139,7 +139,8 @@ int run_compare(const arguments& args) {
               << std::setw(12) << st.iterations << std::setw(15) << st.edges_relaxed << std::setw(11)
               << (managed > 0 ? fixed(100 * st.frontier_ms / managed, 1) : std::string("-")) << std::setw(14)
               << (baseline > 0 && r.timing.median_ms > 0 ? fixed(baseline / r.timing.median_ms, 2) + "x" : std::string("-"))
-              << std::setw(10) << (st.delta > 0 ? shortest(st.delta) : std::string("-")) << "  " << st.device << ", " << (r.check.ok ? "ok" : "MISMATCH: " + r.check.message) << "\n";
+              << std::setw(10) << (st.delta > 0 ? shortest(st.delta) : std::string("-")) << "  " << st.device
+              << (st.driver.empty() ? std::string() : " (" + st.driver + ")") << ", " << (r.check.ok ? "ok" : "MISMATCH: " + r.check.message) << "\n";
   }
 
   if (json) {
@@ -156,7 +157,7 @@ int run_compare(const arguments& args) {
         continue;
       }
       const sssp::statistics& st = r.timing.result.stats;
-      j.field("device", st.device).field("milliseconds", r.timing.median_ms).field("mteps", mteps(g, r.timing.median_ms));
+      j.field("device", st.device).field("driver", st.driver).field("milliseconds", r.timing.median_ms).field("mteps", mteps(g, r.timing.median_ms));
       j.field("relax_ms", st.relax_ms).field("frontier_ms", st.frontier_ms).field("delta", st.delta);
       j.field("iterations", st.iterations).field("edges_relaxed", st.edges_relaxed);
       j.field("speedup", baseline > 0 && r.timing.median_ms > 0 ? baseline / r.timing.median_ms : 0.0);

@@ -48,7 +48,9 @@ void add_solver_options(po::options_description& options, solver_settings& setti
       ("light-phase", po::value(&settings.light_phase)->value_name("MODE")->default_value("auto"),
        "GPU small frontiers' light iterations: block (block by block), cluster (cluster-synchronous) or auto (block below mean out-degree 6)")
       ("cluster-blocks", po::value(&settings.cluster_blocks)->value_name("B")->default_value(0),
-       "GPU small-frontier cluster: 16, 8 or 1 blocks, or 0 for automatic (16 where the GPU can place it, else 8)");
+       "GPU small-frontier cluster: 16, 8 or 1 blocks, or 0 for automatic (16 where the GPU can place it, else 8)")
+      ("driver", po::value(&settings.driver)->value_name("D")->default_value("auto"),
+       "GPU loop: steps, partitioned (every SM owns a region of the graph) or auto (the step loop; the partitioned driver is still slower on roads)");
 }
 
 sssp::options solver_options(const solver_settings& settings, const input_settings& input) {
@@ -69,6 +71,11 @@ sssp::options solver_options(const solver_settings& settings, const input_settin
       settings.cluster_blocks != 16)
     throw usage_error("--cluster-blocks " + std::to_string(settings.cluster_blocks) + ": expected 16, 8, 1 or 0");
   o.cluster_blocks = settings.cluster_blocks;
+  try {
+    o.driver = sssp::driver_from_name(settings.driver);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(std::string("--driver: ") + e.what());
+  }
   if (settings.delta != "auto") {
     std::size_t used = 0;
     try {

@@ -48,6 +48,7 @@ struct solver_settings {
   unsigned runs = 1;
   std::string light_phase = "auto";
   unsigned cluster_blocks = 0;
+  std::string driver = "auto";  // --driver: the GPU loop (sssp::gpu_driver)
 };
 void add_solver_options(po::options_description& options, solver_settings& settings, unsigned default_runs);
 // The library options they describe (threads from input), or usage_error for a bad value.

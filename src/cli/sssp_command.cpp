@@ -83,7 +83,7 @@ void write_json(std::ostream& os, const graph::csr& g, const std::string& path, 
   for (const source_report& r : reports) {
     const sssp::statistics& st = r.timing.result.stats;
     j.begin_object();
-    j.field("source", g.external_id(r.source)).field("strategy", st.strategy).field("device", st.device);
+    j.field("source", g.external_id(r.source)).field("strategy", st.strategy).field("device", st.device).field("driver", st.driver);
     j.field("milliseconds", r.timing.median_ms);
     j.key("times_ms").begin_array();
     for (double t : r.timing.times_ms) j.value(t);
@@ -298,6 +298,7 @@ int run_sssp(const arguments& args) {
   summary << "graph       " << describe_graph(g, graph_path) << ", loaded in " << load_ms << " ms\n";
   summary << "solver      " << first.strategy << " on " << first.device;
   if (first.delta > 0) summary << ", delta " << std::defaultfloat << std::setprecision(10) << first.delta;
+  if (!first.driver.empty()) summary << "\ndriver      " << first.driver;
   summary << std::fixed << std::setprecision(2) << "\n";
   if (reports.size() == 1) {
     const source_report& r = reports.front();

@@ -32,6 +32,21 @@ strategy strategy_from_name(const std::string& name) {
   throw std::invalid_argument("unknown strategy '" + name + "' (known: " + known + ")");
 }
 
+const char* driver_name(gpu_driver d) {
+  switch (d) {
+    case gpu_driver::automatic: return "auto";
+    case gpu_driver::steps: return "steps";
+    case gpu_driver::partitioned: return "partitioned";
+  }
+  throw std::invalid_argument("unknown driver value " + std::to_string(static_cast<int>(d)));
+}
+
+gpu_driver driver_from_name(const std::string& name) {
+  for (gpu_driver d : {gpu_driver::automatic, gpu_driver::steps, gpu_driver::partitioned})
+    if (name == driver_name(d)) return d;
+  throw std::invalid_argument("unknown driver '" + name + "' (known: auto, steps, partitioned)");
+}
+
 bool is_gpu_strategy(strategy s) {
   return s == strategy::near_far || s == strategy::bucketing || s == strategy::multisplit ||
          s == strategy::workfront;

@@ -239,6 +239,9 @@ TEST_F(Cli, BadOptionValues) {
   EXPECT_EQ(run("sssp " + chesapeake + " --delta -3").status, 2);
   EXPECT_EQ(run("sssp " + chesapeake + " --delta abc").status, 2);
   EXPECT_EQ(run("sssp " + chesapeake + " --device tpu").status, 2);
+  outcome driver = run("sssp " + chesapeake + " --driver cluster");
+  EXPECT_EQ(driver.status, 2);
+  EXPECT_TRUE(contains(driver.err, "--driver")) << driver.err;
   EXPECT_EQ(run("sssp " + chesapeake + " --runs 0").status, 2);
   EXPECT_EQ(run("sssp " + chesapeake + " --weight-range 9:1").status, 2);
   EXPECT_EQ(run("sssp " + chesapeake + " --strategy dijkstra --device gpu").status, 2);

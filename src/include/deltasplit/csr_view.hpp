@@ -44,6 +44,7 @@ struct csr_view {
   csr_view(const graph::csr& g);  // NOLINT(google-explicit-constructor)
 
   edge_t num_arcs() const { return static_cast<edge_t>(targets.size()); }
+  edge_t degree(vertex_t v) const { return offsets[v + 1] - offsets[v]; }  // host views
   std::uint64_t external_id(vertex_t v) const { return std::uint64_t{v} + (one_based ? 1 : 0); }
 };
 

@@ -45,6 +45,15 @@ enum class device_kind { automatic, gpu, cpu };
 // by block below a mean out-degree of 6 (road networks, meshes), cluster-synchronous above.
 enum class light_phase { automatic, block, cluster };
 
+// Which GPU loop runs a solve. steps: the step loop (one cluster for small frontiers, the grid for
+// large ones); partitioned: every SM owns a region of the graph, relaxes it on chip and sends
+// offers to the other regions' owners (src/sssp/gpu/partitioned_driver.cu); automatic: steps (the
+// partitioned driver is still slower on the roads measured). Every strategy runs the partitioned
+// driver the same way: it files no vertex through a frontier manager, and statistics::driver says so.
+enum class gpu_driver { automatic, steps, partitioned };
+const char* driver_name(gpu_driver d);                 // "auto", "steps", "partitioned"
+gpu_driver driver_from_name(const std::string& name);  // throws std::invalid_argument
+
 struct options {
   strategy how = strategy::multisplit;  // used when the run is on the GPU
   device_kind device = device_kind::automatic;  // automatic: GPU when present, else CPU
@@ -70,6 +79,8 @@ struct options {
   // GPU work queues' initial entries (0: 2n + 1024). A solve that overflows one doubles them and
   // runs again (stats.queue_growths counts it), so any value gives the same distances.
   std::uint32_t queue_capacity = 0;
+
+  gpu_driver driver = gpu_driver::automatic;  // GPU strategies only
   // Distance cutoff (scipy's `limit`): the solve stops once the bucket it would take next lies past
   // the cutoff's bucket, and every vertex farther than the cutoff is reported unreachable (no
   // predecessor). Distances up to the cutoff are exact. +inf: none. Must be >= 0.
@@ -86,6 +97,7 @@ struct options {
 struct statistics {
   std::string strategy;        // name of what actually ran
   std::string device;          // GPU name or "cpu (N threads)"
+  std::string driver;          // GPU: the loop that ran ("steps", or "partitioned: ..." with its rounds)
   double milliseconds = 0;     // solve time, graph upload excluded
   double relax_ms = 0;         // time in relaxation (GPU: only with options::phase_times)
   double frontier_ms = 0;      // time in frontier management (filing, splitting, compaction), idem

@@ -18,6 +18,7 @@
 // for it (small_frontier_blocks), not once per process.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <thread>
@@ -34,6 +35,7 @@
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/frontier_manager.cuh"
 #include "sssp/gpu/loop_tuning.cuh"
+#include "sssp/gpu/partitioned_driver.cuh"
 #include "sssp/gpu/predecessors.cuh"
 #include "sssp/gpu/window_filing.cuh"
 #include "sssp/gpu_engine.hpp"
@@ -166,6 +168,13 @@ __global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, v
   }
 }
 
+// A figure of the partitioned driver's profile, to three significant digits.
+std::string decimal(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", x);
+  return text;
+}
+
 std::uint32_t capped(std::uint64_t x) {
   return x > 0xFFFFFFF0ull ? 0xFFFFFFF0u : static_cast<std::uint32_t>(x);
 }
@@ -259,16 +268,36 @@ class engine final : public detail::gpu_engine {
     if (K == 0 || K > max_window_buckets)
       throw std::invalid_argument("the number of buckets must be between 1 and " + std::to_string(max_window_buckets) +
                                   "; got " + std::to_string(K));
-    frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
     const bucket_of_distance<Distance> bucket = bucket_width(opts);
     const std::uint32_t last = last_bucket(opts.cutoff, bucket);
+    loop_outcome out;
+    // --- driver hook (issue 9): the partitioned driver, or the step loop below. ---
+    std::string driver = "steps";
+    partitioned_outcome regions{};
+    const bool partitioned = use_partitioned_driver(opts.driver);
+    if (partitioned) {
+      if (g_.space == memory_space::device)
+        throw std::invalid_argument("the partitioned driver reads the graph from host memory; a graph in device "
+                                    "memory takes the step loop (driver steps)");
+      if (!partitioned_) partitioned_ = make_partitioned_driver<Distance>(g_, weights_of<Distance>(g_));
+      regions = partitioned_->solve(source, bucket, dist_.get(), stream_, start_, stop_);
+      out.milliseconds = regions.milliseconds;
+      out.final.overflowed = regions.overflowed;
+      driver = partitioned_->describe() + "; " + std::to_string(regions.rounds) + " rounds, " +
+               std::to_string(regions.buckets) + " buckets; a block's ms (mean): mail " + decimal(regions.phase_ms[0]) +
+               ", local " + decimal(regions.phase_ms[1]) + " (" + decimal(regions.iterations_per_block) +
+               " iterations, " + decimal(regions.fixpoints_per_block) + " fixpoints), sending " +
+               decimal(regions.phase_ms[2]) + ", idle " + decimal(regions.phase_ms[3]) + ", grid barriers " +
+               decimal(regions.phase_ms[4]);
+    }
+    // --- end of the driver hook ---
+    frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
     if (K > queued_buckets_) allocate_queues(queue_capacity_, K);
-    split_at(bucket.delta);
+    if (!partitioned) split_at(bucket.delta);
 
     const bool block_light = block_light_phase(opts.light, n_, m_);
-    loop_outcome out;
     std::uint32_t growths = 0;
-    for (;;) {
+    while (!partitioned) {
       solve_context<Distance> ctx = context(K, bucket, opts.how, block_light, last);
       manager.prepare(ctx.view);
       out = solve(ctx, manager, source, opts.phase_times);
@@ -318,6 +347,15 @@ class engine final : public detail::gpu_engine {
     st.queue_growths = growths;
     st.cluster_blocks = cluster_blocks_;
     st.block_light_phase = block_light && cluster_blocks_ >= loop_tuning::local_min_blocks;
+    st.driver = driver;
+    if (partitioned) {  // iterations: the most local iterations one block ran in a round, summed over rounds
+      st.iterations = regions.chain;
+      st.edges_relaxed = regions.edges_relaxed;
+      st.vertices_processed = regions.vertices_processed;
+      st.max_queue = regions.max_frontier;
+      st.cluster_blocks = 0;
+      st.block_light_phase = false;
+    }
     return st;
   }
 
@@ -334,6 +372,16 @@ class engine final : public detail::gpu_engine {
       throw std::runtime_error("the block-by-block light phase needs a small-frontier cluster of at least " +
                                std::to_string(loop_tuning::local_min_blocks) + " blocks; this one has " +
                                std::to_string(cluster_blocks_));
+  }
+
+  // options.driver == automatic keeps the step loop on every graph: the partitioned driver
+  // (partitioned_driver.cu) is slower on every road graph measured so far (H200, median of 10
+  // sources, same run as the step loop, fe3d457: USA-road-d.NY 7.29 against 5.16 ms, road-FLA 12.6
+  // against 10.35 ms; the 4000 x 4000 grid, whose regions do not fit on chip, 298 against 94 ms;
+  // bench/results/sssp_roads.md), so it runs only when asked for (options.driver, --driver
+  // partitioned) until it wins somewhere.
+  bool use_partitioned_driver(gpu_driver d) const {
+    return d == gpu_driver::partitioned && n_ > 0;
   }
 
   std::uint32_t initial_queue_capacity() const { return capped(2 * std::uint64_t{n_} + 1024); }
@@ -503,6 +551,7 @@ class engine final : public detail::gpu_engine {
   step_graph graph_;
   std::unique_ptr<frontier_manager<Distance>> atomic_, bucketing_, multisplit_;
   detail::graph_statistics statistics_;
+  std::unique_ptr<partitioned_driver<Distance>> partitioned_;  // made on first use (driver hook)
 };
 
 }  // namespace deltasplit::sssp::gpu

@@ -1,0 +1,645 @@
+// The partitioned driver: delta-stepping (Meyer and Sanders) with every SM owning part of the graph.
+//
+// Why: a road solve is thousands of dependent relaxation iterations over a few hundred vertices
+// each; the step loop (delta_stepping.cuh) runs them in one 16-SM cluster at ~3.3 us per iteration
+// while the other SMs wait (issue 9; bench/results/sssp.md). Here every block of a persistent
+// cooperative grid (partition_blocks_per_sm per SM, all resident) OWNS one region of the graph
+// (owner_regions.hpp: recursive breadth-first bisection, renumbered to a contiguous id range at
+// upload, results mapped back to the caller's ids) and is the only writer of its vertices' distances:
+//   - its distances and its rows (targets, 16-bit weights where every weight fits) live in shared
+//     memory when the region fits (partition_shared_budget), else in global memory; bitmaps in
+//     shared memory mark its pending and its changed vertices;
+//   - it runs the dependent chains inside its region on chip: a local iteration takes the pending
+//     vertices whose bucket is at most the current bound (delta-stepping's current bucket; Meyer
+//     and Sanders, Section 2) and relaxes all their arcs, partition_lanes threads per row; improved
+//     vertices of the region are marked pending again, and the block iterates with block barriers
+//     only, until nothing of its region lies at or below the bound (a local fixpoint);
+//   - an arc into another region becomes an offer, kept in a shared outbox until the fixpoint, then
+//     sent: atomicMin into the target's offer word in global memory (L2); the sender that fills an
+//     empty word queues the vertex in its owner's mailbox ring (one entry per fill, so a ring never
+//     holds more than its region), later senders only lower the word. An owner takes its mail
+//     before every session of local iterations, emptying each word by an exchange;
+//   - a round is one bucket bound. It ends when no block is at work and no offer is queued (one
+//     counter, outstanding: blocks at work plus offers queued; a sender counts an offer before it
+//     queues it and while it is itself counted, an owner counts itself at work before it takes
+//     mail), then one grid barrier (cooperative groups), where the blocks agree on the next bound:
+//     the lowest bucket any block still has pending. Work is that of delta-stepping with buckets of
+//     width delta, except that a vertex relaxes its heavy arcs each time it is taken (no
+//     light/heavy split) and that regions converge on their own, in the order their mail arrives.
+// A vertex is queued only when its distance strictly drops, so zero-weight cycles end; when every
+// block is idle and no offer is queued, no arc can lower any distance: the distances are
+// Dijkstra's (integer sums exact; float sums one addition per arc, as everywhere in this solver).
+// This is the design issue 9 asks for ("each SM owns a locality-ordered part of the graph and runs
+// its dependent chains in shared memory, exchanging only boundary distances through L2"); the
+// persistent blocks with their own work lists follow ADDS (Wang, Fussell and Lin, PPoPP 2021) in
+// spirit, but ownership replaces ADDS's shared work queues and the bucket bound is exact.
+//
+// Status (H200, median of 10 sources, same run as the step loop, bench/results/sssp_roads.md):
+// correct on every test and sanitizer-clean, but slower than the step loop: USA-road-d.NY 7.29 ms
+// against 5.16, road-FLA 12.6 against 10.35, so engine.cu does not choose it on its own. Its own
+// profile (statistics::driver) says why: a mean block is idle 85-95% of the solve, and the blocks
+// that are not run long chains: summed over rounds, the most local iterations one block ran is
+// ~3,500 on NY (the step loop: 1,565 iterations of 3.3 us), at ~1-1.4 us each (a mean block's
+// local time over its iterations). The regions' waves wait on each other's mail, and a local
+// iteration (two block barriers, shared-memory atomics) costs far more than the tens of
+// nanoseconds hoped for.
+#include "sssp/gpu/partitioned_driver.cuh"
+
+#include <algorithm>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
+#include <cooperative_groups.h>
+
+#include "sssp/gpu/cuda_check.cuh"
+#include "sssp/gpu/device_memory.cuh"
+#include "sssp/gpu/owner_regions.hpp"
+
+namespace deltasplit::sssp::gpu {
+
+namespace cg = cooperative_groups;
+
+// Tuning constants (one place). Set by reasoning, not swept yet (each change measured on the H200
+// is in bench/results/sssp_roads.md): 512 threads and 2 blocks per SM give 264 regions, small
+// enough that FLA's regions keep distances and arcs in shared memory; a block's local frontier on
+// a road is tens of vertices. partition_frontier bounds one local iteration (more pending vertices
+// wait for the next); partition_outbox holds a session's offers until its fixpoint (past it an
+// offer goes out at once); partition_shared_budget is what a block may use with two blocks per SM
+// (227 KB per SM, less the static and reserved shared memory). The first version read the CSR
+// from global memory and made offers at once: NY 18.8 ms, 3.9 us per local iteration (each one a
+// chain of L2 round trips), against 5.2 ms for the step loop in the same run.
+inline constexpr unsigned partition_threads = 512;
+inline constexpr unsigned partition_blocks_per_sm = 2;
+inline constexpr std::uint32_t partition_frontier = 512;
+// Threads that share a frontier vertex's row (a road row has 2-4 arcs): its arcs' shared-memory
+// round trips overlap instead of following one another.
+inline constexpr std::uint32_t partition_lanes = 4;
+inline constexpr std::uint32_t partition_outbox = 512;
+inline constexpr std::size_t partition_shared_budget = 111 * 1024;
+// Regions are balanced by the bytes their owner keeps on chip (owner_regions.hpp): a vertex's
+// distance and row offset, 6 bytes an arc (target and a 16-bit weight).
+inline constexpr std::uint64_t region_vertex_bytes = 8, region_arc_bytes = 6;
+
+struct partitioned_control {
+  std::uint32_t next_bucket[3];  // per round, three slots in rotation: the lowest bucket pending or offered
+  std::uint32_t longest[3];      // per round: the most local iterations one block ran
+  std::uint32_t overflowed;      // a distance sum was dropped (distance.cuh)
+  std::uint32_t rounds, buckets, max_frontier;
+  std::uint32_t outstanding[2];  // by round parity: blocks at work plus offers queued and not yet taken
+  unsigned long long chain, edges, vertices;
+  // The profile, summed over blocks (thread 0's clock): taking mail, local iterations, sending
+  // (publishing distances, offers, the pending bucket), idle, grid barriers; local iterations and
+  // fixpoints (each session of local iterations between two looks at the mailbox).
+  unsigned long long cycles[5], iterations, fixpoints;
+};
+
+template <class Distance>
+struct partitioned_view {
+  using weight = typename distance_ops<Distance>::weight;
+  const edge_t* offsets;  // the reordered graph (new ids)
+  const vertex_t* targets;
+  const weight* weights;
+  const std::uint16_t* narrow_weights;  // the same weights in 16 bits, when all fit (else null)
+  const vertex_t* begin;  // parts + 1: region b is [begin[b], begin[b + 1])
+  Distance* dist;         // new ids; written by the owner only
+  Distance* offer;        // new ids; the best offer not yet taken by the owner, infinity when none
+  vertex_t* mailbox;      // region b's ring at [begin[b], begin[b + 1]): queued vertex + 1, 0 when free
+  std::uint32_t* mailbox_tail;  // per region: entries ever queued (the ring position is this modulo its size)
+  partitioned_control* ctl;
+  std::uint32_t parts;
+  std::uint32_t words;      // pending-bitmap words of the largest region
+  bucket_of_distance<Distance> bucket;
+};
+
+// Dynamic shared memory of a block, in 4-byte words: pending bitmap, local frontier (ids and
+// distances), outbox (targets and offers), the region bounds, then (SharedDist) the changed bitmap
+// and the region's distances, then (SharedArcs) its row offsets, targets and weights (16 or 32 bits).
+inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t parts, std::uint32_t vertices,
+                                          std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool narrow) {
+  std::size_t w = std::size_t{words} + 2 * partition_frontier + 2 * partition_outbox + parts + 1;
+  if (shared_dist) w += std::size_t{words} + vertices;
+  if (shared_arcs) w += std::size_t{vertices} + 1 + arcs + (narrow ? (std::size_t{arcs} + 1) / 2 : arcs);
+  return w;
+}
+
+template <class Distance>
+__global__ void reset_partitioned(partitioned_view<Distance> s, vertex_t n, vertex_t source) {
+  const std::uint32_t stride = gridDim.x * blockDim.x;
+  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
+    s.dist[v] = v == source ? Distance(0) : distance_ops<Distance>::infinity;
+    s.offer[v] = distance_ops<Distance>::infinity;
+  }
+  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) s.mailbox[v] = 0;
+  for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < s.parts; b += stride) s.mailbox_tail[b] = 0;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    partitioned_control c{};
+    for (auto& b : c.next_bucket) b = no_bucket;
+    c.outstanding[0] = s.parts;  // round 0: every block at work
+    *s.ctl = c;
+  }
+}
+
+// The region's distances: shared memory (SharedDist) or the global array, which its owner alone
+// writes. improve() lowers one and, when it dropped, marks it pending (and, SharedDist, changed:
+// the global copy, the senders' filter and the result, is written at each local fixpoint, not by a
+// global atomic per improvement; measured on NY: 10.76 ms with the atomics, 10.91 without, so this
+// only saves L2 traffic).
+template <class Distance, bool SharedDist>
+struct owned_distances {
+  Distance* local;   // shared, region-relative (SharedDist)
+  Distance* global;  // new ids
+  vertex_t lo;
+  std::uint32_t* pending;
+  std::uint32_t* changed;
+  __device__ Distance load(vertex_t u) const { return SharedDist ? local[u] : __ldcg(&global[lo + u]); }
+  __device__ void improve(vertex_t u, Distance d) const {
+    using ops = distance_ops<Distance>;
+    if (!(d < ops::atomic_min(SharedDist ? &local[u] : &global[lo + u], d))) return;
+    atomicOr(&pending[u >> 5], 1u << (u & 31u));
+    if (SharedDist) atomicOr(&changed[u >> 5], 1u << (u & 31u));
+  }
+  // SharedDist: the changed distances to the global copy (called by the whole block between barriers).
+  __device__ void publish(std::uint32_t words) const {
+    if constexpr (SharedDist) {
+      for (std::uint32_t w = threadIdx.x; w < words; w += blockDim.x) {
+        for (std::uint32_t rest = changed[w]; rest; rest &= rest - 1) {
+          const vertex_t u = w * 32 + __ffs(rest) - 1;
+          global[lo + u] = local[u];
+        }
+        changed[w] = 0;
+      }
+    }
+  }
+};
+
+// The region's arcs: a copy in shared memory (SharedArcs: row offsets relative to the region's
+// first arc) or the reordered CSR in global memory.
+template <class Distance, bool SharedArcs>
+struct region_arcs {
+  using weight = typename distance_ops<Distance>::weight;
+  const partitioned_view<Distance>* s;
+  vertex_t lo;
+  edge_t base;                     // the region's first arc
+  const std::uint32_t* offsets;    // shared (SharedArcs)
+  const vertex_t* targets;
+  const weight* weights;
+  const std::uint16_t* narrow;     // shared 16-bit weights, or null
+  __device__ void row(vertex_t u, edge_t& first, edge_t& last) const {
+    if (SharedArcs) {
+      first = offsets[u];
+      last = offsets[u + 1];
+    } else {
+      first = __ldg(&s->offsets[lo + u]);
+      last = __ldg(&s->offsets[lo + u + 1]);
+    }
+  }
+  __device__ vertex_t target(edge_t a) const { return SharedArcs ? targets[a] : __ldg(&s->targets[a]); }
+  __device__ weight weight_of(edge_t a) const {
+    if (SharedArcs) return narrow ? static_cast<weight>(narrow[a]) : weights[a];
+    return __ldg(&s->weights[a]);
+  }
+};
+
+__device__ inline std::uint32_t owner_of(const vertex_t* begin, std::uint32_t parts, vertex_t v) {
+  std::uint32_t a = 0, b = parts - 1;  // the last region with begin <= v
+  while (a < b) {
+    const std::uint32_t mid = (a + b + 1) >> 1;
+    if (begin[mid] <= v)
+      a = mid;
+    else
+      b = mid - 1;
+  }
+  return a;
+}
+
+// An offer of distance d to vertex t of another region: lowers t's offer word and, if this sender
+// filled the empty word, queues t in its owner's mailbox ring. The queued offer counts as
+// outstanding work of the round (parity p) until its owner takes it; it is counted before it is
+// queued, while the sending block is itself still counted as at work, so the count cannot touch
+// zero in between. A ring never holds more entries than its region has vertices: an offer word is
+// filled again only after its owner emptied it.
+template <class Distance>
+__device__ void make_offer(const partitioned_view<Distance>& s, const vertex_t* begin, std::uint32_t p, vertex_t t,
+                           Distance d) {
+  using ops = distance_ops<Distance>;
+  if (!(d < __ldcg(&s.dist[t]))) return;
+  const Distance old = ops::atomic_min(&s.offer[t], d);
+  if (old != ops::infinity) return;  // lowered a queued offer, or none
+  const std::uint32_t owner = owner_of(begin, s.parts, t);
+  atomicAdd(&s.ctl->outstanding[p], 1u);
+  const std::uint32_t size = begin[owner + 1] - begin[owner];
+  const std::uint32_t at = atomicAdd(&s.mailbox_tail[owner], 1u) % size;
+  atomicExch(&s.mailbox[begin[owner] + at], t + 1);
+}
+
+__device__ inline std::uint32_t volatile_load(const std::uint32_t* p) {
+  return *reinterpret_cast<const volatile std::uint32_t*>(p);
+}
+
+template <class Distance, bool SharedDist, bool SharedArcs>
+__global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
+    partitioned_solve(partitioned_view<Distance> s, vertex_t source) {
+  using ops = distance_ops<Distance>;
+  using weight = typename ops::weight;
+  extern __shared__ __align__(16) std::uint32_t shared_words[];
+  std::uint32_t* const pending = shared_words;
+  vertex_t* const frontier = pending + s.words;
+  Distance* const frontier_d = reinterpret_cast<Distance*>(frontier + partition_frontier);
+  vertex_t* const outbox = reinterpret_cast<vertex_t*>(frontier_d + partition_frontier);
+  Distance* const outbox_d = reinterpret_cast<Distance*>(outbox + partition_outbox);
+  vertex_t* const begin = reinterpret_cast<vertex_t*>(outbox_d + partition_outbox);
+  std::uint32_t* const changed = begin + s.parts + 1;
+  Distance* const region_d = reinterpret_cast<Distance*>(changed + (SharedDist ? s.words : 0));
+  __shared__ std::uint32_t taken[2], next_bucket, largest, sent, mail_from, mail_count, round_over;
+  __shared__ unsigned long long relaxed, processed;
+  cg::grid_group grid = cg::this_grid();
+  const std::uint32_t tid = threadIdx.x, part = blockIdx.x, threads = blockDim.x;
+  const vertex_t lo = s.begin[part], owned = s.begin[part + 1] - lo;
+  const std::uint32_t words = (owned + 31) / 32;
+  const owned_distances<Distance, SharedDist> own{region_d, s.dist, lo, pending, changed};
+  const edge_t base = s.offsets[lo];
+  const std::uint32_t count = SharedArcs ? static_cast<std::uint32_t>(s.offsets[lo + owned] - base) : 0;
+  // The region's own layout after its distances (regions differ in vertices and arcs).
+  std::uint32_t* const region_offsets = reinterpret_cast<std::uint32_t*>(region_d + (SharedDist ? owned : 0));
+  vertex_t* const region_targets = region_offsets + owned + 1;
+  weight* const region_weights = reinterpret_cast<weight*>(region_targets + count);
+  std::uint16_t* const region_narrow = reinterpret_cast<std::uint16_t*>(region_targets + count);
+  const region_arcs<Distance, SharedArcs> arcs{&s, lo, base, region_offsets, region_targets, region_weights,
+                                               s.narrow_weights ? region_narrow : nullptr};
+  for (std::uint32_t i = tid; i <= s.parts; i += threads) begin[i] = s.begin[i];
+  for (std::uint32_t i = tid; i < words; i += threads) pending[i] = 0;
+  if (SharedDist)
+    for (std::uint32_t i = tid; i < words; i += threads) changed[i] = 0;
+  if (SharedDist)
+    for (std::uint32_t i = tid; i < owned; i += threads) region_d[i] = ops::infinity;
+  if constexpr (SharedArcs) {  // the region's rows, copied once per solve
+    for (std::uint32_t i = tid; i <= owned; i += threads) region_offsets[i] = static_cast<std::uint32_t>(s.offsets[lo + i] - base);
+    for (std::uint32_t i = tid; i < count; i += threads) region_targets[i] = s.targets[base + i];
+    if (s.narrow_weights)
+      for (std::uint32_t i = tid; i < count; i += threads) region_narrow[i] = s.narrow_weights[base + i];
+    else
+      for (std::uint32_t i = tid; i < count; i += threads) region_weights[i] = s.weights[base + i];
+  }
+  if (tid == 0) {
+    taken[0] = taken[1] = 0;
+    next_bucket = no_bucket;
+    largest = sent = 0;
+    relaxed = processed = 0;
+  }
+  __syncthreads();
+  if (tid == 0 && source - lo < owned) {
+    if (SharedDist) region_d[source - lo] = Distance(0);
+    pending[(source - lo) >> 5] = 1u << ((source - lo) & 31u);
+  }
+  std::uint64_t my_arcs = 0;
+  std::uint32_t current = 0;  // the bound: vertices of buckets <= current are taken
+  std::uint32_t head = 0;     // thread 0: mailbox entries taken so far
+  unsigned long long cycles[5] = {}, fixpoints = 0, iterations = 0;  // thread 0's profile
+  long long clock = clock64();
+  const auto lap = [&](int phase) {
+    const long long now = clock64();
+    cycles[phase] += static_cast<unsigned long long>(now - clock);
+    clock = now;
+  };
+  for (std::uint32_t round = 0;; ++round) {
+    const std::uint32_t slot = round % 3, p = round & 1u;
+    if (part == 0 && tid == 0) {  // the next round's words, last read before the previous grid barrier
+      const std::uint32_t z = (round + 1) % 3;
+      s.ctl->next_bucket[z] = no_bucket;
+      s.ctl->longest[z] = 0;
+      s.ctl->outstanding[p ^ 1u] = s.parts;
+    }
+    bool at_work = true;  // thread 0: this block is counted in outstanding[p]
+    std::uint32_t k = 0;  // local iterations this round
+    for (;;) {
+      // Offers queued for this region: taken at once, whoever sent them and whenever.
+      if (tid == 0) {
+        const std::uint32_t tail = volatile_load(&s.mailbox_tail[part]);
+        mail_from = head;
+        mail_count = tail - head;
+        head = tail;
+        if (mail_count && !at_work) {
+          atomicAdd(&s.ctl->outstanding[p], 1u);  // at work again before the offers are taken
+          at_work = true;
+        }
+      }
+      __syncthreads();
+      for (std::uint32_t i = tid; i < mail_count; i += threads) {
+        std::uint32_t* const entry = &s.mailbox[lo + (mail_from + i) % owned];
+        std::uint32_t queued;
+        while ((queued = atomicExch(entry, 0u)) == 0) {  // counted by its sender, written a moment later
+        }
+        const vertex_t v = queued - 1;
+        own.improve(v - lo, atomicExch(&s.offer[v], ops::infinity));
+      }
+      __syncthreads();
+      if (tid == 0 && mail_count) atomicSub(&s.ctl->outstanding[p], mail_count);
+      if (tid == 0) lap(0);
+      // Local iterations to the fixpoint below the bound.
+      const std::uint32_t k_before = k;
+      for (;; ++k) {
+        const std::uint32_t c = k & 1u;
+        for (std::uint32_t w = tid; w < words; w += threads) {
+          const std::uint32_t bits = pending[w];
+          std::uint32_t take = 0;
+          for (std::uint32_t rest = bits; rest; rest &= rest - 1) {
+            const std::uint32_t i = __ffs(rest) - 1;
+            if (s.bucket(own.load(w * 32 + i)) <= current) take |= 1u << i;
+          }
+          if (!take) continue;
+          const std::uint32_t want = __popc(take);
+          std::uint32_t at = atomicAdd(&taken[c], want);
+          if (at >= partition_frontier) continue;
+          while (at + __popc(take) > partition_frontier) take &= ~(1u << (31 - __clz(take)));  // the rest waits
+          pending[w] = bits & ~take;
+          for (std::uint32_t rest = take; rest; rest &= rest - 1, ++at) {
+            const vertex_t u = w * 32 + __ffs(rest) - 1;
+            frontier[at] = u;
+            frontier_d[at] = own.load(u);
+          }
+        }
+        __syncthreads();
+        const std::uint32_t n = min(taken[c], partition_frontier);
+        if (tid == 0) taken[c ^ 1u] = 0;  // the next iteration's counter
+        if (n == 0) break;
+        if (tid == 0) {
+          processed += n;
+          if (n > largest) largest = n;
+        }
+        for (std::uint32_t i = tid; i < n * partition_lanes; i += threads) {
+          const vertex_t u = frontier[i / partition_lanes];
+          const Distance du = frontier_d[i / partition_lanes];
+          const std::uint32_t lane = i % partition_lanes;
+          edge_t first, last;
+          arcs.row(u, first, last);
+          if (lane == 0) my_arcs += last - first;
+          for (edge_t a = first + lane; a < last; a += partition_lanes) {
+            const vertex_t t = arcs.target(a);
+            Distance nd;
+            if (!ops::extend(du, arcs.weight_of(a), nd)) {
+              s.ctl->overflowed = 1;
+              continue;
+            }
+            const vertex_t tl = t - lo;
+            if (tl < owned) {
+              own.improve(tl, nd);
+            } else {  // kept for the local fixpoint, sent together
+              const std::uint32_t at = atomicAdd(&sent, 1u);
+              if (at < partition_outbox) {
+                outbox[at] = t;
+                outbox_d[at] = nd;
+              } else {
+                make_offer(s, begin, p, t, nd);
+              }
+            }
+          }
+        }
+        __syncthreads();
+      }
+      if (tid == 0) {
+        lap(1);
+        fixpoints += 1;
+        iterations += k - k_before;
+      }
+      // At the fixpoint: the distances out, the offers out, and the lowest bucket pending here (all
+      // above the bound now).
+      own.publish(words);
+      const std::uint32_t kept = min(sent, partition_outbox);
+      for (std::uint32_t i = tid; i < kept; i += threads) make_offer(s, begin, p, outbox[i], outbox_d[i]);
+      __threadfence();  // this block's offers are counted before thread 0 stops counting the block
+      std::uint32_t mine = no_bucket;
+      for (std::uint32_t w = tid; w < words; w += threads)
+        for (std::uint32_t rest = pending[w]; rest; rest &= rest - 1) {
+          const std::uint32_t b = s.bucket(own.load(w * 32 + __ffs(rest) - 1));
+          if (b < mine) mine = b;
+        }
+      mine = __reduce_min_sync(0xFFFFFFFFu, mine);
+      if ((tid & 31u) == 0 && mine != no_bucket) atomicMin(&next_bucket, mine);
+      __syncthreads();
+      // Idle: wait for new offers, or for the whole grid to be idle with nothing queued.
+      if (tid == 0) {
+        lap(2);
+        sent = 0;
+        round_over = 0;
+        if (next_bucket != no_bucket) atomicMin(&s.ctl->next_bucket[slot], next_bucket);
+        next_bucket = no_bucket;
+        for (;;) {
+          if (volatile_load(&s.mailbox_tail[part]) != head) break;
+          if (at_work) {
+            __threadfence();  // the offers sent are counted before this block stops counting itself
+            atomicSub(&s.ctl->outstanding[p], 1u);
+            at_work = false;
+          }
+          if (volatile_load(&s.ctl->outstanding[p]) == 0) {
+            round_over = 1;
+            break;
+          }
+        }
+        lap(3);
+      }
+      __syncthreads();
+      if (round_over) break;
+    }
+    if (tid == 0) atomicMax(&s.ctl->longest[slot], k);
+    grid.sync();
+    const std::uint32_t lowest = __ldcg(&s.ctl->next_bucket[slot]);
+    if (part == 0 && tid == 0) {
+      s.ctl->rounds += 1;
+      s.ctl->chain += __ldcg(&s.ctl->longest[slot]);
+      if (lowest != no_bucket && lowest > current) s.ctl->buckets += 1;
+    }
+    if (tid == 0) lap(4);
+    if (lowest == no_bucket) break;
+    if (lowest > current) current = lowest;
+  }
+  unsigned long long mine_arcs = my_arcs;
+  for (std::uint32_t o = 16; o > 0; o >>= 1) mine_arcs += __shfl_down_sync(0xFFFFFFFFu, mine_arcs, o);
+  if ((tid & 31u) == 0 && mine_arcs) atomicAdd(&relaxed, mine_arcs);
+  __syncthreads();
+  if (tid == 0) {
+    atomicAdd(&s.ctl->edges, relaxed);
+    atomicAdd(&s.ctl->vertices, processed);
+    atomicMax(&s.ctl->max_frontier, largest);
+    for (int i = 0; i < 5; ++i) atomicAdd(&s.ctl->cycles[i], cycles[i]);
+    atomicAdd(&s.ctl->iterations, iterations);
+    atomicAdd(&s.ctl->fixpoints, fixpoints);
+  }
+}
+
+template <class Distance>
+__global__ void to_caller_ids(const Distance* dist, const vertex_t* old_of_new, vertex_t n, Distance* out) {
+  const std::uint32_t stride = gridDim.x * blockDim.x;
+  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) out[old_of_new[v]] = dist[v];
+}
+
+template <class Distance>
+class partitioned_engine final : public partitioned_driver<Distance> {
+  using weight = typename distance_ops<Distance>::weight;
+
+ public:
+  partitioned_engine(const csr_view& g, span<weight> weights) : n_(g.num_vertices) {
+    int device = 0;
+    DS_CUDA(cudaGetDevice(&device));
+    cudaDeviceProp prop{};
+    DS_CUDA(cudaGetDeviceProperties(&prop, device));
+    sms_ = static_cast<std::uint32_t>(prop.multiProcessorCount);
+    DS_CUDA(cudaDeviceGetAttribute(&clock_khz_, cudaDevAttrClockRate, device));
+    parts_ = std::max<std::uint32_t>(1, std::min<std::uint32_t>(sms_ * partition_blocks_per_sm, n_));
+    const owner_regions regions = grow_owner_regions(g, parts_, region_vertex_bytes, region_arc_bytes);
+    std::uint32_t largest = 0;
+    edge_t most_arcs = 0;
+    std::vector<std::pair<std::uint32_t, edge_t>> sizes(parts_);  // vertices and arcs of each region
+    for (std::uint32_t b = 0; b < parts_; ++b) {
+      edge_t arcs = 0;
+      for (vertex_t x = regions.begin[b]; x < regions.begin[b + 1]; ++x) arcs += g.degree(regions.old_of_new[x]);
+      sizes[b] = {regions.begin[b + 1] - regions.begin[b], arcs};
+      largest = std::max(largest, sizes[b].first);
+      most_arcs = std::max(most_arcs, arcs);
+    }
+    words_ = (largest + 31) / 32;
+    if constexpr (std::is_same_v<weight, std::uint32_t>)
+      narrow_ = std::all_of(weights.begin(), weights.end(), [](weight w) { return w <= 0xFFFFu; });
+    // The most a block can keep on chip: distances and arcs, else distances, else neither.
+    const auto bytes = [&](bool dist, bool arcs) {
+      std::size_t most = 0;
+      for (const auto& [v, a] : sizes)
+        most = std::max(most, 4 * partition_shared_words(words_, parts_, v, static_cast<std::uint32_t>(std::min<edge_t>(a, 0xFFFFFFFFu)),
+                                                         dist, arcs, narrow_));
+      return most;
+    };
+    shared_dist_ = bytes(true, false) <= partition_shared_budget;
+    shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true) <= partition_shared_budget;
+    shared_bytes_ = bytes(shared_dist_, shared_arcs_);
+    kernel_ = shared_arcs_   ? partitioned_solve<Distance, true, true>
+              : shared_dist_ ? partitioned_solve<Distance, true, false>
+                             : partitioned_solve<Distance, false, false>;
+    DS_CUDA(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
+    int per_sm = 0;
+    DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_, partition_threads, shared_bytes_));
+    if (static_cast<std::uint64_t>(per_sm) * sms_ < parts_)
+      throw std::runtime_error("the partitioned driver cannot keep its " + std::to_string(parts_) +
+                               " blocks resident on this GPU (" + std::to_string(per_sm) + " per SM)");
+    // The reordered graph.
+    const edge_t m = g.num_arcs();
+    std::vector<edge_t> offsets(n_ + 1, 0);
+    std::vector<vertex_t> targets(m);
+    std::vector<weight> sorted(m);
+    for (vertex_t x = 0; x < n_; ++x) {
+      const vertex_t u = regions.old_of_new[x];
+      edge_t o = offsets[x];
+      for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a, ++o) {
+        targets[o] = regions.new_of_old[g.targets[a]];
+        sorted[o] = weights[a];
+      }
+      offsets[x + 1] = o;
+    }
+    offsets_ = device_array<edge_t>(offsets.size(), "the reordered CSR offsets");
+    targets_ = device_array<vertex_t>(std::max<edge_t>(m, 1), "the reordered CSR targets");
+    weights_ = device_array<weight>(std::max<edge_t>(m, 1), "the reordered arc weights");
+    begin_ = device_array<vertex_t>(parts_ + 1, "the owner regions");
+    old_of_new_ = device_array<vertex_t>(n_, "the caller ids of the regions' vertices");
+    dist_ = device_array<Distance>(n_, "the regions' distances");
+    offer_ = device_array<Distance>(n_, "the offers");
+    mailbox_ = device_array<vertex_t>(n_, "the mailboxes");
+    mailbox_tail_ = device_array<std::uint32_t>(parts_, "the mailbox tails");
+    ctl_ = device_array<partitioned_control>(1, "the partitioned driver's control");
+    DS_CUDA(cudaMemcpy(offsets_.get(), offsets.data(), offsets.size() * sizeof(edge_t), cudaMemcpyHostToDevice));
+    if (m) {
+      DS_CUDA(cudaMemcpy(targets_.get(), targets.data(), m * sizeof(vertex_t), cudaMemcpyHostToDevice));
+      DS_CUDA(cudaMemcpy(weights_.get(), sorted.data(), m * sizeof(weight), cudaMemcpyHostToDevice));
+    }
+    if (narrow_ && m) {
+      std::vector<std::uint16_t> narrow(sorted.begin(), sorted.end());
+      narrow_weights_ = device_array<std::uint16_t>(m, "the 16-bit arc weights");
+      DS_CUDA(cudaMemcpy(narrow_weights_.get(), narrow.data(), m * sizeof(std::uint16_t), cudaMemcpyHostToDevice));
+    }
+    DS_CUDA(cudaMemcpy(begin_.get(), regions.begin.data(), (parts_ + 1) * sizeof(vertex_t), cudaMemcpyHostToDevice));
+    DS_CUDA(cudaMemcpy(old_of_new_.get(), regions.old_of_new.data(), n_ * sizeof(vertex_t), cudaMemcpyHostToDevice));
+    new_of_old_ = regions.new_of_old;
+  }
+
+  partitioned_outcome solve(vertex_t source, bucket_of_distance<Distance> bucket, Distance* dist, cudaStream_t stream,
+                            cudaEvent_t start, cudaEvent_t stop) override {
+    partitioned_view<Distance> s{};
+    s.offsets = offsets_.get();
+    s.targets = targets_.get();
+    s.weights = weights_.get();
+    s.narrow_weights = narrow_ ? narrow_weights_.get() : nullptr;
+    s.begin = begin_.get();
+    s.dist = dist_.get();
+    s.offer = offer_.get();
+    s.mailbox = mailbox_.get();
+    s.mailbox_tail = mailbox_tail_.get();
+    s.ctl = ctl_.get();
+    s.parts = parts_;
+    s.words = words_;
+    s.bucket = bucket;
+    vertex_t from = new_of_old_[source];
+    const unsigned spread = std::max(1u, std::min(sms_ * 4, (n_ + 255) / 256));
+    DS_CUDA(cudaEventRecord(start, stream));
+    reset_partitioned<<<spread, 256, 0, stream>>>(s, n_, from);
+    DS_CUDA_LAUNCH("reset_partitioned");
+    void* args[] = {&s, &from};
+    DS_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel_), dim3(parts_), dim3(partition_threads),
+                                        args, shared_bytes_, stream));
+    to_caller_ids<<<spread, 256, 0, stream>>>(dist_.get(), old_of_new_.get(), n_, dist);
+    DS_CUDA_LAUNCH("to_caller_ids");
+    DS_CUDA(cudaEventRecord(stop, stream));
+    partitioned_control c{};
+    DS_CUDA(cudaMemcpyAsync(&c, ctl_.get(), sizeof c, cudaMemcpyDeviceToHost, stream));
+    DS_CUDA(cudaStreamSynchronize(stream));
+    float ms = 0;
+    DS_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    partitioned_outcome out;
+    out.milliseconds = ms;
+    out.rounds = c.rounds;
+    out.buckets = c.buckets + 1;
+    out.chain = c.chain;
+    out.edges_relaxed = c.edges;
+    out.vertices_processed = c.vertices;
+    out.max_frontier = c.max_frontier;
+    out.overflowed = c.overflowed != 0;
+    const double per_block_ms = 1.0 / (static_cast<double>(clock_khz_) * parts_);
+    for (int i = 0; i < 5; ++i) out.phase_ms[i] = static_cast<double>(c.cycles[i]) * per_block_ms;
+    out.iterations_per_block = static_cast<double>(c.iterations) / parts_;
+    out.fixpoints_per_block = static_cast<double>(c.fixpoints) / parts_;
+    return out;
+  }
+
+  std::string describe() const override {
+    return "partitioned: " + std::to_string(parts_) + " blocks of " + std::to_string(partition_threads) + " threads on " +
+           std::to_string(sms_) + " SMs, distances in " + (shared_dist_ ? "shared" : "global") + " memory, arcs in " +
+           (shared_arcs_ ? "shared" : "global") + " memory";
+  }
+
+ private:
+  vertex_t n_;
+  std::uint32_t sms_ = 0, parts_ = 0, words_ = 0;
+  int clock_khz_ = 1;
+  bool narrow_ = false, shared_dist_ = false, shared_arcs_ = false;
+  std::size_t shared_bytes_ = 0;
+  void (*kernel_)(partitioned_view<Distance>, vertex_t) = nullptr;
+  device_array<edge_t> offsets_;
+  device_array<vertex_t> targets_;
+  device_array<weight> weights_;
+  device_array<std::uint16_t> narrow_weights_;
+  device_array<vertex_t> begin_, old_of_new_;
+  device_array<Distance> dist_, offer_;
+  device_array<vertex_t> mailbox_;
+  device_array<std::uint32_t> mailbox_tail_;
+  device_array<partitioned_control> ctl_;
+  std::vector<vertex_t> new_of_old_;
+};
+
+template <class Distance>
+std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
+    const csr_view& g, span<typename distance_ops<Distance>::weight> weights) {
+  return std::make_unique<partitioned_engine<Distance>>(g, weights);
+}
+
+template std::unique_ptr<partitioned_driver<std::uint32_t>> make_partitioned_driver<std::uint32_t>(
+    const csr_view&, span<std::uint32_t>);
+template std::unique_ptr<partitioned_driver<float>> make_partitioned_driver<float>(const csr_view&, span<float>);
+
+}  // namespace deltasplit::sssp::gpu

@@ -1,0 +1,56 @@
+// The partitioned driver: delta-stepping with every SM owning a region of the graph (issue 9's
+// whole-GPU design for road networks). The engine (engine.cu) hands a solve to it instead of the
+// step loop (delta_stepping.cuh) when options.driver is gpu_driver::partitioned (automatic keeps the
+// step loop: see engine.cu). partitioned_driver.cu has the design and the measurements.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "deltasplit/csr_view.hpp"
+#include "deltasplit/graph/csr.hpp"
+#include "sssp/gpu/distance.cuh"
+
+namespace deltasplit::sssp::gpu {
+
+using graph::edge_t;
+using graph::vertex_t;
+
+struct partitioned_outcome {
+  double milliseconds = 0;      // the solve, distances mapped back to the caller's ids included
+  std::uint64_t rounds = 0;     // grid-wide agreements (one grid barrier each)
+  std::uint64_t buckets = 0;    // bucket bounds the solve went through
+  std::uint64_t chain = 0;      // sum over rounds of the most local iterations one block ran
+  std::uint64_t edges_relaxed = 0;
+  std::uint64_t vertices_processed = 0;
+  std::uint64_t max_frontier = 0;  // largest local frontier of one block
+  bool overflowed = false;
+  // Where a block's time goes (mean over blocks, from its SM clock): taking mail, local iterations,
+  // sending (distances, offers, its lowest pending bucket), idle, grid barriers.
+  double phase_ms[5] = {};
+  double iterations_per_block = 0, fixpoints_per_block = 0;
+};
+
+template <class Distance>
+class partitioned_driver {
+ public:
+  virtual ~partitioned_driver() = default;
+  // Solves from source (a caller id) with delta-stepping's buckets `bucket`; writes the caller-
+  // ordered distances into dist (device, num_vertices entries). Times itself between start and stop.
+  virtual partitioned_outcome solve(vertex_t source, bucket_of_distance<Distance> bucket, Distance* dist,
+                                    cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop) = 0;
+  // "partitioned: B blocks on S SMs, distances in shared memory" (statistics::driver).
+  virtual std::string describe() const = 0;
+};
+
+// Cuts g into owner regions and uploads its reordered copy. Throws std::runtime_error when the
+// device cannot hold the graph or keep every block resident.
+template <class Distance>
+std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
+    const csr_view& g, span<typename distance_ops<Distance>::weight> weights);
+
+}  // namespace deltasplit::sssp::gpu
