@@ -1,14 +1,18 @@
 # A thin layer over the CMake presets. `make demo` and `make test` are the two commands a
 # new user needs; `make bench` runs the benchmarks; `make h200` builds the static sm_90
-# binaries that run on the GPU machine.
+# binaries that run on the GPU machine. `make test` also builds the Python extension and runs
+# its pytest suite (ctest test python_tests) with the Python packages it needs installed from
+# PyPI into a virtual environment under the build folder.
 
 PRESET   ?= default
 BUILD    := $(if $(filter h200,$(PRESET)),build-h200,build)
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
-DEB_PKGS := cmake g++ make zlib1g-dev libboost-program-options-dev libgtest-dev
+DEB_PKGS := cmake g++ make zlib1g-dev libboost-program-options-dev libgtest-dev python3-dev python3-venv
+PYENV    := $(BUILD)/pyenv
+PY_PKGS  := nanobind scikit-build-core numpy scipy networkx pytest
 DEMO_GRAPH ?= datasets/USA-road-d.NY.gr.gz
 
-.PHONY: all deps configure build demo test bench h200 clean
+.PHONY: all deps configure build demo test pyenv bench h200 clean
 
 all: build
 
@@ -28,7 +32,7 @@ deps:
 	  echo "note: no CUDA toolkit (nvcc) found; building the CPU parts only. Install the CUDA toolkit (13.0 is what the project is tested with) for the GPU solvers."
 
 configure: deps
-	@PATH="$$PATH:/usr/local/cuda/bin" cmake --preset $(PRESET) >/dev/null
+	@PATH="$$PATH:/usr/local/cuda/bin" cmake --preset $(PRESET) $(PY_CONFIG) >/dev/null
 
 build: configure
 	@PATH="$$PATH:/usr/local/cuda/bin" cmake --build $(BUILD) -j $(JOBS)
@@ -39,9 +43,18 @@ demo: configure
 	@PATH="$$PATH:/usr/local/cuda/bin" cmake --build $(BUILD) -j $(JOBS) --target deltasplit_cli
 	./$(BUILD)/deltasplit sssp $(DEMO_GRAPH) --source 1 --validate
 
-test: build
+# The Python extension is a shared object: the static h200 preset builds without it.
+test: $(if $(filter h200,$(PRESET)),,pyenv)
+	$(MAKE) build $(if $(filter h200,$(PRESET)),,PY_CONFIG="-DDELTASPLIT_BUILD_PYTHON=ON -DPython_EXECUTABLE=$(CURDIR)/$(PYENV)/bin/python")
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@if [ -x $(BUILD)/gpu_report ]; then ./$(BUILD)/gpu_report; fi
+
+pyenv: $(PYENV)/.installed
+
+$(PYENV)/.installed: | deps
+	python3 -m venv $(PYENV)
+	$(PYENV)/bin/python -m pip install -q --disable-pip-version-check $(PY_PKGS)
+	touch $@
 
 bench: build
 	./bench/run_all.sh $(BUILD)

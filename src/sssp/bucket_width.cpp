@@ -7,7 +7,7 @@
 
 namespace deltasplit::sssp::detail {
 
-graph_statistics measure(const graph::csr& g) {
+graph_statistics measure(const csr_view& g) {
   graph_statistics s;
   s.vertices = g.num_vertices;
   s.arcs = g.num_arcs();

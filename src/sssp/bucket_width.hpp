@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "deltasplit/csr_view.hpp"
 #include "deltasplit/graph/csr.hpp"
 
 #if defined(__CUDACC__)
@@ -33,7 +34,7 @@ struct graph_statistics {
   double max_weight = 0;
   double mean_degree = 0;  // arcs / vertices; 0 without vertices
 };
-graph_statistics measure(const graph::csr& g);
+graph_statistics measure(const csr_view& g);
 
 // Bounds a width so that every use of it is defined: integer graphs get an integer in
 // [1, 2^32 - 2] (a wider bucket than the largest finite distance changes nothing), real graphs a

@@ -149,9 +149,11 @@ class bucket_run {
   using word = std::conditional_t<Tree, std::uint64_t, std::uint32_t>;
 
  public:
-  bucket_run(const graph::csr& g, delta_stepping_workspace& w, thread_pool& pool, double delta, std::size_t fusion_limit)
+  bucket_run(const csr_view& g, delta_stepping_workspace& w, thread_pool& pool, double delta, std::size_t fusion_limit,
+             double cutoff)
       : g_(g), w_(w), pool_(pool), policy_(g), offsets_(g.offsets.data()), targets_(g.targets.data()),
         labels_(w.labels<word>()), inverse_delta_(1 / delta),
+        cutoff_bucket_(std::isinf(cutoff) ? no_bucket : bucket_of(static_cast<distance>(std::min(cutoff, 4294967294.0)))),
         window_(window_for(w.statistics.max_weight, delta)), fusion_limit_(fusion_limit),
         parts_(pool.size()), starts_(pool.size() + 1, 0) {}
 
@@ -269,7 +271,11 @@ class bucket_run {
     std::uint64_t next = no_bucket;
     for (const member_state& s : w_.threads) next = std::min(next, s.next);
     round_ = next;
-    if (next == no_bucket) return;
+    if (next != no_bucket && next > cutoff_bucket_) {  // past the cutoff (options::cutoff): the solve ends
+      round_ = no_bucket;
+      past_cutoff_ = true;
+    }
+    if (round_ == no_bucket) return;
     for (std::size_t s = 0; s < w_.threads.size(); ++s) {
       member_state& m = w_.threads[s];
       m.current.clear();
@@ -336,8 +342,9 @@ class bucket_run {
       me.next = first_filled(me, b, base);
       pool_.barrier(choose);
       if (round_ == no_bucket) {
+        if (past_cutoff_) break;
         const std::uint64_t next = refill(me, base);
-        if (next == no_bucket) break;
+        if (next == no_bucket || next > cutoff_bucket_) break;  // every member sees the same next
         base = b = next;
         continue;
       }
@@ -360,7 +367,7 @@ class bucket_run {
     if (leader) st.frontier_ms += ms_since(phase);
   }
 
-  const graph::csr& g_;
+  const csr_view& g_;
   delta_stepping_workspace& w_;
   thread_pool& pool_;
   Policy policy_;
@@ -368,6 +375,8 @@ class bucket_run {
   const vertex_t* targets_;
   std::atomic<word>* labels_;
   double inverse_delta_;
+  std::uint64_t cutoff_bucket_;  // the cutoff's bucket; no_bucket: none
+  bool past_cutoff_ = false;     // set by choose_round for every member
   std::uint64_t window_;
   std::size_t fusion_limit_;
   bool dropped_ = false;
@@ -380,7 +389,7 @@ class bucket_run {
 
 }  // namespace
 
-delta_stepping_cpu::delta_stepping_cpu(const graph::csr& g, unsigned threads, const cpu_tuning& tuning)
+delta_stepping_cpu::delta_stepping_cpu(const csr_view& g, unsigned threads, const cpu_tuning& tuning)
     : g_(g), tuning_(tuning) {
   const unsigned wanted = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   const bool small = g.num_arcs() < tuning.parallel_arcs;
@@ -396,7 +405,7 @@ delta_stepping_cpu::delta_stepping_cpu(const graph::csr& g, unsigned threads, co
 
 delta_stepping_cpu::~delta_stepping_cpu() = default;
 
-result delta_stepping_cpu::run(vertex_t source, double delta, bool predecessors) {
+result delta_stepping_cpu::run(vertex_t source, double delta, bool predecessors, double cutoff) {
   if (std::isnan(delta) || delta < 0) throw std::invalid_argument("delta must be positive (or 0 for auto), got " + std::to_string(delta));
   delta = delta == 0 ? cpu_auto_width(work_->statistics, g_.kind, threads()) : bounded_width(delta, g_.kind);
 
@@ -410,12 +419,12 @@ result delta_stepping_cpu::run(vertex_t source, double delta, bool predecessors)
   with_distances(g_, [&](const auto& policy) {
     using P = std::decay_t<decltype(policy)>;
     auto solve = [&](auto tree) {
-      bucket_run<P, decltype(tree)::value> run(g_, *work_, *pool_, delta, tuning_.fusion_limit);
+      bucket_run<P, decltype(tree)::value> run(g_, *work_, *pool_, delta, tuning_.fusion_limit, cutoff);
       auto& dist = P::of(r);
       dist.resize(g_.num_vertices);
       if (predecessors) r.predecessors.resize(g_.num_vertices);
       run.run(source, st, dist.data(), r.predecessors.data());
-      if (run.dropped()) {
+      if (run.dropped() && !cutoff_below_overflow(g_.kind, cutoff)) {
         vertex_t v = overflowed_vertex(g_, dist, P::infinity);
         if (v != graph::invalid_vertex) throw_overflow(g_, source, v);
       }

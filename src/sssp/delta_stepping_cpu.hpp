@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -31,15 +32,18 @@ struct delta_stepping_workspace;  // labels and per-thread bins, kept between ru
 class delta_stepping_cpu {
  public:
   // threads 0: all hardware threads. Fewer run when the graph is small (cpu_tuning::parallel_arcs).
-  delta_stepping_cpu(const graph::csr& g, unsigned threads, const cpu_tuning& tuning = {});
+  delta_stepping_cpu(const csr_view& g, unsigned threads, const cpu_tuning& tuning = {});
   ~delta_stepping_cpu();
   // delta <= 0 selects cpu_auto_width (sssp/bucket_width.cpp); every width is bounded there.
-  result run(vertex_t source, double delta, bool predecessors);
+  // The solve stops before the first bucket past cutoff's (options::cutoff); distances beyond
+  // the cutoff are left to the caller to clear.
+  result run(vertex_t source, double delta, bool predecessors,
+             double cutoff = std::numeric_limits<double>::infinity());
   unsigned threads() const { return pool_->size(); }  // the threads that solve
   const std::string& description() const { return description_; }  // stats.device
 
  private:
-  const graph::csr& g_;
+  csr_view g_;
   cpu_tuning tuning_;
   std::unique_ptr<thread_pool> pool_;
   std::unique_ptr<delta_stepping_workspace> work_;

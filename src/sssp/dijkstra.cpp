@@ -16,7 +16,7 @@ namespace deltasplit::sssp {
 namespace {
 
 template <class Policy>
-void run_dijkstra(const graph::csr& g, vertex_t source, const Policy& policy, result& r) {
+void run_dijkstra(const csr_view& g, vertex_t source, const Policy& policy, result& r) {
   using distance = typename Policy::distance;
   std::vector<distance>& dist = Policy::of(r);
   dist.assign(g.num_vertices, Policy::infinity);
@@ -60,7 +60,7 @@ void run_dijkstra(const graph::csr& g, vertex_t source, const Policy& policy, re
 
 }  // namespace
 
-result dijkstra(const graph::csr& g, vertex_t source, bool predecessors) {
+result dijkstra(const csr_view& g, vertex_t source, bool predecessors) {
   detail::check_graph(g);
   detail::check_source(g, source);
   result r;

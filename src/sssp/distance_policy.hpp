@@ -32,7 +32,7 @@ struct int_distances {
   static constexpr distance infinity = int_infinity;
   static constexpr distance zero = 0;
 
-  explicit int_distances(const graph::csr& g) : weights(g.int_weights.data()) {}
+  explicit int_distances(const csr_view& g) : weights(g.int_weights.data()) {}
   // False when the sum does not fit; out is then untouched.
   bool extend(distance d, edge_t arc, distance& out) const {
     std::uint64_t sum = std::uint64_t{d} + weights[arc];
@@ -52,7 +52,7 @@ struct real_distances {
   static constexpr distance infinity = std::numeric_limits<float>::infinity();
   static constexpr distance zero = 0.0f;
 
-  explicit real_distances(const graph::csr& g) : weights(g.real_weights.data()) {}
+  explicit real_distances(const csr_view& g) : weights(g.real_weights.data()) {}
   bool extend(distance d, edge_t arc, distance& out) const {
     float sum = d + weights[arc];
     if (!std::isfinite(sum)) return false;
@@ -68,7 +68,7 @@ struct real_distances {
 
 // Calls f(policy) with the policy matching g's weights.
 template <class F>
-decltype(auto) with_distances(const graph::csr& g, F&& f) {
+decltype(auto) with_distances(const csr_view& g, F&& f) {
   if (g.kind == graph::weight_kind::integer) return f(int_distances(g));
   return f(real_distances(g));
 }
@@ -76,7 +76,7 @@ decltype(auto) with_distances(const graph::csr& g, F&& f) {
 // A vertex that an arc from a reached vertex leads to while it stays unreached, or invalid_vertex.
 // Once relaxation has converged only a dropped (overflowed) candidate can leave such a vertex.
 template <class Distance>
-vertex_t overflowed_vertex(const graph::csr& g, const std::vector<Distance>& dist, Distance infinity) {
+vertex_t overflowed_vertex(const csr_view& g, const std::vector<Distance>& dist, Distance infinity) {
   for (vertex_t u = 0; u < g.num_vertices; ++u) {
     if (dist[u] == infinity) continue;
     for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
@@ -85,7 +85,15 @@ vertex_t overflowed_vertex(const graph::csr& g, const std::vector<Distance>& dis
   return graph::invalid_vertex;
 }
 
-[[noreturn]] inline void throw_overflow(const graph::csr& g, vertex_t source, vertex_t v) {
+// True when every distance up to cutoff fits, so a dropped sum can only concern a vertex past the
+// cutoff, which is reported unreachable anyway (and a solve stopped at the cutoff leaves vertices
+// unreached that overflowed_vertex would take for overflows).
+inline bool cutoff_below_overflow(graph::weight_kind kind, double cutoff) {
+  return kind == graph::weight_kind::integer ? cutoff <= double(max_int_distance)
+                                             : cutoff <= double(std::numeric_limits<float>::max());
+}
+
+[[noreturn]] inline void throw_overflow(const csr_view& g, vertex_t source, vertex_t v) {
   const char* bound = g.kind == graph::weight_kind::integer ? "2^32 - 2 (integer distances are 32-bit)"
                                                             : "the largest float";
   throw distance_overflow("the shortest distance from vertex " + std::to_string(g.external_id(source)) +

@@ -13,13 +13,15 @@ namespace deltasplit::sssp::detail {
 class gpu_engine {
  public:
   virtual ~gpu_engine() = default;
-  virtual result run(vertex_t source, const options& opts) = 0;
+  // Solves from source into out (host or device buffers; see sssp.hpp), honouring opts.cutoff.
+  virtual statistics run_into(vertex_t source, const options& opts, const output_buffers& out) = 0;
   virtual std::string device_name() const = 0;
 };
 
-// Uploads g. Throws std::runtime_error with the bytes needed and available when the device
-// memory does not suffice, and when no device can be used.
-std::unique_ptr<gpu_engine> make_gpu_engine(const graph::csr& g, const options& opts);
+// Uploads g (a host view), or copies a device view's rows on the device, on opts.stream when set.
+// Throws std::runtime_error with the bytes needed and available when the device memory does not
+// suffice, and when no device can be used; std::invalid_argument for a malformed device view.
+std::unique_ptr<gpu_engine> make_gpu_engine(const csr_view& g, const options& opts);
 
 // True when a CUDA device can be used; else the reason.
 bool cuda_device_usable(std::string* why_not);

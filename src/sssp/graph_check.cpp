@@ -11,7 +11,7 @@ namespace {
 [[noreturn]] void refuse(const std::string& why) { throw std::invalid_argument("invalid CSR graph: " + why); }
 }  // namespace
 
-void check_graph(const graph::csr& g) {
+void check_graph(const csr_view& g) {
   const std::uint64_t n = g.num_vertices;
   if (g.offsets.size() != n + 1)
     refuse(std::to_string(g.offsets.size()) + " offsets for " + std::to_string(n) + " vertices (need n + 1)");
@@ -38,7 +38,7 @@ void check_graph(const graph::csr& g) {
   }
 }
 
-void check_source(const graph::csr& g, vertex_t source) {
+void check_source(const csr_view& g, vertex_t source) {
   if (source < g.num_vertices) return;
   std::string range = g.num_vertices == 0 ? std::string("the graph has no vertices")
                                           : "valid ids are " + std::to_string(g.external_id(0)) + ".." +

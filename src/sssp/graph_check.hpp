@@ -9,9 +9,9 @@ namespace deltasplit::sssp::detail {
 
 // Throws std::invalid_argument: offsets not n + 1 non-decreasing entries ending at the arc count,
 // a target out of range, weights missing for the graph's kind, a negative or non-finite real weight.
-void check_graph(const graph::csr& g);
+void check_graph(const csr_view& g);
 
 // Throws std::out_of_range naming the source in both numberings.
-void check_source(const graph::csr& g, vertex_t source);
+void check_source(const csr_view& g, vertex_t source);
 
 }  // namespace deltasplit::sssp::detail

@@ -37,7 +37,7 @@ bool same_distance(Distance a, Distance b) {
 // Collects the first few differences into a message and counts all of them.
 class report {
  public:
-  explicit report(const graph::csr& g) : g_(g) {}
+  explicit report(const csr_view& g) : g_(g) {}
   void add(vertex_t v, const std::string& what) {
     if (v_.mismatches++ < differences_reported) out_ << (v_.mismatches > 1 ? "; " : "") << "vertex " << g_.external_id(v) << ": " << what;
   }
@@ -54,7 +54,7 @@ class report {
   }
 
  private:
-  const graph::csr& g_;
+  const csr_view& g_;
   validation v_;
   std::ostringstream out_;
 };
@@ -67,7 +67,7 @@ std::string show(double d) {
   return s.str();
 }
 
-bool shape_ok(const graph::csr& g, const result& r, report& rep) {
+bool shape_ok(const csr_view& g, const result& r, report& rep) {
   if (r.kind != g.kind) {
     rep.fail("result holds " + std::string(r.kind == graph::weight_kind::integer ? "integer" : "real") +
              " distances for a graph with the other kind of weights");
@@ -81,7 +81,7 @@ bool shape_ok(const graph::csr& g, const result& r, report& rep) {
 }
 
 template <class Policy>
-void check_tree(const graph::csr& g, vertex_t source, const result& r, const Policy& policy, report& rep) {
+void check_tree(const csr_view& g, vertex_t source, const result& r, const Policy& policy, report& rep) {
   using distance = typename Policy::distance;
   const std::vector<distance>& dist = Policy::of(r);
   const std::vector<vertex_t>& parent = r.predecessors;
@@ -139,7 +139,7 @@ void check_tree(const graph::csr& g, vertex_t source, const result& r, const Pol
 
 }  // namespace
 
-validation check_predecessors(const graph::csr& g, vertex_t source, const result& r) {
+validation check_predecessors(const csr_view& g, vertex_t source, const result& r) {
   detail::check_graph(g);
   detail::check_source(g, source);
   report rep(g);
@@ -147,11 +147,11 @@ validation check_predecessors(const graph::csr& g, vertex_t source, const result
   return rep.done();
 }
 
-validation validate(const graph::csr& g, vertex_t source, const result& r) {
+validation validate(const csr_view& g, vertex_t source, const result& r) {
   return validate(g, source, r, dijkstra(g, source, false));
 }
 
-validation validate(const graph::csr& g, vertex_t source, const result& r, const result& oracle) {
+validation validate(const csr_view& g, vertex_t source, const result& r, const result& oracle) {
   detail::check_graph(g);
   detail::check_source(g, source);
   report rep(g);

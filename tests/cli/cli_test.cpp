@@ -428,6 +428,7 @@ TEST_F(Cli, SsspRefusesAGraphTooLargeForThisMachineBeforeLoadingIt) {
   EXPECT_TRUE(contains(o.err, g + ":1: a graph of 4294967295 vertices and 0 arcs needs")) << o.err;
   EXPECT_TRUE(contains(o.err, "more memory to load and use, but only")) << o.err;
   EXPECT_TRUE(contains(o.err, "is available")) << o.err;
+}
 
 namespace {
 

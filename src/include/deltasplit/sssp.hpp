@@ -1,10 +1,13 @@
 // The public C++ API of deltasplit: single-source shortest paths on a CSR graph, on the GPU
 // (delta-stepping with a choice of frontier manager) or on the CPU. Host C++ only: a program
-// that embeds the solver needs no CUDA headers.
+// that embeds the solver needs no CUDA headers (a CUDA stream is passed as an opaque pointer).
 //
 //   auto g = deltasplit::graph::read_graph("roads.mtx.gz");
 //   deltasplit::sssp::solver s(g, {});          // uploads the graph once
 //   auto r = s.run(0);                          // r.distance(v), r.reached(v), r.stats
+//
+// Pipelines that hold their graph as arrays (host or device memory) build the solver on a
+// csr_view (csr_view.hpp) and write results into their own buffers with run_into().
 #pragma once
 
 #include <cstdint>
@@ -14,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "deltasplit/csr_view.hpp"
 #include "deltasplit/graph/csr.hpp"
 
 namespace deltasplit::sssp {
@@ -77,6 +81,17 @@ struct options {
   std::uint32_t queue_capacity = 0;
 
   gpu_driver driver = gpu_driver::automatic;  // GPU strategies only
+  // Distance cutoff (scipy's `limit`): the solve stops once the bucket it would take next lies past
+  // the cutoff's bucket, and every vertex farther than the cutoff is reported unreachable (no
+  // predecessor). Distances up to the cutoff are exact. +inf: none. Must be >= 0.
+  double cutoff = std::numeric_limits<double>::infinity();
+  // The caller's CUDA stream (a cudaStream_t, passed opaquely so this header needs no CUDA), or
+  // nullptr for a stream of the solver's own. The GPU solver queues all of its work (upload, solve,
+  // copies into device or host buffers) on it, so the solve starts after work the caller queued
+  // there before (e.g. the kernels that filled a device graph), and run()/run_into() return once
+  // that work is complete (the loop reads a flag from the device per batch of steps). The stream
+  // must outlive the solver. Ignored on the CPU.
+  void* stream = nullptr;
 };
 
 struct statistics {
@@ -111,6 +126,16 @@ struct result {
   std::size_t num_reached() const;
 };
 
+// Caller-provided destinations of run_into(): num_vertices entries each, in host memory or (GPU
+// solver only) device memory. The distances of the graph's kind (int_infinity / +inf when
+// unreachable); predecessors only when not null (invalid_vertex for the source and unreached).
+struct output_buffers {
+  memory_space space = memory_space::host;
+  std::uint32_t* int_distances = nullptr;  // integer-weighted graphs
+  float* real_distances = nullptr;         // real-weighted graphs
+  vertex_t* predecessors = nullptr;
+};
+
 // Thrown when a shortest distance does not fit: above 2^32 - 2 for integer weights (sums are
 // formed in 64 bits), or rounding to +inf for real weights. Longer paths that are not shortest
 // never trigger it.
@@ -122,20 +147,47 @@ class distance_overflow : public std::overflow_error {
 // True when a CUDA device can be used; otherwise why not (no device, no driver, CPU-only build).
 bool gpu_available(std::string* why_not = nullptr);
 
-// Solves from several sources reusing one uploaded graph (GPU) or thread pool (CPU). The solver
-// keeps a reference to g, which must outlive it. The constructor checks the graph (offsets,
-// targets, weights finite and non-negative: std::invalid_argument) and the options; run() throws
-// std::out_of_range for a source that is not a vertex. Dispatch: a GPU strategy runs on the GPU
-// when device is gpu, or automatic and gpu_available(); otherwise (device cpu, or no GPU) CPU
-// delta-stepping runs and stats.strategy is "cpu". device gpu without a usable GPU throws
-// std::runtime_error with the reason; the CPU strategies with device gpu throw invalid_argument.
+// Solves from several sources reusing one uploaded graph (GPU) or thread pool (CPU).
+//
+// Graph: a graph::csr (kept by reference) or a csr_view (its arrays are not copied by the view);
+// either must outlive the solver, so a solver cannot be built from a temporary csr (deleted
+// overload). The constructor checks the graph (offsets, targets, weights finite and non-negative:
+// std::invalid_argument) and the options; run() throws std::out_of_range for a source that is not
+// a vertex. A view in device memory needs the GPU solver (std::invalid_argument otherwise).
+//
+// Dispatch: a GPU strategy runs on the GPU when device is gpu, or automatic and gpu_available();
+// otherwise (device cpu, or no GPU) CPU delta-stepping runs and stats.strategy is "cpu". device gpu
+// without a usable GPU throws std::runtime_error with the reason; the CPU strategies with device
+// gpu throw invalid_argument.
+//
+// Costs. Construction on the GPU: one upload of the graph (host views) or one device-to-device
+// pass (device views: the engine keeps its own copy of targets and weights with every row sorted
+// by weight, which its light/heavy split needs; 8 bytes per arc), plus O(n) work buffers; the check
+// reads every array once. On the CPU: O(n) workspace, no copy of the graph. run(): the solve plus a
+// copy of n distances into new host vectors; run_into(): the solve plus one copy of n distances
+// (and n predecessors) into the caller's buffers, device to device where they are device memory;
+// the CPU solvers compute into their own vectors and copy them out once.
+//
+// Thread-safety: a solver is not thread-safe (run() reuses its buffers); use one solver per
+// thread. Several solvers may share one graph (read only). On the GPU each solver runs on its own
+// stream unless options.stream names one.
 class solver {
  public:
   solver(const graph::csr& g, const options& opts);
+  solver(graph::csr&&, const options&) = delete;  // the solver would outlive its graph
+  solver(const csr_view& g, const options& opts);
   ~solver();
   solver(solver&&) noexcept;
   solver& operator=(solver&&) noexcept;
   result run(vertex_t source);
+  // Writes the distances (and predecessors when out.predecessors is set) into out; returns the
+  // statistics. Throws std::invalid_argument for missing or wrongly placed buffers.
+  statistics run_into(vertex_t source, const output_buffers& out);
+  // Changes the strategy, delta, buckets, predecessors and cutoff of later runs without a new
+  // upload (the GPU engine answers any of its strategies on the one copy of the graph). device,
+  // stream and threads are fixed when the solver is built (std::invalid_argument), and a solver
+  // on the GPU takes GPU strategies only.
+  void set_options(const options& opts);
   const options& settings() const;
   bool on_gpu() const;
 
@@ -145,11 +197,11 @@ class solver {
 };
 
 // One source, one call (a solver built and dropped).
-result solve(const graph::csr& g, vertex_t source, const options& opts = {});
+result solve(const csr_view& g, vertex_t source, const options& opts = {});
 
 // The oracle: binary-heap Dijkstra, one thread. Real weights are added in float, one arc at a
 // time, as on the GPU; CPU delta-stepping reproduces its distances bit for bit.
-result dijkstra(const graph::csr& g, vertex_t source, bool predecessors = false);
+result dijkstra(const csr_view& g, vertex_t source, bool predecessors = false);
 
 // Checks r against Dijkstra vertex by vertex, and its predecessor tree when present
 // (dist[v] == dist[parent] + w(parent, v), rooted at the source). Integer distances must be
@@ -160,10 +212,10 @@ struct validation {
   std::uint64_t mismatches = 0;
   std::string message;  // first few differences when !ok
 };
-validation validate(const graph::csr& g, vertex_t source, const result& r);
+validation validate(const csr_view& g, vertex_t source, const result& r);
 // The same against distances already computed by dijkstra(g, source), for checking several
 // results from one source without running the oracle each time.
-validation validate(const graph::csr& g, vertex_t source, const result& r, const result& oracle);
-validation check_predecessors(const graph::csr& g, vertex_t source, const result& r);
+validation validate(const csr_view& g, vertex_t source, const result& r, const result& oracle);
+validation check_predecessors(const csr_view& g, vertex_t source, const result& r);
 
 }  // namespace deltasplit::sssp

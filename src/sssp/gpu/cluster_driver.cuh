@@ -126,7 +126,7 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
   for (std::uint32_t k = b.it.current - b.it.window + 1; k < s.window_buckets; ++k) {
     const std::uint32_t waiting = __ldcg(&ctl->bucket_count[k]);
     if (waiting == 0) continue;
-    if (waiting <= loop_tuning::small_frontier_limit) {
+    if (waiting <= loop_tuning::small_frontier_limit && b.it.window + k <= s.last_bucket) {  // past the cutoff: plan ends it
       b.phase = gather_phase;
       b.items = clamp_count(waiting, s.queue_capacity);
       b.picked_bucket = k;
@@ -144,7 +144,7 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
     return;
   }
   b.far_min_known = 0;
-  if (b.far_min == no_bucket) return;  // only stale copies are left: plan ends the solve
+  if (b.far_min == no_bucket || b.far_min > s.last_bucket) return;  // stale copies or past the cutoff: plan ends it
   b.phase = refile_phase;
   b.items = far;
   ctl->far_pile_count = 0;

@@ -30,6 +30,7 @@
 
 #include "sssp/bucket_width.hpp"
 #include "sssp/distance_policy.hpp"
+#include "sssp/gpu/device_graph.cuh"
 #include "sssp/gpu/delta_stepping.cuh"
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/frontier_manager.cuh"
@@ -81,12 +82,12 @@ class current_device {
 };
 
 template <class T>
-void upload(device_array<T>& dst, const std::vector<T>& src, cudaStream_t stream) {
-  if (!src.empty()) DS_CUDA(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+void upload(device_array<T>& dst, span<T> src, cudaStream_t stream) {
+  if (!src.empty()) DS_CUDA(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyDefault, stream));
 }
 
 template <class Distance>
-const std::vector<typename distance_ops<Distance>::weight>& weights_of(const graph::csr& g) {
+span<typename distance_ops<Distance>::weight> weights_of(const csr_view& g) {
   if constexpr (std::is_same_v<Distance, float>)
     return g.real_weights;
   else
@@ -94,16 +95,36 @@ const std::vector<typename distance_ops<Distance>::weight>& weights_of(const gra
 }
 
 template <class Distance>
-std::vector<Distance>& distances_of(result& r) {
+Distance* distances_of(const output_buffers& out) {
   if constexpr (std::is_same_v<Distance, float>)
-    return r.real_distances;
+    return out.real_distances;
   else
-    return r.int_distances;
+    return out.int_distances;
+}
+
+// Vertices past the cutoff become unreachable (options::cutoff): the solve stopped before their
+// buckets, so their distances are tentative or infinite.
+template <class Distance>
+__global__ void clear_beyond(Distance* dist, vertex_t n, Distance cutoff) {
+  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
+    if (dist[v] > cutoff) dist[v] = distance_ops<Distance>::infinity;
+}
+
+// The lowest vertex that an arc from a reached vertex leads to while it stays unreached (the
+// device form of detail::overflowed_vertex): after a converged solve only a dropped sum leaves one.
+template <class Distance>
+__global__ void find_overflowed(const edge_t* offsets, const vertex_t* targets, const Distance* dist, vertex_t n,
+                                vertex_t* found) {
+  for (vertex_t u = blockIdx.x * blockDim.x + threadIdx.x; u < n; u += gridDim.x * blockDim.x) {
+    if (dist[u] == distance_ops<Distance>::infinity) continue;
+    for (edge_t e = offsets[u]; e < offsets[u + 1]; ++e)
+      if (dist[targets[e]] == distance_ops<Distance>::infinity) atomicMin(found, targets[e]);
+  }
 }
 
 // g's arcs with every row sorted by weight (ties by target): light arcs first.
 template <class Weight>
-void rows_by_weight(const graph::csr& g, const std::vector<Weight>& weights, std::vector<vertex_t>& targets,
+void rows_by_weight(const csr_view& g, span<Weight> weights, std::vector<vertex_t>& targets,
                     std::vector<Weight>& sorted_weights) {
   const edge_t m = g.num_arcs();
   targets.resize(m);
@@ -165,7 +186,8 @@ class engine final : public detail::gpu_engine {
   using weight = typename distance_ops<Distance>::weight;
 
  public:
-  engine(const graph::csr& g, const options& opts) : g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
+  engine(const csr_view& g, const options& opts, cudaStream_t caller_stream)
+      : g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
     cudaDeviceProp prop{};
     DS_CUDA(cudaGetDevice(&device_));
     DS_CUDA(cudaGetDeviceProperties(&prop, device_));
@@ -176,7 +198,11 @@ class engine final : public detail::gpu_engine {
     const std::uint32_t queue = opts.queue_capacity ? opts.queue_capacity : initial_queue_capacity();
     reserve(graph_bytes() + work_bytes(queue, 1), "the graph (" + std::to_string(n_) + " vertices, " +
                                                      std::to_string(m_) + " arcs) and the solver's work buffers");
-    DS_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    if (caller_stream)
+      stream_ = caller_stream;
+    else
+      DS_CUDA(cudaStreamCreateWithFlags(&own_stream_, cudaStreamNonBlocking));
+    if (!caller_stream) stream_ = own_stream_;
     DS_CUDA(cudaEventCreate(&start_));
     DS_CUDA(cudaEventCreate(&stop_));
     for (auto& e : flag_ready_) DS_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
@@ -184,13 +210,20 @@ class engine final : public detail::gpu_engine {
     offsets_ = device_array<edge_t>(g.offsets.size(), "the CSR offsets");
     targets_ = device_array<vertex_t>(m_, "the CSR targets");
     weights_ = device_array<weight>(m_, "the arc weights");
-    {
+    double total = 0;
+    if (g.space == memory_space::device) {
+      const span<weight> w = weights_of<Distance>(g);
+      check_device_graph(g, w.data(), w.size(), stream_);
+      upload(offsets_, g.offsets, stream_);
+      sort_rows_by_weight(g, w.data(), targets_.get(), weights_.get(), stream_);
+      total = weight_sum(w.data(), m_, stream_);
+    } else {
       std::vector<vertex_t> targets;
       std::vector<weight> weights;
       rows_by_weight(g, weights_of<Distance>(g), targets, weights);
       upload(offsets_, g.offsets, stream_);
-      upload(targets_, targets, stream_);
-      upload(weights_, weights, stream_);
+      upload(targets_, span<vertex_t>(targets), stream_);
+      upload(weights_, span<weight>(weights), stream_);
       DS_CUDA(cudaStreamSynchronize(stream_));
     }
     light_end_ = device_array<edge_t>(std::max<std::uint32_t>(n_, 1), "the light-arc split");
@@ -204,7 +237,14 @@ class engine final : public detail::gpu_engine {
     frontier_[1] = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the frontier");
     word_ = device_array<std::uint32_t>(1, "a flag");
     allocate_queues(queue, 1);
-    statistics_ = detail::measure(g);
+    if (g.space == memory_space::device) {  // measured on the device above; the GPU rule reads no max
+      statistics_.vertices = n_;
+      statistics_.arcs = m_;
+      statistics_.mean_weight = m_ ? total / static_cast<double>(m_) : 0;
+      statistics_.mean_degree = n_ ? static_cast<double>(m_) / n_ : 0;
+    } else {
+      statistics_ = detail::measure(g);
+    }
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
 
@@ -215,12 +255,12 @@ class engine final : public detail::gpu_engine {
       if (e) cudaEventDestroy(e);
     if (start_) cudaEventDestroy(start_);
     if (stop_) cudaEventDestroy(stop_);
-    if (stream_) cudaStreamDestroy(stream_);
+    if (own_stream_) cudaStreamDestroy(own_stream_);
   }
 
   std::string device_name() const override { return name_; }
 
-  result run(vertex_t source, const options& opts) override {
+  statistics run_into(vertex_t source, const options& opts, const output_buffers& buffers) override {
     const current_device on_engine_device(device_);
     set_up_small_frontiers(opts);
     const bool bucketed = opts.how == strategy::bucketing || opts.how == strategy::multisplit;
@@ -229,12 +269,16 @@ class engine final : public detail::gpu_engine {
       throw std::invalid_argument("the number of buckets must be between 1 and " + std::to_string(max_window_buckets) +
                                   "; got " + std::to_string(K));
     const bucket_of_distance<Distance> bucket = bucket_width(opts);
+    const std::uint32_t last = last_bucket(opts.cutoff, bucket);
     loop_outcome out;
     // --- driver hook (issue 9): the partitioned driver, or the step loop below. ---
     std::string driver = "steps";
     partitioned_outcome regions{};
     const bool partitioned = use_partitioned_driver(opts.driver);
     if (partitioned) {
+      if (g_.space == memory_space::device)
+        throw std::invalid_argument("the partitioned driver reads the graph from host memory; a graph in device "
+                                    "memory takes the step loop (driver steps)");
       if (!partitioned_) partitioned_ = make_partitioned_driver<Distance>(g_, weights_of<Distance>(g_));
       regions = partitioned_->solve(source, bucket, dist_.get(), stream_, start_, stop_);
       out.milliseconds = regions.milliseconds;
@@ -254,7 +298,7 @@ class engine final : public detail::gpu_engine {
     const bool block_light = block_light_phase(opts.light, n_, m_);
     std::uint32_t growths = 0;
     while (!partitioned) {
-      solve_context<Distance> ctx = context(K, bucket, opts.how, block_light);
+      solve_context<Distance> ctx = context(K, bucket, opts.how, block_light, last);
       manager.prepare(ctx.view);
       out = solve(ctx, manager, source, opts.phase_times);
       if (!out.final.capacity_exceeded) break;
@@ -264,25 +308,32 @@ class engine final : public detail::gpu_engine {
       ++growths;
     }
 
-    result r;
-    r.kind = g_.kind;
-    std::vector<Distance>& dist = distances_of<Distance>(r);
-    dist.resize(n_);
-    if (n_) DS_CUDA(cudaMemcpyAsync(dist.data(), dist_.get(), n_ * sizeof(Distance), cudaMemcpyDeviceToHost, stream_));
-    DS_CUDA(cudaStreamSynchronize(stream_));
-    if (out.final.overflowed) {
-      vertex_t v = detail::overflowed_vertex(g_, dist, distance_ops<Distance>::infinity);
+    const unsigned blocks = std::min<unsigned>(shape_.blocks, (n_ + 255) / 256 + 1);
+    if (last != no_bucket) {
+      clear_beyond<<<blocks, 256, 0, stream_>>>(dist_.get(), n_, cutoff_distance(opts.cutoff));
+      DS_CUDA_LAUNCH("clear_beyond");
+    }
+    if (out.final.overflowed && !detail::cutoff_below_overflow(g_.kind, opts.cutoff)) {
+      DS_CUDA(cudaMemsetAsync(word_.get(), 0xFF, sizeof(vertex_t), stream_));
+      find_overflowed<<<blocks, 256, 0, stream_>>>(offsets_.get(), targets_.get(), dist_.get(), n_, word_.get());
+      DS_CUDA_LAUNCH("find_overflowed");
+      vertex_t v = graph::invalid_vertex;
+      DS_CUDA(cudaMemcpyAsync(&v, word_.get(), sizeof v, cudaMemcpyDeviceToHost, stream_));
+      DS_CUDA(cudaStreamSynchronize(stream_));
       if (v != graph::invalid_vertex) detail::throw_overflow(g_, source, v);
     }
-    if (opts.predecessors) {
+    if (n_) DS_CUDA(cudaMemcpyAsync(distances_of<Distance>(buffers), dist_.get(), n_ * sizeof(Distance),
+                                    cudaMemcpyDefault, stream_));
+    if (buffers.predecessors) {
       if (!parent_.get()) {
         parent_ = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the predecessor tree");
         level_ = device_array<std::uint32_t>(std::max<std::uint32_t>(n_, 1), "the predecessor levels");
       }
-      r.predecessors = shortest_path_tree(context(K, bucket, opts.how, block_light).view, source, parent_.get(), level_.get(),
-                                          word_.get(), host_words_ + 2, shape_.blocks, stream_);
+      shortest_path_tree(context(K, bucket, opts.how, block_light, last).view, source, parent_.get(), level_.get(),
+                         word_.get(), host_words_ + 2, shape_.blocks, stream_, buffers.predecessors);
     }
-    statistics& st = r.stats;
+    DS_CUDA(cudaStreamSynchronize(stream_));
+    statistics st;
     st.strategy = strategy_name(opts.how);
     st.device = name_;
     st.milliseconds = out.milliseconds;
@@ -305,7 +356,7 @@ class engine final : public detail::gpu_engine {
       st.cluster_blocks = 0;
       st.block_light_phase = false;
     }
-    return r;
+    return st;
   }
 
  private:
@@ -385,7 +436,25 @@ class engine final : public detail::gpu_engine {
     }
   }
 
-  solve_context<Distance> context(std::uint32_t K, bucket_of_distance<Distance> bucket, strategy how, bool block_light) {
+  // The cutoff as a distance (the largest one not beyond it) and its bucket, past which the loop
+  // stops; no_bucket when there is no cutoff below the largest distance.
+  static Distance cutoff_distance(double cutoff) {
+    if constexpr (std::is_same_v<Distance, float>) {
+      if (cutoff >= double(std::numeric_limits<float>::max())) return std::numeric_limits<float>::max();
+      float f = static_cast<float>(cutoff);
+      return double(f) > cutoff ? std::nextafter(f, 0.0f) : f;
+    } else {
+      return cutoff >= 4294967294.0 ? 0xFFFFFFFEu : static_cast<std::uint32_t>(std::floor(cutoff));
+    }
+  }
+  static std::uint32_t last_bucket(double cutoff, bucket_of_distance<Distance> bucket) {
+    if (std::isinf(cutoff)) return no_bucket;
+    const std::uint32_t b = bucket(cutoff_distance(cutoff));
+    return b == no_bucket ? no_bucket - 1 : b;
+  }
+
+  solve_context<Distance> context(std::uint32_t K, bucket_of_distance<Distance> bucket, strategy how, bool block_light,
+                                  std::uint32_t last) {
     loop_view<Distance> v{};
     v.offsets = offsets_.get();
     v.targets = targets_.get();
@@ -410,6 +479,7 @@ class engine final : public detail::gpu_engine {
     v.window_buckets = K;
     v.block_light = block_light ? 1u : 0u;
     v.bucket = bucket;
+    v.last_bucket = last;
     solve_context<Distance> ctx{};
     ctx.view = v;
     ctx.stream = stream_;
@@ -421,7 +491,7 @@ class engine final : public detail::gpu_engine {
     std::memcpy(&bits, &delta_bits, sizeof bits);
     ctx.graph_key = std::string(strategy_name(how)) + "/" + std::to_string(K) + "/" + std::to_string(bits) + "/" +
                     std::to_string(generation_) + "/" + std::to_string(cluster_blocks_) + "/" +
-                    std::to_string(v.block_light);
+                    std::to_string(v.block_light) + "/" + std::to_string(last);
     ctx.done_flags = host_words_;
     ctx.flag_ready[0] = flag_ready_[0];
     ctx.flag_ready[1] = flag_ready_[1];
@@ -448,7 +518,7 @@ class engine final : public detail::gpu_engine {
     }
   }
 
-  const graph::csr& g_;
+  csr_view g_;
   std::uint32_t n_;
   edge_t m_;
   int device_ = 0;
@@ -456,7 +526,8 @@ class engine final : public detail::gpu_engine {
   bool cluster_set_up_ = false;
   std::string name_;
   launch_shape shape_{};
-  cudaStream_t stream_ = nullptr;
+  cudaStream_t stream_ = nullptr;      // the caller's (options::stream) or own_stream_
+  cudaStream_t own_stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr, flag_ready_[2] = {nullptr, nullptr};
   std::uint32_t* host_words_ = nullptr;  // pinned: two done flags, the sweep flag
   device_array<edge_t> offsets_;
@@ -512,13 +583,14 @@ bool cuda_device_usable(std::string* why_not) {
   return true;
 }
 
-std::unique_ptr<gpu_engine> make_gpu_engine(const graph::csr& g, const options& opts) {
+std::unique_ptr<gpu_engine> make_gpu_engine(const csr_view& g, const options& opts) {
   std::string why_not;
   if (!cuda_device_usable(&why_not)) throw std::runtime_error(why_not);
   if (g.num_vertices >= 0xFFFFFFF0u)
     throw std::length_error("the GPU solver handles graphs of fewer than 2^32 - 16 vertices");
-  if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::engine<std::uint32_t>>(g, opts);
-  return std::make_unique<gpu::engine<float>>(g, opts);
+  cudaStream_t stream = static_cast<cudaStream_t>(opts.stream);
+  if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::engine<std::uint32_t>>(g, opts, stream);
+  return std::make_unique<gpu::engine<float>>(g, opts, stream);
 }
 
 }  // namespace deltasplit::sssp::detail

@@ -96,6 +96,7 @@ struct loop_view {
   std::uint32_t window_buckets;  // K
   std::uint32_t block_light;     // small frontiers: light iterations block by block (block_local_light.cuh)
   bucket_of_distance<Distance> bucket;
+  std::uint32_t last_bucket;     // the distance cutoff's bucket: the loop ends before a later one (no_bucket: none)
 
   __device__ vertex_t* bucket_queue(std::uint32_t k) const { return bucket_queues + static_cast<std::size_t>(k) * queue_capacity; }
 };

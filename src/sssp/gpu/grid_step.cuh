@@ -75,6 +75,7 @@ __global__ void plan(loop_view<Distance> s) {
   const std::uint32_t rel = ctl->current - ctl->window;
   for (std::uint32_t k = rel + 1; k < s.window_buckets; ++k) {
     if (ctl->bucket_count[k] != 0) {
+      if (ctl->window + k > s.last_bucket) break;  // past the cutoff (and so is the far pile): done
       ctl->current = ctl->window + k;
       ctl->picked_bucket = k;
       ctl->gather_count = ctl->bucket_count[k];
@@ -82,7 +83,7 @@ __global__ void plan(loop_view<Distance> s) {
       return;
     }
   }
-  if (ctl->far_pile_count != 0 && ctl->min_bucket != no_bucket) {
+  if (ctl->far_pile_count != 0 && ctl->min_bucket != no_bucket && ctl->min_bucket <= s.last_bucket) {
     ctl->current = ctl->window = ctl->min_bucket;
     ctl->min_bucket = no_bucket;
     ctl->refile = 1;

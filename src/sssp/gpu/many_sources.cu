@@ -44,6 +44,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "sssp/bucket_width.hpp"
 #include "sssp/distance_policy.hpp"
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/device_memory.cuh"
@@ -485,10 +486,7 @@ class many_engine final : public detail::many_sources_engine {
     upload(targets_, g.targets.data(), m_, stream_);
     upload(weights_, w.data(), m_, stream_);
     DS_CUDA(cudaStreamSynchronize(stream_));
-    double total = 0;
-    for (weight x : w) total += static_cast<double>(x);
-    mean_weight_ = m_ ? total / static_cast<double>(m_) : 0;
-    mean_degree_ = n_ ? static_cast<double>(m_) / n_ : 0;
+    stats_ = sssp::detail::measure(g);
     for (vertex_t v = 0; v < n_; ++v) high_degree_ = high_degree_ || g.degree(v) > split_degree;
   }
 
@@ -563,8 +561,8 @@ class many_engine final : public detail::many_sources_engine {
       return g_.int_weights;
   }
 
-  // The single-source engine's rule (engine.cu: 128 w / d^2 for d >= 4, 256 w / d^2.5 below),
-  // times dense_delta_factor on graphs of mean out-degree 4 or more: a batch of random sources
+  // The single-source engine's automatic width (bucket_width.cpp, gpu_auto_width), times
+  // dense_delta_factor on graphs of mean out-degree 4 or more: a batch of random sources
   // spreads over many buckets at each vertex, and on low-diameter graphs fewer, wider buckets
   // pay. Measured on the H200 at 4d80d78 and 2dfbc2c (bench/results/many_sources.md, solve time of 1,000
   // sources): Kronecker 20 2991 ms at x1, 2644 / 2191 / 1530-1600 ms at x2 / x4 / x8;
@@ -573,9 +571,9 @@ class many_engine final : public detail::many_sources_engine {
   bucket_of_distance<Distance> bucket_width(double delta) const {
     constexpr double dense_delta_factor = 8;
     if (delta <= 0)
-      delta = mean_degree_ >= 4 ? dense_delta_factor * 128.0 * mean_weight_ / (mean_degree_ * mean_degree_)
-              : mean_degree_ > 0 ? 256.0 * mean_weight_ / std::pow(mean_degree_, 2.5)
-                                 : 1.0;
+      delta = sssp::detail::bounded_width(
+          (stats_.mean_degree >= 4 ? dense_delta_factor : 1.0) * sssp::detail::gpu_auto_width(stats_, kind_),
+          kind_);
     if constexpr (std::is_same_v<Distance, float>) {
       float d = static_cast<float>(delta);
       if (!(d > 0) || !std::isfinite(d)) d = std::numeric_limits<float>::max();
@@ -787,7 +785,9 @@ class many_engine final : public detail::many_sources_engine {
   pinned_buffer pinned_;
   std::uint32_t k_ = 0, columns_ = 0, iteration_ = 1;
   std::size_t allocated_ = 0;
-  double mean_weight_ = 0, mean_degree_ = 0;
+  sssp::detail::graph_statistics stats_;
+  static constexpr graph::weight_kind kind_ =
+      std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
   bool high_degree_ = false;
 };
 

@@ -12,7 +12,7 @@ using graph::vertex_t;
 // Breadth-first order of the vertices of `part` (those with label[v] == part), over arcs that stay
 // inside it, from `start`; vertices the search cannot reach are appended by further searches, from
 // the lowest-numbered one left, so every vertex of the part appears once.
-void part_order(const graph::csr& g, const std::vector<std::uint32_t>& label, std::uint32_t part,
+void part_order(const csr_view& g, const std::vector<std::uint32_t>& label, std::uint32_t part,
                 const std::vector<vertex_t>& members, vertex_t start, std::vector<std::uint32_t>& seen,
                 std::uint32_t stamp, std::vector<vertex_t>& order) {
   order.clear();
@@ -41,7 +41,7 @@ void part_order(const graph::csr& g, const std::vector<std::uint32_t>& label, st
 
 }  // namespace
 
-owner_regions grow_owner_regions(const graph::csr& g, std::uint32_t parts, std::uint64_t vertex_cost,
+owner_regions grow_owner_regions(const csr_view& g, std::uint32_t parts, std::uint64_t vertex_cost,
                                  std::uint64_t arc_cost) {
   const vertex_t n = g.num_vertices;
   parts = std::max<std::uint32_t>(1, std::min<std::uint32_t>(parts, std::max<vertex_t>(n, 1)));

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "deltasplit/csr_view.hpp"
 #include "deltasplit/graph/csr.hpp"
 
 namespace deltasplit::sssp::gpu {
@@ -30,7 +31,7 @@ struct owner_regions {
 // Regions of g's vertices (out-arcs define the searches), parts >= 1 (at most num_vertices are
 // made; every region gets at least one vertex when parts <= num_vertices), balanced by cost: a
 // vertex u costs vertex_cost + arc_cost * out-degree(u) (the bytes its owner keeps on chip).
-owner_regions grow_owner_regions(const graph::csr& g, std::uint32_t parts, std::uint64_t vertex_cost = 1,
+owner_regions grow_owner_regions(const csr_view& g, std::uint32_t parts, std::uint64_t vertex_cost = 1,
                                  std::uint64_t arc_cost = 0);
 
 }  // namespace deltasplit::sssp::gpu

@@ -478,7 +478,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   using weight = typename distance_ops<Distance>::weight;
 
  public:
-  partitioned_engine(const graph::csr& g, const std::vector<weight>& weights) : n_(g.num_vertices) {
+  partitioned_engine(const csr_view& g, span<weight> weights) : n_(g.num_vertices) {
     int device = 0;
     DS_CUDA(cudaGetDevice(&device));
     cudaDeviceProp prop{};
@@ -634,13 +634,12 @@ class partitioned_engine final : public partitioned_driver<Distance> {
 
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
-    const graph::csr& g, const std::vector<typename distance_ops<Distance>::weight>& weights) {
+    const csr_view& g, span<typename distance_ops<Distance>::weight> weights) {
   return std::make_unique<partitioned_engine<Distance>>(g, weights);
 }
 
 template std::unique_ptr<partitioned_driver<std::uint32_t>> make_partitioned_driver<std::uint32_t>(
-    const graph::csr&, const std::vector<std::uint32_t>&);
-template std::unique_ptr<partitioned_driver<float>> make_partitioned_driver<float>(const graph::csr&,
-                                                                                   const std::vector<float>&);
+    const csr_view&, span<std::uint32_t>);
+template std::unique_ptr<partitioned_driver<float>> make_partitioned_driver<float>(const csr_view&, span<float>);
 
 }  // namespace deltasplit::sssp::gpu

@@ -11,6 +11,7 @@
 
 #include <cuda_runtime.h>
 
+#include "deltasplit/csr_view.hpp"
 #include "deltasplit/graph/csr.hpp"
 #include "sssp/gpu/distance.cuh"
 
@@ -50,6 +51,6 @@ class partitioned_driver {
 // device cannot hold the graph or keep every block resident.
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
-    const graph::csr& g, const std::vector<typename distance_ops<Distance>::weight>& weights);
+    const csr_view& g, span<typename distance_ops<Distance>::weight> weights);
 
 }  // namespace deltasplit::sssp::gpu

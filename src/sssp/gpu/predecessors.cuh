@@ -64,12 +64,12 @@ __global__ void equal_distance_sweep(loop_view<Distance> s, std::uint32_t round,
 }
 
 // parent[] and level[] are device scratch of num_vertices entries, changed one device word and
-// changed_host one pinned word; returns the tree (invalid_vertex for the
-// source and unreached vertices).
+// changed_host one pinned word; the tree (invalid_vertex for the source and unreached vertices)
+// is copied into tree, num_vertices entries of host or device memory, on the stream.
 template <class Distance>
-std::vector<vertex_t> shortest_path_tree(const loop_view<Distance>& s, vertex_t source, vertex_t* parent,
-                                         std::uint32_t* level, std::uint32_t* changed, std::uint32_t* changed_host,
-                                         unsigned blocks, cudaStream_t stream) {
+void shortest_path_tree(const loop_view<Distance>& s, vertex_t source, vertex_t* parent, std::uint32_t* level,
+                        std::uint32_t* changed, std::uint32_t* changed_host, unsigned blocks, cudaStream_t stream,
+                        vertex_t* tree) {
   const std::size_t n = s.num_vertices;
   DS_CUDA(cudaMemsetAsync(parent, 0xFF, n * sizeof(vertex_t), stream));
   DS_CUDA(cudaMemsetAsync(level, 0xFF, n * sizeof(std::uint32_t), stream));
@@ -83,10 +83,7 @@ std::vector<vertex_t> shortest_path_tree(const loop_view<Distance>& s, vertex_t 
     DS_CUDA(cudaStreamSynchronize(stream));
     if (!*changed_host) break;
   }
-  std::vector<vertex_t> tree(n);
-  if (n) DS_CUDA(cudaMemcpyAsync(tree.data(), parent, n * sizeof(vertex_t), cudaMemcpyDeviceToHost, stream));
-  DS_CUDA(cudaStreamSynchronize(stream));
-  return tree;
+  if (n) DS_CUDA(cudaMemcpyAsync(tree, parent, n * sizeof(vertex_t), cudaMemcpyDefault, stream));
 }
 
 }  // namespace deltasplit::sssp::gpu

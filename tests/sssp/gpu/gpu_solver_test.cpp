@@ -364,10 +364,12 @@ TEST(GpuSolver, AutomaticModesFollowTheGraph) {
   // as large as the GPU places (16 on Hopper).
   graph::grid_params gp;
   gp.rows = 100, gp.cols = 100;
-  const sssp::result sparse = sssp::solver(graph::generate_grid(gp), gpu_options(sssp::strategy::near_far)).run(0);
+  const graph::csr grid = graph::generate_grid(gp);
+  const sssp::result sparse = sssp::solver(grid, gpu_options(sssp::strategy::near_far)).run(0);
   graph::rmat_params rp;
   rp.scale = 12, rp.edge_factor = 16;
-  const sssp::result dense = sssp::solver(graph::generate_rmat(rp), gpu_options(sssp::strategy::near_far)).run(0);
+  const graph::csr rmat = graph::generate_rmat(rp);
+  const sssp::result dense = sssp::solver(rmat, gpu_options(sssp::strategy::near_far)).run(0);
   EXPECT_TRUE(sparse.stats.block_light_phase == (sparse.stats.cluster_blocks >= 4));
   EXPECT_FALSE(dense.stats.block_light_phase);
   EXPECT_TRUE(sparse.stats.cluster_blocks == 16 || sparse.stats.cluster_blocks == 8 || sparse.stats.cluster_blocks == 1);

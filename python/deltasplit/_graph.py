@@ -1,0 +1,293 @@
+"""deltasplit.Graph: a graph held by the C++ solvers (cleaned host CSR, or a view of device arrays),
+uploaded to the GPU once per solver and solved from any number of sources."""
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from . import _core
+
+STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "cpu", "dijkstra")
+GPU_STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront")
+
+SSSPResult = namedtuple("SSSPResult", ["distances", "predecessors", "stats"])
+SSSPResult.__doc__ = """One source's answer.
+
+distances: uint32 (integer-weighted graphs; unreachable = Graph.INT_INFINITY = 2**32 - 1) or
+float32 (real weights; unreachable = inf), one per vertex; predecessors: uint32 parents of a
+shortest-path tree (Graph.NO_VERTEX for the source and unreached vertices), or None;
+stats: the solve's statistics as a dict (strategy, device, milliseconds, iterations, ...)."""
+
+_UINT32_MAX = 2**32 - 1
+
+
+def _device_module(a):
+    """cupy for CUDA arrays (cupy, torch, anything with __cuda_array_interface__ or a CUDA
+    DLPack device), None for host arrays."""
+    if hasattr(a, "__cuda_array_interface__"):
+        import cupy
+        return cupy
+    dev = getattr(a, "__dlpack_device__", None)
+    if dev is not None and dev()[0] in (2, 3, 13):  # kDLCUDA, kDLCUDAHost, kDLCUDAManaged
+        import cupy
+        return cupy
+    return None
+
+
+def _is_torch(a):
+    return type(a).__module__.startswith("torch")
+
+
+def _as_cupy(a):
+    import cupy
+    return a if isinstance(a, cupy.ndarray) else cupy.from_dlpack(a)
+
+
+def choose_weights(w, n, xp=np):
+    """Weights as the solver takes them: uint32 when every weight is an integer and no path can
+    overflow 32 bits (exact distances), else float32. Negative or non-finite weights raise."""
+    w = xp.asarray(w)
+    if w.dtype.kind not in "iufb":
+        raise TypeError(f"weights must be numbers; got dtype {w.dtype}")
+    if w.size == 0:
+        return w.astype(xp.uint32)
+    if w.dtype.kind == "f":
+        if not bool(xp.isfinite(w).all()):
+            raise ValueError("weights must be finite (found NaN or inf)")
+    lo, hi = float(w.min()), float(w.max())
+    if lo < 0:
+        raise ValueError(f"negative weights are not supported (found {lo}); shortest paths by "
+                         "delta-stepping need non-negative weights (use scipy's bellman_ford or johnson)")
+    integral = w.dtype.kind in "iub" or bool((w == xp.floor(w)).all())
+    if integral and hi * max(n - 1, 1) <= _UINT32_MAX - 1:
+        return w.astype(xp.uint32)
+    return w.astype(xp.float32)
+
+
+class Graph:
+    """A directed graph for the deltasplit solvers.
+
+    Build it with one of the constructors (from_scipy, from_arrays, from_edges, from_file,
+    from_networkx). Host graphs are cleaned on the way in as the file readers clean them (rows
+    sorted, self-loops dropped, parallel arcs folded into the lightest; ``origin`` counts them);
+    device graphs (cupy or torch arrays) are used where they are, with no copy through the host.
+    Each solver (GPU, CPU) is built on first use and reused: the GPU holds one copy of the graph.
+    """
+
+    INT_INFINITY = _core.INT_INFINITY
+    NO_VERTEX = _core.NO_VERTEX
+
+    def __init__(self, core, device_arrays=None):
+        if not isinstance(core, _core.Graph):
+            raise TypeError("use Graph.from_scipy, from_arrays, from_edges, from_file or from_networkx")
+        self._core = core
+        self._device = device_arrays is not None
+        self._keep = device_arrays
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def from_scipy(cls, matrix, directed=True, unweighted=False):
+        """From a square scipy sparse matrix (or array): entry (i, j) = arc i -> j of that weight;
+        explicit zeros are zero-weight arcs; duplicate entries of a CSR matrix keep the lightest.
+        directed=False: every entry stands for both directions. unweighted: every weight 1."""
+        import scipy.sparse as sp
+        if not sp.issparse(matrix):
+            raise TypeError("from_scipy needs a scipy.sparse matrix or array")
+        a = matrix.tocsr()
+        if a.ndim != 2 or a.shape[0] != a.shape[1]:
+            raise ValueError(f"the graph's matrix must be square (N, N); got shape {a.shape}")
+        n = a.shape[0]
+        w = np.ones(a.nnz, dtype=np.uint32) if unweighted else a.data
+        return cls.from_arrays(a.indptr, a.indices, w, num_vertices=n, directed=directed)
+
+    @classmethod
+    def from_arrays(cls, offsets, targets, weights, num_vertices=None, directed=True):
+        """From CSR arrays: offsets (n + 1), targets and weights (one per arc). numpy arrays are
+        cleaned into a host graph; CUDA arrays (cupy, torch) stay on the device as they are (rows
+        in any order, parallel arcs kept: the solver relaxes them all and the lightest wins)."""
+        xp = _device_module(offsets)
+        if xp is not None:
+            return cls._from_device(offsets, targets, weights, num_vertices, directed)
+        offsets = np.asarray(offsets)
+        targets = np.asarray(targets)
+        n = len(offsets) - 1 if num_vertices is None else int(num_vertices)
+        _check_index_array(offsets, "offsets")
+        _check_index_array(targets, "targets")
+        if len(offsets) != n + 1:
+            raise ValueError(f"{len(offsets)} offsets for {n} vertices (need n + 1)")
+        if targets.size and (targets.min() < 0 or targets.max() >= n):
+            raise ValueError(f"a target lies outside 0..{n - 1}")
+        w = choose_weights(weights, n)
+        if len(w) != len(targets):
+            raise ValueError(f"{len(w)} weights for {len(targets)} targets")
+        core = _core.from_csr_arrays(n, np.ascontiguousarray(offsets, dtype=np.uint64),
+                                     np.ascontiguousarray(targets, dtype=np.uint32), np.ascontiguousarray(w),
+                                     symmetric=not directed)
+        return cls(core)
+
+    @classmethod
+    def from_edges(cls, sources, targets, weights, num_vertices, directed=True):
+        """From arcs sources[i] -> targets[i] of weight weights[i] (host arrays), cleaned."""
+        s, t = np.asarray(sources), np.asarray(targets)
+        _check_index_array(s, "sources")
+        _check_index_array(t, "targets")
+        n = int(num_vertices)
+        if len(s) != len(t):
+            raise ValueError(f"{len(s)} sources for {len(t)} targets")
+        if s.size and (min(s.min(), t.min()) < 0 or max(s.max(), t.max()) >= n):
+            raise ValueError(f"an arc names a vertex outside 0..{n - 1}")
+        w = choose_weights(weights, n)
+        core = _core.from_arcs(n, np.ascontiguousarray(s, dtype=np.uint32), np.ascontiguousarray(t, dtype=np.uint32),
+                               np.ascontiguousarray(w), symmetric=not directed)
+        return cls(core)
+
+    @classmethod
+    def from_file(cls, path, weight_seed=1):
+        """Through the project's readers: Matrix Market, DIMACS .gr, edge lists, .dsg caches
+        (gzip too). Files without weights get the readers' seeded integer weights in [0, 1000].
+        Vertex ids here are 0-based (file id - 1 for Matrix Market and DIMACS)."""
+        return cls(_core.from_file(str(path), weight_seed))
+
+    @classmethod
+    def from_networkx(cls, G, weight="weight", default=1):
+        """From a NetworkX graph: nodes numbered in G's order (``list(G)``); the edge attribute
+        `weight` (missing: `default`); undirected graphs store both directions; a multigraph's
+        parallel edges keep the lightest."""
+        nodes = list(G)
+        index = {v: i for i, v in enumerate(nodes)}
+        m = G.number_of_edges()
+        src = np.empty(m, dtype=np.int64)
+        dst = np.empty(m, dtype=np.int64)
+        w = np.empty(m, dtype=np.float64)
+        for i, (u, v, d) in enumerate(G.edges(data=True)):
+            src[i], dst[i] = index[u], index[v]
+            w[i] = d.get(weight, default) if weight is not None else 1
+        g = cls.from_edges(src, dst, w, len(nodes), directed=G.is_directed())
+        g.nodes = nodes
+        return g
+
+    @classmethod
+    def _from_device(cls, offsets, targets, weights, num_vertices, directed):
+        import cupy
+        torch_in = _is_torch(offsets)
+        off, tgt, w = _as_cupy(offsets), _as_cupy(targets), _as_cupy(weights)
+        n = off.size - 1 if num_vertices is None else int(num_vertices)
+        if off.size != n + 1:
+            raise ValueError(f"{off.size} offsets for {n} vertices (need n + 1)")
+        if off.dtype.kind not in "iu" or tgt.dtype.kind not in "iu":
+            raise TypeError("offsets and targets must be integer arrays")
+        w = choose_weights(w, n, cupy)
+        if w.size != tgt.size:
+            raise ValueError(f"{w.size} weights for {tgt.size} targets")
+        if not directed:  # both directions of every arc, as CSR on the device (rows unsorted)
+            rows = device_rows(off)
+            src = cupy.concatenate([rows, tgt.astype(cupy.int64)])
+            dst = cupy.concatenate([tgt.astype(cupy.int64), rows])
+            w = cupy.concatenate([w, w])
+            order = cupy.argsort(src)
+            tgt, w = dst[order], w[order]
+            counts = cupy.bincount(src, minlength=n)
+            off = cupy.concatenate([cupy.zeros(1, dtype=cupy.int64), cupy.cumsum(counts)])
+        off = cupy.ascontiguousarray(off, dtype=cupy.uint64)
+        tgt = cupy.ascontiguousarray(tgt, dtype=cupy.uint32)
+        w = cupy.ascontiguousarray(w)
+        cupy.cuda.get_current_stream().synchronize()  # the arrays are complete before the solver's stream reads them
+        core = _core.from_device(n, off, tgt, w, (off, tgt, w))
+        g = cls(core, device_arrays=(off, tgt, w))
+        g._torch = torch_in
+        return g
+
+    # -- properties ---------------------------------------------------------------------------
+
+    @property
+    def num_vertices(self):
+        return self._core.num_vertices
+
+    @property
+    def num_arcs(self):
+        return self._core.num_arcs
+
+    @property
+    def weight_kind(self):
+        """'integer' (uint32 weights, exact uint32 distances) or 'real' (float32)."""
+        return self._core.weight_kind
+
+    @property
+    def on_device(self):
+        return self._core.on_device
+
+    @property
+    def origin(self):
+        """Where the graph came from and what cleaning did: format, entries_read,
+        self_loops_dropped, duplicates_merged, ..."""
+        return self._core.origin
+
+    def arrays(self):
+        """The cleaned CSR of a host graph: (offsets uint64, targets uint32, weights)."""
+        return self._core.arrays()
+
+    def __repr__(self):
+        where = "device" if self.on_device else "host"
+        return f"<deltasplit.Graph {self.num_vertices} vertices, {self.num_arcs} arcs, {self.weight_kind} weights, {where}>"
+
+    # -- solving ------------------------------------------------------------------------------
+
+    def sssp(self, source, strategy="multisplit", delta=0, predecessors=False, *, device="auto", buckets=10,
+             cutoff=math.inf, threads=0, out=None):
+        """Shortest paths from `source`: an SSSPResult (distances, predecessors, stats).
+
+        strategy: one of STRATEGIES; the GPU ones run on the GPU when device is 'auto' and a GPU
+        can be used (else CPU delta-stepping, stats['strategy'] == 'cpu'), or 'gpu' (error without
+        one); 'cpu' and 'dijkstra' run on the CPU. delta: bucket width, 0 = automatic. cutoff:
+        vertices farther than this are reported unreachable (the solve stops there).
+        Results are numpy arrays for host graphs and cupy arrays (torch tensors for a graph built
+        from torch tensors) for device graphs, written by the solver in place. `out`: optional
+        (distances, predecessors-or-None) arrays to write into instead of new ones.
+        """
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+        if isinstance(source, (bool, np.bool_)) or not isinstance(source, (int, np.integer)):
+            raise TypeError(f"source must be an integer vertex id; got {type(source).__name__}")
+        n = self.num_vertices
+        if not 0 <= int(source) < n:
+            raise IndexError(f"source vertex {int(source)} is out of range: valid ids are 0..{n - 1}")
+        if math.isnan(cutoff) or cutoff < 0:
+            raise ValueError(f"cutoff must be >= 0; got {cutoff}")
+        if out is not None:
+            dist, pred = out
+        else:
+            dtype = np.uint32 if self.weight_kind == "integer" else np.float32
+            if self._device:
+                import cupy
+                dist = cupy.empty(n, dtype=dtype)
+                pred = cupy.empty(n, dtype=cupy.uint32) if predecessors else None
+            else:
+                dist = np.empty(n, dtype=dtype)
+                pred = np.empty(n, dtype=np.uint32) if predecessors else None
+        stream = 0
+        if self._device:
+            import cupy
+            stream = cupy.cuda.get_current_stream().ptr
+        stats = self._core.run_into(int(source), dist, pred, strategy, device, float(delta), int(buckets),
+                                    float(cutoff), int(threads), int(stream))
+        if self._device and getattr(self, "_torch", False) and out is None:
+            import torch
+            dist = torch.from_dlpack(dist)
+            pred = torch.from_dlpack(pred) if pred is not None else None
+        return SSSPResult(dist, pred, stats)
+
+
+def device_rows(offsets):
+    """The row of every arc of a CSR on the device (the last row whose offset is <= the arc)."""
+    import cupy
+    offsets = offsets.astype(cupy.int64)
+    arcs = cupy.arange(int(offsets[-1]), dtype=cupy.int64)
+    return cupy.searchsorted(offsets[1:], arcs, side="right").astype(cupy.int64)
+
+
+def _check_index_array(a, name):
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional; got shape {a.shape}")
+    if a.size and a.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be an integer array; got dtype {a.dtype}")

@@ -1,0 +1,234 @@
+"""The NetworkX backend `deltasplit` (entry points networkx.backends and networkx.backend_info).
+
+    nx.single_source_dijkstra_path_length(G, s, backend="deltasplit")
+
+works on a plain NetworkX graph: NetworkX converts it with convert_from_nx (a wrapper that keeps
+G and builds deltasplit Graphs per weight attribute on demand) and calls the functions below.
+can_run declines what delta-stepping cannot do, so that NetworkX falls back to its own code:
+callable weights, negative weights, and unknown keyword arguments.
+"""
+import math
+
+import networkx as nx
+import numpy as np
+
+from ._graph import Graph
+from ._nx_info import FUNCTIONS, get_info
+
+__all__ = ["backend_interface", "get_info"]
+
+# How often each function really ran here (the test suite checks it: a backend that never loaded
+# would hide behind NetworkX's fallback).
+calls = {}
+
+_FUNCTIONS = FUNCTIONS
+
+
+class DeltasplitGraph:
+    """A NetworkX graph as this backend holds it: the graph itself and, per weight attribute, the
+    deltasplit Graph built from it (nodes numbered in G's order)."""
+
+    __networkx_backend__ = "deltasplit"
+
+    def __init__(self, G):
+        self.G = G
+        self._graphs = {}
+
+    def solver_graph(self, weight):
+        if weight not in self._graphs:
+            self._graphs[weight] = Graph.from_networkx(self.G, weight=weight)
+        return self._graphs[weight]
+
+    def is_directed(self):
+        return self.G.is_directed()
+
+    def is_multigraph(self):
+        return self.G.is_multigraph()
+
+    def __contains__(self, node):
+        return node in self.G
+
+    def __len__(self):
+        return len(self.G)
+
+    def __iter__(self):
+        return iter(self.G)
+
+
+def _nx_graph(G):
+    return G.G if isinstance(G, DeltasplitGraph) else G
+
+
+def _weights_ok(G, weight):
+    """'' when every weight of G (attribute `weight`, default 1) is a finite non-negative number,
+    else why not."""
+    if callable(weight):
+        return "callable weights are not supported"
+    if weight is None:
+        return ""
+    for _, _, d in G.edges(data=True):
+        w = d.get(weight, 1)
+        try:
+            w = float(w)
+        except (TypeError, ValueError):
+            return f"edge weight {w!r} is not a number"
+        if not w >= 0 or math.isinf(w):
+            return f"edge weight {w} is negative or not finite"
+    return ""
+
+
+_KEYWORDS = {
+    "single_source_dijkstra": {"source", "target", "cutoff", "weight"},
+    "single_source_dijkstra_path_length": {"source", "cutoff", "weight"},
+    "dijkstra_path": {"source", "target", "weight"},
+    "dijkstra_path_length": {"source", "target", "weight"},
+    "all_pairs_dijkstra_path_length": {"cutoff", "weight"},
+    "bellman_ford_path_length": {"source", "target", "weight"},
+}
+_POSITIONAL = {
+    "single_source_dijkstra": ["source", "target", "cutoff", "weight"],
+    "single_source_dijkstra_path_length": ["source", "cutoff", "weight"],
+    "dijkstra_path": ["source", "target", "weight"],
+    "dijkstra_path_length": ["source", "target", "weight"],
+    "all_pairs_dijkstra_path_length": ["cutoff", "weight"],
+    "bellman_ford_path_length": ["source", "target", "weight"],
+}
+
+
+def _arguments(name, args, kwargs):
+    """The call's arguments by name (args exclude the graph)."""
+    bound = dict(zip(_POSITIONAL[name], args[1:]))
+    bound.update(kwargs)
+    return bound
+
+
+def can_run(name, args, kwargs):
+    if name not in _FUNCTIONS:
+        return False
+    bound = _arguments(name, args, kwargs)
+    if set(bound) - _KEYWORDS[name]:
+        return f"unsupported arguments: {sorted(set(bound) - _KEYWORDS[name])}"
+    G = _nx_graph(args[0]) if args else None
+    if G is None:
+        return "no graph"
+    why = _weights_ok(G, bound.get("weight", "weight"))
+    return True if not why else why
+
+
+def should_run(name, args, kwargs):
+    return True
+
+
+def _solve(G, source, weight, cutoff=None, predecessors=False):
+    """(distances by node, tree parent index array or None, nodes) from source."""
+    if source not in G.G:
+        raise nx.NodeNotFound(f"Node {source} not found in graph")
+    g = G.solver_graph(weight)
+    s = _index_of(G, weight)[source]
+    limit = math.inf if cutoff is None else float(cutoff)
+    r = g.sssp(s, predecessors=predecessors, cutoff=limit)
+    d = np.asarray(r.distances)
+    reached = np.flatnonzero(d != (Graph.INT_INFINITY if d.dtype == np.uint32 else np.inf))
+    nodes = g.nodes
+    values = d[reached].tolist()
+    dist = {nodes[i]: v for i, v in zip(reached.tolist(), values)}
+    dist[source] = 0
+    order = sorted(dist, key=dist.get)  # NetworkX returns nodes in order of distance
+    dist = {v: dist[v] for v in order}
+    return dist, (np.asarray(r.predecessors) if predecessors else None), nodes
+
+
+def _path(parent, nodes, index, source, target):
+    path = [target]
+    i = index[target]
+    while nodes[i] != source:
+        i = int(parent[i])
+        path.append(nodes[i])
+    return path[::-1]
+
+
+def _index_of(G, weight):
+    g = G.solver_graph(weight)
+    if not hasattr(g, "index"):
+        g.index = {v: i for i, v in enumerate(g.nodes)}
+    return g.index
+
+
+def _count(name):
+    calls[name] = calls.get(name, 0) + 1
+
+
+def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight"):
+    _count("single_source_dijkstra")
+    dist, parent, nodes = _solve(G, source, weight, cutoff, predecessors=True)
+    index = _index_of(G, weight)
+    if target is not None:
+        if target not in dist:  # also when target is not a node, as NetworkX does
+            raise nx.NetworkXNoPath(f"No path to {target}.")
+        return dist[target], _path(parent, nodes, index, source, target)
+    paths = {v: _path(parent, nodes, index, source, v) for v in dist}
+    return dist, paths
+
+
+def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
+    _count("single_source_dijkstra_path_length")
+    return _solve(G, source, weight, cutoff)[0]
+
+
+def dijkstra_path(G, source, target, weight="weight"):
+    _count("dijkstra_path")
+    return single_source_dijkstra(G, source, target=target, weight=weight)[1]
+
+
+def _path_length(G, source, target, weight):
+    if source not in G.G:
+        raise nx.NodeNotFound(f"Node {source} not found in graph")
+    if source == target:
+        return 0
+    dist = _solve(G, source, weight)[0]
+    if target not in dist:
+        raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
+    return dist[target]
+
+
+def dijkstra_path_length(G, source, target, weight="weight"):
+    _count("dijkstra_path_length")
+    return _path_length(G, source, target, weight)
+
+
+def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
+    _count("all_pairs_dijkstra_path_length")
+    for n in G.G:
+        yield (n, _solve(G, n, weight, cutoff)[0])
+
+
+def bellman_ford_path_length(G, source, target, weight="weight"):
+    _count("bellman_ford_path_length")  # can_run let only non-negative weights through
+    return _path_length(G, source, target, weight)
+
+
+def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False, preserve_node_attrs=False,
+                    preserve_graph_attrs=False, preserve_all_attrs=False, name=None, graph_name=None):
+    return G if isinstance(G, DeltasplitGraph) else DeltasplitGraph(G)
+
+
+def convert_to_nx(obj, *, name=None):
+    return obj.G if isinstance(obj, DeltasplitGraph) else obj
+
+
+class _Interface:
+    """What the networkx.backends entry point loads."""
+
+    convert_from_nx = staticmethod(convert_from_nx)
+    convert_to_nx = staticmethod(convert_to_nx)
+    can_run = staticmethod(can_run)
+    should_run = staticmethod(should_run)
+    single_source_dijkstra = staticmethod(single_source_dijkstra)
+    single_source_dijkstra_path_length = staticmethod(single_source_dijkstra_path_length)
+    dijkstra_path = staticmethod(dijkstra_path)
+    dijkstra_path_length = staticmethod(dijkstra_path_length)
+    all_pairs_dijkstra_path_length = staticmethod(all_pairs_dijkstra_path_length)
+    bellman_ford_path_length = staticmethod(bellman_ford_path_length)
+
+
+backend_interface = _Interface()

@@ -1,0 +1,270 @@
+// deltasplit._core: the Python binding of the C++ API (src/include/deltasplit/sssp.hpp). The
+// Python package (python/deltasplit/) converts and checks its inputs, allocates the outputs with
+// the caller's array library (numpy, or cupy/torch for device memory) and hands their memory to
+// solver::run_into here through DLPack, so results land where the caller reads them, uncopied.
+// C++ exceptions reach Python with their message: std::invalid_argument as ValueError,
+// std::out_of_range as IndexError, distance_overflow as OverflowError, graph::input_error as
+// deltasplit.InputError (a ValueError), everything else as RuntimeError.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+
+#include "deltasplit/graph/error.hpp"
+#include "deltasplit/graph/from_arrays.hpp"
+#include "deltasplit/graph/io.hpp"
+#include "deltasplit/sssp.hpp"
+
+namespace nb = nanobind;
+namespace ds = deltasplit;
+using ds::graph::edge_t;
+using ds::graph::vertex_t;
+
+namespace {
+
+using any_array = nb::ndarray<nb::ndim<1>, nb::c_contig>;
+
+bool on_device(const any_array& a) { return a.device_type() == nb::device::cuda::value; }
+
+template <class T>
+const T* host_data(const any_array& a, const char* what) {
+  if (on_device(a)) throw std::invalid_argument(std::string(what) + " must be in host memory here");
+  if (a.dtype() != nb::dtype<T>()) throw std::invalid_argument(std::string(what) + " has the wrong dtype");
+  return static_cast<const T*>(a.data());
+}
+
+template <class T>
+ds::graph::span<T> host_span(const any_array& a, const char* what) {
+  return {host_data<T>(a, what), a.shape(0)};
+}
+
+// A graph as Python holds it: a cleaned host CSR it owns, or a view of device arrays it keeps
+// alive, and up to two solvers on it (GPU and CPU), built on first use and retuned per call.
+class py_graph {
+ public:
+  explicit py_graph(ds::graph::csr&& g) : host_(std::make_unique<ds::graph::csr>(std::move(g))), view_(*host_) {}
+  py_graph(const ds::sssp::csr_view& v, nb::object keep) : view_(v), keep_(std::move(keep)) {}
+
+  const ds::sssp::csr_view& view() const { return view_; }
+  bool device_graph() const { return view_.space == ds::sssp::memory_space::device; }
+  const ds::graph::provenance* origin() const { return host_ ? &host_->origin : nullptr; }
+
+  // The solver for these options: the GPU one for a GPU strategy where a GPU is usable (or the
+  // graph is on the device), else the CPU one. stream: a cudaStream_t as an integer, 0 for own.
+  ds::sssp::solver& solver_for(ds::sssp::options o) {
+    const bool gpu_strategy = ds::sssp::is_gpu_strategy(o.how);
+    std::string why_not;
+    const bool gpu = gpu_strategy && o.device != ds::sssp::device_kind::cpu &&
+                     (device_graph() || ds::sssp::gpu_available(&why_not));
+    if (o.device == ds::sssp::device_kind::gpu && gpu_strategy && !gpu)
+      throw std::runtime_error(std::string("device='gpu' but no GPU can be used: ") + why_not);
+    std::unique_ptr<ds::sssp::solver>& slot = gpu ? gpu_ : cpu_;
+    ds::sssp::options fixed = o;
+    fixed.device = gpu ? ds::sssp::device_kind::gpu : ds::sssp::device_kind::cpu;
+    if (!gpu) fixed.stream = nullptr;
+    if (slot && slot->settings().stream != fixed.stream) slot.reset();
+    if (!slot) {
+      nb::gil_scoped_release release;
+      slot = std::make_unique<ds::sssp::solver>(view_, fixed);
+    } else {
+      slot->set_options(fixed);
+    }
+    return *slot;
+  }
+
+ private:
+  std::unique_ptr<ds::graph::csr> host_;
+  ds::sssp::csr_view view_;
+  nb::object keep_;  // the device arrays of a device view
+  std::unique_ptr<ds::sssp::solver> gpu_, cpu_;
+};
+
+py_graph from_csr_arrays(std::uint64_t n, const any_array& offsets, const any_array& targets, const any_array& weights,
+                         bool symmetric, unsigned threads) {
+  const vertex_t nv = static_cast<vertex_t>(n);
+  auto off = host_span<edge_t>(offsets, "offsets");
+  auto tgt = host_span<vertex_t>(targets, "targets");
+  nb::gil_scoped_release release;
+  if (weights.dtype() == nb::dtype<float>())
+    return py_graph(ds::graph::clean_csr(nv, off, tgt, host_span<float>(weights, "weights"), symmetric, threads));
+  return py_graph(ds::graph::clean_csr(nv, off, tgt, host_span<std::uint32_t>(weights, "weights"), symmetric, threads));
+}
+
+py_graph from_arcs(std::uint64_t n, const any_array& src, const any_array& dst, const any_array& weights, bool symmetric,
+                   unsigned threads) {
+  const vertex_t nv = static_cast<vertex_t>(n);
+  auto s = host_span<vertex_t>(src, "sources");
+  auto d = host_span<vertex_t>(dst, "targets");
+  nb::gil_scoped_release release;
+  if (weights.dtype() == nb::dtype<float>())
+    return py_graph(ds::graph::clean_csr_from_arcs(nv, s, d, host_span<float>(weights, "weights"), symmetric, threads));
+  return py_graph(
+      ds::graph::clean_csr_from_arcs(nv, s, d, host_span<std::uint32_t>(weights, "weights"), symmetric, threads));
+}
+
+py_graph from_file(const std::string& path, std::uint64_t weight_seed, unsigned threads) {
+  ds::graph::read_options o;
+  o.weight_seed = weight_seed;
+  o.threads = threads;
+  nb::gil_scoped_release release;
+  return py_graph(ds::graph::read_graph(path, o));
+}
+
+// A view of device arrays (offsets uint64, targets uint32, weights uint32 or float32), kept alive
+// by `keep`; checked on the device when the first solver is built.
+py_graph from_device(std::uint64_t n, const any_array& offsets, const any_array& targets, const any_array& weights,
+                     nb::object keep) {
+  if (!on_device(offsets) || !on_device(targets) || !on_device(weights))
+    throw std::invalid_argument("from_device: offsets, targets and weights must all be CUDA device arrays");
+  if (offsets.dtype() != nb::dtype<edge_t>() || targets.dtype() != nb::dtype<vertex_t>())
+    throw std::invalid_argument("from_device: offsets must be uint64 and targets uint32");
+  ds::sssp::csr_view v;
+  v.num_vertices = static_cast<vertex_t>(n);
+  v.offsets = {static_cast<const edge_t*>(offsets.data()), offsets.shape(0)};
+  v.targets = {static_cast<const vertex_t*>(targets.data()), targets.shape(0)};
+  if (weights.dtype() == nb::dtype<float>()) {
+    v.kind = ds::graph::weight_kind::real;
+    v.real_weights = {static_cast<const float*>(weights.data()), weights.shape(0)};
+  } else if (weights.dtype() == nb::dtype<std::uint32_t>()) {
+    v.kind = ds::graph::weight_kind::integer;
+    v.int_weights = {static_cast<const std::uint32_t*>(weights.data()), weights.shape(0)};
+  } else {
+    throw std::invalid_argument("from_device: weights must be uint32 or float32");
+  }
+  v.space = ds::sssp::memory_space::device;
+  return py_graph(v, std::move(keep));
+}
+
+nb::dict stats_dict(const ds::sssp::statistics& st) {
+  nb::dict d;
+  d["strategy"] = st.strategy;
+  d["device"] = st.device;
+  d["milliseconds"] = st.milliseconds;
+  d["relax_ms"] = st.relax_ms;
+  d["frontier_ms"] = st.frontier_ms;
+  d["delta"] = st.delta;
+  d["iterations"] = st.iterations;
+  d["edges_relaxed"] = st.edges_relaxed;
+  d["vertices_processed"] = st.vertices_processed;
+  d["max_queue"] = st.max_queue;
+  return d;
+}
+
+// Solves from source into dist (and pred when given), arrays of num_vertices entries of the
+// graph's distance type (uint32 / float32) and uint32, all in host memory or all on the device.
+nb::dict run_into(py_graph& g, std::uint64_t source, any_array dist, nb::object pred, const std::string& strategy,
+                  const std::string& device, double delta, std::uint32_t buckets, double cutoff, unsigned threads,
+                  std::uintptr_t stream) {
+  ds::sssp::options o;
+  o.how = ds::sssp::strategy_from_name(strategy);
+  o.device = device == "gpu" ? ds::sssp::device_kind::gpu
+             : device == "cpu" ? ds::sssp::device_kind::cpu
+             : device == "auto" ? ds::sssp::device_kind::automatic
+                                : throw std::invalid_argument("device must be 'auto', 'gpu' or 'cpu'; got '" + device + "'");
+  o.delta = delta;
+  o.buckets = buckets;
+  o.cutoff = cutoff;
+  o.threads = threads;
+  o.stream = reinterpret_cast<void*>(stream);
+  const std::uint64_t n = g.view().num_vertices;
+  if (source >= n)
+    throw std::out_of_range("source vertex " + std::to_string(source) + " is out of range: the graph has " +
+                            std::to_string(n) + " vertices");
+  ds::sssp::output_buffers out;
+  out.space = on_device(dist) ? ds::sssp::memory_space::device : ds::sssp::memory_space::host;
+  if (dist.shape(0) != n) throw std::invalid_argument("the distance buffer must have one entry per vertex");
+  if (g.view().kind == ds::graph::weight_kind::integer) {
+    if (dist.dtype() != nb::dtype<std::uint32_t>()) throw std::invalid_argument("integer graphs need uint32 distances");
+    out.int_distances = static_cast<std::uint32_t*>(dist.data());
+  } else {
+    if (dist.dtype() != nb::dtype<float>()) throw std::invalid_argument("real graphs need float32 distances");
+    out.real_distances = static_cast<float*>(dist.data());
+  }
+  if (!pred.is_none()) {
+    auto p = nb::cast<any_array>(pred);
+    if (p.shape(0) != n || p.dtype() != nb::dtype<vertex_t>() || on_device(p) != on_device(dist))
+      throw std::invalid_argument("the predecessor buffer must be uint32, one entry per vertex, beside the distances");
+    out.predecessors = static_cast<vertex_t*>(p.data());
+  }
+  o.predecessors = out.predecessors != nullptr;
+  ds::sssp::solver& s = g.solver_for(o);
+  ds::sssp::statistics st;
+  {
+    nb::gil_scoped_release release;
+    st = s.run_into(static_cast<vertex_t>(source), out);
+  }
+  return stats_dict(st);
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "deltasplit's C++ solvers (see the deltasplit package for the Python API)";
+  nb::exception<ds::graph::input_error>(m, "InputError", PyExc_ValueError);
+  nb::exception<ds::sssp::distance_overflow>(m, "DistanceOverflow", PyExc_OverflowError);
+
+  m.def("gpu_available", [] {
+    std::string why;
+    bool ok = ds::sssp::gpu_available(&why);
+    return std::make_pair(ok, ok ? std::string() : why);
+  });
+  m.attr("INT_INFINITY") = ds::sssp::int_infinity;
+  m.attr("built_with_cuda") = bool(DELTASPLIT_WITH_CUDA);
+  m.attr("NO_VERTEX") = ds::graph::invalid_vertex;
+
+  nb::class_<py_graph>(m, "Graph")
+      .def_prop_ro("num_vertices", [](const py_graph& g) { return g.view().num_vertices; })
+      .def_prop_ro("num_arcs", [](const py_graph& g) { return g.view().num_arcs(); })
+      .def_prop_ro("weight_kind",
+                   [](const py_graph& g) { return g.view().kind == ds::graph::weight_kind::integer ? "integer" : "real"; })
+      .def_prop_ro("on_device", &py_graph::device_graph)
+      .def_prop_ro("one_based", [](const py_graph& g) { return g.view().one_based; })
+      .def_prop_ro("origin",
+                   [](const py_graph& g) {
+                     nb::dict d;
+                     if (const auto* o = g.origin()) {
+                       d["path"] = o->path;
+                       d["format"] = o->format;
+                       d["symmetric"] = o->symmetric;
+                       d["weights_generated"] = o->weights_generated;
+                       d["entries_read"] = o->entries_read;
+                       d["self_loops_dropped"] = o->self_loops_dropped;
+                       d["duplicates_merged"] = o->duplicates_merged;
+                     } else {
+                       d["format"] = "device arrays";
+                     }
+                     return d;
+                   })
+      .def("arrays",
+           [](const py_graph& g) {
+             // Host graphs: the cleaned CSR as numpy arrays (copies).
+             if (g.device_graph()) throw std::invalid_argument("arrays(): the graph is in device memory");
+             const auto& v = g.view();
+             auto copy = [](const auto& s) {
+               using T = std::remove_const_t<std::remove_reference_t<decltype(s[0])>>;
+               T* data = new T[s.size() ? s.size() : 1];
+               std::copy(s.begin(), s.end(), data);
+               nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<T*>(p); });
+               return nb::ndarray<nb::numpy, T, nb::ndim<1>>(data, {s.size()}, owner);
+             };
+             nb::object w = v.kind == ds::graph::weight_kind::integer ? nb::cast(copy(v.int_weights))
+                                                                      : nb::cast(copy(v.real_weights));
+             return nb::make_tuple(copy(v.offsets), copy(v.targets), w);
+           })
+      .def("run_into", &run_into, nb::arg("source"), nb::arg("dist"), nb::arg("pred").none(), nb::arg("strategy"),
+           nb::arg("device"), nb::arg("delta"), nb::arg("buckets"), nb::arg("cutoff"), nb::arg("threads"),
+           nb::arg("stream"));
+
+  m.def("from_csr_arrays", &from_csr_arrays, nb::arg("n"), nb::arg("offsets"), nb::arg("targets"), nb::arg("weights"),
+        nb::arg("symmetric") = false, nb::arg("threads") = 0);
+  m.def("from_arcs", &from_arcs, nb::arg("n"), nb::arg("src"), nb::arg("dst"), nb::arg("weights"),
+        nb::arg("symmetric") = false, nb::arg("threads") = 0);
+  m.def("from_file", &from_file, nb::arg("path"), nb::arg("weight_seed") = 1, nb::arg("threads") = 0);
+  m.def("from_device", &from_device, nb::arg("n"), nb::arg("offsets"), nb::arg("targets"), nb::arg("weights"),
+        nb::arg("keep"));
+}

@@ -1,0 +1,55 @@
+"""Shared fixtures: the bundled datasets, and the array libraries the suite runs with (numpy on
+every machine; cupy, on the GPU path, where cupy is installed and a GPU can be used)."""
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import deltasplit
+
+ROOT = pathlib.Path(os.environ.get("DELTASPLIT_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
+DATASETS = sorted(p for p in (ROOT / "datasets").glob("*") if p.name.endswith((".mtx", ".mtx.gz", ".gr", ".gr.gz")))
+
+
+def _cupy_usable():
+    if not deltasplit.gpu_available():
+        return False
+    try:
+        import cupy
+        import cupyx.scipy.sparse  # noqa: F401
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception:
+        return False
+
+
+CUPY = _cupy_usable()
+ARRAY_LIBS = ["numpy"] + (["cupy"] if CUPY else [])
+
+
+@pytest.fixture(params=ARRAY_LIBS)
+def xp_name(request):
+    """'numpy' (host inputs) or 'cupy' (device inputs, GPU path)."""
+    return request.param
+
+
+def to_lib(matrix, lib):
+    """A scipy sparse matrix as the array library's sparse CSR matrix."""
+    if lib == "numpy":
+        return matrix
+    import cupyx.scipy.sparse as csp
+    return csp.csr_matrix(matrix.tocsr())
+
+
+def to_host(a):
+    if a is None or isinstance(a, np.ndarray):
+        return a
+    if hasattr(a, "get"):
+        return a.get()
+    return np.asarray(a.cpu()) if hasattr(a, "cpu") else np.asarray(a)
+
+
+def pytest_report_header(config):
+    return (f"deltasplit: built with CUDA {deltasplit.BUILT_WITH_CUDA}, GPU usable {deltasplit.gpu_available()}"
+            f"{'' if deltasplit.gpu_available() else ' (' + deltasplit.gpu_reason() + ')'}, array libraries "
+            f"{ARRAY_LIBS}")

@@ -1,0 +1,196 @@
+"""deltasplit.Graph, the native API: every way in, results in place, statistics, cutoff, errors
+carrying the C++ message."""
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse import csgraph as scg
+
+import deltasplit
+from deltasplit import Graph
+
+from conftest import DATASETS, to_host
+
+
+def test_gpu_status_is_reported():
+    assert isinstance(deltasplit.gpu_available(), bool)
+    assert deltasplit.gpu_available() or deltasplit.gpu_reason()
+
+
+def example():
+    rows = np.array([0, 0, 1, 2, 3, 3])
+    cols = np.array([1, 2, 3, 3, 4, 4])
+    w = np.array([4, 1, 1, 5, 2, 9])  # 3 -> 4 twice (2 and 9)
+    return rows, cols, w
+
+
+def test_from_edges_cleans_and_counts_like_the_readers():
+    rows, cols, w = example()
+    rows, cols, w = np.append(rows, 2), np.append(cols, 2), np.append(w, 3)  # and a self-loop
+    g = Graph.from_edges(rows, cols, w, 5)
+    assert g.num_vertices == 5 and g.num_arcs == 5
+    assert g.origin["self_loops_dropped"] == 1 and g.origin["duplicates_merged"] == 1
+    offsets, targets, weights = g.arrays()
+    assert offsets.tolist() == [0, 2, 3, 4, 5, 5]
+    assert targets.tolist() == [1, 2, 3, 3, 4]
+    assert weights.tolist() == [4, 1, 1, 5, 2]
+
+
+def test_from_arrays_matches_from_edges_with_unsorted_rows():
+    offsets = np.array([0, 3, 3, 4])
+    targets = np.array([2, 1, 2])
+    targets = np.array([2, 1, 1, 0])
+    weights = np.array([5.5, 2.0, 1.0, 0.5])
+    g = Graph.from_arrays(offsets, targets, weights)
+    o, t, w = g.arrays()
+    assert o.tolist() == [0, 2, 2, 3] and t.tolist() == [1, 2, 0] and g.origin["duplicates_merged"] == 1
+    assert g.weight_kind == "real" and w.tolist() == [1.0, 5.5, 0.5]
+
+
+def test_integral_weights_give_exact_integer_distances():
+    rows, cols, w = example()
+    g = Graph.from_edges(rows, cols, w.astype(float), 5)
+    assert g.weight_kind == "integer"
+    r = g.sssp(0, strategy="dijkstra")
+    assert r.distances.dtype == np.uint32 and r.distances.tolist() == [0, 4, 1, 5, 7]
+    assert r.predecessors is None
+    assert isinstance(r.stats, dict) and r.stats["strategy"] == "dijkstra"
+
+
+@pytest.mark.parametrize("strategy", deltasplit.STRATEGIES)
+def test_every_strategy_with_predecessors_and_cutoff(strategy):
+    rows, cols, w = example()
+    g = Graph.from_edges(rows, cols, w, 5)
+    r = g.sssp(0, strategy=strategy, predecessors=True)
+    assert r.distances.tolist() == [0, 4, 1, 5, 7]
+    assert r.predecessors.tolist() == [Graph.NO_VERTEX, 0, 0, 1, 3]
+    assert set(r.stats) >= {"strategy", "device", "milliseconds", "iterations", "edges_relaxed", "delta"}
+    c = g.sssp(0, strategy=strategy, predecessors=True, cutoff=4.5)
+    inf = Graph.INT_INFINITY
+    assert c.distances.tolist() == [0, 4, 1, inf, inf]
+    assert c.predecessors.tolist() == [Graph.NO_VERTEX, 0, 0, Graph.NO_VERTEX, Graph.NO_VERTEX]
+
+
+def test_results_land_in_the_callers_buffers():
+    rows, cols, w = example()
+    g = Graph.from_edges(rows, cols, w, 5)
+    dist = np.full(5, 7, dtype=np.uint32)
+    pred = np.zeros(5, dtype=np.uint32)
+    r = g.sssp(1, predecessors=True, out=(dist, pred))
+    assert r.distances is dist and r.predecessors is pred
+    assert dist.tolist() == [Graph.INT_INFINITY, 0, Graph.INT_INFINITY, 1, 3]
+    with pytest.raises(ValueError, match="uint32 distances"):
+        g.sssp(1, out=(np.zeros(5, dtype=np.float32), None))
+    with pytest.raises(ValueError, match="one entry per vertex"):
+        g.sssp(1, out=(np.zeros(4, dtype=np.uint32), None))
+
+
+def test_from_scipy_and_networkx_agree_with_scipy():
+    rng = np.random.default_rng(3)
+    m = sp.random(60, 60, density=0.08, random_state=4, format="csr")
+    m.data = np.round(m.data * 100)
+    expected = scg.dijkstra(m, indices=5)
+    g = Graph.from_scipy(m)
+    d = g.sssp(5).distances.astype(float)
+    d[d == Graph.INT_INFINITY] = np.inf
+    assert np.array_equal(d, expected)
+    G = nx.DiGraph()
+    G.add_nodes_from(range(60))
+    coo = m.tocoo()
+    G.add_weighted_edges_from(zip(coo.row.tolist(), coo.col.tolist(), coo.data.tolist()))
+    gx = Graph.from_networkx(G)
+    dx = gx.sssp(5).distances.astype(float)
+    dx[dx == Graph.INT_INFINITY] = np.inf
+    assert np.array_equal(dx, expected)
+    assert rng is not None
+
+
+@pytest.mark.parametrize("path", DATASETS[:2], ids=lambda p: p.name)
+def test_from_file_reads_through_the_project_readers(path):
+    g = Graph.from_file(path)
+    assert g.num_vertices > 0 and g.origin["format"] in ("matrix-market", "dimacs")
+    r = g.sssp(0, strategy="dijkstra")
+    assert r.distances[0] == 0
+
+
+def test_errors_carry_the_cpp_message(tmp_path):
+    rows, cols, w = example()
+    g = Graph.from_edges(rows, cols, w, 5)
+    with pytest.raises(IndexError, match="out of range"):
+        g.sssp(5)
+    with pytest.raises(TypeError):
+        g.sssp(1.5)
+    with pytest.raises(ValueError, match="unknown strategy"):
+        g.sssp(0, strategy="bfs")
+    with pytest.raises(ValueError, match="delta must be a positive number"):
+        g.sssp(0, delta=-1)  # checked by the C++ solver: its message comes through
+    with pytest.raises(ValueError, match="cutoff"):
+        g.sssp(0, cutoff=-2)
+    with pytest.raises(ValueError, match="negative"):
+        Graph.from_edges([0], [1], [-1.0], 2)
+    with pytest.raises(ValueError, match="outside"):
+        Graph.from_edges([0], [2], [1], 2)
+    with pytest.raises(TypeError, match="integer"):
+        Graph.from_arrays(np.array([0.0, 1.0]), np.array([0]), np.array([1]))
+    bad = tmp_path / "bad.mtx"
+    bad.write_text("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 3 1.0\n")
+    with pytest.raises(deltasplit.InputError, match="bad.mtx:3"):
+        Graph.from_file(bad)
+    with pytest.raises(ValueError):  # InputError is a ValueError
+        Graph.from_file(bad)
+
+
+def test_integer_overflow_falls_back_to_real_weights():
+    n = 4
+    w = np.array([2**31, 2**31, 2**31])
+    g = Graph.from_edges([0, 1, 2], [1, 2, 3], w, n)
+    assert g.weight_kind == "real"
+    d = g.sssp(0, strategy="dijkstra").distances
+    assert math.isclose(float(d[3]), 3 * 2**31, rel_tol=1e-6)
+
+
+def test_device_choice():
+    rows, cols, w = example()
+    g = Graph.from_edges(rows, cols, w, 5)
+    r = g.sssp(0, device="cpu")
+    assert r.stats["strategy"] == "cpu"
+    if not deltasplit.gpu_available():
+        with pytest.raises(RuntimeError, match="no GPU"):
+            g.sssp(0, device="gpu")
+    else:
+        assert g.sssp(0, device="gpu").stats["strategy"] == "multisplit"
+
+
+@pytest.mark.skipif(not deltasplit.gpu_available(), reason="needs a GPU: " + deltasplit.gpu_reason())
+@pytest.mark.parametrize("strategy", deltasplit.GPU_STRATEGIES)
+def test_device_graph_results_stay_on_the_device(strategy):
+    cupy = pytest.importorskip("cupy")
+    rows, cols, w = example()
+    m = sp.csr_matrix((w.astype(float), (rows, cols)), shape=(5, 5))  # duplicates summed by scipy: (3,4) = 11
+    g = Graph.from_arrays(cupy.asarray(m.indptr), cupy.asarray(m.indices), cupy.asarray(m.data))
+    assert g.on_device
+    r = g.sssp(0, strategy=strategy, predecessors=True)
+    assert isinstance(r.distances, cupy.ndarray) and isinstance(r.predecessors, cupy.ndarray)
+    assert r.distances.get().tolist() == [0, 4, 1, 5, 16]
+    c = g.sssp(0, strategy=strategy, cutoff=5)
+    assert c.distances.get().tolist() == [0, 4, 1, 5, Graph.INT_INFINITY]
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch without CUDA")
+    gt = Graph.from_arrays(torch.as_tensor(m.indptr, device="cuda"), torch.as_tensor(m.indices, device="cuda"),
+                           torch.as_tensor(m.data, device="cuda"))
+    rt = gt.sssp(0, strategy=strategy)
+    assert isinstance(rt.distances, torch.Tensor) and rt.distances.is_cuda
+    assert to_host(cupy.from_dlpack(rt.distances)).tolist() == [0, 4, 1, 5, 16]
+
+
+@pytest.mark.skipif(not deltasplit.gpu_available(), reason="needs a GPU: " + deltasplit.gpu_reason())
+def test_device_graph_errors():
+    cupy = pytest.importorskip("cupy")
+    with pytest.raises(ValueError, match="negative"):
+        Graph.from_arrays(cupy.asarray([0, 1, 1]), cupy.asarray([1]), cupy.asarray([-1.0]))
+    g = Graph.from_arrays(cupy.asarray([0, 1, 1]), cupy.asarray([5]), cupy.asarray([1.0]))
+    with pytest.raises(ValueError, match="device memory"):  # the device check's message
+        g.sssp(0)

@@ -1,0 +1,121 @@
+"""The NetworkX backend: registered through the entry points, dispatched to on plain NetworkX
+graphs, equal to NetworkX's answers, declining what it cannot do, and NetworkX's own
+shortest-path test suite run with NETWORKX_TEST_BACKEND=deltasplit."""
+import os
+import subprocess
+import sys
+import textwrap
+from importlib.metadata import entry_points
+
+import networkx as nx
+import pytest
+
+from deltasplit import nx_backend
+
+
+def test_entry_points_are_registered():
+    assert [e.value for e in entry_points(group="networkx.backends", name="deltasplit")] == \
+        ["deltasplit.nx_backend:backend_interface"]
+    assert [e.value for e in entry_points(group="networkx.backend_info", name="deltasplit")] == \
+        ["deltasplit._nx_info:get_info"]
+    assert "deltasplit" in nx.utils.backends.backends
+    assert nx.utils.backends.backend_info["deltasplit"]["backend_name"] == "deltasplit"
+
+
+def grid():
+    G = nx.grid_2d_graph(6, 7)
+    for i, (u, v) in enumerate(G.edges()):
+        G.edges[u, v]["weight"] = (i * 7) % 5
+        G.edges[u, v]["cost"] = 1 + (i * 3) % 4
+    G.add_node("lonely")
+    return G
+
+
+@pytest.mark.parametrize("weight", ["weight", "cost", None])
+def test_functions_dispatch_and_agree_with_networkx(weight):
+    G = grid()
+    s, t = (0, 0), (5, 6)
+    before = dict(nx_backend.calls)
+    got = nx.single_source_dijkstra_path_length(G, s, weight=weight, backend="deltasplit")
+    assert got == nx.single_source_dijkstra_path_length(G, s, weight=weight)
+    assert list(got) == sorted(got, key=got.get)  # in order of distance, as NetworkX gives them
+    dist, paths = nx.single_source_dijkstra(G, s, weight=weight, backend="deltasplit")
+    assert dist == nx.single_source_dijkstra(G, s, weight=weight)[0]
+    for v, p in paths.items():
+        assert p[0] == s and p[-1] == v
+        assert (len(p) - 1 if weight is None else nx.path_weight(G, p, weight)) == dist[v]
+    assert nx.dijkstra_path_length(G, s, t, weight=weight, backend="deltasplit") == \
+        nx.dijkstra_path_length(G, s, t, weight=weight)
+    p = nx.dijkstra_path(G, s, t, weight=weight, backend="deltasplit")
+    assert p[0] == s and p[-1] == t
+    assert nx.bellman_ford_path_length(G, s, t, weight=weight, backend="deltasplit") == \
+        nx.bellman_ford_path_length(G, s, t, weight=weight)
+    assert dict(nx.all_pairs_dijkstra_path_length(G, weight=weight, backend="deltasplit")) == \
+        dict(nx.all_pairs_dijkstra_path_length(G, weight=weight))
+    assert nx.single_source_dijkstra_path_length(G, s, cutoff=4, weight=weight, backend="deltasplit") == \
+        nx.single_source_dijkstra_path_length(G, s, cutoff=4, weight=weight)
+    ran = {k: nx_backend.calls.get(k, 0) - before.get(k, 0) for k in nx_backend.calls}
+    assert all(ran.get(k, 0) >= 1 for k in nx_backend._FUNCTIONS), ran
+
+
+def test_errors_match_networkx():
+    G = grid()
+    with pytest.raises(nx.NodeNotFound):
+        nx.single_source_dijkstra_path_length(G, "nowhere", backend="deltasplit")
+    with pytest.raises(nx.NetworkXNoPath):
+        nx.dijkstra_path_length(G, (0, 0), "lonely", backend="deltasplit")
+    with pytest.raises(nx.NetworkXNoPath):
+        nx.dijkstra_path(G, (0, 0), "lonely", backend="deltasplit")
+
+
+def test_multigraph_takes_the_lightest_parallel_edge():
+    G = nx.MultiDiGraph()
+    G.add_edge("a", "b", weight=5)
+    G.add_edge("a", "b", weight=2)
+    G.add_edge("b", "c", weight=1)
+    assert nx.single_source_dijkstra_path_length(G, "a", backend="deltasplit") == {"a": 0, "b": 2, "c": 3}
+
+
+def test_can_run_declines_what_delta_stepping_cannot_do():
+    G = nx.DiGraph()
+    G.add_edge(0, 1, weight=-1)
+    assert nx_backend.can_run("bellman_ford_path_length", (G, 0, 1), {}) is not True
+    assert nx_backend.can_run("single_source_dijkstra", (G, 0), {"weight": lambda u, v, d: 1}) is not True
+    assert nx_backend.can_run("astar_path", (G, 0, 1), {}) is False
+    G[0][1]["weight"] = 3
+    assert nx_backend.can_run("bellman_ford_path_length", (G, 0, 1), {}) is True
+    # NetworkX falls back to its own code for what is declined
+    H = nx.DiGraph()
+    H.add_edge(0, 1, weight=-2)
+    H.add_edge(1, 2, weight=3)
+    with nx.config.backend_priority(algos=["deltasplit"]):
+        assert nx.bellman_ford_path_length(H, 0, 2) == 1
+
+
+# NetworkX's own tests of these functions, with the backend converting every graph. The plugin
+# below fails the run unless the backend really answered calls (NetworkX's fallback would hide a
+# backend that never loaded).
+PLUGIN = textwrap.dedent("""
+    import pytest
+    from deltasplit import nx_backend
+
+    def pytest_sessionfinish(session, exitstatus):
+        ran = sum(nx_backend.calls.values())
+        print("\\ndeltasplit backend calls:", dict(nx_backend.calls))
+        if ran < 50:
+            session.exitstatus = 3
+""")
+
+
+def test_networkx_shortest_path_suite_runs_on_the_backend(tmp_path):
+    import networkx
+    tests = os.path.join(os.path.dirname(networkx.__file__), "algorithms", "shortest_paths", "tests")
+    (tmp_path / "deltasplit_ran.py").write_text(PLUGIN)
+    env = dict(os.environ, NETWORKX_TEST_BACKEND="deltasplit", NETWORKX_FALLBACK_TO_NX="True",
+               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "deltasplit_ran",
+                           "--rootdir", os.path.dirname(networkx.__file__), tests],
+                          env=env, capture_output=True, text=True, timeout=1800)
+    tail = proc.stdout[-4000:] + proc.stderr[-2000:]
+    assert proc.returncode == 0, tail
+    assert "deltasplit backend calls:" in proc.stdout, tail

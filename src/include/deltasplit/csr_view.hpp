@@ -1,0 +1,56 @@
+// A non-owning view of a CSR graph for pipelines that already hold their graph as arrays (in host
+// memory, or in device memory produced by earlier GPU stages), and the public way to build a clean
+// CSR from arrays that are not (unsorted rows, parallel arcs, self-loops). Host C++ only.
+//
+//   deltasplit::sssp::csr_view v = g;                                          // a graph::csr
+//   auto g = deltasplit::graph::clean_csr(n, offsets, targets, weights);       // arrays -> csr
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "deltasplit/graph/csr.hpp"
+#include "deltasplit/graph/from_arrays.hpp"
+
+namespace deltasplit::sssp {
+
+using graph::edge_t;
+using graph::vertex_t;
+
+using graph::span;
+
+// Where a view's arrays (or a solver's output buffers) live.
+enum class memory_space { host, device };
+
+// The arrays of a CSR graph, not copied: num_vertices + 1 offsets (offsets[0] = 0, non-decreasing,
+// offsets[n] = number of arcs), a target per arc, and the weights of the graph's kind (integer or
+// real, finite and non-negative). Rows may be in any order and hold parallel arcs: every solver
+// relaxes every arc, so a parallel arc simply loses to the lightest. The solvers check the view
+// once when a solver is built (std::invalid_argument naming the first fault); device views are
+// checked on the device. The arrays must outlive every solver built on the view.
+struct csr_view {
+  vertex_t num_vertices = 0;
+  span<edge_t> offsets;
+  span<vertex_t> targets;
+  graph::weight_kind kind = graph::weight_kind::integer;
+  span<std::uint32_t> int_weights;  // num_arcs() entries when kind == integer
+  span<float> real_weights;         // num_arcs() entries when kind == real
+  memory_space space = memory_space::host;  // device: every array is CUDA device memory
+  bool one_based = false;                   // how vertex ids are printed in error messages
+
+  csr_view() = default;
+  // A view of g's arrays (host memory). Implicit, so every call taking a view takes a graph::csr.
+  csr_view(const graph::csr& g);  // NOLINT(google-explicit-constructor)
+
+  edge_t num_arcs() const { return static_cast<edge_t>(targets.size()); }
+  edge_t degree(vertex_t v) const { return offsets[v + 1] - offsets[v]; }  // host views
+  std::uint64_t external_id(vertex_t v) const { return std::uint64_t{v} + (one_based ? 1 : 0); }
+};
+
+// Building a clean CSR from arrays: graph::clean_csr and graph::clean_csr_from_arcs
+// (deltasplit/graph/from_arrays.hpp).
+using graph::clean_csr;
+using graph::clean_csr_from_arcs;
+
+}  // namespace deltasplit::sssp
