@@ -5,8 +5,9 @@
 # datasets/); bench/run_h200.sh calls it.
 #   bench/check_gpu.sh BIN_DIR OUT_DIR
 # GPU test binaries: multisplit_tests, multisplit_tests_compute80 (compute_80 PTX, JIT-compiled:
-# the conservative launch shapes), sssp_gpu_tests, many_sources_gpu_tests; each one missing from
-# BIN_DIR is reported and fails the check.
+# the conservative launch shapes), sssp_gpu_tests, many_sources_gpu_tests, sssp_partitioned_tests
+# (every target tests/ declares with deltasplit_add_gpu_test); each one missing from BIN_DIR is
+# reported and fails the check.
 # The small size: DELTASPLIT_TEST_SIZE=small, which the multisplit tests read (edge cases and tile
 # boundaries, no large inputs), and, for sssp_gpu_tests, the gtest filter SSSP_SANITIZER_FILTER
 # (the small graphs). Knobs of this script only (the library reads no environment):
@@ -25,7 +26,8 @@ mkdir -p "$out"
 log=$out/check.log
 tools=${CHECK_TOOLS-memcheck racecheck synccheck initcheck}
 plain=${CHECK_PLAIN:-1}
-binaries=${CHECK_BINARIES:-multisplit_tests multisplit_tests_compute80 sssp_gpu_tests many_sources_gpu_tests}
+binaries=${CHECK_BINARIES:-multisplit_tests multisplit_tests_compute80 sssp_gpu_tests many_sources_gpu_tests \
+  sssp_partitioned_tests}
 # The SSSP tests on small graphs (bundled datasets and large generated graphs run only plainly).
 sssp_filter=${SSSP_SANITIZER_FILTER:-GpuSolver.ZeroWeightsAndZeroCycles:GpuSolver.UnreachableAndSingleVertex:GpuSolver.ParallelArcs:GpuSolver.RealWeights:GpuSolver.IntegerOverflowIsReported:GpuSolver.LongPathAndStar:GpuSolver.BothLightPhasesOfSmallFrontiers}
 ms_filter=${MULTISPLIT_SANITIZER_FILTER:-*}
@@ -62,9 +64,11 @@ for name in $binaries; do
     status=1
     continue
   fi
-  filter=(--gtest_filter="$ms_filter")
-  [ "$name" = sssp_gpu_tests ] && filter=(--gtest_filter="$sssp_filter")
-  [ "$name" = many_sources_gpu_tests ] && filter=()
+  case $name in
+    multisplit_tests*) filter=(--gtest_filter="$ms_filter") ;;
+    sssp_gpu_tests) filter=(--gtest_filter="$sssp_filter") ;;
+    *) filter=() ;;
+  esac
   for tool in $tools; do
     tlog=$out/$name.$tool.log
     t0=$(date +%s%N)

@@ -5,9 +5,9 @@
 # Run from the repository root (the tests and benchmarks read datasets/):
 #   bench/run_h200.sh BIN_DIR OUT_DIR
 # BIN_DIR holds multisplit_tests, multisplit_tests_compute80, sssp_gpu_tests, many_sources_gpu_tests,
-# deltasplit, multisplit_bench, sssp_bench, graph_load_bench and (when present) many_sources_bench
-# from `make h200` (build-h200/). OUT_DIR receives all.log and the benchmarks'
-# CSV and markdown files.
+# sssp_partitioned_tests, deltasplit, multisplit_bench, sssp_bench, graph_load_bench and (when
+# present) many_sources_bench from `make h200` (build-h200/). OUT_DIR receives all.log, the GPU
+# checks' logs (check_gpu/) and the benchmarks' CSV and markdown files.
 set -uo pipefail
 bin=${1:?usage: bench/run_h200.sh BIN_DIR OUT_DIR}
 out=${2:?usage: bench/run_h200.sh BIN_DIR OUT_DIR}
