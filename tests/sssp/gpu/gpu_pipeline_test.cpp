@@ -18,19 +18,18 @@
 #include "common/gpu.hpp"
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/sssp.hpp"
+#include "sssp/gpu/gpu_checks.hpp"
 #include "sssp/test_graphs.hpp"
 
 namespace {
 
 namespace sssp = deltasplit::sssp;
 namespace graph = deltasplit::graph;
+using deltasplit_test::gpu_strategies;
 using deltasplit_test::arc;
 using deltasplit_test::make_csr;
 using graph::edge_t;
 using graph::vertex_t;
-
-const sssp::strategy gpu_strategies[] = {sssp::strategy::near_far, sssp::strategy::bucketing,
-                                         sssp::strategy::multisplit, sssp::strategy::workfront};
 
 #define SKIP_WITHOUT_GPU()                                                     \
   do {                                                                         \

@@ -20,18 +20,20 @@
 #include "deltasplit/graph/generators.hpp"
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/sssp.hpp"
+#include "sssp/gpu/gpu_checks.hpp"
 #include "sssp/test_graphs.hpp"
 
 namespace {
 
 namespace sssp = deltasplit::sssp;
 namespace graph = deltasplit::graph;
+using deltasplit_test::expect_dijkstra;
+using deltasplit_test::gpu_strategies;
+using deltasplit_test::same_distances;
+using deltasplit_test::tree_reaches_source;
 using deltasplit_test::arc;
 using deltasplit_test::make_csr;
 using graph::vertex_t;
-
-const sssp::strategy gpu_strategies[] = {sssp::strategy::near_far, sssp::strategy::bucketing,
-                                         sssp::strategy::multisplit, sssp::strategy::workfront};
 
 sssp::options gpu_options(sssp::strategy how, double delta = 0, std::uint32_t buckets = 10, bool predecessors = false) {
   sssp::options o;
@@ -43,72 +45,8 @@ sssp::options gpu_options(sssp::strategy how, double delta = 0, std::uint32_t bu
   return o;
 }
 
-// Every reached vertex reaches the source by parent links (no cycle, no dangling link).
-::testing::AssertionResult tree_reaches_source(const graph::csr& g, vertex_t source, const sssp::result& r) {
-  const vertex_t n = g.num_vertices;
-  if (r.predecessors.size() != n) return ::testing::AssertionFailure() << "predecessors has wrong size";
-  std::vector<std::uint8_t> state(n, 0);  // 0 unknown, 1 on the current walk, 2 reaches the source
-  state[source] = 2;
-  std::vector<vertex_t> walk;
-  for (vertex_t v = 0; v < n; ++v) {
-    if (!r.reached(v) || state[v] == 2) continue;
-    walk.clear();
-    vertex_t u = v;
-    while (state[u] != 2) {
-      if (state[u] == 1) return ::testing::AssertionFailure() << "parent links form a cycle through vertex " << u;
-      state[u] = 1;
-      walk.push_back(u);
-      vertex_t p = r.predecessors[u];
-      if (p == graph::invalid_vertex || p >= n || !r.reached(p))
-        return ::testing::AssertionFailure() << "vertex " << u << " has no reached parent";
-      u = p;
-    }
-    for (vertex_t w : walk) state[w] = 2;
-  }
-  if (r.predecessors[source] != graph::invalid_vertex) return ::testing::AssertionFailure() << "the source has a parent";
-  return ::testing::AssertionSuccess();
-}
 
-::testing::AssertionResult same_distances(const sssp::result& expected, const sssp::result& got) {
-  if (got.size() != expected.size()) return ::testing::AssertionFailure() << "size " << got.size();
-  std::uint64_t bad = 0;
-  std::string first;
-  for (vertex_t v = 0; v < expected.size(); ++v) {
-    double a = expected.distance(v), b = got.distance(v);
-    bool same = expected.kind == graph::weight_kind::integer ? expected.int_distances[v] == got.int_distances[v]
-                : (std::isinf(a) || std::isinf(b)) ? a == b
-                : std::fabs(a - b) <= 1e-5 * std::max(std::fabs(a), std::fabs(b));
-    if (!same && bad++ == 0) first = "vertex " + std::to_string(v) + ": " + std::to_string(a) + " vs " + std::to_string(b);
-  }
-  if (bad) return ::testing::AssertionFailure() << bad << " distances differ, first " << first;
-  return ::testing::AssertionSuccess();
-}
 
-// Runs `how` on g from each source (one engine) and compares with Dijkstra.
-void expect_dijkstra(const graph::csr& g, const std::vector<vertex_t>& sources, const sssp::options& o,
-                     const std::string& what) {
-  sssp::solver s(g, o);
-  ASSERT_TRUE(s.on_gpu());
-  for (vertex_t source : sources) {
-    SCOPED_TRACE(what + ", " + sssp::strategy_name(o.how) + ", source " + std::to_string(source) + ", delta " +
-                 std::to_string(o.delta) + ", K " + std::to_string(o.buckets));
-    sssp::result want = sssp::dijkstra(g, source);
-    sssp::result got = s.run(source);
-    EXPECT_TRUE(same_distances(want, got));
-    EXPECT_EQ(got.stats.strategy, sssp::strategy_name(o.how));
-    EXPECT_GT(got.stats.milliseconds, 0);
-    if (g.num_arcs() > 0 && want.num_reached() > 1) {
-      EXPECT_GT(got.stats.iterations, 0u);
-      EXPECT_GE(got.stats.edges_relaxed, g.degree(source));
-      EXPECT_GE(got.stats.vertices_processed, want.num_reached());
-    }
-    if (o.predecessors) {
-      sssp::validation tree = sssp::check_predecessors(g, source, got);
-      EXPECT_TRUE(tree.ok) << tree.message;
-      EXPECT_TRUE(tree_reaches_source(g, source, got));
-    }
-  }
-}
 
 // The same graph with real weights w / 1000 + 1/16 (the float instantiation of every kernel).
 graph::csr with_real_weights(const graph::csr& g) {
