@@ -1,0 +1,104 @@
+// Contraction hierarchies and PHAST: the road-network solver for many queries on one graph.
+//
+// Contraction (Geisberger, Sanders, Schultes and Delling, "Contraction Hierarchies", WEA 2008,
+// Sections 2-3): vertices are removed one at a time in an order chosen by a priority (edge
+// difference and the contracted neighbours, kept up to date lazily); removing v adds a shortcut
+// u -> w of weight w(u, v) + w(v, w) for every pair of its remaining neighbours whose shortest
+// u-w path runs through v, which a bounded witness search (a Dijkstra from u that avoids v) fails
+// to disprove. A vertex's rank is its place in that order. Every arc of the original graph and
+// every shortcut goes up (to a higher rank) or down.
+//
+// PHAST (Delling, Goldberg, Nowatzyk and Werneck, "PHAST: Hardware-accelerated shortest path
+// trees", IPDPS 2011 / JPDC 2013, Sections 3-4): the distances from s to every vertex are an
+// upward search from s (Dijkstra over the up arcs only: a few hundred vertices on a road network)
+// followed by one linear sweep over all vertices in decreasing level, each taking
+// min(its upward distance, min over its down in-arcs (u -> v) of d(u) + w). A vertex's level is
+// one more than the highest level of the lower-ranked neighbours it had when it was contracted,
+// so every down arc goes from a higher level to a lower one and the vertices of one level are
+// independent: the sweep is one parallel pass per level, and k sources share every arc read.
+//
+// The layout here is the sweep's: vertices are renumbered into sweep positions (highest level
+// first), so that each level is a contiguous range and every down in-arc of position p comes from
+// a position of an earlier level. Host C++ only; the GPU sweep (sssp/gpu/phast.cu) uploads these
+// arrays as they are.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "deltasplit/csr_view.hpp"
+
+namespace deltasplit::sssp::detail {
+
+// Weight: std::uint32_t for integer graphs, float for real ones. Integer shortcut weights are sums
+// formed in 64 bits and saturated at too_long (a shortcut that long can only make distances that
+// overflow; the sweep reports them as distance_overflow, as every solver does).
+template <class Weight>
+struct contraction_hierarchy {
+  static constexpr Weight too_long = std::numeric_limits<Weight>::max();  // 2^32 - 1, or +inf
+
+  vertex_t num_vertices = 0;
+  // position_of[v]: the sweep position of the caller's vertex v; vertex_at[p]: the caller's
+  // vertex at sweep position p. Positions are ordered by decreasing level.
+  std::vector<vertex_t> position_of, vertex_at;
+  // Positions level_offsets[i] .. level_offsets[i + 1] - 1 form the i-th level swept (i = 0 is the
+  // highest level); num_levels() + 1 entries, the last one num_vertices.
+  std::vector<vertex_t> level_offsets;
+
+  // Up arcs by sweep position: the arcs p -> q (original arcs and shortcuts) with q of a higher
+  // rank than p, in up_offsets[p] .. up_offsets[p + 1]; targets are positions. The upward search
+  // walks these.
+  std::vector<edge_t> up_offsets;
+  std::vector<vertex_t> up_targets;
+  std::vector<Weight> up_weights;
+
+  // Down in-arcs by sweep position: for position p, the arcs q -> p with q of a higher rank than
+  // p (so q < p, in an earlier level), in down_offsets[p] .. down_offsets[p + 1]; sources are
+  // positions. The sweep reads these.
+  std::vector<edge_t> down_offsets;
+  std::vector<vertex_t> down_sources;
+  std::vector<Weight> down_weights;
+
+  // What the contraction did.
+  double build_milliseconds = 0;
+  std::uint64_t shortcuts = 0;       // arcs added (a shortcut replacing a heavier arc counts once)
+  std::uint64_t witness_searches = 0;
+
+  vertex_t num_levels() const { return level_offsets.empty() ? 0 : static_cast<vertex_t>(level_offsets.size() - 1); }
+};
+
+// Builds the hierarchy of a host graph (integer or real, as its kind says; the other instantiation
+// throws std::invalid_argument). `threads` (0 = all hardware threads) share the witness searches.
+// Parallel arcs keep the lightest; self-loops are dropped; zero weights are allowed.
+template <class Weight>
+contraction_hierarchy<Weight> build_contraction_hierarchy(const csr_view& g, unsigned threads = 0);
+
+// An upward search's result for one source: the positions it settled with their distances (64-bit
+// sums for integer graphs, so values past 2^32 - 2 are kept as they are; float for real graphs).
+template <class Weight>
+struct upward_distances {
+  using sum = std::conditional_t<std::is_same_v<Weight, float>, float, std::uint64_t>;
+  std::vector<vertex_t> positions;
+  std::vector<sum> distances;
+};
+
+// The upward search from the caller's vertex `source` (Dijkstra over up arcs). Reuses its memory
+// between calls; one object per thread. (The private members are the implementation's to choose.)
+template <class Weight>
+struct upward_search {
+  explicit upward_search(const contraction_hierarchy<Weight>& ch);
+  const upward_distances<Weight>& run(vertex_t source);
+
+ private:
+  struct state;
+  const contraction_hierarchy<Weight>* ch_;
+  std::vector<typename upward_distances<Weight>::sum> dist_;   // by position; reset after each run
+  std::vector<std::uint32_t> heap_index_;
+  std::vector<std::pair<typename upward_distances<Weight>::sum, vertex_t>> heap_;
+  upward_distances<Weight> out_;
+};
+
+}  // namespace deltasplit::sssp::detail
