@@ -47,10 +47,16 @@ struct contraction_hierarchy {
   // Positions level_offsets[i] .. level_offsets[i + 1] - 1 form the i-th level swept (i = 0 is the
   // highest level); num_levels() + 1 entries, the last one num_vertices.
   std::vector<vertex_t> level_offsets;
+  // The core: vertices left uncontracted because contracting them would add too many shortcuts
+  // (dense graphs, the last few hundred vertices of a road network). They take positions
+  // 0 .. core_size - 1, all in level 0, and share the highest rank: the arcs among them are up arcs
+  // in both directions, so the upward search runs its Dijkstra across the core, and the sweep
+  // starts below it (core vertices have no down in-arcs).
+  vertex_t core_size = 0;
 
   // Up arcs by sweep position: the arcs p -> q (original arcs and shortcuts) with q of a higher
-  // rank than p, in up_offsets[p] .. up_offsets[p + 1]; targets are positions. The upward search
-  // walks these.
+  // rank than p (or both in the core), in up_offsets[p] .. up_offsets[p + 1]; targets are
+  // positions. The upward search walks these.
   std::vector<edge_t> up_offsets;
   std::vector<vertex_t> up_targets;
   std::vector<Weight> up_weights;
@@ -69,6 +75,15 @@ struct contraction_hierarchy {
 
   vertex_t num_levels() const { return level_offsets.empty() ? 0 : static_cast<vertex_t>(level_offsets.size() - 1); }
 };
+
+// The sweep on the CPU for one source (PHAST): the upward search, then the levels in order. Writes
+// d(source, v) for every caller's vertex v into out[v] (num_vertices entries; int_infinity or +inf
+// when unreachable). Throws distance_overflow when a shortest distance does not fit (integer sums
+// past 2^32 - 2, real sums rounding to +inf), as every solver does.
+template <class Weight>
+struct upward_search;
+template <class Weight>
+void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, vertex_t source, Weight* out);
 
 // Builds the hierarchy of a host graph (integer or real, as its kind says; the other instantiation
 // throws std::invalid_argument). `threads` (0 = all hardware threads) share the witness searches.
