@@ -10,11 +10,15 @@
 # reported and fails the check.
 # The small size: DELTASPLIT_TEST_SIZE=small, which the multisplit tests read (edge cases and tile
 # boundaries, no large inputs), and, for sssp_gpu_tests, the gtest filter SSSP_SANITIZER_FILTER
-# (the small graphs). Knobs of this script only (the library reads no environment):
+# (default GpuSanitizer.*: every path of the loop on tiny graphs, gpu_sanitizer_test.cpp). Under a
+# tool each binary's tests are split over CHECK_SHARDS processes (gtest sharding) that run at once:
+# the persistent cluster kernel is some thousand times slower under racecheck, and the processes
+# overlap the tool's host-side work. Knobs of this script only (the library reads no environment):
 #   CHECK_TOOLS="memcheck racecheck synccheck initcheck"   the tools to run ("" for none)
 #   CHECK_PLAIN=1                                          0 skips the full-size runs
 #   CHECK_BINARIES="multisplit_tests ..."                  a subset of the binaries
 #   CHECK_TIMEOUT=SECONDS                                  a limit on each run (exit 124: timed out)
+#   CHECK_SHARDS=N                                         processes per binary under a tool (default 8)
 #   MULTISPLIT_SANITIZER_FILTER=PATTERN                    a gtest filter for the multisplit binaries
 #                                                          under the tools (default: every test)
 # Writes OUT_DIR/check.log (everything) and OUT_DIR/<binary>.<tool>.log; prints a table of
@@ -29,7 +33,8 @@ plain=${CHECK_PLAIN:-1}
 binaries=${CHECK_BINARIES:-multisplit_tests multisplit_tests_compute80 sssp_gpu_tests many_sources_gpu_tests \
   sssp_partitioned_tests}
 # The SSSP tests on small graphs (bundled datasets and large generated graphs run only plainly).
-sssp_filter=${SSSP_SANITIZER_FILTER:-GpuSolver.ZeroWeightsAndZeroCycles:GpuSolver.UnreachableAndSingleVertex:GpuSolver.ParallelArcs:GpuSolver.RealWeights:GpuSolver.IntegerOverflowIsReported:GpuSolver.LongPathAndStar:GpuSolver.BothLightPhasesOfSmallFrontiers}
+sssp_filter=${SSSP_SANITIZER_FILTER:-Paths/GpuSanitizer.*}
+shards=${CHECK_SHARDS:-8}
 ms_filter=${MULTISPLIT_SANITIZER_FILTER:-*}
 limit=()
 [ -n "${CHECK_TIMEOUT:-}" ] && limit=(timeout "$CHECK_TIMEOUT")
@@ -72,16 +77,32 @@ for name in $binaries; do
   for tool in $tools; do
     tlog=$out/$name.$tool.log
     t0=$(date +%s%N)
-    echo "== $name under $tool (small size) ${filter[*]}" >> "$log"
-    DELTASPLIT_TEST_SIZE=small "${limit[@]}" "$sanitizer" --tool "$tool" --error-exitcode 99 "$exe" --gtest_brief=1 \
-      "${filter[@]}" > "$tlog" 2>&1
-    rc=$?
+    echo "== $name under $tool (small size, $shards processes) ${filter[*]}" >> "$log"
+    pids=()
+    for ((shard = 0; shard < shards; ++shard)); do
+      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard DELTASPLIT_TEST_SIZE=small "${limit[@]}" "$sanitizer" \
+        --tool "$tool" --error-exitcode 99 "$exe" --gtest_brief=1 "${filter[@]}" > "$tlog.$shard" 2>&1 &
+      pids+=($!)
+    done
+    rc=0
+    for pid in "${pids[@]}"; do wait "$pid" || rc=$?; done
+    : > "$tlog"
+    errors=0 hazards=0 tests=0 missing=0
+    for ((shard = 0; shard < shards; ++shard)); do
+      cat "$tlog.$shard" >> "$tlog"
+      e=$(grep -E "ERROR SUMMARY: [0-9]+" "$tlog.$shard" | tail -n 1 | grep -oE "[0-9]+ error" | grep -oE "[0-9]+")
+      [ -n "$e" ] && errors=$((errors + e)) || missing=$((missing + 1))
+      h=$(grep -E "RACECHECK SUMMARY" "$tlog.$shard" | tail -n 1 | grep -oE "[0-9]+ hazard" | grep -oE "[0-9]+")
+      [ -n "$h" ] && hazards=$((hazards + h))
+      t=$(grep -oE "^\[  PASSED  \] [0-9]+ test" "$tlog.$shard" | grep -oE "[0-9]+")
+      [ -n "$t" ] && tests=$((tests + t))
+      rm -f "$tlog.$shard"
+    done
     cat "$tlog" >> "$log"
-    errors=$(grep -E "ERROR SUMMARY: [0-9]+" "$tlog" | tail -n 1 | grep -oE "[0-9]+ error" | grep -oE "[0-9]+")
-    hazards=$(grep -E "RACECHECK SUMMARY" "$tlog" | tail -n 1 | sed 's/.*SUMMARY: //')
-    [ $rc -eq 0 ] || status=1
-    summary+=("$(printf '%-28s %-10s exit %d, %s s, errors: %s%s' "$name" "$tool" $rc "$(seconds_since "$t0")" \
-      "${errors:-?}" "${hazards:+ (racecheck: $hazards)}")")
+    [ $rc -eq 0 ] && [ $missing -eq 0 ] || status=1
+    summary+=("$(printf '%-28s %-10s exit %d, %s s, %d tests passed, errors: %d%s%s' "$name" "$tool" $rc \
+      "$(seconds_since "$t0")" $tests $errors "$([ "$tool" = racecheck ] && echo " (hazards: $hazards)")" \
+      "$([ $missing -gt 0 ] && echo ", $missing shard(s) without a summary")")")
   done
 done
 {

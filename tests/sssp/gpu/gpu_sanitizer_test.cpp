@@ -1,0 +1,109 @@
+// Every path of the GPU loop on graphs small enough for compute-sanitizer: one test instance per
+// strategy and small-frontier mode (light iterations block by block or cluster-synchronously, on
+// clusters of 16, 8 and 1 blocks), each solving a handful of tiny graphs with predecessors and
+// comparing with Dijkstra vertex by vertex. The suite's other tests use graphs of up to millions
+// of vertices; under racecheck the persistent cluster kernel runs some thousand times slower, so
+// bench/check_gpu.sh runs this suite under the tools instead, its instances split over processes
+// (gtest sharding). Small as they are, the graphs reach every phase of the loop: several buckets
+// with heavy arcs (a small delta), zero weights and zero-weight cycles, unreachable vertices, one
+// vertex, parallel arcs, real weights, integer overflow, queue regrowth and the grid-wide step (a
+// frontier past the cluster's limit).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "common/gpu.hpp"
+#include "deltasplit/graph/generators.hpp"
+#include "deltasplit/sssp.hpp"
+#include "sssp/gpu/gpu_checks.hpp"
+#include "sssp/test_graphs.hpp"
+
+namespace {
+
+namespace sssp = deltasplit::sssp;
+namespace graph = deltasplit::graph;
+using deltasplit_test::expect_dijkstra;
+using deltasplit_test::make_csr;
+using graph::vertex_t;
+
+struct loop_path {
+  sssp::strategy how;
+  sssp::light_phase light;
+  std::uint32_t blocks;
+};
+
+std::string path_name(const ::testing::TestParamInfo<loop_path>& info) {
+  std::string name = sssp::strategy_name(info.param.how);
+  for (char& c : name)
+    if (c == '-') c = '_';
+  return name + (info.param.light == sssp::light_phase::block ? "_block_" : "_cluster_") +
+         std::to_string(info.param.blocks);
+}
+
+std::vector<loop_path> every_path() {
+  std::vector<loop_path> paths;
+  for (sssp::strategy how : deltasplit_test::gpu_strategies)
+    for (loop_path mode : {loop_path{how, sssp::light_phase::block, 16}, {how, sssp::light_phase::block, 8},
+                           {how, sssp::light_phase::cluster, 16}, {how, sssp::light_phase::cluster, 8},
+                           {how, sssp::light_phase::cluster, 1}})
+      paths.push_back(mode);
+  return paths;
+}
+
+class GpuSanitizer : public ::testing::TestWithParam<loop_path> {
+ protected:
+  sssp::options options(double delta = 0) const {
+    sssp::options o;
+    o.how = GetParam().how;
+    o.device = sssp::device_kind::gpu;
+    o.light = GetParam().light;
+    o.cluster_blocks = GetParam().blocks;
+    o.delta = delta;
+    o.predecessors = true;
+    return o;
+  }
+};
+
+TEST_P(GpuSanitizer, EveryLoopPathOnSmallGraphs) {
+  DELTASPLIT_REQUIRE_GPU();
+  // Weights 0..100 with delta 8: dozens of buckets, heavy arcs, far-pile re-filing; a queue of
+  // 16 entries makes the first solve overflow and regrow.
+  graph::csr mixed = deltasplit_test::random_graph(300, 1500, 5, 100);
+  sssp::options small_queues = options(8);
+  small_queues.queue_capacity = 16;
+  expect_dijkstra(mixed, {0, 17}, small_queues, "random 300 x 1500, delta 8, queues of 16");
+  // Zero-weight cycle hanging off a positive arc, a zero chain after it; two components with parallel
+  // arcs (make_csr keeps them; the solver relaxes every one); one vertex.
+  expect_dijkstra(make_csr(6, {{0, 1, 0}, {1, 2, 0}, {2, 0, 0}, {2, 3, 5}, {3, 4, 0}, {4, 3, 0}, {4, 5, 0}}), {0, 3},
+                  options(), "zero cycle");
+  expect_dijkstra(make_csr(7, {{0, 1, 4}, {0, 1, 2}, {1, 2, 3}, {2, 0, 1}, {4, 5, 2}, {5, 6, 2}, {5, 6, 2}}), {0, 4},
+                  options(), "two components, parallel arcs");
+  expect_dijkstra(make_csr(1, {}), {0}, options(), "one vertex");
+  // A road-like grid with real weights: the float instantiation, block-local iterations.
+  graph::grid_params gp;
+  gp.rows = 12, gp.cols = 40, gp.keep_fraction = 0.9, gp.seed = 4;
+  graph::csr grid = graph::generate_grid(gp);
+  graph::csr real = grid;
+  real.kind = graph::weight_kind::real;
+  real.real_weights.assign(grid.int_weights.begin(), grid.int_weights.end());
+  for (float& w : real.real_weights) w = 0.001f * w + 0.0625f;
+  real.int_weights.clear();
+  expect_dijkstra(real, {7}, options(), "grid 12 x 40, real weights");
+  // A star wider than the cluster's frontier limit: the grid-wide step takes it.
+  std::vector<deltasplit_test::arc> star;
+  for (vertex_t v = 1; v < 10000; ++v) star.push_back({0, v, static_cast<double>(v % 7)});
+  for (vertex_t v = 1; v + 1 < 10000; v += 97) star.push_back({v, v + 1, 1});
+  expect_dijkstra(make_csr(10000, star), {0}, options(), "star of 9,999 leaves");
+  // Overflow: the only path to vertex 2 sums past 2^32 - 2; beside it, an overflowing candidate
+  // that a short path beats.
+  const graph::csr far = make_csr(3, {{0, 1, 3e9}, {1, 2, 3e9}});
+  EXPECT_THROW(sssp::solver(far, options()).run(0), sssp::distance_overflow);
+  expect_dijkstra(make_csr(4, {{0, 1, 3e9}, {1, 2, 3e9}, {0, 3, 1}, {3, 2, 1}}), {0}, options(),
+                  "overflowing candidate, short path");
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, GpuSanitizer, ::testing::ValuesIn(every_path()), path_name);
+
+}  // namespace
