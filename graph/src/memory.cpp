@@ -10,15 +10,26 @@
 
 namespace deltasplit::graph {
 
-std::uint64_t available_memory() {
+std::uint64_t available_memory_from_meminfo(std::istream& meminfo) {
   // MemAvailable counts reclaimable page cache as available, which is what a large allocation
-  // can really get; MemFree would refuse graphs that fit.
+  // can really get; MemFree would refuse graphs that fit. Lines are "Key:  value [kB]"; some
+  // have no unit, so each line is read on its own.
+  std::uint64_t available = 0, total = 0;
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    std::istringstream fields(line);
+    std::string key;
+    std::uint64_t kib = 0;
+    if (!(fields >> key >> kib)) continue;
+    if (key == "MemAvailable:") available = saturating_mul(kib, 1024);
+    if (key == "MemTotal:") total = saturating_mul(kib, 1024);
+  }
+  return available ? available : total;
+}
+
+std::uint64_t available_memory() {
   std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
+  if (const std::uint64_t bytes = available_memory_from_meminfo(meminfo)) return bytes;
   long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
   if (pages > 0 && page > 0) return saturating_mul(static_cast<std::uint64_t>(pages), static_cast<std::uint64_t>(page));
   return UINT64_MAX;  // nothing to go by: let the allocation decide

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <future>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,21 @@ TEST(GraphLoaderLimits, GenerationPastTheBudgetIsRefusedWithBytes) {
   p.memory_limit = 0;
   EXPECT_EQ(generate_rmat(p).num_vertices, 4096u);
   EXPECT_GT(available_memory(), 0u);
+}
+
+TEST(GraphLoaderLimits, AvailableMemoryFromMeminfo) {
+  auto from = [](const std::string& text) {
+    std::istringstream in(text);
+    return available_memory_from_meminfo(in);
+  };
+  const std::string head = "MemTotal:       131072000 kB\nMemFree:         1000000 kB\n";
+  EXPECT_EQ(from(head + "MemAvailable:   120000000 kB\nHugePages_Total:       0\n"), 120000000ull * 1024);
+  // A MemAvailable of 0 is no reading (the H200 machine told a Python process so): MemTotal.
+  EXPECT_EQ(from(head + "MemAvailable:          0 kB\n"), 131072000ull * 1024);
+  // Lines without a unit before MemAvailable do not shift the fields of the lines after them.
+  EXPECT_EQ(from("HugePages_Total:       0\nMemAvailable:   5 kB\n"), 5ull * 1024);
+  EXPECT_EQ(from("MemFree: 7 kB\n"), 0u);  // neither: the caller asks sysconf
+  EXPECT_EQ(from(""), 0u);
 }
 
 TEST(GraphLoaderLimits, GraphsWithoutArcsLoadInEveryFormat) {

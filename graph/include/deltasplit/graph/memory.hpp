@@ -4,14 +4,21 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <stdexcept>
 #include <string>
 
 namespace deltasplit::graph {
 
 // Bytes the kernel can give this process now without swapping: MemAvailable from /proc/meminfo,
-// or the physical memory (sysconf) where /proc cannot be read.
+// or the physical memory (sysconf) where /proc cannot be read. Never 0 (see below).
 std::uint64_t available_memory();
+
+// The same from the text of a /proc/meminfo: MemAvailable; where that reads 0, MemTotal (a
+// MemAvailable of 0 is no reading: on the H200 machine a Python process was told 0 and every
+// dataset was refused, while 136 tests ran beside it); 0 when the text has neither (the caller
+// then asks sysconf).
+std::uint64_t available_memory_from_meminfo(std::istream& meminfo);
 
 // A size such as "12.5 GiB (13421772800 bytes)", for messages.
 std::string describe_bytes(std::uint64_t bytes);
