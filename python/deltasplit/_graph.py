@@ -367,6 +367,7 @@ class Graph:
             stats["device"] = r.stats["device"]
         return stats
 
+
 def device_rows(offsets):
     """The row of every arc of a CSR on the device (the last row whose offset is <= the arc)."""
     import cupy
