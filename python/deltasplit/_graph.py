@@ -277,6 +277,96 @@ class Graph:
             pred = torch.from_dlpack(pred) if pred is not None else None
         return SSSPResult(dist, pred, stats)
 
+    def distance_matrix(self, sources, targets=None, *, strategy="multisplit", device="auto", delta=0,
+                        batch_size=None, threads=0, out=None, return_stats=False):
+        """Distances from every source to every target: a (len(sources), len(targets)) array, all
+        vertices as targets when targets is None. Duplicate sources and targets are allowed.
+
+        Host graphs are solved by the batched many-source solver (C++ many_sources.hpp), built on
+        first use and kept while the settings stay the same: on the GPU, batch_size sources at once
+        (rounded up to a multiple of 32; None = the largest batch that fits in half the free device
+        memory, at most 4096) sharing one bucket bound and one arc read per vertex; on the CPU, one
+        Dijkstra per source spread over `threads` threads (0 = all), batch_size (None = 256) rows
+        at a time. strategy only picks the device here: a GPU strategy runs on the GPU when
+        `device` allows it (as sssp does), 'cpu' and 'dijkstra' on the CPU. delta: the GPU bucket
+        width, 0 = automatic. There is no cutoff: use sssp(cutoff=...) per source.
+        Device graphs (built from cupy or torch arrays) are solved one source at a time with
+        sssp(strategy=...) into the rows (the batched solver takes a host graph).
+
+        Results: the graph's distance type (uint32 with INT_INFINITY, or float32 with inf), a numpy
+        array for host graphs, a cupy array (torch for a torch-built graph) for device graphs.
+        `out`: a C-contiguous array to write into instead, of that type in host or device memory
+        (cupy, torch: the GPU's blocks are copied device to device, never through the host), or
+        float64 in host memory (unreachable = inf, scipy's convention). return_stats: also return
+        a dict: batched, device, on_gpu, batch_size, batches, blocks, milliseconds, iterations.
+        """
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+        if device not in ("auto", "gpu", "cpu"):
+            raise ValueError(f"device must be 'auto', 'gpu' or 'cpu'; got {device!r}")
+        if isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)) or \
+                not math.isfinite(delta) or delta < 0:
+            raise ValueError(f"delta must be a number >= 0 (0 = automatic); got {delta!r}")
+        if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer))
+                                       or not 0 < batch_size < 2**32):
+            raise ValueError(f"batch_size must be a positive integer or None; got {batch_size!r}")
+        n = self.num_vertices
+        src = _vertex_list(sources, n, "source")
+        tgt = None if targets is None else _vertex_list(targets, n, "target")
+        columns = n if tgt is None else len(tgt)
+        dtype = np.uint32 if self.weight_kind == "integer" else np.float32
+        if out is None:
+            if self._device:
+                import cupy
+                out = cupy.empty((len(src), columns), dtype=dtype)
+            else:
+                out = np.empty((len(src), columns), dtype=dtype)
+            torch_out = self._device and getattr(self, "_torch", False)
+        else:
+            torch_out = False
+            if tuple(out.shape) != (len(src), columns):
+                raise ValueError(f"out must have shape {(len(src), columns)}; got {tuple(out.shape)}")
+            contiguous = out.is_contiguous() if _is_torch(out) else out.flags.c_contiguous
+            if not contiguous:
+                raise ValueError("out must be C-contiguous (the rows are written whole)")
+        if len(src) == 0 or columns == 0:
+            stats = {"batched": False, "solves": 0, "milliseconds": 0.0, "device": ""}
+        elif self._device:
+            stats = self._rows_one_by_one(src, tgt, out, strategy, device, delta, threads)
+        else:
+            if _device_module(out) is not None:
+                # The output's memory may still be in use by work queued on the caller's streams;
+                # the solver copies into it on a stream of its own.
+                import cupy
+                cupy.cuda.runtime.deviceSynchronize()
+            run_on = device if strategy in GPU_STRATEGIES else "cpu"
+            stats = self._core.distance_matrix_into(src, tgt, out, run_on, float(delta), int(threads),
+                                                    int(batch_size or 0))
+        if torch_out:
+            import torch
+            out = torch.from_dlpack(out)
+        return (out, stats) if return_stats else out
+
+    def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, threads):
+        """distance_matrix on a device graph: one sssp per source, written into its row (through
+        a row of all vertices when targets pick the columns)."""
+        import cupy
+        if _device_module(out) is None:
+            raise ValueError("a device graph writes device memory: out must be a cupy or torch array")
+        rows = _as_cupy(out)
+        full = None if targets is None else cupy.empty(self.num_vertices, dtype=rows.dtype)
+        picks = None if targets is None else cupy.asarray(targets.astype(np.int64))
+        stats = {"batched": False, "solves": 0, "milliseconds": 0.0, "device": ""}
+        for i, s in enumerate(sources):
+            r = self.sssp(int(s), strategy, delta, device=device, threads=threads,
+                          out=(rows[i] if full is None else full, None))
+            if full is not None:
+                rows[i] = full[picks]
+            stats["solves"] += 1
+            stats["milliseconds"] += r.stats["milliseconds"]
+            stats["device"] = r.stats["device"]
+        return stats
+
 
 def device_rows(offsets):
     """The row of every arc of a CSR on the device (the last row whose offset is <= the arc)."""
@@ -284,6 +374,21 @@ def device_rows(offsets):
     offsets = offsets.astype(cupy.int64)
     arcs = cupy.arange(int(offsets[-1]), dtype=cupy.int64)
     return cupy.searchsorted(offsets[1:], arcs, side="right").astype(cupy.int64)
+
+
+def _vertex_list(values, n, what):
+    """Vertex ids (a 1-D sequence or array of integers, host or device) as a host uint32 array,
+    every one checked against 0..n-1."""
+    a = _as_cupy(values).get() if _device_module(values) is not None else np.asarray(values)
+    if a.ndim != 1:
+        raise ValueError(f"{what}s must be a one-dimensional list of vertex ids; got shape {a.shape}")
+    if a.size and a.dtype.kind not in "iu":
+        raise TypeError(f"{what}s must be integer vertex ids; got dtype {a.dtype}")
+    if a.size:
+        bad = a[(a < 0) | (a >= n)]
+        if bad.size:
+            raise IndexError(f"{what} vertex {int(bad[0])} is out of range: valid ids are 0..{n - 1}")
+    return np.ascontiguousarray(a, dtype=np.uint32)
 
 
 def _check_index_array(a, name):

@@ -9,8 +9,12 @@ ways, ``unweighted`` counts edges, ``limit`` reports pairs farther apart as unre
 strategy) and ``device=`` ('auto', 'gpu', 'cpu'). Negative weights raise ValueError (scipy only
 warns and may answer wrongly).
 
-cupy inputs (cupy arrays, cupyx.scipy.sparse matrices) are solved on the GPU from device memory
-and give cupy outputs. Several sources are solved one after the other on one uploaded graph.
+Several indices without predecessors or a limit are solved together by the batched many-source
+solver (Graph.distance_matrix): on the GPU in batches of sources that share one bucket bound and
+one read of every arc, on the CPU one Dijkstra per source over all threads. With predecessors or a
+limit, each index is one solve on one uploaded graph. cupy inputs (cupy arrays, cupyx.scipy.sparse
+matrices) are solved on the GPU from device memory and give cupy outputs, one solve per index (the
+batched solver takes a host graph).
 """
 import math
 
@@ -178,13 +182,21 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     return dist
 
 
-def _solve_rows(g, sources, dist, pred, **how):
-    """Fills dist[i] (and pred[i] when given) with scipy's answer from sources[i]: one solve per
-    source on the one uploaded graph. This is the seam for the batched many-source GPU mode
-    (many_sources.hpp): where it exists, one call filling every row replaces the loop."""
+def _solve_rows(g, sources, dist, pred, strategy, device, cutoff):
+    """Fills dist[i] (and pred[i] when given) with scipy's answer from sources[i]. Several sources
+    without predecessors or a limit go to Graph.distance_matrix: the batched many-source solver
+    (many_sources.hpp) for host graphs, writing float64 rows in place. Predecessors and limits
+    (the batched solver has neither), a single source, and device graphs (the batched solver
+    takes a host graph) take one sssp per source on the one uploaded graph."""
     xp = np if isinstance(dist, np.ndarray) else __import__("cupy")
+    if pred is None and math.isinf(cutoff) and len(sources) > 1:
+        if g.on_device:
+            dist[...] = _as_float64(_as_array(g.distance_matrix(sources, strategy=strategy, device=device), xp), xp)
+        else:
+            g.distance_matrix(sources, strategy=strategy, device=device, out=dist)
+        return
     for row, s in enumerate(sources):
-        r = g.sssp(int(s), predecessors=pred is not None, **how)
+        r = g.sssp(int(s), strategy=strategy, predecessors=pred is not None, device=device, cutoff=cutoff)
         dist[row] = _as_float64(_as_array(r.distances, xp), xp)
         if pred is not None:
             pred[row] = _as_scipy_pred(_as_array(r.predecessors, xp), xp)

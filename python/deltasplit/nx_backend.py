@@ -127,15 +127,17 @@ def _solve(G, source, weight, cutoff=None, predecessors=False):
     s = _index_of(G, weight)[source]
     limit = math.inf if cutoff is None else float(cutoff)
     r = g.sssp(s, predecessors=predecessors, cutoff=limit)
-    d = np.asarray(r.distances)
+    return _lengths(np.asarray(r.distances), g.nodes, source), (np.asarray(r.predecessors) if predecessors else None), g.nodes
+
+
+def _lengths(d, nodes, source):
+    """One row of distances as NetworkX gives them: reached nodes only, in order of distance."""
     reached = np.flatnonzero(d != (Graph.INT_INFINITY if d.dtype == np.uint32 else np.inf))
-    nodes = g.nodes
     values = d[reached].tolist()
     dist = {nodes[i]: v for i, v in zip(reached.tolist(), values)}
     dist[source] = 0
     order = sorted(dist, key=dist.get)  # NetworkX returns nodes in order of distance
-    dist = {v: dist[v] for v in order}
-    return dist, (np.asarray(r.predecessors) if predecessors else None), nodes
+    return {v: dist[v] for v in order}
 
 
 def _path(parent, nodes, index, source, target):
@@ -196,10 +198,25 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     return _path_length(G, source, target, weight)
 
 
+# all_pairs_dijkstra_path_length asks the batched solver for this many bytes of distances at a
+# time (rows of uint32 / float32 per node): a memory bound on what the generator holds, not a
+# tuning of speed (every batch the solver makes within a call shares one uploaded graph).
+_ALL_PAIRS_BLOCK_BYTES = 64 << 20
+
+
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     _count("all_pairs_dijkstra_path_length")
-    for n in G.G:
-        yield (n, _solve(G, n, weight, cutoff)[0])
+    if cutoff is not None:  # the batched solver has no cutoff
+        for n in G.G:
+            yield (n, _solve(G, n, weight, cutoff)[0])
+        return
+    g = G.solver_graph(weight)
+    nodes = g.nodes
+    rows = max(1, _ALL_PAIRS_BLOCK_BYTES // (4 * max(len(nodes), 1)))
+    for first in range(0, len(nodes), rows):
+        block = g.distance_matrix(np.arange(first, min(first + rows, len(nodes))))
+        for i, d in enumerate(block):
+            yield (nodes[first + i], _lengths(d, nodes, nodes[first + i]))
 
 
 def bellman_ford_path_length(G, source, target, weight="weight"):

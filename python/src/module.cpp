@@ -1,14 +1,22 @@
-// deltasplit._core: the Python binding of the C++ API (src/include/deltasplit/sssp.hpp). The
-// Python package (python/deltasplit/) converts and checks its inputs, allocates the outputs with
-// the caller's array library (numpy, or cupy/torch for device memory) and hands their memory to
-// solver::run_into here through DLPack, so results land where the caller reads them, uncopied.
+// deltasplit._core: the Python binding of the C++ API (src/include/deltasplit/sssp.hpp and
+// many_sources.hpp). The Python package (python/deltasplit/) converts and checks its inputs,
+// allocates the outputs with the caller's array library (numpy, or cupy/torch for device memory)
+// and hands their memory here through DLPack: solver::run_into writes one source's row in place,
+// and many_sources' blocks are copied into the caller's rows (device to device on the batch's
+// stream when the output is on the device).
 // C++ exceptions reach Python with their message: std::invalid_argument as ValueError,
 // std::out_of_range as IndexError, distance_overflow as OverflowError, graph::input_error as
 // deltasplit.InputError (a ValueError), everything else as RuntimeError.
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -18,7 +26,12 @@
 #include "deltasplit/graph/error.hpp"
 #include "deltasplit/graph/from_arrays.hpp"
 #include "deltasplit/graph/io.hpp"
+#include "deltasplit/many_sources.hpp"
 #include "deltasplit/sssp.hpp"
+
+#if DELTASPLIT_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 namespace nb = nanobind;
 namespace ds = deltasplit;
@@ -38,13 +51,34 @@ const T* host_data(const any_array& a, const char* what) {
   return static_cast<const T*>(a.data());
 }
 
+ds::sssp::device_kind device_from_name(const std::string& device) {
+  if (device == "gpu") return ds::sssp::device_kind::gpu;
+  if (device == "cpu") return ds::sssp::device_kind::cpu;
+  if (device == "auto") return ds::sssp::device_kind::automatic;
+  throw std::invalid_argument("device must be 'auto', 'gpu' or 'cpu'; got '" + device + "'");
+}
+
 template <class T>
 ds::graph::span<T> host_span(const any_array& a, const char* what) {
   return {host_data<T>(a, what), a.shape(0)};
 }
 
+// What a many-source solver is built with (many_sources keeps its options from construction).
+struct batch_settings {
+  ds::sssp::device_kind device = ds::sssp::device_kind::automatic;
+  double delta = 0;
+  unsigned threads = 0;
+  std::uint32_t batch_size = 0;
+  bool device_blocks = false;
+  bool operator==(const batch_settings& o) const {
+    return device == o.device && delta == o.delta && threads == o.threads && batch_size == o.batch_size &&
+           device_blocks == o.device_blocks;
+  }
+};
+
 // A graph as Python holds it: a cleaned host CSR it owns, or a view of device arrays it keeps
-// alive, and up to two solvers on it (GPU and CPU), built on first use and retuned per call.
+// alive, and up to two solvers on it (GPU and CPU), built on first use and retuned per call, plus
+// (host graphs) the many-source solver of the last settings asked for.
 class py_graph {
  public:
   explicit py_graph(ds::graph::csr&& g) : host_(std::make_unique<ds::graph::csr>(std::move(g))), view_(*host_) {}
@@ -77,11 +111,34 @@ class py_graph {
     return *slot;
   }
 
+  // many_sources takes a graph::csr (it uploads its own copy), so only host graphs have one. It is
+  // kept while the settings stay the same: building it uploads the graph to the GPU.
+  ds::sssp::many_sources& many_for(const batch_settings& b) {
+    if (!host_)
+      throw std::invalid_argument("the batched many-source solver needs a host graph (this one is in device memory)");
+    if (!many_ || !(many_settings_ == b)) {
+      many_.reset();
+      ds::sssp::options o;
+      o.device = b.device;
+      o.delta = b.delta;
+      o.threads = b.threads;
+      ds::sssp::many_source_options m;
+      m.batch_size = b.batch_size;
+      m.device_blocks = b.device_blocks;
+      nb::gil_scoped_release release;
+      many_ = std::make_unique<ds::sssp::many_sources>(*host_, o, m);
+      many_settings_ = b;
+    }
+    return *many_;
+  }
+
  private:
   std::unique_ptr<ds::graph::csr> host_;
   ds::sssp::csr_view view_;
   nb::object keep_;  // the device arrays of a device view
   std::unique_ptr<ds::sssp::solver> gpu_, cpu_;
+  std::unique_ptr<ds::sssp::many_sources> many_;
+  batch_settings many_settings_;
 };
 
 py_graph from_csr_arrays(std::uint64_t n, const any_array& offsets, const any_array& targets, const any_array& weights,
@@ -162,10 +219,7 @@ nb::dict run_into(py_graph& g, std::uint64_t source, any_array dist, nb::object 
                   std::uintptr_t stream) {
   ds::sssp::options o;
   o.how = ds::sssp::strategy_from_name(strategy);
-  o.device = device == "gpu" ? ds::sssp::device_kind::gpu
-             : device == "cpu" ? ds::sssp::device_kind::cpu
-             : device == "auto" ? ds::sssp::device_kind::automatic
-                                : throw std::invalid_argument("device must be 'auto', 'gpu' or 'cpu'; got '" + device + "'");
+  o.device = device_from_name(device);
   o.delta = delta;
   o.buckets = buckets;
   o.cutoff = cutoff;
@@ -199,6 +253,111 @@ nb::dict run_into(py_graph& g, std::uint64_t source, any_array dist, nb::object 
     st = s.run_into(static_cast<vertex_t>(source), out);
   }
   return stats_dict(st);
+}
+
+using matrix_array = nb::ndarray<nb::ndim<2>, nb::c_contig>;
+
+std::vector<vertex_t> vertex_list(const any_array& a, const char* what) {
+  const vertex_t* p = host_data<vertex_t>(a, what);
+  return std::vector<vertex_t>(p, p + a.shape(0));
+}
+
+// One block's rows into the caller's rows, in the caller's element type: the graph's own (a plain
+// copy) or float64 on the host (scipy's convention: INT_INFINITY becomes inf).
+template <class From>
+void copy_rows(const From* from, std::size_t cells, void* to, bool widen) {
+  if (!widen) {
+    std::memcpy(to, from, cells * sizeof(From));
+    return;
+  }
+  double* out = static_cast<double*>(to);
+  for (std::size_t i = 0; i < cells; ++i) {
+    if constexpr (std::is_same_v<From, std::uint32_t>)
+      out[i] = from[i] == ds::sssp::int_infinity ? std::numeric_limits<double>::infinity() : double(from[i]);
+    else
+      out[i] = from[i];
+  }
+}
+
+void copy_on_device(void* to, const void* from, std::size_t bytes, void* stream) {
+#if DELTASPLIT_WITH_CUDA
+  const cudaError_t e = cudaMemcpyAsync(to, from, bytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(stream));
+  if (e != cudaSuccess) throw std::runtime_error(std::string("copying distance rows on the device: ") + cudaGetErrorString(e));
+#else
+  (void)to, (void)from, (void)bytes, (void)stream;
+  throw std::runtime_error("deltasplit was built without CUDA: no device blocks");
+#endif
+}
+
+// Distances from every source to every target (all vertices when targets is None) by the batched
+// many-source solver (many_sources.hpp), into out: sources x columns, row-major, of the graph's
+// distance type (uint32 / float32), in host or device memory, or float64 in host memory. A device
+// output takes the GPU's blocks where they are (device_blocks) and copies them on the batch's
+// stream, which the solver synchronizes before run() returns.
+nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object targets, matrix_array out,
+                              const std::string& device, double delta, unsigned threads, std::uint32_t batch_size) {
+  std::vector<vertex_t> from = vertex_list(sources, "sources");
+  std::vector<vertex_t> to;
+  if (!targets.is_none()) to = vertex_list(nb::cast<any_array>(targets), "targets");
+  const bool integer = g.view().kind == ds::graph::weight_kind::integer;
+  const std::size_t columns = targets.is_none() ? g.view().num_vertices : to.size();
+  if (out.shape(0) != from.size() || out.shape(1) != columns)
+    throw std::invalid_argument("the distance matrix must have shape (" + std::to_string(from.size()) + ", " +
+                                std::to_string(columns) + "); got (" + std::to_string(out.shape(0)) + ", " +
+                                std::to_string(out.shape(1)) + ")");
+  const bool out_on_device = out.device_type() == nb::device::cuda::value;
+  const bool widen = out.dtype() == nb::dtype<double>();
+  if (widen && out_on_device) throw std::invalid_argument("a float64 distance matrix must be in host memory");
+  if (!widen && out.dtype() != (integer ? nb::dtype<std::uint32_t>() : nb::dtype<float>()))
+    throw std::invalid_argument(integer ? "integer graphs need uint32 (or float64 on the host) distances"
+                                        : "real graphs need float32 (or float64 on the host) distances");
+  batch_settings b;
+  b.device = device_from_name(device);
+  b.delta = delta;
+  b.threads = threads;
+  b.batch_size = batch_size;
+  b.device_blocks = out_on_device;
+  if (out_on_device && b.device == ds::sssp::device_kind::cpu)
+    throw std::invalid_argument("device='cpu' writes host memory: the distance matrix is in device memory");
+  ds::sssp::many_sources& ms = g.many_for(b);
+  const std::size_t k = ms.batch_size(from.size(), to.size());
+  const std::size_t element = widen ? sizeof(double) : 4;
+  char* base = static_cast<char*>(out.data());
+  std::size_t batches = 0, blocks = 0;
+  std::uint64_t iterations = 0;
+  double milliseconds = 0, delta_used = 0;
+  {
+    nb::gil_scoped_release release;
+    ms.run(from, to, [&](const ds::sssp::distance_block& block) {
+      // A batch's first block starts at a multiple of k (later blocks of a batch are its rows
+      // beyond the host block size).
+      batches += block.first_row % k == 0;
+      ++blocks;
+      milliseconds += block.milliseconds;
+      iterations += block.iterations;
+      if (block.delta) delta_used = block.delta;
+      const std::size_t cells = block.rows * block.columns;
+      void* rows = base + block.first_row * columns * element;
+      if (block.on_device)
+        copy_on_device(rows, integer ? static_cast<const void*>(block.int_distances) : block.real_distances,
+                       cells * 4, block.stream);
+      else if (integer)
+        copy_rows(block.int_distances, cells, rows, widen);
+      else
+        copy_rows(block.real_distances, cells, rows, widen);
+    });
+  }
+  nb::dict d;
+  d["batched"] = true;
+  d["device"] = ms.device_name();
+  d["on_gpu"] = ms.on_gpu();
+  d["batch_size"] = k;
+  d["batches"] = batches;
+  d["blocks"] = blocks;
+  d["milliseconds"] = milliseconds;
+  d["iterations"] = iterations;
+  d["delta"] = delta_used;
+  return d;
 }
 
 }  // namespace
@@ -258,7 +417,9 @@ NB_MODULE(_core, m) {
            })
       .def("run_into", &run_into, nb::arg("source"), nb::arg("dist"), nb::arg("pred").none(), nb::arg("strategy"),
            nb::arg("device"), nb::arg("delta"), nb::arg("buckets"), nb::arg("cutoff"), nb::arg("threads"),
-           nb::arg("stream"));
+           nb::arg("stream"))
+      .def("distance_matrix_into", &distance_matrix_into, nb::arg("sources"), nb::arg("targets").none(),
+           nb::arg("out").noconvert(), nb::arg("device"), nb::arg("delta"), nb::arg("threads"), nb::arg("batch_size"));
 
   m.def("from_csr_arrays", &from_csr_arrays, nb::arg("n"), nb::arg("offsets"), nb::arg("targets"), nb::arg("weights"),
         nb::arg("symmetric") = false, nb::arg("threads") = 0);

@@ -1,0 +1,288 @@
+"""The batched many-source path: Graph.distance_matrix (C++ many_sources.hpp through the binding),
+csgraph.dijkstra with several indices, and NetworkX's all_pairs_dijkstra_path_length, against
+scipy.sparse.csgraph.dijkstra; the batches the C++ side reports; device outputs on the GPU."""
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse import csgraph as scg
+
+import deltasplit
+from deltasplit import Graph
+from deltasplit import csgraph as dcg
+
+from conftest import CUPY, DATASETS, to_host, to_lib
+
+GPU = deltasplit.gpu_available()
+
+
+def as_float64(d):
+    """A distance matrix of the graph's type in scipy's convention (float64, inf unreachable)."""
+    d = to_host(d)
+    out = d.astype(np.float64)
+    if d.dtype == np.uint32:
+        out[d == Graph.INT_INFINITY] = np.inf
+    return out
+
+
+def assert_same_distances(ours, theirs, integer):
+    ours = as_float64(ours)
+    assert ours.shape == theirs.shape
+    assert np.array_equal(np.isinf(ours), np.isinf(theirs))
+    finite = np.isfinite(theirs)
+    if integer:
+        assert np.array_equal(ours[finite], theirs[finite])
+    else:
+        np.testing.assert_allclose(ours[finite], theirs[finite], rtol=1e-5, atol=0)
+
+
+def load(path):
+    g = Graph.from_file(path)
+    offsets, targets, weights = g.arrays()
+    n = g.num_vertices
+    matrix = sp.csr_matrix((weights.astype(np.float64), targets.astype(np.int64), offsets.astype(np.int64)),
+                           shape=(n, n))
+    return g, matrix
+
+
+def sources_for(matrix, count, seed=7):
+    """count sources: the first, a middle one twice (a duplicate), the last, a vertex with no
+    out-arcs where there is one, and the rest drawn at random (with repeats)."""
+    n = matrix.shape[0]
+    picked = [0, n // 3, n // 3, n - 1]
+    sinks = np.flatnonzero(np.diff(matrix.indptr) == 0)
+    if sinks.size:
+        picked.append(int(sinks[0]))
+    rng = np.random.default_rng(seed)
+    picked += rng.integers(0, n, max(count - len(picked), 0)).tolist()
+    return np.array(picked[:count], dtype=np.int64)
+
+
+@pytest.fixture(scope="module", params=DATASETS, ids=lambda p: p.name)
+def dataset(request):
+    g, matrix = load(request.param)
+    sources = sources_for(matrix, 5)
+    return g, matrix, sources, scg.dijkstra(matrix, indices=sources), g.weight_kind == "integer"
+
+
+@pytest.mark.parametrize("batch_size", [None, 2, 5])
+def test_distance_matrix_equals_scipy_on_every_dataset(dataset, batch_size):
+    g, matrix, sources, reference, integer = dataset
+    d, stats = g.distance_matrix(sources, batch_size=batch_size, return_stats=True)
+    assert d.dtype == (np.uint32 if integer else np.float32) and d.shape == (len(sources), matrix.shape[0])
+    assert_same_distances(d, reference, integer)
+    assert stats["batched"] and stats["on_gpu"] == GPU
+    assert stats["batches"] == math.ceil(len(sources) / stats["batch_size"])
+
+
+def test_targets_pick_columns_in_their_order(dataset):
+    g, matrix, sources, reference, integer = dataset
+    n = matrix.shape[0]
+    targets = np.random.default_rng(3).integers(0, n, 40)
+    targets[:3] = [n - 1, 0, n - 1]  # duplicates, any order
+    d = g.distance_matrix(sources, targets)
+    assert d.shape == (len(sources), len(targets))
+    assert_same_distances(d, reference[:, targets], integer)
+
+
+def test_float64_output_is_scipys_convention(dataset):
+    g, matrix, sources, reference, integer = dataset
+    out = np.full((len(sources), matrix.shape[0]), -1.0)
+    assert g.distance_matrix(sources, out=out) is out
+    assert_same_distances(out, reference, integer)  # every cell written: none is left at -1
+
+
+def test_csgraph_several_indices_equal_scipy(dataset, xp_name):
+    _, matrix, sources, reference, integer = dataset
+    ours = dcg.dijkstra(to_lib(matrix, xp_name), indices=sources)
+    assert to_host(ours).dtype == np.float64
+    assert_same_distances(ours, reference, integer)
+
+
+# -- batches: the C++ side reports them; sizes that do and do not divide the count ---------------
+
+BATCH_DATASETS = [p for p in DATASETS if p.name.startswith(("chicago-regional", "email-Enron"))]
+
+
+@pytest.mark.parametrize("path", BATCH_DATASETS, ids=lambda p: p.name)
+@pytest.mark.parametrize("count,batch_size", [(64, 32), (70, 32), (70, 35), (70, None)])
+def test_batches_cover_every_source(path, count, batch_size):
+    g, matrix = load(path)
+    sources = sources_for(matrix, count)
+    d, stats = g.distance_matrix(sources, batch_size=batch_size, return_stats=True)
+    assert_same_distances(d, scg.dijkstra(matrix, indices=sources), g.weight_kind == "integer")
+    k = stats["batch_size"]
+    if batch_size is not None:  # the GPU rounds a batch up to a multiple of 32
+        assert k == (-(-batch_size // 32) * 32 if stats["on_gpu"] else batch_size)
+    assert stats["batches"] == math.ceil(count / k) and stats["blocks"] >= stats["batches"]
+
+
+def small():
+    # 0 -> 1 (2), 0 -> 2 (5), 1 -> 2 (1), 2 -> 3 (0, explicit zero); 4 has no out-arcs and 5 is
+    # reached by nobody
+    rows, cols, vals = [0, 0, 1, 2, 5], [1, 2, 2, 3, 4], [2.0, 5.0, 1.0, 0.0, 3.0]
+    return sp.csr_matrix((vals, (rows, cols)), shape=(6, 6))
+
+
+@pytest.mark.parametrize("real", [False, True])
+def test_small_graph_with_unreachable_vertices(real):
+    m = small()
+    if real:
+        m.data = m.data * 0.37 + 0.011
+    g = Graph.from_scipy(m)
+    sources = [4, 0, 0, 5, 3]
+    d = g.distance_matrix(sources, batch_size=2)
+    assert_same_distances(d, scg.dijkstra(m, indices=sources), not real)
+    assert np.isinf(as_float64(d)[0, :4]).all() and as_float64(d)[0, 4] == 0  # a source with no out-arcs
+
+
+def test_csgraph_runs_the_batched_path_not_one_solve_per_index(monkeypatch):
+    m = small()
+    calls = []
+    batched = Graph.distance_matrix
+
+    def spy(self, *args, **kwargs):
+        calls.append(len(args[0]))
+        return batched(self, *args, **kwargs)
+
+    def no_single_solves(*args, **kwargs):
+        raise AssertionError("a per-source solve ran")
+
+    monkeypatch.setattr(Graph, "distance_matrix", spy)
+    monkeypatch.setattr(Graph, "sssp", no_single_solves)
+    indices = np.array([[0, 4], [5, 0]])
+    ours = dcg.dijkstra(m, indices=indices)
+    assert ours.shape == (2, 2, 6) and calls == [4]
+    assert_same_distances(ours, scg.dijkstra(m, indices=indices), True)
+    assert_same_distances(dcg.shortest_path(m), scg.shortest_path(m), True)
+    assert calls == [4, 6]
+
+
+def test_predecessors_and_limit_still_solve_per_source(monkeypatch):
+    m = small()
+    monkeypatch.setattr(Graph, "distance_matrix", lambda *a, **k: pytest.fail("the batched path has no tree"))
+    d, p = dcg.dijkstra(m, indices=[0, 5], return_predecessors=True)
+    assert_same_distances(d, scg.dijkstra(m, indices=[0, 5]), True)
+    assert np.array_equal(p == -9999, scg.dijkstra(m, indices=[0, 5], return_predecessors=True)[1] == -9999)
+    assert_same_distances(dcg.dijkstra(m, indices=[0, 5], limit=2.5), scg.dijkstra(m, indices=[0, 5], limit=2.5), True)
+
+
+def test_networkx_all_pairs_uses_the_batched_path(monkeypatch):
+    G = nx.gnp_random_graph(40, 0.08, seed=5, directed=True)
+    for i, (u, v) in enumerate(G.edges()):
+        G.edges[u, v]["weight"] = (i * 7) % 5
+    G.add_node("alone")
+    monkeypatch.setattr(Graph, "sssp", lambda *a, **k: pytest.fail("a per-source solve ran"))
+    ours = dict(nx.all_pairs_dijkstra_path_length(G, backend="deltasplit"))
+    assert ours == dict(nx.all_pairs_dijkstra_path_length(G))
+
+
+def test_empty_lists_and_graphs():
+    g = Graph.from_scipy(small())
+    assert g.distance_matrix([]).shape == (0, 6)
+    assert g.distance_matrix([1, 2], targets=[]).shape == (2, 0)
+    empty = Graph.from_scipy(sp.csr_matrix((0, 0)))
+    assert empty.distance_matrix([]).shape == (0, 0)
+    assert dcg.dijkstra(sp.csr_matrix((1, 1))).tolist() == [[0.0]]
+
+
+# -- bad inputs ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sources,error,match", [
+    ([0, 6], IndexError, "source vertex 6 is out of range"),
+    ([-1], IndexError, "source vertex -1 is out of range"),
+    ([0.5, 1.0], TypeError, "integer"),
+    ([[0, 1]], ValueError, "one-dimensional"),
+    (np.array([True, False]), TypeError, "integer"),
+])
+def test_bad_sources_raise(sources, error, match):
+    with pytest.raises(error, match=match):
+        Graph.from_scipy(small()).distance_matrix(sources)
+
+
+def test_bad_targets_and_options_raise():
+    g = Graph.from_scipy(small())
+    with pytest.raises(IndexError, match="target vertex 9 is out of range"):
+        g.distance_matrix([0], targets=[1, 9])
+    with pytest.raises(ValueError, match="batch_size"):
+        g.distance_matrix([0], batch_size=0)
+    with pytest.raises(ValueError, match="strategy"):
+        g.distance_matrix([0], strategy="fast")
+    with pytest.raises(ValueError, match="device"):
+        g.distance_matrix([0], device="tpu")
+    with pytest.raises(ValueError, match="delta"):
+        g.distance_matrix([0], delta=-1)
+
+
+def test_bad_outputs_raise():
+    g = Graph.from_scipy(small())
+    with pytest.raises(ValueError, match="uint32"):
+        g.distance_matrix([0, 1], out=np.empty((2, 6), dtype=np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        g.distance_matrix([0, 1], out=np.empty((2, 5), dtype=np.uint32))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        g.distance_matrix([0, 1], out=np.empty((6, 2), dtype=np.uint32).T)
+    real = Graph.from_scipy(small() * 0.5)
+    with pytest.raises(ValueError, match="float32"):
+        real.distance_matrix([0, 1], out=np.empty((2, 6), dtype=np.uint32))
+
+
+@pytest.mark.skipif(GPU, reason="checks the error where no GPU can be used")
+def test_device_gpu_without_a_gpu_raises():
+    with pytest.raises(RuntimeError, match="GPU"):
+        Graph.from_scipy(small()).distance_matrix([0, 1], device="gpu")
+
+
+# -- the GPU: device outputs copied device to device, device graphs ------------------------------
+
+needs_cupy = pytest.mark.skipif(not CUPY, reason="needs cupy and a usable GPU (device outputs, device graphs)")
+
+
+@needs_cupy
+@pytest.mark.parametrize("path", BATCH_DATASETS, ids=lambda p: p.name)
+@pytest.mark.parametrize("batch_size", [32, None])
+def test_device_output_on_the_gpu(path, batch_size):
+    import cupy
+    g, matrix = load(path)
+    sources = sources_for(matrix, 70)
+    targets = np.arange(0, matrix.shape[0], 7)
+    dtype = cupy.uint32 if g.weight_kind == "integer" else cupy.float32
+    out = cupy.full((len(sources), len(targets)), 7, dtype=dtype)
+    d, stats = g.distance_matrix(sources, targets, batch_size=batch_size, out=out, return_stats=True)
+    assert d is out and stats["on_gpu"] and stats["batches"] == math.ceil(len(sources) / stats["batch_size"])
+    assert_same_distances(out, scg.dijkstra(matrix, indices=sources)[:, targets], g.weight_kind == "integer")
+
+
+@needs_cupy
+def test_torch_device_output():
+    torch = pytest.importorskip("torch", reason="needs torch for torch device outputs")
+    g, matrix = load(next(p for p in BATCH_DATASETS if p.name.startswith("chicago")))  # real weights: float32
+    sources = sources_for(matrix, 40)
+    dtype = torch.uint32 if g.weight_kind == "integer" else torch.float32
+    out = torch.zeros((len(sources), matrix.shape[0]), dtype=dtype, device="cuda")
+    g.distance_matrix(sources, out=out, device="gpu")
+    assert_same_distances(out, scg.dijkstra(matrix, indices=sources), g.weight_kind == "integer")
+
+
+@needs_cupy
+def test_device_graph_solves_one_source_at_a_time():
+    import cupy
+    g, matrix = load(BATCH_DATASETS[0])
+    dg = Graph.from_arrays(cupy.asarray(matrix.indptr), cupy.asarray(matrix.indices), cupy.asarray(matrix.data),
+                           num_vertices=matrix.shape[0])
+    sources = sources_for(matrix, 6)
+    targets = np.array([5, 0, 5, matrix.shape[0] - 1])
+    d, stats = dg.distance_matrix(sources, return_stats=True)
+    assert isinstance(d, cupy.ndarray) and not stats["batched"] and stats["solves"] == len(sources)
+    reference = scg.dijkstra(matrix, indices=sources)
+    assert_same_distances(d, reference, g.weight_kind == "integer")
+    assert_same_distances(dg.distance_matrix(sources, targets), reference[:, targets], g.weight_kind == "integer")
+
+
+@needs_cupy
+def test_device_output_with_device_cpu_raises():
+    import cupy
+    with pytest.raises(ValueError, match="device='cpu'"):
+        Graph.from_scipy(small()).distance_matrix([0, 1], device="cpu", out=cupy.empty((2, 6), dtype=cupy.uint32))
