@@ -49,6 +49,19 @@ def to_host(a):
     return np.asarray(a.cpu()) if hasattr(a, "cpu") else np.asarray(a)
 
 
+def assert_same_distances(ours, theirs, integer):
+    """ours (float64 with inf, in any array library) against scipy's `theirs`: the same shape and
+    unreachable vertices; integer weights equal, real ones within a relative 1e-5."""
+    ours = to_host(ours)
+    assert ours.dtype == np.float64 and ours.shape == theirs.shape
+    assert np.array_equal(np.isinf(ours), np.isinf(theirs))
+    finite = np.isfinite(theirs)
+    if integer:
+        assert np.array_equal(ours[finite], theirs[finite])
+    else:
+        np.testing.assert_allclose(ours[finite], theirs[finite], rtol=1e-5, atol=0)
+
+
 def pytest_report_header(config):
     return (f"deltasplit: built with CUDA {deltasplit.BUILT_WITH_CUDA}, GPU usable {deltasplit.gpu_available()}"
             f"{'' if deltasplit.gpu_available() else ' (' + deltasplit.gpu_reason() + ')'}, array libraries "

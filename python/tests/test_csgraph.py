@@ -8,20 +8,9 @@ from scipy.sparse import csgraph as scg
 import deltasplit
 from deltasplit import csgraph as dcg
 
-from conftest import DATASETS, to_host, to_lib
+from conftest import DATASETS, assert_same_distances, to_host, to_lib
 
 STRATEGIES = deltasplit.STRATEGIES
-
-
-def assert_same_distances(ours, theirs, integer):
-    ours = to_host(ours)
-    assert ours.dtype == np.float64 and ours.shape == theirs.shape
-    assert np.array_equal(np.isinf(ours), np.isinf(theirs))
-    finite = np.isfinite(theirs)
-    if integer:
-        assert np.array_equal(ours[finite], theirs[finite])
-    else:
-        np.testing.assert_allclose(ours[finite], theirs[finite], rtol=1e-5, atol=0)
 
 
 def arcs_of(matrix, directed=True, unweighted=False):

@@ -13,6 +13,7 @@ import deltasplit
 from deltasplit import Graph
 from deltasplit import csgraph as dcg
 
+import conftest
 from conftest import CUPY, DATASETS, to_host, to_lib
 
 GPU = deltasplit.gpu_available()
@@ -28,14 +29,7 @@ def as_float64(d):
 
 
 def assert_same_distances(ours, theirs, integer):
-    ours = as_float64(ours)
-    assert ours.shape == theirs.shape
-    assert np.array_equal(np.isinf(ours), np.isinf(theirs))
-    finite = np.isfinite(theirs)
-    if integer:
-        assert np.array_equal(ours[finite], theirs[finite])
-    else:
-        np.testing.assert_allclose(ours[finite], theirs[finite], rtol=1e-5, atol=0)
+    conftest.assert_same_distances(as_float64(ours), theirs, integer)
 
 
 def load(path):
