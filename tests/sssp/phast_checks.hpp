@@ -4,6 +4,7 @@
 // and the cutoff rule.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -58,6 +59,17 @@ inline void expect_phast_matches_dijkstra(const csr& g, const std::vector<vertex
       EXPECT_TRUE(tree.ok) << tree.message;
     }
   }
+}
+
+// Cutoffs that cut a graph's distances from source at several places: none reached, a third, a
+// non-integer half, all (the farthest reached distance).
+inline std::vector<double> cutoffs_across(const csr& g, vertex_t source) {
+  const phast_ds::result full = phast_ds::dijkstra(g, source);
+  double far = 0;
+  for (vertex_t v = 0; v < g.num_vertices; ++v)
+    if (full.reached(v)) far = std::max(far, full.distance(v));
+  EXPECT_GT(far, 10);
+  return {0.0, far / 3, std::floor(far / 2) + 0.5, far};
 }
 
 // Zero-weight cycles (0 <-> 1 <-> 2), parallel arcs (3 -> 4 twice), a self-loop, a vertex without

@@ -16,6 +16,8 @@
 
 #include <cuda_runtime.h>
 
+#include "deltasplit/sssp.hpp"
+
 namespace deltasplit::sssp::gpu {
 
 template <class Distance>
@@ -50,6 +52,23 @@ struct distance_ops<float> {
     return __int_as_float(atomicMin(reinterpret_cast<int*>(p), __float_as_int(v)));
   }
 };
+
+// The weights of a graph and the distances of output buffers, of the kind Distance.
+template <class Distance>
+span<typename distance_ops<Distance>::weight> weights_of(const csr_view& g) {
+  if constexpr (std::is_same_v<Distance, float>)
+    return g.real_weights;
+  else
+    return g.int_weights;
+}
+
+template <class Distance>
+Distance* distances_of(const output_buffers& out) {
+  if constexpr (std::is_same_v<Distance, float>)
+    return out.real_distances;
+  else
+    return out.int_distances;
+}
 
 // A distance cutoff (options::cutoff) as a distance: the largest one not beyond it (no cutoff: the
 // largest finite distance).

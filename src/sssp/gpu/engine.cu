@@ -86,22 +86,6 @@ void upload(device_array<T>& dst, span<T> src, cudaStream_t stream) {
   if (!src.empty()) DS_CUDA(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyDefault, stream));
 }
 
-template <class Distance>
-span<typename distance_ops<Distance>::weight> weights_of(const csr_view& g) {
-  if constexpr (std::is_same_v<Distance, float>)
-    return g.real_weights;
-  else
-    return g.int_weights;
-}
-
-template <class Distance>
-Distance* distances_of(const output_buffers& out) {
-  if constexpr (std::is_same_v<Distance, float>)
-    return out.real_distances;
-  else
-    return out.int_distances;
-}
-
 // Vertices past the cutoff become unreachable (options::cutoff): the solve stopped before their
 // buckets, so their distances are tentative or infinite.
 template <class Distance>

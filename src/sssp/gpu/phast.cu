@@ -161,22 +161,6 @@ void upload(device_array<T>& dst, const std::vector<T>& src, cudaStream_t stream
   if (!src.empty()) DS_CUDA(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
 }
 
-template <class Distance>
-Distance* distances_of(const output_buffers& out) {
-  if constexpr (std::is_same_v<Distance, float>)
-    return out.real_distances;
-  else
-    return out.int_distances;
-}
-
-template <class Weight>
-span<Weight> weights_of(const csr_view& g) {
-  if constexpr (std::is_same_v<Weight, float>)
-    return g.real_weights;
-  else
-    return g.int_weights;
-}
-
 // An upward distance as a 32-bit distance, or false when it does not fit (integer sums past
 // 2^32 - 2; a real sum that rounded to +inf).
 template <class Sum, class Distance>
@@ -503,7 +487,7 @@ class phast_gpu final : public detail::phast_engine {
   // on first use. Real distances summed through shortcuts need the tolerant rule.
   void tree(vertex_t source, Distance* by_id, vertex_t* predecessors) {
     if (!graph_offsets_.get()) {
-      const span<weight> w = weights_of<weight>(g_);
+      const span<weight> w = weights_of<Distance>(g_);
       graph_offsets_ = device_array<edge_t>(g_.offsets.size(), "the graph's offsets");
       graph_targets_ = device_array<vertex_t>(g_.num_arcs(), "the graph's targets");
       graph_weights_ = device_array<weight>(g_.num_arcs(), "the graph's weights");

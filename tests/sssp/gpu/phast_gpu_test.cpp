@@ -58,12 +58,7 @@ TEST(PhastGpu, RealWeights) {
 TEST(PhastGpu, Cutoff) {
   DELTASPLIT_REQUIRE_GPU();
   const csr grid = small_grid(60, 5);
-  const phast_ds::result full = phast_ds::dijkstra(grid, 0);
-  double far = 0;
-  for (vertex_t v = 0; v < grid.num_vertices; ++v)
-    if (full.reached(v)) far = std::max(far, full.distance(v));
-  ASSERT_GT(far, 10);
-  for (double cutoff : {0.0, far / 3, std::floor(far / 2) + 0.5, far})
+  for (double cutoff : cutoffs_across(grid, 0))
     expect_phast_matches_dijkstra(grid, {0, 31}, phast_on(gpu, true, cutoff), "grid, cutoff");
   expect_phast_matches_dijkstra(random_graph(3000, 15000, 9, 20.0, weight_kind::real), {0}, phast_on(gpu, true, 7.25),
                                 "real, cutoff");
