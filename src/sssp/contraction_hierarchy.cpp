@@ -30,21 +30,35 @@ namespace deltasplit::sssp::detail {
 
 namespace {
 
-// The contraction's tuning constants, measured on the 2-core build machine (Release, one thread;
-// bench/results/phast.md has the full table).
+// The contraction's tuning constants, measured on the 2-core build machine (Release, one thread,
+// this file's code with each setting; bench/results/phast.md has the final table). Build time and
+// core size on USA-road-d.NY, build time on the social graphs (core degree 16 unless said):
 //
-// Witness searches stop after settling this many vertices (then the shortcut is added). Priority
+//   witness search limits (contract / simulate)   NY build   NY core   slashdot   cit-HepPh
+//   settled vertices 1000 / 100                     15.2 s        0
+//   settled vertices 500 / 20                        8.0 s     1251     42.7 s     34.1 s
+//   scanned arcs 2000 / 60                           4.9 s     2962      4.5 s     11.6 s
+//   ... + pair limit 100, core degree 24             4.5 s     1472      2.9 s      3.6 s  (chosen)
+//
+// PHAST per source on NY stayed 2.6-3.0 ms throughout (the sweep dominates; the upward search
+// settles about the core). A settled-vertex limit does not bound the work on social graphs, where
+// settling a hub scans thousands of arcs: the searches are limited by arcs scanned instead.
+//
+// A witness search stops after scanning this many arcs (then the shortcut is added). Priority
 // simulations use the smaller limit: a wrong estimate only changes the order, never the result.
-constexpr unsigned contract_settle_limit = 1000;
-constexpr unsigned simulate_settle_limit = 100;
+constexpr std::size_t contract_scan_limit = 2000;
+constexpr std::size_t simulate_scan_limit = 60;
 // A vertex with more in x out neighbour pairs than this is not simulated: its priority counts every
-// pair as a shortcut. Hubs of social graphs would otherwise cost thousands of searches each, and
+// pair as a shortcut. Hubs of social and citation graphs would otherwise cost hundreds of searches
+// per evaluation (cit-HepPh: 7.0 million searches at a limit of 1000, 1.8 million at 100), and
 // they end up in the core anyway.
-constexpr std::uint64_t simulate_pair_limit = 1000;
+constexpr std::uint64_t simulate_pair_limit = 100;
 // Contraction stops, leaving the rest as the core, when the remaining graph's mean out-degree
-// passes this bound: from there on every contraction adds more arcs than it removes.
-constexpr double core_mean_degree = 16;
-// Priority = edge_difference_weight * (shortcuts - arcs removed) + contracted neighbours + level.
+// passes this bound: past it each contraction adds more arcs than it removes and the searches
+// grow (NY contracts to a core of about 1500 of 264346 vertices; slashdot keeps 31236 of 82168).
+constexpr double core_mean_degree = 24;
+// Priority = edge_difference_weight * (shortcuts - arcs removed) + contracted neighbours + level
+// (Geisberger et al. Section 3: edge difference, uniformity; the level spreads contraction evenly).
 constexpr std::int64_t edge_difference_weight = 2;
 
 template <class Weight>
@@ -90,34 +104,42 @@ struct remaining_graph {
 };
 
 // A Dijkstra from one vertex over the remaining graph that avoids the vertex being contracted,
-// bounded by the longest via-path and a settled-vertex limit, stopping early once every target is
-// settled. dist[] keeps tentative distances afterwards: a tentative distance is the length of a
-// real path, so it is a witness as good as a settled one.
+// bounded by the longest via-path and a limit on the arcs it scans. It stops as soon as every target is
+// decided: witnessed (reached within its via-path's length) or settled beyond it. dist[] keeps
+// tentative distances afterwards: a tentative distance is the length of a real path, so it is a
+// witness as good as a settled one.
 template <class Weight>
 class witness_search {
  public:
   using sum = typename arithmetic<Weight>::sum;
 
-  explicit witness_search(vertex_t n) : dist_(n, arithmetic<Weight>::unreached), target_(n, 0) {}
+  explicit witness_search(vertex_t n) : dist_(n, arithmetic<Weight>::unreached), via_(n), target_(n, 0) {}
 
-  void mark_target(vertex_t w) { target_[w] = stamp_; }
-  sum distance(vertex_t w) const { return dist_[w]; }
+  void mark_target(vertex_t w, Weight via) {
+    if (target_[w] != stamp_) ++pending_;
+    target_[w] = stamp_;
+    via_[w] = via;
+  }
+  // True when the search reached w within via, the via-path's length: the shortcut is not needed.
+  // (Unreached is +inf for real weights, which a saturated via-path equals; only a reached vertex
+  // witnesses.)
+  bool witnessed(vertex_t w, Weight via) const {
+    return dist_[w] != arithmetic<Weight>::unreached && dist_[w] <= via;
+  }
 
-  // Returns after the search from `from`; distance() is valid until the next call.
-  void run(const remaining_graph<Weight>& g, vertex_t from, vertex_t avoid, sum bound, unsigned settle_limit,
-           std::size_t targets) {
+  void run(const remaining_graph<Weight>& g, vertex_t from, vertex_t avoid, sum bound, std::size_t scan_limit) {
     dist_[from] = 0;
     touched_.push_back(from);
     heap_.push_back({0, from});
-    unsigned settled = 0;
-    while (!heap_.empty() && targets > 0 && settled < settle_limit) {
+    std::size_t scanned = 0;
+    while (!heap_.empty() && pending_ > 0 && scanned < scan_limit) {
       std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
       auto [d, x] = heap_.back();
       heap_.pop_back();
       if (d > dist_[x]) continue;  // a stale entry
       if (d > bound) break;
-      ++settled;
-      if (target_[x] == stamp_) --targets;
+      decide(x);
+      scanned += g.out[x].size();
       for (const arc<Weight>& a : g.out[x]) {
         if (a.to == avoid) continue;
         sum s = d + a.weight;
@@ -126,6 +148,7 @@ class witness_search {
         dist_[a.to] = s;
         heap_.push_back({s, a.to});
         std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+        if (target_[a.to] == stamp_ && s <= via_[a.to]) decide(a.to);
       }
     }
   }
@@ -135,13 +158,22 @@ class witness_search {
     for (vertex_t x : touched_) dist_[x] = arithmetic<Weight>::unreached;
     touched_.clear();
     heap_.clear();
+    pending_ = 0;
     ++stamp_;
   }
 
  private:
+  void decide(vertex_t x) {
+    if (target_[x] != stamp_) return;
+    target_[x] = 0;
+    --pending_;
+  }
+
   std::vector<sum> dist_;
-  std::vector<std::uint32_t> target_;  // == stamp_ for the current search's targets
+  std::vector<Weight> via_;            // the targets' via-path lengths
+  std::vector<std::uint32_t> target_;  // == stamp_ for the current search's undecided targets
   std::uint32_t stamp_ = 1;
+  std::size_t pending_ = 0;
   std::vector<vertex_t> touched_;
   std::vector<std::pair<sum, vertex_t>> heap_;
 };
@@ -187,14 +219,17 @@ class contractor {
       auto [p, v] = queue.top();
       queue.pop();
       if (g_.contracted[v] || p != priority[v]) continue;
-      // Lazy update (Section 3.1): the top's priority may have grown since it was computed.
-      std::int64_t now = evaluate(v, searches_[0]);
+      if (double(arcs_) > core_mean_degree * remaining) break;
+      // Lazy update (Section 3.1): the top's priority may have grown since it was computed. The
+      // searches that re-evaluate it are the contraction's own, so they run once.
+      found_.clear();
+      const std::uint64_t added = shortcuts_of(v, searches_[0], contract_scan_limit, &found_);
+      const std::int64_t now = priority_of(v, added);
       if (now > p && !queue.empty() && now > queue.top().first) {
         priority[v] = now;
         queue.push({now, v});
         continue;
       }
-      if (double(arcs_) > core_mean_degree * remaining) break;
       neighbours.clear();
       for (const auto& a : g_.out[v]) neighbours.push_back(a.to);
       for (const auto& a : g_.in[v]) neighbours.push_back(a.to);
@@ -236,31 +271,23 @@ class contractor {
   // The shortcuts contracting v needs: for each in-neighbour u, one witness search bounded by the
   // longest via-path from u, then u -> w for every out-neighbour w it did not reach within w(u, v)
   // + w(v, w). With `found` empty it only counts them.
-  std::uint64_t shortcuts_of(vertex_t v, search_state& s, unsigned settle_limit, std::vector<shortcut<Weight>>* found) {
+  std::uint64_t shortcuts_of(vertex_t v, search_state& s, std::size_t scan_limit, std::vector<shortcut<Weight>>* found) {
     std::uint64_t count = 0;
     for (const auto& in : g_.in[v]) {
       const vertex_t u = in.to;
       sum bound = 0;
-      std::size_t targets = 0;
       for (const auto& out : g_.out[v]) {
         if (out.to == u) continue;
-        bound = std::max<sum>(bound, arithmetic<Weight>::shortcut(in.weight, out.weight));
-        s.mark_target(out.to);
-        ++targets;
+        const Weight via = arithmetic<Weight>::shortcut(in.weight, out.weight);
+        bound = std::max<sum>(bound, via);
+        s.mark_target(out.to, via);
       }
-      if (targets == 0) {
-        s.clear();
-        continue;
-      }
-      s.run(g_, u, v, bound, settle_limit, targets);
+      s.run(g_, u, v, bound, scan_limit);
       ++s.count;
       for (const auto& out : g_.out[v]) {
         if (out.to == u) continue;
-        Weight via = arithmetic<Weight>::shortcut(in.weight, out.weight);
-        // A witness: the via-path is not needed. (Unreached is +inf for real weights, which a
-        // saturated via-path equals; only a reached vertex witnesses.)
-        const sum witness = s.distance(out.to);
-        if (witness != arithmetic<Weight>::unreached && witness <= via) continue;
+        const Weight via = arithmetic<Weight>::shortcut(in.weight, out.weight);
+        if (s.witnessed(out.to, via)) continue;
         ++count;
         if (found) found->push_back({u, out.to, via});
       }
@@ -269,16 +296,18 @@ class contractor {
     return count;
   }
 
-  std::int64_t evaluate(vertex_t v, search_state& s) {
-    const std::uint64_t in = g_.in[v].size(), out = g_.out[v].size();
-    const std::uint64_t added = in * out > simulate_pair_limit ? in * out : shortcuts_of(v, s, simulate_settle_limit, nullptr);
-    return edge_difference_weight * (std::int64_t(added) - std::int64_t(in + out)) + contracted_neighbours_[v] +
-           level_[v];
+  std::int64_t priority_of(vertex_t v, std::uint64_t added) const {
+    const std::int64_t removed = std::int64_t(g_.in[v].size() + g_.out[v].size());
+    return edge_difference_weight * (std::int64_t(added) - removed) + contracted_neighbours_[v] + level_[v];
   }
 
+  std::int64_t evaluate(vertex_t v, search_state& s) {
+    const std::uint64_t pairs = std::uint64_t(g_.in[v].size()) * g_.out[v].size();
+    return priority_of(v, pairs > simulate_pair_limit ? pairs : shortcuts_of(v, s, simulate_scan_limit, nullptr));
+  }
+
+  // Removes v with the shortcuts found_ holds.
   void contract_vertex(vertex_t v) {
-    found_.clear();
-    shortcuts_of(v, searches_[0], contract_settle_limit, &found_);
     g_.contracted[v] = 1;
     order_.push_back(v);
     arcs_ -= g_.out[v].size() + g_.in[v].size();
