@@ -246,7 +246,8 @@ int run_sssp(const arguments& args) {
   if (batched) {
     if (!either_device) o.device = sssp::device_kind::cpu;  // --strategy cpu or dijkstra
     if (o.device == sssp::device_kind::automatic && !sssp::gpu_available(&why_not))
-      std::cerr << "note: no usable GPU (" << why_not << "); solving on the CPU, one Dijkstra per source and thread\n";
+      std::cerr << "note: no usable GPU (" << why_not << "); solving on the CPU, one "
+                << (o.how == sssp::strategy::phast ? "PHAST sweep" : "Dijkstra") << " per source and thread\n";
     matrix_request request;
     request.graph_path = graph_path;
     request.matrix_path = matrix_path;
