@@ -14,6 +14,9 @@
 // reduction, stopped after --all-limit seconds),
 // road-FLA (1,000), chicago-regional (all-pairs), soc-slashdot0902 and Kronecker scale 20
 // (1,000 each; generated as sssp_bench does). Sweeps on NY: batch size and bucket width.
+// --phast adds PHAST's batches (strategy phast) on NY (1,000 random and all sources) and FLA
+// (1,000), one hierarchy per graph built once: its build time is the `setup ms` column, outside
+// `wall ms` (the total is the sum).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -74,7 +77,7 @@ struct measured {
   std::string graph, mode, order = "random";
   std::size_t sources = 0, targets = 0, done = 0;
   std::uint32_t k = 0;
-  double delta = 0, wall_ms = 0, solve_ms = 0;
+  double delta = 0, wall_ms = 0, solve_ms = 0, setup_ms = 0;
   std::uint64_t iterations = 0, batches = 0;
   std::size_t checked = 0, wrong = 0;
   checksum sum;
@@ -88,15 +91,22 @@ double now_ms() {
 
 struct stop_early {};
 
-// Batched with device blocks folded on the GPU; stops after limit_s (the rate is what counts).
-measured gpu_reduce(const graph::csr& g, const std::vector<vertex_t>& sources, sssp::many_source_options mo,
-                    double delta, double limit_s, std::size_t validate_rows) {
+// A batched solver handing over device blocks.
+sssp::many_sources reducing_solver(const graph::csr& g, sssp::many_source_options mo, double delta,
+                                   sssp::strategy how = sssp::strategy::multisplit) {
   sssp::options o;
   o.device = sssp::device_kind::gpu;
   o.delta = delta;
+  o.how = how;
   mo.device_blocks = true;
-  sssp::many_sources ms(g, o, mo);
+  return sssp::many_sources(g, o, mo);
+}
+
+// Batched with device blocks folded on the GPU; stops after limit_s (the rate is what counts).
+measured gpu_reduce(const graph::csr& g, sssp::many_sources& ms, const std::vector<vertex_t>& sources, double limit_s,
+                    std::size_t validate_rows) {
   measured m;
+  m.setup_ms = ms.setup_ms();
   m.sources = sources.size();
   m.targets = g.num_vertices;
   m.k = ms.batch_size(sources.size(), 0);
@@ -226,8 +236,8 @@ struct table {
   std::string md_path, csv_path;
   void add(measured m, const std::string& graph) {
     m.graph = graph;
-    std::fprintf(stderr, "%-18s %-22s %-7s %7zu/%-7zu k %5u delta %10.6g  %10.2f ms  %12.1f src/s  %.3e dist/s  it %llu  valid %zu/%zu\n",
-                 graph.c_str(), m.mode.c_str(), m.order.c_str(), m.done, m.sources, m.k, m.delta, m.wall_ms,
+    std::fprintf(stderr, "%-18s %-22s %-7s %7zu/%-7zu k %5u delta %10.6g  %10.2f ms (setup %.0f ms)  %12.1f src/s  %.3e dist/s  it %llu  valid %zu/%zu\n",
+                 graph.c_str(), m.mode.c_str(), m.order.c_str(), m.done, m.sources, m.k, m.delta, m.wall_ms, m.setup_ms,
                  m.sources_per_s(), m.distances_per_s(), static_cast<unsigned long long>(m.iterations),
                  m.checked - m.wrong, m.checked);
     rows.push_back(m);
@@ -235,23 +245,23 @@ struct table {
   }
   void write() const {
     std::ofstream csv(csv_path);
-    csv << "graph,mode,order,sources,done,targets,k,delta,wall_ms,solve_ms,sources_per_s,distances_per_s,iterations,"
+    csv << "graph,mode,order,sources,done,targets,k,delta,wall_ms,solve_ms,setup_ms,sources_per_s,distances_per_s,iterations,"
            "batches,rows_checked,rows_wrong,finite,sum\n";
     for (const measured& m : rows)
       csv << m.graph << ",\"" << m.mode << "\"," << m.order << "," << m.sources << "," << m.done << "," << m.targets << ","
-          << m.k << "," << m.delta << "," << m.wall_ms << "," << m.solve_ms << "," << m.sources_per_s() << ","
+          << m.k << "," << m.delta << "," << m.wall_ms << "," << m.solve_ms << "," << m.setup_ms << "," << m.sources_per_s() << ","
           << m.distances_per_s() << "," << m.iterations << "," << m.batches << "," << m.checked << "," << m.wrong << ","
           << m.sum.finite << "," << m.sum.sum << "\n";
     std::ofstream md(md_path);
-    md << "| graph | mode | sources | batch k | delta | wall ms | sources/s | distances/s | vs loop | iterations/batch | rows valid |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|\n";
+    md << "| graph | mode | sources | batch k | delta | wall ms | setup ms | sources/s | distances/s | vs loop | iterations/batch | rows valid |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const measured& m : rows) {
       double loop_rate = 0;
       for (const measured& l : rows)
         if (l.graph == m.graph && l.k == 1) loop_rate = l.sources_per_s();
       md << "| " << m.graph << " | " << m.mode << (m.order == "random" ? "" : " (" + m.order + " order)") << " | "
          << m.done << (m.done < m.sources ? " of " + std::to_string(m.sources) : "") << " | " << m.k << " | " << m.delta
-         << " | " << m.wall_ms << " | " << m.sources_per_s() << " | " << m.distances_per_s() << " | "
+         << " | " << m.wall_ms << " | " << (m.setup_ms > 0 ? std::to_string(m.setup_ms) : "-") << " | " << m.sources_per_s() << " | " << m.distances_per_s() << " | "
          << (loop_rate > 0 ? m.sources_per_s() / loop_rate : 0) << "x | "
          << (m.batches ? m.iterations / m.batches : m.iterations / std::max<std::size_t>(m.done, 1)) << " | "
          << (m.checked ? std::to_string(m.checked - m.wrong) + "/" + std::to_string(m.checked) : "-") << " |\n";
@@ -264,14 +274,11 @@ double median_of(std::vector<measured>& runs) {
   return runs[runs.size() / 2].wall_ms;
 }
 
-// The median of `reps` gpu-reduce runs (all runs must agree on the checksum).
-measured gpu_median(const graph::csr& g, const std::vector<vertex_t>& sources, std::uint32_t k, double delta, unsigned reps,
-                    const std::string& mode, std::size_t validate = 10, std::uint32_t warp_lanes = 0) {
-  sssp::many_source_options mo;
-  mo.batch_size = k;
-  mo.warp_lanes = warp_lanes;
+// The median of `reps` gpu-reduce runs of ms (all runs must agree on the checksum).
+measured gpu_median(const graph::csr& g, sssp::many_sources& ms, const std::vector<vertex_t>& sources, unsigned reps,
+                    const std::string& mode, std::size_t validate = 10) {
   std::vector<measured> runs;
-  for (unsigned r = 0; r < reps; ++r) runs.push_back(gpu_reduce(g, sources, mo, delta, 1e9, r == 0 ? validate : 0));
+  for (unsigned r = 0; r < reps; ++r) runs.push_back(gpu_reduce(g, ms, sources, 1e9, r == 0 ? validate : 0));
   std::size_t checked = runs.front().checked, wrong = runs.front().wrong;
   for (const measured& m : runs)
     if (m.sum.finite != runs.front().sum.finite || m.sum.sum != runs.front().sum.sum) ++wrong;
@@ -283,6 +290,15 @@ measured gpu_median(const graph::csr& g, const std::vector<vertex_t>& sources, s
   return m;
 }
 
+measured gpu_median(const graph::csr& g, const std::vector<vertex_t>& sources, std::uint32_t k, double delta, unsigned reps,
+                    const std::string& mode, std::size_t validate = 10, std::uint32_t warp_lanes = 0) {
+  sssp::many_source_options mo;
+  mo.batch_size = k;
+  mo.warp_lanes = warp_lanes;
+  sssp::many_sources ms = reducing_solver(g, mo, delta);
+  return gpu_median(g, ms, sources, reps, mode, validate);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -290,6 +306,7 @@ int main(int argc, char** argv) {
   double all_limit_s = 30;
   std::size_t loop_sources = 100;
   unsigned reps = 3;
+  bool phast = false;
   std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -303,9 +320,10 @@ int main(int argc, char** argv) {
     else if (a == "--all-limit") all_limit_s = std::stod(next());
     else if (a == "--loop-sources") loop_sources = std::stoul(next());
     else if (a == "--reps") reps = static_cast<unsigned>(std::stoul(next()));
+    else if (a == "--phast") phast = true;
     else {
       std::fprintf(stderr, "usage: many_sources_bench [--out DIR] [--datasets DIR] [--graph NAME]... [--all-limit S] "
-                           "[--loop-sources N] [--reps R]\n");
+                           "[--loop-sources N] [--reps R] [--phast]\n");
       return a == "--help" ? 0 : 2;
     }
   }
@@ -320,6 +338,32 @@ int main(int argc, char** argv) {
                  static_cast<unsigned long long>(g.num_arcs()), now_ms() - t0);
     return g;
   };
+  // --phast: batched delta-stepping against PHAST's batches, gpu-reduce, on the roads.
+  auto against_phast = [&](const std::string& name, const graph::csr& g, bool all) {
+    const std::vector<vertex_t> sources = random_sources(g, 1000, 1);
+    t.add(gpu_median(g, sources, 0, 0, reps, "gpu-reduce"), name);
+    sssp::many_sources ms = reducing_solver(g, {}, 0, sssp::strategy::phast);
+    measured m = gpu_median(g, ms, sources, reps, "gpu-reduce, phast");
+    if (m.sum.finite != t.rows.back().sum.finite || m.sum.sum != t.rows.back().sum.sum) ++m.wrong;  // as delta-stepping's
+    t.add(m, name);
+    if (!all) return;
+    std::vector<vertex_t> every(g.num_vertices);
+    std::iota(every.begin(), every.end(), 0);
+    measured a = gpu_reduce(g, ms, every, 1e9, 5);
+    a.mode = "gpu-reduce, phast, all sources";
+    a.order = "id";
+    t.add(a, name);
+    sssp::many_sources delta_stepping = reducing_solver(g, {}, 0);
+    measured d = gpu_reduce(g, delta_stepping, every, all_limit_s, 5);
+    d.mode = "gpu-reduce, all sources";
+    d.order = "id";
+    t.add(d, name);
+  };
+  if (phast) {
+    if (wanted("USA-road-d.NY")) against_phast("USA-road-d.NY", load("USA-road-d.NY.gr.gz"), true);
+    if (wanted("road-FLA")) against_phast("road-FLA", load("road-FLA.mtx.gz"), false);
+  }
+
   // One graph: the loop on a sample, gpu-reduce and host-blocks on `count` random sources.
   auto standard = [&](const std::string& name, const graph::csr& g, std::size_t count, std::vector<double> factors,
                       std::vector<std::uint32_t> warp_lanes) {
@@ -338,22 +382,23 @@ int main(int argc, char** argv) {
     return sources;
   };
 
-  if (wanted("USA-road-d.NY")) {
+  if (wanted("USA-road-d.NY") && !phast) {
     const graph::csr g = load("USA-road-d.NY.gr.gz");
     const std::vector<vertex_t> sources = standard("USA-road-d.NY", g, 1000, {0.5, 2.0}, {33u, 1u, 4u, 16u});
     for (std::uint32_t k : {256u}) t.add(gpu_median(g, sources, k, 0, 1, "gpu-reduce, k set", 3), "USA-road-d.NY");
     std::vector<vertex_t> all(g.num_vertices);
     std::iota(all.begin(), all.end(), 0);
-    measured a = gpu_reduce(g, all, {}, 0, all_limit_s, 5);
+    sssp::many_sources ms = reducing_solver(g, {}, 0);
+    measured a = gpu_reduce(g, ms, all, all_limit_s, 5);
     a.mode = "gpu-reduce, all sources";
     a.order = "id";
     t.add(a, "USA-road-d.NY");
   }
-  if (wanted("road-FLA")) {
+  if (wanted("road-FLA") && !phast) {
     const graph::csr g = load("road-FLA.mtx.gz");
     standard("road-FLA", g, 1000, {2.0}, {33u});
   }
-  if (wanted("chicago-regional")) {
+  if (wanted("chicago-regional") && !phast) {
     const graph::csr g = load("chicago-regional.mtx.gz");
     const std::vector<vertex_t> sample = random_sources(g, loop_sources, 1);
     t.add(loop(g, sample), "chicago-regional");
@@ -367,11 +412,11 @@ int main(int argc, char** argv) {
     h.order = "id";
     t.add(h, "chicago-regional");
   }
-  if (wanted("soc-slashdot0902")) {
+  if (wanted("soc-slashdot0902") && !phast) {
     const graph::csr g = load("soc-slashdot0902.mtx.gz");
     standard("soc-slashdot0902", g, 1000, {4.0}, {33u, 1u});
   }
-  if (wanted("kron-20")) {
+  if (wanted("kron-20") && !phast) {
     graph::rmat_params k20;  // as sssp_bench: Graph500 parameters, edge factor 16, undirected, weights 1..255
     k20.scale = 20, k20.edge_factor = 16, k20.undirected = true, k20.seed = 1;
     k20.weight_min = 1, k20.weight_max = 255;

@@ -126,8 +126,11 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
   }
 
   summary << std::fixed << std::setprecision(2);
-  summary << "solver      many sources on " << solver.device_name() << ", " << batches << " batches of up to "
-          << solver.batch_size(rows, request.targets.size()) << "\n";
+  summary << "solver      many sources" << (opts.how == sssp::strategy::phast ? " (phast)" : "") << " on "
+          << solver.device_name() << ", " << batches << " batches of up to " << solver.batch_size(rows, request.targets.size())
+          << "\n";
+  if (solver.setup_ms() > 0)
+    summary << "setup       " << solver.setup_ms() << " ms (contraction hierarchy, before the time below)\n";
   summary << "sources     " << rows << " x " << columns << " targets"
           << (matrix ? ", matrix " + request.matrix_path + " (" + (integer ? "uint32" : "float32") + ")" : std::string()) << "\n";
   summary << "time        " << wall_s * 1e3 << " ms in all, " << solve_ms << " ms solving; " << std::setprecision(0)

@@ -23,6 +23,7 @@
 // arrays as they are.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -38,7 +39,9 @@ namespace deltasplit::sssp::detail {
 // overflow; the sweep reports them as distance_overflow, as every solver does).
 template <class Weight>
 struct contraction_hierarchy {
-  static constexpr Weight too_long = std::numeric_limits<Weight>::max();  // 2^32 - 1, or +inf
+  static constexpr Weight too_long = std::numeric_limits<Weight>::has_infinity
+                                        ? std::numeric_limits<Weight>::infinity()
+                                        : std::numeric_limits<Weight>::max();  // 2^32 - 1, or +inf
 
   vertex_t num_vertices = 0;
   // position_of[v]: the sweep position of the caller's vertex v; vertex_at[p]: the caller's
@@ -53,6 +56,7 @@ struct contraction_hierarchy {
   // in both directions, so the upward search runs its Dijkstra across the core, and the sweep
   // starts below it (core vertices have no down in-arcs).
   vertex_t core_size = 0;
+  bool one_based = false;  // how vertex ids are printed in error messages (the input file's numbering)
 
   // Up arcs by sweep position: the arcs p -> q (original arcs and shortcuts) with q of a higher
   // rank than p (or both in the core), in up_offsets[p] .. up_offsets[p + 1]; targets are
@@ -105,15 +109,29 @@ struct upward_distances {
 template <class Weight>
 struct upward_search {
   explicit upward_search(const contraction_hierarchy<Weight>& ch);
+  // For integer graphs upward sums past 2^32 - 2 are kept as they are; for real graphs a sum that
+  // rounds to +inf is kept as +inf: such a position is reached, by a path too long to fit.
   const upward_distances<Weight>& run(vertex_t source);
 
  private:
-  struct state;
+  using sum = typename upward_distances<Weight>::sum;
+  static constexpr std::uint32_t unvisited = std::numeric_limits<std::uint32_t>::max();
+  static constexpr std::uint32_t settled = unvisited - 1;
+  void sift_up(std::size_t i);
+  void sift_down(std::size_t i);
+  template <class W>
+  friend void phast_cpu(const contraction_hierarchy<W>&, upward_search<W>&, vertex_t, W*);
+
   const contraction_hierarchy<Weight>* ch_;
-  std::vector<typename upward_distances<Weight>::sum> dist_;   // by position; reset after each run
-  std::vector<std::uint32_t> heap_index_;
-  std::vector<std::pair<typename upward_distances<Weight>::sum, vertex_t>> heap_;
+  std::vector<sum> dist_;                    // by position; valid where heap_index_ is not unvisited
+  std::vector<std::uint32_t> heap_index_;    // by position: unvisited, settled, or the place in heap_
+  std::vector<std::pair<sum, vertex_t>> heap_;
   upward_distances<Weight> out_;
+  // phast_cpu's sweep, by position: the distances, and the upward distances that fit (unreached
+  // elsewhere) or a flag where one does not; both back to unreached / 0 after each sweep.
+  std::vector<Weight> sweep_;
+  std::vector<sum> seed_;
+  std::vector<std::uint8_t> seed_overflow_;
 };
 
 }  // namespace deltasplit::sssp::detail

@@ -6,6 +6,10 @@
 // threads of one team (sources are independent, so this scales with the threads; the
 // multi-threaded delta-stepping solver would split one source's work instead, which pays only when
 // there are fewer sources than threads). Rows are Dijkstra's distances bit for bit.
+//
+// opts.how == phast (sssp/phast.hpp): the hierarchy is built with the object; on the GPU the
+// sources go in PHAST batches (sssp/gpu/phast.cu), on the CPU each thread sweeps one source after
+// another (phast_cpu). Vertices farther than opts.cutoff read unreachable.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -18,6 +22,7 @@
 #include "deltasplit/many_sources.hpp"
 #include "sssp/graph_check.hpp"
 #include "sssp/many_sources_engine.hpp"
+#include "sssp/phast.hpp"
 #include "sssp/thread_pool.hpp"
 
 namespace deltasplit::sssp {
@@ -71,6 +76,8 @@ struct many_sources::impl {
   many_source_options mopts;
   std::unique_ptr<detail::many_sources_engine> gpu;
   std::unique_ptr<detail::thread_pool> pool;
+  std::unique_ptr<detail::phast> phast;  // opts.how == phast
+  bool phast_gpu() const { return phast && phast->on_gpu(); }
 
   void run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, const block_consumer& consume);
   template <class Distance>
@@ -88,38 +95,50 @@ many_sources::many_sources(const graph::csr& g, const options& opts, const many_
   if (opts.device == device_kind::gpu && !usable) throw std::runtime_error("many-source shortest paths on the GPU: " + why_not);
   if (mopts.device_blocks && !usable)
     throw std::invalid_argument("device blocks need the GPU" + (why_not.empty() ? std::string() : ": " + why_not));
-  if (usable && g.num_vertices > 0)
+  if (std::isnan(opts.cutoff) || opts.cutoff < 0)
+    throw std::invalid_argument("the distance cutoff must be >= 0 (or +inf for none); got " + std::to_string(opts.cutoff));
+  if (opts.how == strategy::phast) {
+    impl_->phast = std::make_unique<detail::phast>(g, opts, usable && g.num_vertices > 0);
+    if (impl_->phast->on_gpu()) return;
+  } else if (usable && g.num_vertices > 0) {
     impl_->gpu = detail::make_many_sources_engine(g);
-  else
-    impl_->pool = std::make_unique<detail::thread_pool>(opts.threads);
+    return;
+  }
+  impl_->pool = std::make_unique<detail::thread_pool>(opts.threads);
+  if (impl_->phast) impl_->phast->set_cpu_members(impl_->pool->size());
 }
 
 many_sources::~many_sources() = default;
 many_sources::many_sources(many_sources&&) noexcept = default;
 many_sources& many_sources::operator=(many_sources&&) noexcept = default;
 
-bool many_sources::on_gpu() const { return impl_->gpu != nullptr; }
+bool many_sources::on_gpu() const { return impl_->gpu != nullptr || impl_->phast_gpu(); }
+
+double many_sources::setup_ms() const { return impl_->phast ? impl_->phast->setup_ms() : 0; }
 
 std::string many_sources::device_name() const {
   if (impl_->gpu) return impl_->gpu->device_name();
+  if (impl_->phast_gpu()) return impl_->phast->device_name();
   return "cpu (" + std::to_string(impl_->pool->size()) + " threads)";
 }
 
 std::size_t many_sources::batch_bytes(std::uint32_t k, std::size_t targets) const {
+  const std::size_t columns = targets ? targets : impl_->g.num_vertices;
+  if (impl_->phast_gpu()) return impl_->phast->batch_bytes(round_up_32(k), columns);
   if (!impl_->gpu) return 0;
-  return detail::many_sources_batch_bytes(impl_->g, round_up_32(k), targets ? targets : impl_->g.num_vertices);
+  return detail::many_sources_batch_bytes(impl_->g, round_up_32(k), columns);
 }
 
 std::uint32_t many_sources::batch_size(std::size_t sources, std::size_t targets) const {
   const std::uint32_t wanted = impl_->mopts.batch_size;
-  if (!impl_->gpu) return wanted ? wanted : cpu_batch;
+  if (!on_gpu()) return wanted ? wanted : cpu_batch;
   if (wanted) return round_up_32(wanted);
   // Items (vertex, group of 32 sources) are numbered in 32 bits.
   const std::uint64_t by_items = (std::uint64_t{0xFFFFFFFFu} / std::max<std::uint64_t>(impl_->g.num_vertices, 1)) * 32;
   std::uint32_t k = std::min<std::uint32_t>({max_auto_batch, round_up_32(std::max<std::size_t>(sources, 1)),
                                              static_cast<std::uint32_t>(std::min<std::uint64_t>(by_items, max_auto_batch))});
   k = std::max<std::uint32_t>(k / 32 * 32, 32);
-  const std::size_t budget = impl_->gpu->free_bytes() / 2;
+  const std::size_t budget = (impl_->gpu ? impl_->gpu->free_bytes() : impl_->phast->free_bytes()) / 2;
   while (k > 32 && batch_bytes(k, targets) > budget) k -= 32;
   return k;
 }
@@ -130,8 +149,9 @@ void many_sources::run(const std::vector<vertex_t>& sources, const std::vector<v
   check_vertices(g, sources, "source");
   check_vertices(g, targets, "target");
   if (sources.empty()) return;
-  if (!impl_->gpu) return impl_->run_cpu(sources, targets, consume);
+  if (!on_gpu()) return impl_->run_cpu(sources, targets, consume);
   const std::uint32_t k = batch_size(sources.size(), targets.size());
+  if (impl_->phast) return impl_->phast->run_batches(sources, targets, k, impl_->mopts.device_blocks, impl_->opts.cutoff, consume);
   if ((std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
     throw std::runtime_error("a batch of " + std::to_string(k) + " sources on " + std::to_string(g.num_vertices) +
                              " vertices has more than 2^32 (vertex, 32-source group) items; choose a smaller batch size");
@@ -152,15 +172,20 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
   const std::size_t columns = targets.empty() ? g.num_vertices : targets.size();
   const std::size_t k = mopts.batch_size ? mopts.batch_size : cpu_batch;
   std::vector<Distance> block;
+  std::vector<std::vector<Distance>> rows_by_member(phast ? pool->size() : 0, std::vector<Distance>(g.num_vertices));
   for (std::size_t first = 0; first < sources.size(); first += k) {
     const std::size_t rows = std::min(k, sources.size() - first);
     block.resize(rows * columns);
     const auto start = std::chrono::steady_clock::now();
     std::atomic<std::size_t> next{0};
-    pool->run([&](unsigned) {
+    pool->run([&](unsigned member) {
       for (std::size_t r; (r = next.fetch_add(1)) < rows;) {
-        const result one = dijkstra(g, sources[first + r]);
-        const std::vector<Distance>& d = distances<Distance>(one);
+        result one;
+        if (phast)
+          phast->cpu_row(member, sources[first + r], opts.cutoff, rows_by_member[member].data());
+        else
+          one = dijkstra(g, sources[first + r]);
+        const std::vector<Distance>& d = phast ? rows_by_member[member] : distances<Distance>(one);
         Distance* row = block.data() + r * columns;
         if (targets.empty())
           std::copy(d.begin(), d.end(), row);

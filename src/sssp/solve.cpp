@@ -5,7 +5,9 @@
 // is usable; otherwise (device cpu, or automatic without a GPU) the CPU delta-stepping solver
 // runs in its place and stats.strategy says "cpu". device gpu without a usable device throws
 // with the reason. The CPU strategies (cpu, dijkstra) always run on the CPU; asking for them
-// with device gpu is a contradiction and throws.
+// with device gpu is a contradiction and throws. phast (sssp/phast.hpp) contracts the graph when
+// the solver is built and sweeps on the GPU under the same rule as the GPU strategies, else on the
+// CPU; the solver's side (GPU or CPU) is fixed when it is built.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -16,6 +18,7 @@
 #include "sssp/delta_stepping_cpu.hpp"
 #include "sssp/gpu_engine.hpp"
 #include "sssp/graph_check.hpp"
+#include "sssp/phast.hpp"
 
 namespace deltasplit::sssp {
 
@@ -25,8 +28,10 @@ struct solver::impl {
   impl(const csr_view& graph, const options& o) : g(graph), opts(o) {}
   csr_view g;
   options opts;
+  bool gpu_side = false;  // the solver runs on the GPU (fixed when built)
   std::unique_ptr<detail::gpu_engine> gpu;
   std::unique_ptr<detail::delta_stepping_cpu> cpu;
+  std::unique_ptr<detail::phast> phast;  // strategy phast: the hierarchy, built on first use
 };
 
 csr_view::csr_view(const graph::csr& g)
@@ -78,6 +83,14 @@ solver::solver(const csr_view& g, const options& opts) : impl_(std::make_unique<
   check_options(opts);
   const bool device_graph = g.space == memory_space::device;
   if (!device_graph) detail::check_graph(g);  // a device view is checked on the device by the engine
+  if (opts.how == strategy::phast) {
+    std::string why_not;
+    impl_->gpu_side = opts.device != device_kind::cpu && gpu_available(&why_not);
+    if (opts.device == device_kind::gpu && !impl_->gpu_side)
+      throw std::runtime_error("strategy 'phast' with device gpu needs a GPU: " + why_not);
+    impl_->phast = std::make_unique<detail::phast>(g, opts, impl_->gpu_side);
+    return;
+  }
   if (!is_gpu_strategy(opts.how)) {
     if (opts.device == device_kind::gpu)
       throw std::invalid_argument(std::string("strategy '") + strategy_name(opts.how) +
@@ -96,6 +109,7 @@ solver::solver(const csr_view& g, const options& opts) : impl_(std::make_unique<
                                                                  : ": " + why_not));
   if (opts.device == device_kind::gpu && !usable)
     throw std::runtime_error(std::string("strategy '") + strategy_name(opts.how) + "' needs a GPU: " + why_not);
+  impl_->gpu_side = usable;
   if (usable)
     impl_->gpu = detail::make_gpu_engine(g, opts);
   else
@@ -111,16 +125,19 @@ void solver::set_options(const options& o) {
   const options& was = impl_->opts;
   if (o.device != was.device || o.stream != was.stream || o.threads != was.threads)
     throw std::invalid_argument("set_options: device, stream and threads are fixed when a solver is built");
-  if (impl_->gpu && !is_gpu_strategy(o.how))
+  const bool gpu_side = impl_->gpu_side;
+  if (gpu_side && !is_gpu_strategy(o.how) && o.how != strategy::phast)
     throw std::invalid_argument(std::string("set_options: this solver runs on the GPU; strategy '") +
                                 strategy_name(o.how) + "' runs on the CPU");
-  if (!impl_->gpu && o.how != strategy::dijkstra && !impl_->cpu)
+  if (o.how == strategy::phast && !impl_->phast) impl_->phast = std::make_unique<detail::phast>(impl_->g, o, gpu_side);
+  if (gpu_side && is_gpu_strategy(o.how) && !impl_->gpu) impl_->gpu = detail::make_gpu_engine(impl_->g, o);
+  if (!gpu_side && o.how != strategy::dijkstra && o.how != strategy::phast && !impl_->cpu)
     impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(impl_->g, o.threads);
   impl_->opts = o;
 }
 
 const options& solver::settings() const { return impl_->opts; }
-bool solver::on_gpu() const { return impl_->gpu != nullptr; }
+bool solver::on_gpu() const { return impl_->gpu_side; }
 
 result solver::run(vertex_t source) {
   const csr_view& g = impl_->g;
@@ -152,6 +169,7 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
     throw std::invalid_argument(std::string("run_into: the graph has ") + (integer ? "integer" : "real") +
                                 " weights; output_buffers." + (integer ? "int_distances" : "real_distances") +
                                 " must point to " + std::to_string(g.num_vertices) + " entries");
+  if (o.how == strategy::phast) return impl_->phast->run_into(source, o, out);
   if (impl_->gpu) {
     statistics st = impl_->gpu->run_into(source, o, out);
     if (st.strategy.empty()) st.strategy = strategy_name(o.how);

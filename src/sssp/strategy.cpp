@@ -15,6 +15,7 @@ constexpr named_strategy strategies[] = {
     {strategy::near_far, "near-far"},     {strategy::bucketing, "bucketing"},
     {strategy::multisplit, "multisplit"}, {strategy::workfront, "workfront"},
     {strategy::delta_stepping_cpu, "cpu"}, {strategy::dijkstra, "dijkstra"},
+    {strategy::phast, "phast"},
 };
 }  // namespace
 

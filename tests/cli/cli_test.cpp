@@ -362,13 +362,28 @@ TEST_F(Cli, CompareValidatesEveryStrategy) {
   outcome o = run("compare " + chesapeake + " --source 2 --runs 2 --json " + path("c.json"));
   ASSERT_EQ(o.status, 0) << o.err;
   std::vector<std::string> lines = lines_of(o.out);
-  bool cpu = false, dijkstra = false;
+  bool cpu = false, dijkstra = false, phast = false;
   for (const std::string& line : lines) {
     if (line.rfind("cpu ", 0) == 0) cpu = contains(line, ", ok");
     if (line.rfind("dijkstra ", 0) == 0) dijkstra = contains(line, ", ok");
+    if (line.rfind("phast ", 0) == 0) phast = contains(line, ", ok");
   }
-  EXPECT_TRUE(cpu && dijkstra) << o.out;
+  EXPECT_TRUE(cpu && dijkstra && phast) << o.out;
+  EXPECT_TRUE(contains(o.out, "setup_ms")) << o.out;
   EXPECT_TRUE(contains(slurp(path("c.json")), "\"strategies\""));
+  EXPECT_TRUE(contains(slurp(path("c.json")), "\"setup_ms\""));
+}
+
+TEST_F(Cli, PhastReportsItsHierarchyBuildApart) {
+  outcome o = run("sssp " + chesapeake + " --strategy phast --source 2,5 --validate --predecessors " + path("p.txt") +
+                  " --json " + path("s.json"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "setup       ")) << o.out;
+  EXPECT_TRUE(contains(slurp(path("s.json")), "\"setup_ms\"")) << slurp(path("s.json"));
+  outcome m = run("sssp " + chesapeake + " --strategy phast --random-sources 20 --matrix " + path("m.npy") + " --validate");
+  ASSERT_EQ(m.status, 0) << m.err;
+  EXPECT_TRUE(contains(m.out, "(phast)")) << m.out;
+  EXPECT_TRUE(contains(m.out, "validation  ok")) << m.out;
 }
 
 // Runs the program with standard output and error on a pseudo-terminal; returns what it wrote.

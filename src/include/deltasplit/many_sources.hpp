@@ -66,8 +66,13 @@ using block_consumer = std::function<void(const distance_block&)>;
 // Solves from lists of sources reusing one uploaded graph (GPU) or one thread team (CPU). Keeps a
 // reference to g. Checks as sssp::solver does: the graph and options on construction
 // (std::invalid_argument), every source and target before any work (std::out_of_range), device
-// gpu without a usable GPU (std::runtime_error). opts.how is ignored; opts.delta sets the
-// bucket width (0 = auto), opts.threads the CPU threads.
+// gpu without a usable GPU (std::runtime_error). opts.delta sets the bucket width (0 = auto),
+// opts.threads the CPU threads. opts.how: phast contracts the graph when the object is built
+// (seconds on a road network; setup_ms()) and then solves PHAST batches on the GPU (each source an
+// upward search on the host threads, then one sweep over the levels for the whole batch, k
+// distances per vertex read together) or, without a GPU, phast_cpu per source on the CPU threads;
+// its rows honour opts.cutoff (farther vertices unreachable). Any other strategy runs the batched
+// delta-stepping above (GPU) or Dijkstra per source (CPU), and ignores the cutoff.
 //
 // Memory on the GPU, for n vertices, m arcs, batch size k and T targets (bytes):
 //   graph       (n + 1) * 8 + m * 8
@@ -76,6 +81,9 @@ using block_consumer = std::function<void(const distance_block&)>;
 //                                3 near-queue, 2 far-pile and 1 warp-queue slots, a lane task
 //             + (m / 64 + 1) * k / 32 * 16   arcs of high-degree vertices handed out in chunks
 //             + k * T * 4        the row-major output block
+// phast instead: the hierarchy (about the graph's size again) once, and per batch n * k * 4 (the
+// vertex-major distances) + k * T * 4 (the output block) + 12 bytes per vertex that the batch's
+// upward searches settle.
 // plus two pinned host buffers of max(64 MiB, one row) for host blocks. The automatic k is the
 // largest multiple of 32, at most 4096 and at most the number of sources rounded up to 32, whose
 // batch takes at most half the free device memory (see batch_size).
@@ -97,6 +105,9 @@ class many_sources {
   std::size_t batch_bytes(std::uint32_t k, std::size_t targets) const;
   bool on_gpu() const;
   std::string device_name() const;
+  // Wall time of the one-off work done when the object was built: phast's contraction hierarchy
+  // (and its upload). 0 for the other strategies.
+  double setup_ms() const;
 
  private:
   struct impl;

@@ -1,5 +1,6 @@
 // The public C++ API of deltasplit: single-source shortest paths on a CSR graph, on the GPU
-// (delta-stepping with a choice of frontier manager) or on the CPU. Host C++ only: a program
+// (delta-stepping with a choice of frontier manager, or PHAST on a contraction hierarchy) or on
+// the CPU. Host C++ only: a program
 // that embeds the solver needs no CUDA headers (a CUDA stream is passed as an opaque pointer).
 //
 //   auto g = deltasplit::graph::read_graph("roads.mtx.gz");
@@ -32,10 +33,18 @@ enum class strategy {
   workfront,    // GPU: Bellman-Ford-style frontier sweep, no priority (baseline)
   delta_stepping_cpu,  // CPU: multi-threaded delta-stepping (fallback and baseline)
   dijkstra,     // CPU: binary-heap Dijkstra (the oracle)
+  // Contraction hierarchy + PHAST (Delling, Goldberg, Nowatzyk and Werneck, IPDPS 2011): the
+  // solver contracts the graph once when it is built (seconds on a road network: on the H200
+  // host 5.3-5.9 s for USA-road-d.NY, 11-15 s for road-FLA, bench/results/phast.md;
+  // stats.setup_ms), then every source is an upward search
+  // on the host and one sweep over the vertices level by level: on the GPU when one is usable
+  // (device automatic or gpu), else on the CPU. For many queries on one road network; graphs
+  // without hierarchy (social, R-MAT) leave a large uncontracted core and gain nothing.
+  phast,
 };
 const char* strategy_name(strategy s);          // "near-far", "bucketing", ... as on the CLI
 strategy strategy_from_name(const std::string& name);  // throws std::invalid_argument
-bool is_gpu_strategy(strategy s);
+bool is_gpu_strategy(strategy s);  // the delta-stepping strategies of the GPU engine (not phast)
 
 enum class device_kind { automatic, gpu, cpu };
 
@@ -98,7 +107,10 @@ struct statistics {
   std::string strategy;        // name of what actually ran
   std::string device;          // GPU name or "cpu (N threads)"
   std::string driver;          // GPU: the loop that ran ("steps", or "partitioned: ..." with its rounds)
-  double milliseconds = 0;     // solve time, graph upload excluded
+  double milliseconds = 0;     // solve time, graph upload excluded (phast: upward search + sweep)
+  // One-off work the solver did when it was built, not in milliseconds: phast's contraction
+  // hierarchy (and its upload to the GPU). 0 for the other strategies.
+  double setup_ms = 0;
   double relax_ms = 0;         // time in relaxation (GPU: only with options::phase_times)
   double frontier_ms = 0;      // time in frontier management (filing, splitting, compaction), idem
   double delta = 0;            // bucket width used
@@ -159,6 +171,8 @@ bool gpu_available(std::string* why_not = nullptr);
 // otherwise (device cpu, or no GPU) CPU delta-stepping runs and stats.strategy is "cpu". device gpu
 // without a usable GPU throws std::runtime_error with the reason; the CPU strategies with device
 // gpu throw invalid_argument.
+// phast sweeps on the GPU under the same rule and on the CPU otherwise (stats.strategy "phast"
+// either way, stats.device says where); it needs a graph in host memory.
 //
 // Costs. Construction on the GPU: one upload of the graph (host views) or one device-to-device
 // pass (device views: the engine keeps its own copy of targets and weights with every row sorted
@@ -167,6 +181,10 @@ bool gpu_available(std::string* why_not = nullptr);
 // copy of n distances into new host vectors; run_into(): the solve plus one copy of n distances
 // (and n predecessors) into the caller's buffers, device to device where they are device memory;
 // the CPU solvers compute into their own vectors and copy them out once.
+// phast: the constructor contracts the graph (seconds on a road network, once per solver,
+// stats.setup_ms; bench/results/phast.md) and on the GPU uploads the hierarchy (about the size
+// of the graph again); each run is an upward search on the host and one sweep. Its predecessors
+// come from a pass over the original graph's arcs after the sweep.
 //
 // Thread-safety: a solver is not thread-safe (run() reuses its buffers); use one solver per
 // thread. Several solvers may share one graph (read only). On the GPU each solver runs on its own
@@ -186,7 +204,9 @@ class solver {
   // Changes the strategy, delta, buckets, predecessors and cutoff of later runs without a new
   // upload (the GPU engine answers any of its strategies on the one copy of the graph). device,
   // stream and threads are fixed when the solver is built (std::invalid_argument), and a solver
-  // on the GPU takes GPU strategies only.
+  // on the GPU takes GPU strategies and phast only. Switching to phast builds the hierarchy then
+  // (once; on the GPU when the solver is there); switching from phast to a delta-stepping
+  // strategy uploads the graph for it then (once).
   void set_options(const options& opts);
   const options& settings() const;
   bool on_gpu() const;

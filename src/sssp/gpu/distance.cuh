@@ -9,9 +9,14 @@
 // non-negative) the order of the patterns as signed integers is the order of the values.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include <cuda_runtime.h>
+
+#include "deltasplit/sssp.hpp"
 
 namespace deltasplit::sssp::gpu {
 
@@ -47,6 +52,36 @@ struct distance_ops<float> {
     return __int_as_float(atomicMin(reinterpret_cast<int*>(p), __float_as_int(v)));
   }
 };
+
+// The weights of a graph and the distances of output buffers, of the kind Distance.
+template <class Distance>
+span<typename distance_ops<Distance>::weight> weights_of(const csr_view& g) {
+  if constexpr (std::is_same_v<Distance, float>)
+    return g.real_weights;
+  else
+    return g.int_weights;
+}
+
+template <class Distance>
+Distance* distances_of(const output_buffers& out) {
+  if constexpr (std::is_same_v<Distance, float>)
+    return out.real_distances;
+  else
+    return out.int_distances;
+}
+
+// A distance cutoff (options::cutoff) as a distance: the largest one not beyond it (no cutoff: the
+// largest finite distance).
+template <class Distance>
+Distance cutoff_distance(double cutoff) {
+  if constexpr (std::is_same_v<Distance, float>) {
+    if (cutoff >= double(std::numeric_limits<float>::max())) return std::numeric_limits<float>::max();
+    float f = static_cast<float>(cutoff);
+    return double(f) > cutoff ? std::nextafter(f, 0.0f) : f;
+  } else {
+    return cutoff >= 4294967294.0 ? 0xFFFFFFFEu : static_cast<std::uint32_t>(std::floor(cutoff));
+  }
+}
 
 // Delta-stepping's bucket of a tentative distance: floor(d / delta) (Meyer and Sanders).
 // Monotone in d, which is all the loop relies on. A delta of "infinity" (integer: 2^32 - 1,

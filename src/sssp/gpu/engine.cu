@@ -86,22 +86,6 @@ void upload(device_array<T>& dst, span<T> src, cudaStream_t stream) {
   if (!src.empty()) DS_CUDA(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyDefault, stream));
 }
 
-template <class Distance>
-span<typename distance_ops<Distance>::weight> weights_of(const csr_view& g) {
-  if constexpr (std::is_same_v<Distance, float>)
-    return g.real_weights;
-  else
-    return g.int_weights;
-}
-
-template <class Distance>
-Distance* distances_of(const output_buffers& out) {
-  if constexpr (std::is_same_v<Distance, float>)
-    return out.real_distances;
-  else
-    return out.int_distances;
-}
-
 // Vertices past the cutoff become unreachable (options::cutoff): the solve stopped before their
 // buckets, so their distances are tentative or infinite.
 template <class Distance>
@@ -310,7 +294,7 @@ class engine final : public detail::gpu_engine {
 
     const unsigned blocks = std::min<unsigned>(shape_.blocks, (n_ + 255) / 256 + 1);
     if (last != no_bucket) {
-      clear_beyond<<<blocks, 256, 0, stream_>>>(dist_.get(), n_, cutoff_distance(opts.cutoff));
+      clear_beyond<<<blocks, 256, 0, stream_>>>(dist_.get(), n_, cutoff_distance<Distance>(opts.cutoff));
       DS_CUDA_LAUNCH("clear_beyond");
     }
     if (out.final.overflowed && !detail::cutoff_below_overflow(g_.kind, opts.cutoff)) {
@@ -436,20 +420,11 @@ class engine final : public detail::gpu_engine {
     }
   }
 
-  // The cutoff as a distance (the largest one not beyond it) and its bucket, past which the loop
-  // stops; no_bucket when there is no cutoff below the largest distance.
-  static Distance cutoff_distance(double cutoff) {
-    if constexpr (std::is_same_v<Distance, float>) {
-      if (cutoff >= double(std::numeric_limits<float>::max())) return std::numeric_limits<float>::max();
-      float f = static_cast<float>(cutoff);
-      return double(f) > cutoff ? std::nextafter(f, 0.0f) : f;
-    } else {
-      return cutoff >= 4294967294.0 ? 0xFFFFFFFEu : static_cast<std::uint32_t>(std::floor(cutoff));
-    }
-  }
+  // The cutoff's bucket (cutoff_distance in distance.cuh), past which the loop stops; no_bucket
+  // when there is no cutoff below the largest distance.
   static std::uint32_t last_bucket(double cutoff, bucket_of_distance<Distance> bucket) {
     if (std::isinf(cutoff)) return no_bucket;
-    const std::uint32_t b = bucket(cutoff_distance(cutoff));
+    const std::uint32_t b = bucket(cutoff_distance<Distance>(cutoff));
     return b == no_bucket ? no_bucket - 1 : b;
   }
 

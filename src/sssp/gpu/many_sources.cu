@@ -46,6 +46,7 @@
 
 #include "sssp/bucket_width.hpp"
 #include "sssp/distance_policy.hpp"
+#include "sssp/gpu/batch_rows.cuh"
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/distance.cuh"
@@ -60,7 +61,6 @@ constexpr std::uint32_t group_lanes = 32;     // lanes of one item: a warp
 constexpr std::uint32_t split_degree = detail::many_sources_split_degree;
 constexpr unsigned relax_launches = 4;         // iterations launched between two looks at the counts
 constexpr unsigned warps_per_block = 8;
-constexpr std::size_t host_block_bytes = std::size_t{64} << 20;  // rows per host block: a copy of ~10 ms
 constexpr unsigned full_mask = 0xFFFFFFFFu;
 
 struct batch_control {
@@ -387,12 +387,6 @@ __global__ void split_far(batch_view<Distance> s, pass<Distance> p, std::uint32_
   }
 }
 
-template <class Distance>
-__global__ void fill_infinity(Distance* dist, std::size_t count) {
-  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x)
-    dist[i] = distance_ops<Distance>::infinity;
-}
-
 // Lane j of the batch starts at its source with distance 0, dirty, on the near queue.
 template <class Distance>
 __global__ void start_sources(batch_view<Distance> s, const vertex_t* sources, std::uint32_t count,
@@ -407,56 +401,10 @@ __global__ void start_sources(batch_view<Distance> s, const vertex_t* sources, s
     s.near[iteration % 3][atomicAdd(&s.ctl->near_count[iteration % 3], 1u)] = item;
 }
 
-// out[r * columns + t] = dist[target(t) * k + r]: the batch's rows, one per source, through a
-// 32 x 32 tile so that both the reads and the writes are coalesced.
-template <class Distance>
-__global__ void gather_rows(const Distance* dist, std::uint32_t k, const vertex_t* targets, std::uint32_t columns,
-                            std::uint32_t rows, Distance* out) {
-  __shared__ Distance tile[32][33];
-  const std::uint32_t t0 = blockIdx.x * 32, r0 = blockIdx.y * 32;
-  for (std::uint32_t i = threadIdx.y; i < 32; i += blockDim.y) {
-    const std::uint32_t t = t0 + i, r = r0 + threadIdx.x;
-    if (t < columns && r < rows) tile[i][threadIdx.x] = dist[std::size_t{targets ? targets[t] : t} * k + r];
-  }
-  __syncthreads();
-  for (std::uint32_t i = threadIdx.y; i < 32; i += blockDim.y) {
-    const std::uint32_t r = r0 + i, t = t0 + threadIdx.x;
-    if (r < rows && t < columns) out[std::size_t{r} * columns + t] = tile[threadIdx.x][i];
-  }
-}
-
 template <class T>
 void upload(device_array<T>& dst, const T* src, std::size_t count, cudaStream_t stream) {
   if (count) DS_CUDA(cudaMemcpyAsync(dst.get(), src, count * sizeof(T), cudaMemcpyHostToDevice, stream));
 }
-
-class pinned_buffer {
- public:
-  pinned_buffer() = default;
-  ~pinned_buffer() {
-    if (ptr_) cudaFreeHost(ptr_);
-  }
-  pinned_buffer(const pinned_buffer&) = delete;
-  pinned_buffer& operator=(const pinned_buffer&) = delete;
-  void* get(std::size_t bytes) {
-    if (bytes <= bytes_) return ptr_;
-    if (ptr_) cudaFreeHost(ptr_);
-    ptr_ = nullptr;
-    bytes_ = 0;
-    if (cudaMallocHost(&ptr_, bytes) != cudaSuccess) {
-      cudaGetLastError();
-      ptr_ = nullptr;
-      throw std::runtime_error("out of pinned host memory: a host block of " + mib(bytes) + " (" +
-                               std::to_string(bytes) + " bytes) does not fit; choose a smaller batch size");
-    }
-    bytes_ = bytes;
-    return ptr_;
-  }
-
- private:
-  void* ptr_ = nullptr;
-  std::size_t bytes_ = 0;
-};
 
 template <class Distance>
 class many_engine final : public detail::many_sources_engine {
@@ -477,7 +425,6 @@ class many_engine final : public detail::many_sources_engine {
     DS_CUDA(cudaEventCreate(&start_));
     DS_CUDA(cudaEventCreate(&stop_));
     DS_CUDA(cudaMallocHost(&host_ctl_, sizeof(batch_control)));
-    for (auto& e : copied_) DS_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     offsets_ = device_array<edge_t>(g.offsets.size(), "the CSR offsets");
     targets_ = device_array<vertex_t>(m_, "the CSR targets");
     weights_ = device_array<weight>(m_, "the arc weights");
@@ -492,8 +439,6 @@ class many_engine final : public detail::many_sources_engine {
 
   ~many_engine() override {
     if (host_ctl_) cudaFreeHost(host_ctl_);
-    for (auto e : copied_)
-      if (e) cudaEventDestroy(e);
     if (start_) cudaEventDestroy(start_);
     if (stop_) cudaEventDestroy(stop_);
     if (stream_) cudaStreamDestroy(stream_);
@@ -524,10 +469,10 @@ class many_engine final : public detail::many_sources_engine {
       const std::uint64_t iterations = solve(d_sources.get() + first, rows, width.delta);
       DS_CUDA(cudaEventRecord(stop_, stream_));
       if (host_ctl_->overflowed) check_overflow(sources, first, rows);
-      const dim3 tiles((columns + 31) / 32, (rows + 31) / 32), threads(32, 8);
       if (columns)
-        gather_rows<<<tiles, threads, 0, stream_>>>(dist_.get(), k_, targets.empty() ? nullptr : d_targets.get(),
-                                                   columns, rows, out_.get());
+        gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, stream_>>>(
+            dist_.get(), k_, targets.empty() ? nullptr : d_targets.get(), columns, rows,
+            distance_ops<Distance>::infinity, out_.get());
       DS_CUDA_LAUNCH("gather_rows");
       float ms = 0;
       DS_CUDA(cudaEventSynchronize(stop_));
@@ -541,13 +486,7 @@ class many_engine final : public detail::many_sources_engine {
       b.iterations = iterations;
       b.delta = static_cast<double>(width.delta);
       b.milliseconds = ms;
-      if (mopts.device_blocks) {
-        b.on_device = true;
-        b.stream = stream_;
-        deliver(b, out_.get(), consume);
-      } else {
-        deliver_to_host(b, consume);
-      }
+      rows_out_.deliver(b, out_.get(), mopts.device_blocks, stream_, consume);
     }
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
@@ -669,42 +608,6 @@ class many_engine final : public detail::many_sources_engine {
     return host_ctl_->iterations;
   }
 
-  static void deliver(distance_block& b, const Distance* rows, const block_consumer& consume) {
-    if constexpr (std::is_same_v<Distance, float>)
-      b.real_distances = rows;
-    else
-      b.int_distances = rows;
-    consume(b);
-  }
-
-  // The batch's rows in host blocks of at most host_block_bytes, through two pinned buffers: the
-  // copy of the next block runs while the consumer reads this one.
-  void deliver_to_host(const distance_block& batch, const block_consumer& consume) {
-    const std::size_t row_bytes = std::max<std::size_t>(batch.columns * sizeof(Distance), 1);
-    const std::size_t per_block = std::max<std::size_t>(1, std::min<std::size_t>(batch.rows, host_block_bytes / row_bytes));
-    auto* buffers = static_cast<Distance*>(pinned_.get(2 * per_block * row_bytes));
-    Distance* half[2] = {buffers, buffers + per_block * batch.columns};
-    auto copy = [&](std::size_t first_row, int into) {
-      const std::size_t count = std::min(per_block, batch.rows - first_row);
-      if (batch.columns)
-        DS_CUDA(cudaMemcpyAsync(half[into], out_.get() + first_row * batch.columns, count * row_bytes,
-                                cudaMemcpyDeviceToHost, stream_));
-      DS_CUDA(cudaEventRecord(copied_[into], stream_));
-    };
-    copy(0, 0);
-    for (std::size_t r = 0, i = 0; r < batch.rows; r += per_block, ++i) {
-      const int now = static_cast<int>(i % 2);
-      if (r + per_block < batch.rows) copy(r + per_block, 1 - now);
-      DS_CUDA(cudaEventSynchronize(copied_[now]));
-      distance_block b = batch;
-      b.first_row = batch.first_row + r;
-      b.rows = std::min(per_block, batch.rows - r);
-      b.sources = batch.sources + r;
-      if (r > 0) b.milliseconds = 0, b.iterations = 0;  // the batch's figures come with its first block
-      deliver(b, half[now], consume);
-    }
-  }
-
   void read_control() {
     DS_CUDA(cudaMemcpyAsync(host_ctl_, ctl_.get(), sizeof(batch_control), cudaMemcpyDeviceToHost, stream_));
     DS_CUDA(cudaStreamSynchronize(stream_));
@@ -770,7 +673,7 @@ class many_engine final : public detail::many_sources_engine {
   std::string name_;
   unsigned blocks_ = 0;
   cudaStream_t stream_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr, copied_[2] = {nullptr, nullptr};
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
   batch_control* host_ctl_ = nullptr;
   device_array<edge_t> offsets_;
   device_array<vertex_t> targets_;
@@ -782,7 +685,7 @@ class many_engine final : public detail::many_sources_engine {
   device_array<uint2> lanes_;
   device_array<std::uint32_t> wide_;
   std::uint32_t warp_lanes_ = detail::many_sources_warp_lanes;
-  pinned_buffer pinned_;
+  row_delivery rows_out_;
   std::uint32_t k_ = 0, columns_ = 0, iteration_ = 1;
   std::size_t allocated_ = 0;
   sssp::detail::graph_statistics stats_;

@@ -10,9 +10,19 @@
 //      distance arc from a u of level < r. Levels strictly increase along these parent arcs, so no
 //      cycle can form either, and the sweeps stop when one finds nothing new (as many sweeps as the
 //      longest chain of zero-increase arcs, plus one).
+// In step 2 a tight arc from a levelled u to an unlevelled v has dist[u] == dist[v] (tight arcs
+// never decrease the distance, and one that increases it levelled v in step 1), so it only asks
+// for a tight arc.
+//
+// Which arcs are tight: `exact` distances come from relaxing these very arcs (delta-stepping), so
+// every reached vertex has an in-arc whose sum equals its distance. PHAST's real distances add
+// shortcut weights, themselves float sums of several arcs, so a distance may differ from every
+// in-arc's sum in the last bits: `within_tolerance` accepts a sum within the validator's relative
+// 1e-5 of the distance (validate.cpp). Steps 1 and 2 keep the tree free of cycles either way.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -22,13 +32,22 @@
 
 namespace deltasplit::sssp::gpu {
 
-template <class Distance>
+enum class tightness { exact, within_tolerance };
+
+template <tightness rule, class Distance>
 __device__ bool tight(const Distance* dist, Distance du, typename distance_ops<Distance>::weight w, vertex_t v) {
   Distance sum;
-  return distance_ops<Distance>::extend(du, w, sum) && sum == dist[v];
+  if (!distance_ops<Distance>::extend(du, w, sum)) return false;
+  const Distance dv = dist[v];
+  if constexpr (rule == tightness::exact || !std::is_floating_point_v<Distance>) {
+    return sum == dv;
+  } else {
+    if (dv == distance_ops<Distance>::infinity) return false;
+    return fabsf(sum - dv) <= 1e-5f * fmaxf(sum, dv);
+  }
 }
 
-template <class Distance>
+template <tightness rule, class Distance>
 __global__ void strict_parents(loop_view<Distance> s, vertex_t source, vertex_t* parent, std::uint32_t* level) {
   const std::uint32_t stride = gridDim.x * blockDim.x;
   for (vertex_t u = blockIdx.x * blockDim.x + threadIdx.x; u < s.num_vertices; u += stride) {
@@ -37,7 +56,7 @@ __global__ void strict_parents(loop_view<Distance> s, vertex_t source, vertex_t*
     if (du == distance_ops<Distance>::infinity) continue;
     for (edge_t a = s.offsets[u]; a < s.offsets[u + 1]; ++a) {
       const vertex_t v = s.targets[a];
-      if (v != source && s.dist[v] > du && tight(s.dist, du, s.weights[a], v)) {
+      if (v != source && s.dist[v] > du && tight<rule>(s.dist, du, s.weights[a], v)) {
         atomicMin(&parent[v], u);
         level[v] = 0;
       }
@@ -45,7 +64,7 @@ __global__ void strict_parents(loop_view<Distance> s, vertex_t source, vertex_t*
   }
 }
 
-template <class Distance>
+template <tightness rule, class Distance>
 __global__ void equal_distance_sweep(loop_view<Distance> s, std::uint32_t round, vertex_t* parent, std::uint32_t* level,
                                      std::uint32_t* changed) {
   const std::uint32_t stride = gridDim.x * blockDim.x;
@@ -54,7 +73,7 @@ __global__ void equal_distance_sweep(loop_view<Distance> s, std::uint32_t round,
     const Distance du = s.dist[u];
     for (edge_t a = s.offsets[u]; a < s.offsets[u + 1]; ++a) {
       const vertex_t v = s.targets[a];
-      if (s.dist[v] == du && level[v] == no_bucket && tight(s.dist, du, s.weights[a], v) &&
+      if (level[v] == no_bucket && tight<rule>(s.dist, du, s.weights[a], v) &&
           atomicCAS(&level[v], no_bucket, round) == no_bucket) {
         parent[v] = u;
         *changed = 1;
@@ -65,19 +84,20 @@ __global__ void equal_distance_sweep(loop_view<Distance> s, std::uint32_t round,
 
 // parent[] and level[] are device scratch of num_vertices entries, changed one device word and
 // changed_host one pinned word; the tree (invalid_vertex for the source and unreached vertices)
-// is copied into tree, num_vertices entries of host or device memory, on the stream.
-template <class Distance>
+// is copied into tree, num_vertices entries of host or device memory, on the stream. Only the
+// view's offsets, targets, weights, dist and num_vertices are read.
+template <tightness rule = tightness::exact, class Distance>
 void shortest_path_tree(const loop_view<Distance>& s, vertex_t source, vertex_t* parent, std::uint32_t* level,
                         std::uint32_t* changed, std::uint32_t* changed_host, unsigned blocks, cudaStream_t stream,
                         vertex_t* tree) {
   const std::size_t n = s.num_vertices;
   DS_CUDA(cudaMemsetAsync(parent, 0xFF, n * sizeof(vertex_t), stream));
   DS_CUDA(cudaMemsetAsync(level, 0xFF, n * sizeof(std::uint32_t), stream));
-  strict_parents<<<blocks, 256, 0, stream>>>(s, source, parent, level);
+  strict_parents<rule><<<blocks, 256, 0, stream>>>(s, source, parent, level);
   DS_CUDA_LAUNCH("strict_parents");
   for (std::uint32_t round = 1;; ++round) {
     DS_CUDA(cudaMemsetAsync(changed, 0, sizeof *changed, stream));
-    equal_distance_sweep<<<blocks, 256, 0, stream>>>(s, round, parent, level, changed);
+    equal_distance_sweep<rule><<<blocks, 256, 0, stream>>>(s, round, parent, level, changed);
     DS_CUDA_LAUNCH("equal_distance_sweep");
     DS_CUDA(cudaMemcpyAsync(changed_host, changed, sizeof *changed, cudaMemcpyDeviceToHost, stream));
     DS_CUDA(cudaStreamSynchronize(stream));

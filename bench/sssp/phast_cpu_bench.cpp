@@ -1,0 +1,113 @@
+// Contraction hierarchies and the CPU PHAST sweep (src/sssp/contraction_hierarchy.cpp): the build
+// (time, shortcuts, levels, core) and the sweep per source beside Dijkstra per source, on the same
+// sources, every PHAST result checked against Dijkstra's. Writes one markdown row per graph
+// (bench/results/phast.md holds the measured ones).
+//
+//   phast_cpu_bench [--threads T] [--sources K] GRAPH...
+//
+// GRAPH is a file (any format read_graph reads) or grid:ROWS:COLS (generate_grid, weights
+// [0, 1000], seed 1, every edge kept, as `deltasplit generate grid` makes it). Sources: K
+// vertices drawn uniformly with seed 1; times are medians over them.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "deltasplit/graph/generators.hpp"
+#include "deltasplit/graph/io.hpp"
+#include "deltasplit/sssp.hpp"
+#include "sssp/contraction_hierarchy.hpp"
+
+namespace {
+
+using namespace deltasplit;
+namespace detail = deltasplit::sssp::detail;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+graph::csr load(const std::string& name) {
+  if (name.rfind("grid:", 0) == 0) {
+    graph::grid_params p;
+    if (std::sscanf(name.c_str(), "grid:%u:%u", &p.rows, &p.cols) != 2) throw std::invalid_argument("bad grid: " + name);
+    return graph::generate_grid(p);
+  }
+  return graph::read_graph(name);
+}
+
+template <class W>
+void bench(const std::string& name, const graph::csr& g, unsigned threads, unsigned num_sources) {
+  detail::contraction_hierarchy<W> ch = detail::build_contraction_hierarchy<W>(g, threads);
+  std::mt19937_64 rng(1);
+  std::uniform_int_distribution<graph::vertex_t> pick(0, g.num_vertices - 1);
+  detail::upward_search<W> up(ch);
+  std::vector<W> out(g.num_vertices);
+  std::vector<double> phast_ms, dijkstra_ms, upward_vertices;
+  for (unsigned i = 0; i < num_sources; ++i) {
+    const graph::vertex_t s = pick(rng);
+    auto t0 = std::chrono::steady_clock::now();
+    detail::phast_cpu(ch, up, s, out.data());
+    auto t1 = std::chrono::steady_clock::now();
+    sssp::result r = sssp::dijkstra(g, s);
+    auto t2 = std::chrono::steady_clock::now();
+    phast_ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    dijkstra_ms.push_back(std::chrono::duration<double, std::milli>(t2 - t1).count());
+    upward_vertices.push_back(double(up.run(s).positions.size()));
+    for (graph::vertex_t v = 0; v < g.num_vertices; ++v) {
+      const double want = g.kind == graph::weight_kind::integer ? double(r.int_distances[v]) : double(r.real_distances[v]);
+      const double got = double(out[v]);
+      if (!(got == want || std::abs(got - want) <= 1e-5 * want))
+        throw std::runtime_error(name + ": PHAST differs from Dijkstra at vertex " + std::to_string(v));
+    }
+  }
+  std::printf("| %s | %u | %llu | %.0f | %llu | %llu | %u | %u | %llu | %llu | %.0f | %.2f | %.2f | %.1f |\n", name.c_str(),
+              g.num_vertices, static_cast<unsigned long long>(g.num_arcs()), ch.build_milliseconds, static_cast<unsigned long long>(ch.witness_searches),
+              static_cast<unsigned long long>(ch.shortcuts), ch.num_levels(), ch.core_size,
+              static_cast<unsigned long long>(ch.up_targets.size()),
+              static_cast<unsigned long long>(ch.down_sources.size()), median(upward_vertices), median(phast_ms),
+              median(dijkstra_ms), median(dijkstra_ms) / median(phast_ms));
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  unsigned threads = 1, num_sources = 10;
+  std::vector<std::string> graphs;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+      threads = unsigned(std::stoul(argv[++i]));
+    else if (!std::strcmp(argv[i], "--sources") && i + 1 < argc)
+      num_sources = unsigned(std::stoul(argv[++i]));
+    else
+      graphs.push_back(argv[i]);
+  }
+  if (graphs.empty()) {
+    std::fprintf(stderr, "usage: phast_cpu_bench [--threads T] [--sources K] GRAPH...\n");
+    return 2;
+  }
+  std::printf("threads %u, %u sources (median)\n\n", threads, num_sources);
+  std::printf("| graph | n | m | build ms | witness searches | shortcuts | levels | core | up arcs | down arcs | upward settled | PHAST ms | Dijkstra ms | Dijkstra / PHAST |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  try {
+    for (const std::string& name : graphs) {
+      graph::csr g = load(name);
+      const std::string label = name.substr(name.find_last_of('/') + 1);
+      if (g.kind == graph::weight_kind::integer)
+        bench<std::uint32_t>(label, g, threads, num_sources);
+      else
+        bench<float>(label, g, threads, num_sources);
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,563 @@
+// Contraction hierarchies (Geisberger, Sanders, Schultes and Delling, WEA 2008) and the CPU PHAST
+// sweep (Delling, Goldberg, Nowatzyk and Werneck, IPDPS 2011). The layout and the meaning of every
+// array are described in contraction_hierarchy.hpp.
+//
+// Exactness. A shortcut u -> w (via v) is left out only when a witness path u ~> w avoiding v of
+// length <= w(u, v) + w(v, w) was found in the remaining graph; a search cut short by its limits
+// adds the shortcut. So contracting v keeps every distance among the remaining vertices, zero
+// weights and zero-weight cycles included (a witness of equal length is as good as the via-path,
+// and it stays in the graph). Integer shortcut weights are 64-bit sums saturated at too_long: a
+// path of length <= 2^32 - 2 never uses a saturated arc (each is longer), so such paths and their
+// witnesses are exact, and a longer one still leaves its endpoints connected, which is all the
+// overflow check of the sweep needs (see phast_cpu).
+#include "sssp/contraction_hierarchy.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "deltasplit/sssp.hpp"
+#include "sssp/distance_policy.hpp"
+#include "sssp/graph_check.hpp"
+#include "sssp/thread_pool.hpp"
+
+namespace deltasplit::sssp::detail {
+
+namespace {
+
+// The contraction's tuning constants, measured on the 2-core build machine (Release, one thread,
+// this file's code with each setting; bench/results/phast.md has the final table). Build time and
+// core size on USA-road-d.NY, build time on the social graphs (core degree 16 unless said):
+//
+//   witness search limits (contract / simulate)   NY build   NY core   slashdot   cit-HepPh
+//   settled vertices 1000 / 100                     15.2 s        0
+//   settled vertices 500 / 20                        8.0 s     1251     42.7 s     34.1 s
+//   scanned arcs 2000 / 60                           4.9 s     2962      4.5 s     11.6 s
+//   ... + pair limit 100, core degree 24             4.5 s     1472      2.9 s      3.6 s  (chosen)
+//
+// PHAST per source on NY stayed 2.6-3.0 ms throughout (the sweep dominates; the upward search
+// settles about the core). A settled-vertex limit does not bound the work on social graphs, where
+// settling a hub scans thousands of arcs: the searches are limited by arcs scanned instead.
+//
+// A witness search stops after scanning this many arcs (then the shortcut is added). Priority
+// simulations use the smaller limit: a wrong estimate only changes the order, never the result.
+constexpr std::size_t contract_scan_limit = 2000;
+constexpr std::size_t simulate_scan_limit = 60;
+// A vertex with more in x out neighbour pairs than this is not simulated: its priority counts every
+// pair as a shortcut. Hubs of social and citation graphs would otherwise cost hundreds of searches
+// per evaluation (cit-HepPh: 7.0 million searches at a limit of 1000, 1.8 million at 100), and
+// they end up in the core anyway.
+constexpr std::uint64_t simulate_pair_limit = 100;
+// Contraction stops, leaving the rest as the core, when the remaining graph's mean out-degree
+// passes this bound: past it each contraction adds more arcs than it removes and the searches
+// grow (NY contracts to a core of about 1500 of 264346 vertices; slashdot keeps 31236 of 82168).
+constexpr double core_mean_degree = 24;
+// Priority = edge_difference_weight * (shortcuts - arcs removed) + contracted neighbours + level
+// (Geisberger et al. Section 3: edge difference, uniformity; the level spreads contraction evenly).
+constexpr std::int64_t edge_difference_weight = 2;
+
+template <class Weight>
+struct arithmetic;
+
+template <>
+struct arithmetic<std::uint32_t> {
+  using sum = std::uint64_t;
+  static constexpr sum limit = max_int_distance;  // the largest distance that fits
+  static constexpr sum unreached = std::numeric_limits<sum>::max();
+  static std::uint32_t shortcut(std::uint32_t a, std::uint32_t b) {
+    sum s = sum{a} + b;
+    return s >= contraction_hierarchy<std::uint32_t>::too_long ? contraction_hierarchy<std::uint32_t>::too_long
+                                                               : static_cast<std::uint32_t>(s);
+  }
+  static const std::uint32_t* weights(const csr_view& g) { return g.int_weights.data(); }
+  static bool matches(const csr_view& g) { return g.kind == graph::weight_kind::integer; }
+};
+
+template <>
+struct arithmetic<float> {
+  using sum = float;
+  static constexpr sum limit = std::numeric_limits<float>::max();
+  static constexpr sum unreached = std::numeric_limits<float>::infinity();
+  static float shortcut(float a, float b) { return a + b; }  // +inf (too_long) when it rounds there
+  static const float* weights(const csr_view& g) { return g.real_weights.data(); }
+  static bool matches(const csr_view& g) { return g.kind == graph::weight_kind::real; }
+};
+
+template <class Weight>
+struct arc {
+  vertex_t to;
+  Weight weight;
+};
+
+// The remaining graph during contraction, in both directions. Once a vertex is contracted its own
+// lists are frozen: out[v] then holds its up arcs and in[v] its down in-arcs (every neighbour it
+// had was still uncontracted, so of a higher rank).
+template <class Weight>
+struct remaining_graph {
+  std::vector<std::vector<arc<Weight>>> out, in;
+  std::vector<char> contracted;
+};
+
+// A Dijkstra from one vertex over the remaining graph that avoids the vertex being contracted,
+// bounded by the longest via-path and a limit on the arcs it scans. It stops as soon as every target is
+// decided: witnessed (reached within its via-path's length) or settled beyond it. dist[] keeps
+// tentative distances afterwards: a tentative distance is the length of a real path, so it is a
+// witness as good as a settled one.
+template <class Weight>
+class witness_search {
+ public:
+  using sum = typename arithmetic<Weight>::sum;
+
+  explicit witness_search(vertex_t n) : dist_(n, arithmetic<Weight>::unreached), via_(n), target_(n, 0) {}
+
+  void mark_target(vertex_t w, Weight via) {
+    if (target_[w] != stamp_) ++pending_;
+    target_[w] = stamp_;
+    via_[w] = via;
+  }
+  // True when the search reached w within via, the via-path's length: the shortcut is not needed.
+  // (Unreached is +inf for real weights, which a saturated via-path equals; only a reached vertex
+  // witnesses.)
+  bool witnessed(vertex_t w, Weight via) const {
+    return dist_[w] != arithmetic<Weight>::unreached && dist_[w] <= via;
+  }
+
+  void run(const remaining_graph<Weight>& g, vertex_t from, vertex_t avoid, sum bound, std::size_t scan_limit) {
+    dist_[from] = 0;
+    touched_.push_back(from);
+    heap_.push_back({0, from});
+    std::size_t scanned = 0;
+    while (!heap_.empty() && pending_ > 0 && scanned < scan_limit) {
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+      auto [d, x] = heap_.back();
+      heap_.pop_back();
+      if (d > dist_[x]) continue;  // a stale entry
+      if (d > bound) break;
+      decide(x);
+      scanned += g.out[x].size();
+      for (const arc<Weight>& a : g.out[x]) {
+        if (a.to == avoid) continue;
+        sum s = d + a.weight;
+        if (s > bound || !(s < dist_[a.to])) continue;
+        if (dist_[a.to] == arithmetic<Weight>::unreached) touched_.push_back(a.to);
+        dist_[a.to] = s;
+        heap_.push_back({s, a.to});
+        std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+        if (target_[a.to] == stamp_ && s <= via_[a.to]) decide(a.to);
+      }
+    }
+  }
+
+  // Forgets the last search and its targets.
+  void clear() {
+    for (vertex_t x : touched_) dist_[x] = arithmetic<Weight>::unreached;
+    touched_.clear();
+    heap_.clear();
+    pending_ = 0;
+    ++stamp_;
+  }
+
+ private:
+  void decide(vertex_t x) {
+    if (target_[x] != stamp_) return;
+    target_[x] = 0;
+    --pending_;
+  }
+
+  std::vector<sum> dist_;
+  std::vector<Weight> via_;            // the targets' via-path lengths
+  std::vector<std::uint32_t> target_;  // == stamp_ for the current search's undecided targets
+  std::uint32_t stamp_ = 1;
+  std::size_t pending_ = 0;
+  std::vector<vertex_t> touched_;
+  std::vector<std::pair<sum, vertex_t>> heap_;
+};
+
+template <class Weight>
+struct shortcut {
+  vertex_t from, to;
+  Weight weight;
+};
+
+template <class Weight>
+class contractor {
+ public:
+  using sum = typename arithmetic<Weight>::sum;
+
+  contractor(const csr_view& g, unsigned threads) : n_(g.num_vertices), pool_(threads) {
+    g_.out.resize(n_);
+    g_.in.resize(n_);
+    g_.contracted.assign(n_, 0);
+    level_.assign(n_, 0);
+    contracted_neighbours_.assign(n_, 0);
+    const Weight* w = arithmetic<Weight>::weights(g);
+    for (vertex_t u = 0; u < n_; ++u)
+      for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
+        if (g.targets[e] != u) add_arc(u, g.targets[e], w[e]);  // self-loops never shorten a path
+    for (vertex_t u = 0; u < n_; ++u) arcs_ += g_.out[u].size();
+    for (unsigned t = 0; t < pool_.size(); ++t) searches_.emplace_back(n_);
+  }
+
+  // Contracts vertices in priority order until the core condition holds; fills ch.
+  void contract(contraction_hierarchy<Weight>& ch) {
+    std::vector<std::int64_t> priority(n_);
+    pool_.run([&](unsigned t) {
+      for (vertex_t v = t; v < n_; v += pool_.size()) priority[v] = evaluate(v, searches_[t]);
+    });
+    for (auto& s : searches_) witness_searches_ += s.count, s.count = 0;
+    using entry = std::pair<std::int64_t, vertex_t>;
+    std::priority_queue<entry, std::vector<entry>, std::greater<entry>> queue;
+    for (vertex_t v = 0; v < n_; ++v) queue.push({priority[v], v});
+    vertex_t remaining = n_;
+    std::vector<vertex_t> neighbours;
+    while (!queue.empty()) {
+      auto [p, v] = queue.top();
+      queue.pop();
+      if (g_.contracted[v] || p != priority[v]) continue;
+      if (double(arcs_) > core_mean_degree * remaining) break;
+      // Lazy update (Section 3.1): the top's priority may have grown since it was computed. The
+      // searches that re-evaluate it are the contraction's own, so they run once.
+      found_.clear();
+      const std::uint64_t added = shortcuts_of(v, searches_[0], contract_scan_limit, &found_);
+      const std::int64_t now = priority_of(v, added);
+      if (now > p && !queue.empty() && now > queue.top().first) {
+        priority[v] = now;
+        queue.push({now, v});
+        continue;
+      }
+      neighbours.clear();
+      for (const auto& a : g_.out[v]) neighbours.push_back(a.to);
+      for (const auto& a : g_.in[v]) neighbours.push_back(a.to);
+      contract_vertex(v);
+      --remaining;
+      std::sort(neighbours.begin(), neighbours.end());
+      neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
+      for (vertex_t x : neighbours) {
+        priority[x] = evaluate(x, searches_[0]);
+        queue.push({priority[x], x});
+      }
+    }
+    witness_searches_ += searches_[0].count;
+    layout(ch);
+  }
+
+ private:
+  struct search_state : witness_search<Weight> {
+    using witness_search<Weight>::witness_search;
+    std::uint64_t count = 0;
+  };
+
+  // Adds u -> w or lowers its weight; true when the arc is new.
+  bool add_arc(vertex_t u, vertex_t w, Weight weight) {
+    for (auto& a : g_.out[u])
+      if (a.to == w) {
+        if (weight < a.weight) {
+          a.weight = weight;
+          for (auto& b : g_.in[w])
+            if (b.to == u) b.weight = weight;
+        }
+        return false;
+      }
+    g_.out[u].push_back({w, weight});
+    g_.in[w].push_back({u, weight});
+    return true;
+  }
+
+  // The shortcuts contracting v needs: for each in-neighbour u, one witness search bounded by the
+  // longest via-path from u, then u -> w for every out-neighbour w it did not reach within w(u, v)
+  // + w(v, w). With `found` empty it only counts them.
+  std::uint64_t shortcuts_of(vertex_t v, search_state& s, std::size_t scan_limit, std::vector<shortcut<Weight>>* found) {
+    std::uint64_t count = 0;
+    for (const auto& in : g_.in[v]) {
+      const vertex_t u = in.to;
+      sum bound = 0;
+      for (const auto& out : g_.out[v]) {
+        if (out.to == u) continue;
+        const Weight via = arithmetic<Weight>::shortcut(in.weight, out.weight);
+        bound = std::max<sum>(bound, via);
+        s.mark_target(out.to, via);
+      }
+      s.run(g_, u, v, bound, scan_limit);
+      ++s.count;
+      for (const auto& out : g_.out[v]) {
+        if (out.to == u) continue;
+        const Weight via = arithmetic<Weight>::shortcut(in.weight, out.weight);
+        if (s.witnessed(out.to, via)) continue;
+        ++count;
+        if (found) found->push_back({u, out.to, via});
+      }
+      s.clear();
+    }
+    return count;
+  }
+
+  std::int64_t priority_of(vertex_t v, std::uint64_t added) const {
+    const std::int64_t removed = std::int64_t(g_.in[v].size() + g_.out[v].size());
+    return edge_difference_weight * (std::int64_t(added) - removed) + contracted_neighbours_[v] + level_[v];
+  }
+
+  std::int64_t evaluate(vertex_t v, search_state& s) {
+    const std::uint64_t pairs = std::uint64_t(g_.in[v].size()) * g_.out[v].size();
+    return priority_of(v, pairs > simulate_pair_limit ? pairs : shortcuts_of(v, s, simulate_scan_limit, nullptr));
+  }
+
+  // Removes v with the shortcuts found_ holds.
+  void contract_vertex(vertex_t v) {
+    g_.contracted[v] = 1;
+    order_.push_back(v);
+    arcs_ -= g_.out[v].size() + g_.in[v].size();
+    for (const auto& a : g_.out[v]) remove(g_.in[a.to], v);
+    for (const auto& a : g_.in[v]) remove(g_.out[a.to], v);
+    // Levels (PHAST Section 4.1): every neighbour is now above v.
+    for (const auto& a : g_.out[v]) raise(a.to, v);
+    for (const auto& a : g_.in[v]) raise(a.to, v);
+    for (const auto& s : found_) {
+      ++shortcuts_;
+      if (add_arc(s.from, s.to, s.weight)) ++arcs_;
+    }
+  }
+
+  void raise(vertex_t x, vertex_t v) {
+    level_[x] = std::max(level_[x], level_[v] + 1);
+    ++contracted_neighbours_[x];
+  }
+
+  static void remove(std::vector<arc<Weight>>& list, vertex_t v) {
+    list.erase(std::remove_if(list.begin(), list.end(), [v](const arc<Weight>& a) { return a.to == v; }), list.end());
+  }
+
+  // Positions: the core first (level 0), then the contracted vertices by decreasing level, by id
+  // within a level.
+  void layout(contraction_hierarchy<Weight>& ch) {
+    ch.num_vertices = n_;
+    ch.core_size = n_ - static_cast<vertex_t>(order_.size());
+    vertex_t top = 0;
+    for (vertex_t v : order_) top = std::max(top, level_[v]);
+    const vertex_t first = ch.core_size > 0 ? 1 : 0;
+    std::vector<vertex_t> sweep_level(n_, 0);
+    std::vector<vertex_t> count(std::size_t{first} + top + 1, 0);
+    for (vertex_t v = 0; v < n_; ++v) {
+      sweep_level[v] = g_.contracted[v] ? first + top - level_[v] : 0;
+      ++count[sweep_level[v]];
+    }
+    ch.level_offsets.assign(1, 0);
+    std::vector<vertex_t> start(count.size(), 0);
+    for (std::size_t i = 0; i < count.size(); ++i) {
+      start[i] = ch.level_offsets.back();
+      if (count[i] > 0) ch.level_offsets.push_back(ch.level_offsets.back() + count[i]);
+    }
+    ch.position_of.assign(n_, 0);
+    ch.vertex_at.assign(n_, 0);
+    for (vertex_t v = 0; v < n_; ++v) {
+      vertex_t p = start[sweep_level[v]]++;
+      ch.position_of[v] = p;
+      ch.vertex_at[p] = v;
+    }
+    ch.up_offsets.assign(std::size_t{n_} + 1, 0);
+    ch.down_offsets.assign(std::size_t{n_} + 1, 0);
+    std::vector<arc<Weight>> row;
+    for (vertex_t p = 0; p < n_; ++p) {
+      const vertex_t v = ch.vertex_at[p];
+      collect(g_.out[v], ch.position_of, row);
+      for (const auto& a : row) ch.up_targets.push_back(a.to), ch.up_weights.push_back(a.weight);
+      ch.up_offsets[p + 1] = ch.up_targets.size();
+      if (g_.contracted[v]) {
+        collect(g_.in[v], ch.position_of, row);
+        for (const auto& a : row) ch.down_sources.push_back(a.to), ch.down_weights.push_back(a.weight);
+      }
+      ch.down_offsets[p + 1] = ch.down_sources.size();
+    }
+    ch.shortcuts = shortcuts_;
+    ch.witness_searches = witness_searches_;
+  }
+
+  // A row renumbered into positions, sorted (the sweep then reads its sources in memory order).
+  static void collect(const std::vector<arc<Weight>>& list, const std::vector<vertex_t>& position_of,
+                      std::vector<arc<Weight>>& row) {
+    row.clear();
+    for (const auto& a : list) row.push_back({position_of[a.to], a.weight});
+    std::sort(row.begin(), row.end(), [](const arc<Weight>& a, const arc<Weight>& b) { return a.to < b.to; });
+  }
+
+  vertex_t n_;
+  remaining_graph<Weight> g_;
+  std::vector<vertex_t> level_;
+  std::vector<std::int64_t> contracted_neighbours_;
+  std::vector<vertex_t> order_;
+  std::uint64_t arcs_ = 0;
+  std::uint64_t shortcuts_ = 0;
+  std::uint64_t witness_searches_ = 0;
+  thread_pool pool_;
+  std::vector<search_state> searches_;
+  std::vector<shortcut<Weight>> found_;
+};
+
+[[noreturn]] void throw_overflow(bool one_based, bool integer, vertex_t source, vertex_t v) {
+  const std::uint64_t shift = one_based ? 1 : 0;
+  throw distance_overflow("the shortest distance from vertex " + std::to_string(source + shift) + " to vertex " +
+                          std::to_string(v + shift) + " exceeds " +
+                          (integer ? "2^32 - 2 (integer distances are 32-bit)" : "the largest float"));
+}
+
+}  // namespace
+
+template <class Weight>
+contraction_hierarchy<Weight> build_contraction_hierarchy(const csr_view& g, unsigned threads) {
+  if (g.space != memory_space::host)
+    throw std::invalid_argument("build_contraction_hierarchy: the graph must be in host memory");
+  check_graph(g);
+  if (!arithmetic<Weight>::matches(g))
+    throw std::invalid_argument(std::string("build_contraction_hierarchy: the graph has ") +
+                                (g.kind == graph::weight_kind::integer ? "integer" : "real") +
+                                " weights, the hierarchy was asked for the other kind");
+  const auto start = std::chrono::steady_clock::now();
+  contraction_hierarchy<Weight> ch;
+  ch.one_based = g.one_based;
+  const unsigned wanted = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  contractor<Weight> c(g, wanted);
+  c.contract(ch);
+  ch.build_milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return ch;
+}
+
+template <class Weight>
+upward_search<Weight>::upward_search(const contraction_hierarchy<Weight>& ch)
+    : ch_(&ch),
+      dist_(ch.num_vertices),
+      heap_index_(ch.num_vertices, unvisited),
+      sweep_(ch.num_vertices),
+      seed_(ch.num_vertices, arithmetic<Weight>::unreached),
+      seed_overflow_(ch.num_vertices, 0) {}
+
+template <class Weight>
+void upward_search<Weight>::sift_up(std::size_t i) {
+  auto item = heap_[i];
+  while (i > 0) {
+    std::size_t parent = (i - 1) / 2;
+    if (!(item.first < heap_[parent].first)) break;
+    heap_[i] = heap_[parent];
+    heap_index_[heap_[i].second] = static_cast<std::uint32_t>(i);
+    i = parent;
+  }
+  heap_[i] = item;
+  heap_index_[item.second] = static_cast<std::uint32_t>(i);
+}
+
+template <class Weight>
+void upward_search<Weight>::sift_down(std::size_t i) {
+  auto item = heap_[i];
+  const std::size_t size = heap_.size();
+  while (true) {
+    std::size_t child = 2 * i + 1;
+    if (child >= size) break;
+    if (child + 1 < size && heap_[child + 1].first < heap_[child].first) ++child;
+    if (!(heap_[child].first < item.first)) break;
+    heap_[i] = heap_[child];
+    heap_index_[heap_[i].second] = static_cast<std::uint32_t>(i);
+    i = child;
+  }
+  heap_[i] = item;
+  heap_index_[item.second] = static_cast<std::uint32_t>(i);
+}
+
+// Dijkstra over the up arcs, with every settled position kept (PHAST needs the whole upward search
+// space, not a target). heap_index_ says unvisited, settled or where in the heap; a sum that does
+// not fit (past 2^32 - 2, or +inf) is kept like any other, for the sweep to judge.
+template <class Weight>
+const upward_distances<Weight>& upward_search<Weight>::run(vertex_t source) {
+  const contraction_hierarchy<Weight>& ch = *ch_;
+  if (source >= ch.num_vertices)
+    throw std::out_of_range("source vertex " + std::to_string(source + (ch.one_based ? 1 : 0)) +
+                            " is out of range: the graph has " + std::to_string(ch.num_vertices) + " vertices");
+  out_.positions.clear();
+  out_.distances.clear();
+  const vertex_t start = ch.position_of[source];
+  dist_[start] = 0;
+  heap_.push_back({0, start});
+  heap_index_[start] = 0;
+  while (!heap_.empty()) {
+    auto [d, p] = heap_.front();
+    heap_.front() = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) sift_down(0);
+    heap_index_[p] = settled;
+    out_.positions.push_back(p);
+    out_.distances.push_back(d);
+    for (edge_t e = ch.up_offsets[p]; e < ch.up_offsets[p + 1]; ++e) {
+      const vertex_t q = ch.up_targets[e];
+      const sum s = d + ch.up_weights[e];
+      if (heap_index_[q] == settled) continue;
+      if (heap_index_[q] == unvisited) {
+        dist_[q] = s;
+        heap_.push_back({s, q});
+        sift_up(heap_.size() - 1);
+      } else if (s < dist_[q]) {
+        dist_[q] = s;
+        heap_[heap_index_[q]].first = s;
+        sift_up(heap_index_[q]);
+      }
+    }
+  }
+  for (vertex_t p : out_.positions) heap_index_[p] = unvisited;
+  return out_;
+}
+
+// PHAST (Section 3): after the upward search, each position in sweep order takes the smallest of
+// its upward distance and d(q) + w over its down in-arcs q -> p, every q already final (an earlier
+// level). Overflow: a candidate that does not fit (an upward sum past the limit, d(q) + w past it,
+// a saturated shortcut) is still a path, so a position whose candidates all fail to fit but that
+// has one is reachable with a shortest distance past the limit: distance_overflow, as Dijkstra.
+// A position with a fitting candidate gets the smallest exactly: a shortest path that fits uses no
+// saturated arc, and the hierarchy holds it as an up-down path.
+template <class Weight>
+void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, vertex_t source, Weight* out) {
+  using arith = arithmetic<Weight>;
+  using sum = typename arith::sum;
+  constexpr Weight unreached = contraction_hierarchy<Weight>::too_long;  // int_infinity or +inf
+  const upward_distances<Weight>& seeds = up.run(source);
+  for (std::size_t i = 0; i < seeds.positions.size(); ++i) {
+    const vertex_t p = seeds.positions[i];
+    if (seeds.distances[i] <= arith::limit)
+      up.seed_[p] = seeds.distances[i];
+    else
+      up.seed_overflow_[p] = 1;
+  }
+  Weight* dist = up.sweep_.data();
+  const vertex_t n = ch.num_vertices;
+  for (vertex_t p = 0; p < n; ++p) {
+    sum best = up.seed_[p];
+    bool overflow = up.seed_overflow_[p];
+    up.seed_[p] = arith::unreached;
+    up.seed_overflow_[p] = 0;
+    for (edge_t e = ch.down_offsets[p]; e < ch.down_offsets[p + 1]; ++e) {
+      const Weight dq = dist[ch.down_sources[e]];
+      const sum s = sum{dq} + ch.down_weights[e];
+      overflow |= (dq != unreached) & (s > arith::limit);
+      best = std::min(best, s);
+    }
+    if (best <= arith::limit) {
+      dist[p] = static_cast<Weight>(best);
+    } else if (overflow) {
+      for (vertex_t q : seeds.positions) up.seed_[q] = arith::unreached, up.seed_overflow_[q] = 0;
+      throw_overflow(ch.one_based, std::is_same_v<Weight, std::uint32_t>, source, ch.vertex_at[p]);
+    } else {
+      dist[p] = unreached;
+    }
+  }
+  for (vertex_t p = 0; p < n; ++p) out[ch.vertex_at[p]] = dist[p];
+}
+
+template contraction_hierarchy<std::uint32_t> build_contraction_hierarchy<std::uint32_t>(const csr_view&, unsigned);
+template contraction_hierarchy<float> build_contraction_hierarchy<float>(const csr_view&, unsigned);
+template struct upward_search<std::uint32_t>;
+template struct upward_search<float>;
+template void phast_cpu<std::uint32_t>(const contraction_hierarchy<std::uint32_t>&, upward_search<std::uint32_t>&,
+                                       vertex_t, std::uint32_t*);
+template void phast_cpu<float>(const contraction_hierarchy<float>&, upward_search<float>&, vertex_t, float*);
+
+}  // namespace deltasplit::sssp::detail

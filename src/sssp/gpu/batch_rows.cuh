@@ -1,0 +1,158 @@
+// The rows of a batch of sources, shared by the batched solvers (many_sources.cu: delta-stepping,
+// phast.cu: PHAST): a batch keeps its distances vertex-major (dist[v * k + j] for source j), the
+// consumer wants them row-major (one row per source, one column per target), in device memory or
+// in host blocks.
+//   fill_infinity   a batch's distances before its sources are set
+//   gather_rows     vertex-major -> row-major through 32 x 32 tiles, vertices past a cutoff unreachable
+//   row_delivery    hands the row-major block to the consumer: as it is (device blocks) or in host
+//                   blocks of at most host_block_bytes through two pinned buffers
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "deltasplit/many_sources.hpp"
+#include "sssp/gpu/cuda_check.cuh"
+#include "sssp/gpu/device_memory.cuh"
+#include "sssp/gpu/distance.cuh"
+
+namespace deltasplit::sssp::gpu {
+
+// Rows per host block: a copy of ~10 ms.
+inline constexpr std::size_t host_block_bytes = std::size_t{64} << 20;
+
+template <class Distance>
+__global__ void fill_infinity(Distance* dist, std::size_t count) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x)
+    dist[i] = distance_ops<Distance>::infinity;
+}
+
+// out[r * columns + t] = dist[target(t) * k + r] (targets null: target(t) = t), through a 32 x 32
+// tile so that both the reads and the writes are coalesced; a distance above `cutoff` reads
+// infinity (pass infinity for none). Launch with gather_tiles() blocks of 32 x 8 threads.
+template <class Distance>
+__global__ void gather_rows(const Distance* dist, std::uint32_t k, const vertex_t* targets, std::uint32_t columns,
+                            std::uint32_t rows, Distance cutoff, Distance* out) {
+  __shared__ Distance tile[32][33];
+  const std::uint32_t t0 = blockIdx.x * 32, r0 = blockIdx.y * 32;
+  for (std::uint32_t i = threadIdx.y; i < 32; i += blockDim.y) {
+    const std::uint32_t t = t0 + i, r = r0 + threadIdx.x;
+    if (t < columns && r < rows) {
+      const Distance d = dist[std::size_t{targets ? targets[t] : t} * k + r];
+      tile[i][threadIdx.x] = d > cutoff ? distance_ops<Distance>::infinity : d;
+    }
+  }
+  __syncthreads();
+  for (std::uint32_t i = threadIdx.y; i < 32; i += blockDim.y) {
+    const std::uint32_t r = r0 + i, t = t0 + threadIdx.x;
+    if (r < rows && t < columns) out[std::size_t{r} * columns + t] = tile[threadIdx.x][i];
+  }
+}
+inline dim3 gather_tiles(std::uint32_t columns, std::uint32_t rows) { return dim3((columns + 31) / 32, (rows + 31) / 32); }
+inline dim3 gather_threads() { return dim3(32, 8); }
+
+class pinned_buffer {
+ public:
+  pinned_buffer() = default;
+  ~pinned_buffer() {
+    if (ptr_) cudaFreeHost(ptr_);
+  }
+  pinned_buffer(const pinned_buffer&) = delete;
+  pinned_buffer& operator=(const pinned_buffer&) = delete;
+  // At least `bytes` of pinned host memory (the contents are not kept when it grows).
+  void* get(std::size_t bytes) {
+    if (bytes <= bytes_) return ptr_;
+    if (ptr_) cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    bytes_ = 0;
+    if (cudaMallocHost(&ptr_, bytes) != cudaSuccess) {
+      cudaGetLastError();
+      ptr_ = nullptr;
+      throw std::runtime_error("out of pinned host memory: a buffer of " + mib(bytes) + " (" + std::to_string(bytes) +
+                               " bytes) does not fit; choose a smaller batch size");
+    }
+    bytes_ = bytes;
+    return ptr_;
+  }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+class row_delivery {
+ public:
+  row_delivery() {
+    for (auto& e : copied_) DS_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  }
+  ~row_delivery() {
+    for (auto e : copied_)
+      if (e) cudaEventDestroy(e);
+  }
+  row_delivery(const row_delivery&) = delete;
+  row_delivery& operator=(const row_delivery&) = delete;
+
+  // batch describes the whole batch (first_row, rows, columns, sources, kind and its figures);
+  // rows is its row-major block in device memory, written on stream.
+  template <class Distance>
+  void deliver(distance_block batch, const Distance* rows, bool device_blocks, cudaStream_t stream,
+               const block_consumer& consume) {
+    if (device_blocks) {
+      batch.on_device = true;
+      batch.stream = stream;
+      hand_over(batch, rows, consume);
+    } else {
+      to_host(batch, rows, stream, consume);
+    }
+  }
+
+ private:
+  template <class Distance>
+  static void hand_over(distance_block& b, const Distance* rows, const block_consumer& consume) {
+    if constexpr (std::is_same_v<Distance, float>)
+      b.real_distances = rows;
+    else
+      b.int_distances = rows;
+    consume(b);
+  }
+
+  // Host blocks of at most host_block_bytes through two pinned buffers: the copy of the next
+  // block runs while the consumer reads this one.
+  template <class Distance>
+  void to_host(const distance_block& batch, const Distance* rows, cudaStream_t stream, const block_consumer& consume) {
+    const std::size_t row_bytes = std::max<std::size_t>(batch.columns * sizeof(Distance), 1);
+    const std::size_t per_block = std::max<std::size_t>(1, std::min<std::size_t>(batch.rows, host_block_bytes / row_bytes));
+    auto* buffers = static_cast<Distance*>(pinned_.get(2 * per_block * row_bytes));
+    Distance* half[2] = {buffers, buffers + per_block * batch.columns};
+    auto copy = [&](std::size_t first_row, int into) {
+      const std::size_t count = std::min(per_block, batch.rows - first_row);
+      if (batch.columns)
+        DS_CUDA(cudaMemcpyAsync(half[into], rows + first_row * batch.columns, count * row_bytes,
+                                cudaMemcpyDeviceToHost, stream));
+      DS_CUDA(cudaEventRecord(copied_[into], stream));
+    };
+    copy(0, 0);
+    for (std::size_t r = 0, i = 0; r < batch.rows; r += per_block, ++i) {
+      const int now = static_cast<int>(i % 2);
+      if (r + per_block < batch.rows) copy(r + per_block, 1 - now);
+      DS_CUDA(cudaEventSynchronize(copied_[now]));
+      distance_block b = batch;
+      b.first_row = batch.first_row + r;
+      b.rows = std::min(per_block, batch.rows - r);
+      b.sources = batch.sources + r;
+      if (r > 0) b.milliseconds = 0, b.iterations = 0;  // the batch's figures come with its first block
+      hand_over(b, half[now], consume);
+    }
+  }
+
+  pinned_buffer pinned_;
+  cudaEvent_t copied_[2] = {nullptr, nullptr};
+};
+
+}  // namespace deltasplit::sssp::gpu

@@ -1,0 +1,583 @@
+// PHAST on the GPU (the engine behind strategy::phast, seam in sssp/phast_engine.hpp): GPHAST,
+// Delling, Goldberg, Nowatzyk and Werneck, "PHAST: Hardware-accelerated shortest path trees"
+// (IPDPS 2011 / JPDC 2013), Sections 3-5.
+//
+// The hierarchy (sssp/contraction_hierarchy.hpp) is uploaded once as it is: sweep positions
+// (highest level first), level offsets, down in-arcs by position. A query is the upward search
+// from its source on the host (a few hundred vertices on a road network), whose (position,
+// distance) pairs are copied up and scattered, then the linear sweep: the levels in order, each
+// position taking min(its upward distance, min over its down in-arcs q -> p of d(q) + w). All
+// positions of one level are independent (Section 4), so a level is one parallel pass.
+//
+// One source (the solver): a thread per position. The top levels hold few vertices (a road
+// network's level sizes fall by about half per level from the bottom), so the levels up to the
+// first one larger than block_level_limit are swept by ONE block with block barriers between
+// them (no launch per level), and the large bottom levels get a launch each. The upward distances
+// live in their own array, infinity except where the search scattered them; the sweep reads each
+// position's entry once and puts infinity back, so no fill is needed between queries.
+//
+// Many sources (many_sources): GPHAST's batches (Section 5): k sources (a multiple of 32) at once,
+// distances vertex-major d[p * k + j], so a warp takes (position, group of 32 sources), reads each
+// down arc once for its 32 lanes and their 32 distances of the arc's tail in one coalesced line.
+// One launch per level. The batch's rows then leave through gather_rows (batch_rows.cuh), the
+// targets' positions taking the place of the targets.
+//
+// Distances (distance.cuh): integer sums in 64 bits, a sum above 2^32 - 2 dropped and flagged;
+// real sums in float, a non-finite one dropped and flagged. A dropped sum decides nothing unless
+// some shortest distance does not fit: a vertex whose shortest distance fits is reached by an
+// up-down path of the hierarchy whose every prefix fits, so its distance is exact; the ones whose
+// distance does not fit end unreached. So after a flagged sweep (or an upward distance too large
+// to scatter), the vertices are checked as every solver does (overflowed_vertex on the original
+// graph, in caller ids): an arc from a reached to an unreached vertex is a distance that overflowed.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "sssp/distance_policy.hpp"
+#include "sssp/gpu/batch_rows.cuh"
+#include "sssp/gpu/cuda_check.cuh"
+#include "sssp/gpu/device_memory.cuh"
+#include "sssp/gpu/distance.cuh"
+#include "sssp/gpu/frontier_state.cuh"
+#include "sssp/gpu/predecessors.cuh"
+#include "sssp/gpu_engine.hpp"
+#include "sssp/phast_engine.hpp"
+#include "sssp/thread_pool.hpp"
+
+namespace deltasplit::sssp::gpu {
+
+namespace {
+
+// Tuning (one place; bench/results/phast.md, section GPU, has the measurements).
+// The top levels up to the first level larger than this are swept by one block of
+// block_sweep_threads threads, a block barrier between levels. H200, ef20169, median of 10 random
+// sources x 10 runs: NY 0.76 / 0.60 / 0.81 ms and road-FLA 0.50 / 0.32 / 0.64 ms at a limit of 0
+// (every level its own launch) / 4096 / 65536 (105 of NY's 113 levels and 111 of FLA's 123 fall
+// under 4096; at 65536 one block also takes levels that a grid sweeps faster).
+constexpr vertex_t block_level_limit = 4096;
+constexpr unsigned block_sweep_threads = 1024;
+constexpr unsigned sweep_threads = 256;          // one source: threads per block of a level launch
+constexpr unsigned batch_warps_per_block = 8;    // many sources: warps per block of a level launch
+constexpr std::uint32_t group_lanes = 32;
+
+template <class Distance>
+struct down_arcs {
+  using weight = typename distance_ops<Distance>::weight;
+  const edge_t* offsets;
+  const vertex_t* sources;
+  const weight* weights;
+};
+
+// min(best, d(q) + w over the down in-arcs q -> p), one lane of a batch at stride k (k = 1: one
+// source). Infinite tails are skipped; a sum that does not fit is dropped and raises *overflowed.
+template <class Distance>
+__device__ Distance sweep_in_arcs(const down_arcs<Distance>& arcs, const Distance* dist, std::size_t k,
+                                  std::size_t lane, vertex_t p, Distance best, std::uint32_t* overflowed) {
+  bool dropped = false;
+  for (edge_t a = arcs.offsets[p], end = arcs.offsets[p + 1]; a < end; ++a) {
+    const Distance dq = dist[std::size_t{arcs.sources[a]} * k + lane];
+    if (dq == distance_ops<Distance>::infinity) continue;
+    Distance sum;
+    if (distance_ops<Distance>::extend(dq, arcs.weights[a], sum))
+      best = sum < best ? sum : best;
+    else
+      dropped = true;
+  }
+  if (dropped) *overflowed = 1;
+  return best;
+}
+
+// One source, position p: its upward distance (put back to infinity for the next query), then
+// its down in-arcs.
+template <class Distance>
+__device__ void sweep_position(const down_arcs<Distance>& arcs, Distance* dist, Distance* upward, vertex_t p,
+                               std::uint32_t* overflowed) {
+  Distance best = upward[p];
+  if (best != distance_ops<Distance>::infinity) upward[p] = distance_ops<Distance>::infinity;
+  dist[p] = sweep_in_arcs(arcs, dist, 1, 0, p, best, overflowed);
+}
+
+// The upward pairs as copied up: word 0 the count c, then c positions, then c distances.
+template <class Distance>
+__device__ void scatter_upward(const std::uint32_t* pairs, Distance* upward) {
+  const std::uint32_t count = pairs[0];
+  const Distance* distances = reinterpret_cast<const Distance*>(pairs + 1 + count);
+  for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x) upward[pairs[1 + i]] = distances[i];
+}
+
+// One block: the scatter, then levels [0, top_levels) with a block barrier after each.
+template <class Distance>
+__global__ void __launch_bounds__(block_sweep_threads)
+    sweep_top_levels(down_arcs<Distance> arcs, const vertex_t* level_offsets, std::uint32_t top_levels,
+                     const std::uint32_t* pairs, Distance* dist, Distance* upward, std::uint32_t* overflowed) {
+  scatter_upward(pairs, upward);
+  __syncthreads();
+  for (std::uint32_t level = 0; level < top_levels; ++level) {
+    const vertex_t first = level_offsets[level], end = level_offsets[level + 1];
+    for (vertex_t p = first + threadIdx.x; p < end; p += blockDim.x) sweep_position(arcs, dist, upward, p, overflowed);
+    __syncthreads();
+  }
+}
+
+template <class Distance>
+__global__ void sweep_level(down_arcs<Distance> arcs, vertex_t first, vertex_t end, Distance* dist, Distance* upward,
+                            std::uint32_t* overflowed) {
+  const vertex_t p = first + blockIdx.x * blockDim.x + threadIdx.x;
+  if (p < end) sweep_position(arcs, dist, upward, p, overflowed);
+}
+
+// Many sources: a warp per (position, group of 32 lanes); lane j of group g is source 32 g + j.
+// The arc is the same address for all 32 lanes (one broadcast load), the tails' distances one line.
+template <class Distance>
+__global__ void sweep_level_batch(down_arcs<Distance> arcs, vertex_t first, vertex_t end, std::uint32_t k,
+                                  Distance* dist, std::uint32_t* overflowed) {
+  const std::uint32_t groups = k / group_lanes, lane = threadIdx.x % group_lanes;
+  const std::uint64_t items = std::uint64_t{end - first} * groups;
+  const std::uint64_t warps = std::uint64_t{gridDim.x} * (blockDim.x / group_lanes);
+  for (std::uint64_t item = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / group_lanes; item < items;
+       item += warps) {
+    const vertex_t p = first + static_cast<vertex_t>(item / groups);
+    const std::size_t column = (item % groups) * group_lanes + lane;
+    Distance* cell = dist + std::size_t{p} * k + column;
+    *cell = sweep_in_arcs(arcs, dist, k, column, p, *cell, overflowed);
+  }
+}
+
+// The batch's upward distances: cell p * k + j gets the distance of source j at position p.
+template <class Distance>
+__global__ void scatter_batch(const std::uint64_t* cells, const Distance* distances, std::size_t count, Distance* dist) {
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    dist[cells[i]] = distances[i];
+}
+
+template <class T>
+void upload(device_array<T>& dst, const std::vector<T>& src, cudaStream_t stream) {
+  if (!src.empty()) DS_CUDA(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+}
+
+// An upward distance as a 32-bit distance, or false when it does not fit (integer sums past
+// 2^32 - 2; a real sum that rounded to +inf).
+template <class Sum, class Distance>
+bool fits(Sum sum, Distance& out) {
+  if constexpr (std::is_same_v<Distance, float>) {
+    if (!std::isfinite(sum)) return false;
+    out = sum;
+  } else {
+    if (sum > detail::max_int_distance) return false;
+    out = static_cast<Distance>(sum);
+  }
+  return true;
+}
+
+template <class Distance>
+class phast_gpu final : public detail::phast_engine {
+  using weight = typename distance_ops<Distance>::weight;
+  using hierarchy = detail::contraction_hierarchy<weight>;
+  using sum = typename detail::upward_distances<weight>::sum;
+
+ public:
+  phast_gpu(const csr_view& g, const hierarchy& ch, const options& opts)
+      : g_(g), ch_(ch), n_(ch.num_vertices), levels_(ch.num_levels()), upward_(ch), threads_(opts.threads) {
+    cudaDeviceProp prop{};
+    int device = 0;
+    DS_CUDA(cudaGetDevice(&device));
+    DS_CUDA(cudaGetDeviceProperties(&prop, device));
+    name_ = prop.name;
+    max_blocks_ = static_cast<unsigned>(prop.multiProcessorCount) * (2048 / (batch_warps_per_block * group_lanes));
+    const std::size_t arcs = ch.down_sources.size();
+    reserve(ch.level_offsets.size() * 4 + ch.down_offsets.size() * sizeof(edge_t) + arcs * (4 + sizeof(weight)) +
+                std::size_t{n_} * (3 * sizeof(Distance) + 4 + 4) + (1u << 20),
+            "the contraction hierarchy (" + std::to_string(n_) + " vertices, " + std::to_string(arcs) +
+                " down arcs) and the sweep's arrays");
+    if (!opts.stream) DS_CUDA(cudaStreamCreateWithFlags(&own_stream_, cudaStreamNonBlocking));
+    stream_ = opts.stream ? static_cast<cudaStream_t>(opts.stream) : own_stream_;
+    DS_CUDA(cudaEventCreate(&start_));
+    DS_CUDA(cudaEventCreate(&stop_));
+    DS_CUDA(cudaMallocHost(&host_words_, 2 * sizeof(std::uint32_t)));
+    level_offsets_ = device_array<vertex_t>(ch.level_offsets.size(), "the level offsets");
+    down_offsets_ = device_array<edge_t>(ch.down_offsets.size(), "the down in-arc offsets");
+    down_sources_ = device_array<vertex_t>(arcs, "the down in-arcs' tails");
+    down_weights_ = device_array<weight>(arcs, "the down in-arcs' weights");
+    position_of_ = device_array<vertex_t>(n_, "the sweep positions");
+    upload(level_offsets_, ch.level_offsets, stream_);
+    upload(down_offsets_, ch.down_offsets, stream_);
+    upload(down_sources_, ch.down_sources, stream_);
+    upload(down_weights_, ch.down_weights, stream_);
+    upload(position_of_, ch.position_of, stream_);
+    dist_ = device_array<Distance>(n_, "the distances");
+    upward_dist_ = device_array<Distance>(n_, "the upward distances");
+    by_id_ = device_array<Distance>(n_, "the distances in caller ids");
+    pairs_ = device_array<std::uint32_t>(2 * std::size_t{n_} + 1, "the upward search's pairs");
+    overflowed_ = device_array<std::uint32_t>(1, "the overflow flag");
+    if (n_) {
+      fill_infinity<<<(n_ + 255) / 256, 256, 0, stream_>>>(upward_dist_.get(), n_);
+      DS_CUDA_LAUNCH("fill_infinity");
+    }
+    DS_CUDA(cudaMemsetAsync(overflowed_.get(), 0, sizeof(std::uint32_t), stream_));
+    host_pairs_ = static_cast<std::uint32_t*>(pinned_pairs_.get((2 * std::size_t{n_} + 1) * 4));
+    top_levels_ = 0;
+    while (top_levels_ < levels_ && level_size(top_levels_) <= block_level_limit) ++top_levels_;
+    DS_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  ~phast_gpu() override {
+    if (host_words_) cudaFreeHost(host_words_);
+    if (start_) cudaEventDestroy(start_);
+    if (stop_) cudaEventDestroy(stop_);
+    if (own_stream_) cudaStreamDestroy(own_stream_);
+  }
+
+  std::string device_name() const override { return name_; }
+
+  std::size_t free_bytes() const override {
+    std::size_t free_b = 0, total_b = 0;
+    DS_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    return free_b + batch_allocated_;  // what this engine's batch buffers hold can be reused
+  }
+
+  std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const override {
+    return std::size_t{n_} * k * sizeof(Distance) + std::size_t{k} * columns * sizeof(Distance);
+  }
+
+  statistics run_into(vertex_t source, const options& opts, const output_buffers& out) override {
+    const auto start = std::chrono::steady_clock::now();
+    const detail::upward_distances<weight>& up = upward_.run(source);
+    bool too_long = false;
+    const std::uint32_t count = pack_pairs(up, too_long);
+    const double search_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+    DS_CUDA(cudaEventRecord(start_, stream_));
+    DS_CUDA(cudaMemcpyAsync(pairs_.get(), host_pairs_, (1 + 2 * std::size_t{count}) * 4, cudaMemcpyHostToDevice, stream_));
+    const down_arcs<Distance> arcs = view();
+    if (n_) {
+      sweep_top_levels<<<1, block_sweep_threads, 0, stream_>>>(arcs, level_offsets_.get(), top_levels_, pairs_.get(),
+                                                               dist_.get(), upward_dist_.get(), overflowed_.get());
+      DS_CUDA_LAUNCH("sweep_top_levels");
+    }
+    for (std::uint32_t level = top_levels_; level < levels_; ++level) {
+      const vertex_t first = ch_.level_offsets[level], end = ch_.level_offsets[level + 1];
+      sweep_level<<<(end - first + sweep_threads - 1) / sweep_threads, sweep_threads, 0, stream_>>>(
+          arcs, first, end, dist_.get(), upward_dist_.get(), overflowed_.get());
+      DS_CUDA_LAUNCH("sweep_level");
+    }
+    DS_CUDA(cudaEventRecord(stop_, stream_));
+
+    // The caller's order (out[v] = d[position_of[v]]), past the cutoff unreachable: straight into
+    // device buffers, through by_id_ into host ones (and for the predecessor pass, which reads
+    // distances in caller ids on the device).
+    const bool device_out = out.space == memory_space::device;
+    Distance* by_id = device_out ? distances_of<Distance>(out) : by_id_.get();
+    if (n_) {
+      gather_rows<<<gather_tiles(n_, 1), gather_threads(), 0, stream_>>>(
+          dist_.get(), 1, position_of_.get(), n_, 1, cutoff_distance<Distance>(opts.cutoff), by_id);
+      DS_CUDA_LAUNCH("gather_rows");
+    }
+    DS_CUDA(cudaMemcpyAsync(host_words_, overflowed_.get(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
+    DS_CUDA(cudaMemsetAsync(overflowed_.get(), 0, sizeof(std::uint32_t), stream_));
+    if (!device_out && n_)
+      DS_CUDA(cudaMemcpyAsync(distances_of<Distance>(out), by_id, n_ * sizeof(Distance), cudaMemcpyDeviceToHost, stream_));
+    DS_CUDA(cudaEventSynchronize(stop_));
+    float sweep_ms = 0;
+    DS_CUDA(cudaEventElapsedTime(&sweep_ms, start_, stop_));
+    DS_CUDA(cudaStreamSynchronize(stream_));
+    if ((too_long || host_words_[0]) && !detail::cutoff_below_overflow(g_.kind, opts.cutoff))
+      check_overflow(source, device_out ? nullptr : distances_of<Distance>(out), by_id);
+    if (out.predecessors) tree(source, by_id, out.predecessors);
+
+    statistics st;
+    st.strategy = "phast";
+    st.device = name_;
+    st.driver = "phast sweep: " + std::to_string(top_levels_) + " top levels in one block, " +
+                std::to_string(levels_ - top_levels_) + " level launches; upward search " +
+                std::to_string(count) + " vertices";
+    st.milliseconds = search_ms + sweep_ms;
+    st.iterations = levels_;
+    st.edges_relaxed = ch_.down_sources.size();
+    st.vertices_processed = n_;
+    st.max_queue = count;
+    return st;
+  }
+
+  void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
+           bool device_blocks, double cutoff, const block_consumer& consume) override {
+    if (sources.empty()) return;
+    const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
+    allocate_batch(k, columns);
+    // The targets' sweep positions take the place of the targets in gather_rows.
+    std::vector<vertex_t> target_positions(columns);
+    for (std::uint32_t t = 0; t < columns; ++t) target_positions[t] = ch_.position_of[targets.empty() ? t : targets[t]];
+    device_array<vertex_t> d_targets(columns, "the targets' positions");
+    upload(d_targets, target_positions, stream_);
+    if (!pool_) pool_ = std::make_unique<detail::thread_pool>(threads_);
+    while (searches_.size() < pool_->size()) searches_.push_back(std::make_unique<detail::upward_search<weight>>(ch_));
+    const Distance limit = cutoff_distance<Distance>(cutoff);
+    for (std::size_t first = 0; first < sources.size(); first += k) {
+      const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
+      const auto start = std::chrono::steady_clock::now();
+      bool too_long = false;
+      const std::size_t count = batch_pairs(sources.data() + first, rows, too_long);
+      const double search_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      DS_CUDA(cudaEventRecord(start_, stream_));
+      const std::size_t cells = std::size_t{n_} * k_;
+      fill_infinity<<<max_blocks_, 256, 0, stream_>>>(batch_dist_.get(), cells);
+      DS_CUDA_LAUNCH("fill_infinity");
+      if (count) {
+        DS_CUDA(cudaMemcpyAsync(batch_cells_.get(), host_cells_, count * sizeof(std::uint64_t), cudaMemcpyHostToDevice, stream_));
+        DS_CUDA(cudaMemcpyAsync(batch_up_.get(), host_up_, count * sizeof(Distance), cudaMemcpyHostToDevice, stream_));
+        scatter_batch<<<std::min<std::size_t>(max_blocks_, (count + 255) / 256), 256, 0, stream_>>>(
+            batch_cells_.get(), batch_up_.get(), count, batch_dist_.get());
+        DS_CUDA_LAUNCH("scatter_batch");
+      }
+      const down_arcs<Distance> arcs = view();
+      const unsigned threads = batch_warps_per_block * group_lanes;
+      for (std::uint32_t level = 0; level < levels_; ++level) {
+        const vertex_t lo = ch_.level_offsets[level], hi = ch_.level_offsets[level + 1];
+        const std::uint64_t warps = std::uint64_t{hi - lo} * (k_ / group_lanes);
+        const unsigned blocks = static_cast<unsigned>(
+            std::min<std::uint64_t>(max_blocks_, (warps + batch_warps_per_block - 1) / batch_warps_per_block));
+        if (blocks == 0) continue;
+        sweep_level_batch<<<blocks, threads, 0, stream_>>>(arcs, lo, hi, k_, batch_dist_.get(), overflowed_.get());
+        DS_CUDA_LAUNCH("sweep_level_batch");
+      }
+      DS_CUDA(cudaEventRecord(stop_, stream_));
+      DS_CUDA(cudaMemcpyAsync(host_words_, overflowed_.get(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
+      DS_CUDA(cudaMemsetAsync(overflowed_.get(), 0, sizeof(std::uint32_t), stream_));
+      DS_CUDA(cudaEventSynchronize(stop_));
+      DS_CUDA(cudaStreamSynchronize(stream_));
+      if ((too_long || host_words_[0]) && !detail::cutoff_below_overflow(g_.kind, cutoff))
+        check_batch_overflow(sources.data() + first, rows);
+      if (columns) {
+        gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, stream_>>>(batch_dist_.get(), k_, d_targets.get(),
+                                                                                  columns, rows, limit, out_.get());
+        DS_CUDA_LAUNCH("gather_rows");
+      }
+      float sweep_ms = 0;
+      DS_CUDA(cudaEventElapsedTime(&sweep_ms, start_, stop_));
+      distance_block b;
+      b.first_row = first;
+      b.rows = rows;
+      b.columns = columns;
+      b.sources = sources.data() + first;
+      b.kind = g_.kind;
+      b.iterations = levels_;
+      b.milliseconds = search_ms + sweep_ms;
+      rows_out_.deliver(b, out_.get(), device_blocks, stream_, consume);
+    }
+    DS_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+ private:
+  vertex_t level_size(std::uint32_t level) const { return ch_.level_offsets[level + 1] - ch_.level_offsets[level]; }
+
+  down_arcs<Distance> view() const { return {down_offsets_.get(), down_sources_.get(), down_weights_.get()}; }
+
+  // The upward search's pairs into the pinned words (count, positions, distances); returns the
+  // count. A distance that does not fit is left out and sets too_long.
+  std::uint32_t pack_pairs(const detail::upward_distances<weight>& up, bool& too_long) {
+    std::uint32_t count = 0;
+    const std::size_t settled = up.positions.size();
+    Distance* distances = reinterpret_cast<Distance*>(host_pairs_ + 1 + settled);
+    for (std::size_t i = 0; i < settled; ++i) {
+      Distance d;
+      if (!fits(up.distances[i], d)) {
+        too_long = true;
+        continue;
+      }
+      host_pairs_[1 + count] = up.positions[i];
+      distances[count++] = d;
+    }
+    // The distances start right after the count positions (the kernel finds them there).
+    if (count < settled) std::memmove(host_pairs_ + 1 + count, distances, count * sizeof(Distance));
+    host_pairs_[0] = count;
+    return count;
+  }
+
+  // The upward searches of a batch on the host threads; their (cell, distance) pairs into the
+  // pinned buffers. Returns the pair count.
+  std::size_t batch_pairs(const vertex_t* sources, std::uint32_t rows, bool& too_long) {
+    const unsigned members = pool_->size();
+    std::vector<std::vector<std::uint64_t>> cells(members);
+    std::vector<std::vector<Distance>> distances(members);
+    std::atomic<std::uint32_t> next{0};
+    std::atomic<bool> dropped{false};
+    pool_->run([&](unsigned t) {
+      detail::upward_search<weight>& search = *searches_[t];
+      for (std::uint32_t j; (j = next.fetch_add(1)) < rows;) {
+        const detail::upward_distances<weight>& up = search.run(sources[j]);
+        for (std::size_t i = 0; i < up.positions.size(); ++i) {
+          Distance d;
+          if (!fits(up.distances[i], d)) {
+            dropped = true;
+            continue;
+          }
+          cells[t].push_back(std::uint64_t{up.positions[i]} * k_ + j);
+          distances[t].push_back(d);
+        }
+      }
+    });
+    too_long = dropped;
+    std::size_t count = 0;
+    for (const auto& c : cells) count += c.size();
+    if (count > pair_capacity_) {
+      reserve(count * (sizeof(std::uint64_t) + sizeof(Distance)), "the upward searches of a batch (" +
+                                                                      std::to_string(count) + " vertices)");
+      batch_cells_ = {};
+      batch_up_ = {};
+      batch_cells_ = device_array<std::uint64_t>(count, "the upward cells of a batch");
+      batch_up_ = device_array<Distance>(count, "the upward distances of a batch");
+      pair_capacity_ = count;
+    }
+    auto* buffer = static_cast<unsigned char*>(pinned_batch_.get(count * (sizeof(std::uint64_t) + sizeof(Distance))));
+    host_cells_ = reinterpret_cast<std::uint64_t*>(buffer);
+    host_up_ = reinterpret_cast<Distance*>(buffer + count * sizeof(std::uint64_t));
+    std::size_t at = 0;
+    for (unsigned t = 0; t < members; ++t) {
+      std::copy(cells[t].begin(), cells[t].end(), host_cells_ + at);
+      std::copy(distances[t].begin(), distances[t].end(), host_up_ + at);
+      at += cells[t].size();
+    }
+    return count;
+  }
+
+  void allocate_batch(std::uint32_t k, std::uint32_t columns) {
+    if (k == k_ && columns == columns_) return;
+    batch_dist_ = {};
+    out_ = {};
+    batch_allocated_ = 0;
+    k_ = columns_ = 0;
+    const std::size_t bytes = batch_bytes(k, columns);
+    reserve(bytes, "a PHAST batch of " + std::to_string(k) + " sources with " + std::to_string(columns) +
+                       " targets (choose a smaller batch size)");
+    batch_dist_ = device_array<Distance>(std::size_t{n_} * k, "the batch's distances");
+    out_ = device_array<Distance>(std::size_t{k} * columns, "the output block");
+    batch_allocated_ = bytes;
+    k_ = k;
+    columns_ = columns;
+  }
+
+  // Distances in caller ids (host ones when given, else copied from by_id on the device) against
+  // the original graph: an arc from a reached to an unreached vertex is an overflow.
+  void check_overflow(vertex_t source, const Distance* host, const Distance* by_id) {
+    std::vector<Distance> dist(n_);
+    if (host)
+      std::copy(host, host + n_, dist.begin());
+    else if (n_)
+      DS_CUDA(cudaMemcpy(dist.data(), by_id, n_ * sizeof(Distance), cudaMemcpyDeviceToHost));
+    const vertex_t bad = detail::overflowed_vertex(g_, dist, distance_ops<Distance>::infinity);
+    if (bad != graph::invalid_vertex) detail::throw_overflow(g_, source, bad);
+  }
+
+  void check_batch_overflow(const vertex_t* sources, std::uint32_t rows) {
+    std::vector<Distance> block(std::size_t{n_} * k_), row(n_);
+    DS_CUDA(cudaMemcpy(block.data(), batch_dist_.get(), block.size() * sizeof(Distance), cudaMemcpyDeviceToHost));
+    for (std::uint32_t j = 0; j < rows; ++j) {
+      for (vertex_t v = 0; v < n_; ++v) row[v] = block[std::size_t{ch_.position_of[v]} * k_ + j];
+      const vertex_t bad = detail::overflowed_vertex(g_, row, distance_ops<Distance>::infinity);
+      if (bad != graph::invalid_vertex) detail::throw_overflow(g_, sources[j], bad);
+    }
+  }
+
+  // The shortest-path tree from the distances (predecessors.cuh) over the ORIGINAL graph, uploaded
+  // on first use. Real distances summed through shortcuts need the tolerant rule.
+  void tree(vertex_t source, Distance* by_id, vertex_t* predecessors) {
+    if (!graph_offsets_.get()) {
+      const span<weight> w = weights_of<Distance>(g_);
+      graph_offsets_ = device_array<edge_t>(g_.offsets.size(), "the graph's offsets");
+      graph_targets_ = device_array<vertex_t>(g_.num_arcs(), "the graph's targets");
+      graph_weights_ = device_array<weight>(g_.num_arcs(), "the graph's weights");
+      parent_ = device_array<vertex_t>(std::max<vertex_t>(n_, 1), "the predecessor tree");
+      level_ = device_array<std::uint32_t>(std::max<vertex_t>(n_, 1), "the predecessor levels");
+      word_ = device_array<std::uint32_t>(1, "a flag");
+      DS_CUDA(cudaMemcpyAsync(graph_offsets_.get(), g_.offsets.data(), g_.offsets.size() * sizeof(edge_t),
+                              cudaMemcpyHostToDevice, stream_));
+      if (g_.num_arcs()) {
+        DS_CUDA(cudaMemcpyAsync(graph_targets_.get(), g_.targets.data(), g_.num_arcs() * sizeof(vertex_t),
+                                cudaMemcpyHostToDevice, stream_));
+        DS_CUDA(cudaMemcpyAsync(graph_weights_.get(), w.data(), g_.num_arcs() * sizeof(weight), cudaMemcpyHostToDevice,
+                                stream_));
+      }
+    }
+    loop_view<Distance> v{};
+    v.offsets = graph_offsets_.get();
+    v.targets = graph_targets_.get();
+    v.weights = graph_weights_.get();
+    v.dist = by_id;
+    v.num_vertices = n_;
+    const unsigned blocks = std::min<unsigned>(max_blocks_, (n_ + 255) / 256 + 1);
+    constexpr tightness rule = std::is_same_v<Distance, float> ? tightness::within_tolerance : tightness::exact;
+    shortest_path_tree<rule>(v, source, parent_.get(), level_.get(), word_.get(), host_words_ + 1, blocks, stream_,
+                             predecessors);
+    DS_CUDA(cudaStreamSynchronize(stream_));
+  }
+
+  csr_view g_;
+  const hierarchy& ch_;
+  vertex_t n_;
+  std::uint32_t levels_, top_levels_ = 0;
+  detail::upward_search<weight> upward_;
+  unsigned threads_;
+  std::string name_;
+  unsigned max_blocks_ = 0;
+  cudaStream_t stream_ = nullptr, own_stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  std::uint32_t* host_words_ = nullptr;  // pinned: the overflow flag, the tree's sweep flag
+  device_array<vertex_t> level_offsets_, down_sources_, position_of_;
+  device_array<edge_t> down_offsets_;
+  device_array<weight> down_weights_;
+  device_array<Distance> dist_, upward_dist_, by_id_;
+  device_array<std::uint32_t> pairs_, overflowed_;
+  pinned_buffer pinned_pairs_;
+  std::uint32_t* host_pairs_ = nullptr;
+  // Many sources.
+  std::unique_ptr<detail::thread_pool> pool_;
+  std::vector<std::unique_ptr<detail::upward_search<weight>>> searches_;
+  device_array<Distance> batch_dist_, out_, batch_up_;
+  device_array<std::uint64_t> batch_cells_;
+  std::size_t pair_capacity_ = 0, batch_allocated_ = 0;
+  pinned_buffer pinned_batch_;
+  std::uint64_t* host_cells_ = nullptr;
+  Distance* host_up_ = nullptr;
+  std::uint32_t k_ = 0, columns_ = 0;
+  row_delivery rows_out_;
+  // The predecessor pass.
+  device_array<edge_t> graph_offsets_;
+  device_array<vertex_t> graph_targets_, parent_;
+  device_array<weight> graph_weights_;
+  device_array<std::uint32_t> level_, word_;
+};
+
+template <class Weight>
+std::unique_ptr<detail::phast_engine> make(const csr_view& g, const detail::contraction_hierarchy<Weight>& ch,
+                                           const options& opts) {
+  std::string why_not;
+  if (!detail::cuda_device_usable(&why_not)) throw std::runtime_error(why_not);
+  if (g.space != memory_space::host) throw std::invalid_argument("PHAST builds its hierarchy from a graph in host memory");
+  return std::make_unique<phast_gpu<Weight>>(g, ch, opts);
+}
+
+}  // namespace
+
+}  // namespace deltasplit::sssp::gpu
+
+namespace deltasplit::sssp::detail {
+
+std::unique_ptr<phast_engine> make_phast_engine(const csr_view& g, const contraction_hierarchy<std::uint32_t>& ch,
+                                                const options& opts) {
+  return gpu::make(g, ch, opts);
+}
+
+std::unique_ptr<phast_engine> make_phast_engine(const csr_view& g, const contraction_hierarchy<float>& ch,
+                                                const options& opts) {
+  return gpu::make(g, ch, opts);
+}
+
+}  // namespace deltasplit::sssp::detail

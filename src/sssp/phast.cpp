@@ -1,0 +1,200 @@
+// strategy::phast on the host (see phast.hpp): the hierarchy, the CPU sweep with the cutoff and the
+// shortest-path tree, and the hand-over to the GPU engine.
+//
+// The tree on the CPU follows the rule of gpu/predecessors.cuh: a vertex with a tight in-arc that
+// increases the distance takes the lowest such tail (these parents can never close a cycle); the
+// others are levelled by sweeps over tight arcs from vertices of a lower level (acyclic by the
+// levels), which covers zero-weight cycles. Tight: exact for integer distances; within the
+// validator's relative 1e-5 for real ones, since PHAST adds shortcut weights (float sums of several
+// arcs) and a real distance may differ from every in-arc's sum in the last bits.
+#include "sssp/phast.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "sssp/contraction_hierarchy.hpp"
+#include "sssp/distance_policy.hpp"
+#include "sssp/phast_engine.hpp"
+
+namespace deltasplit::sssp::detail {
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The largest distance not beyond cutoff, as a distance of the kind (no cutoff: the largest finite).
+template <class Distance>
+Distance cutoff_as(double cutoff) {
+  if constexpr (std::is_same_v<Distance, float>) {
+    if (cutoff >= double(std::numeric_limits<float>::max())) return std::numeric_limits<float>::max();
+    const float f = static_cast<float>(cutoff);
+    return double(f) > cutoff ? std::nextafter(f, 0.0f) : f;
+  } else {
+    return cutoff >= double(max_int_distance) ? max_int_distance : static_cast<std::uint32_t>(std::floor(cutoff));
+  }
+}
+
+template <class Policy>
+void clear_beyond(typename Policy::distance* dist, vertex_t n, double cutoff) {
+  if (std::isinf(cutoff)) return;
+  const auto limit = cutoff_as<typename Policy::distance>(cutoff);
+  for (vertex_t v = 0; v < n; ++v)
+    if (dist[v] > limit) dist[v] = Policy::infinity;
+}
+
+template <class Policy>
+void tree_from_distances(const csr_view& g, const Policy& policy, vertex_t source,
+                         const typename Policy::distance* dist, vertex_t* parent) {
+  using distance = typename Policy::distance;
+  constexpr std::uint32_t unlevelled = 0xFFFFFFFFu;
+  auto tight = [&](distance du, edge_t arc, vertex_t v) {
+    distance sum;
+    if (!policy.extend(du, arc, sum)) return false;
+    if constexpr (std::is_same_v<distance, float>) {
+      if (dist[v] == Policy::infinity) return false;
+      return std::fabs(double{sum} - double{dist[v]}) <= 1e-5 * std::max(double{sum}, double{dist[v]});
+    } else {
+      return sum == dist[v];
+    }
+  };
+  const vertex_t n = g.num_vertices;
+  std::vector<std::uint32_t> level(n, unlevelled);
+  std::fill(parent, parent + n, graph::invalid_vertex);
+  level[source] = 0;
+  for (vertex_t u = 0; u < n; ++u) {
+    if (dist[u] == Policy::infinity) continue;
+    for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
+      const vertex_t v = g.targets[a];
+      if (v != source && dist[v] > dist[u] && tight(dist[u], a, v)) {
+        parent[v] = std::min(parent[v], u);
+        level[v] = 0;
+      }
+    }
+  }
+  for (std::uint32_t round = 1;; ++round) {
+    bool changed = false;
+    for (vertex_t u = 0; u < n; ++u) {
+      if (level[u] >= round) continue;
+      for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
+        const vertex_t v = g.targets[a];
+        if (level[v] == unlevelled && tight(dist[u], a, v)) {
+          level[v] = round;
+          parent[v] = u;
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
+}
+
+}  // namespace
+
+struct phast::sweep {
+  virtual ~sweep() = default;
+  virtual statistics run_into(vertex_t source, const options& opts, const output_buffers& out) = 0;
+  virtual void cpu_row(unsigned member, vertex_t source, double cutoff, void* row) = 0;
+  virtual void set_cpu_members(unsigned members) = 0;
+  std::unique_ptr<phast_engine> gpu;
+};
+
+namespace {
+
+template <class Weight>
+struct typed_sweep final : phast::sweep {
+  using policy = std::conditional_t<std::is_same_v<Weight, float>, real_distances, int_distances>;
+
+  typed_sweep(const csr_view& graph, const options& opts, bool on_gpu)
+      : g(graph), ch(build_contraction_hierarchy<Weight>(graph, opts.threads)) {
+    if (on_gpu) gpu = make_phast_engine(g, ch, opts);
+    set_cpu_members(1);
+  }
+
+  statistics run_into(vertex_t source, const options& opts, const output_buffers& out) override {
+    if (gpu) return gpu->run_into(source, opts, out);
+    if (out.space == memory_space::device)
+      throw std::invalid_argument("run_into: output buffers in device memory need the GPU; this PHAST solver runs on the CPU");
+    Weight* dist;
+    if constexpr (std::is_same_v<Weight, float>)
+      dist = out.real_distances;
+    else
+      dist = out.int_distances;
+    const auto start = std::chrono::steady_clock::now();
+    phast_cpu(ch, *searches.front(), source, dist);
+    statistics st;
+    st.milliseconds = ms_since(start);
+    clear_beyond<policy>(dist, g.num_vertices, opts.cutoff);
+    if (out.predecessors) tree_from_distances(g, policy(g), source, dist, out.predecessors);
+    st.strategy = "phast";
+    st.device = "cpu (1 thread)";
+    st.iterations = ch.num_levels();
+    st.edges_relaxed = ch.down_sources.size();
+    st.vertices_processed = g.num_vertices;
+    return st;
+  }
+
+  void cpu_row(unsigned member, vertex_t source, double cutoff, void* row) override {
+    Weight* dist = static_cast<Weight*>(row);
+    phast_cpu(ch, *searches.at(member), source, dist);
+    clear_beyond<policy>(dist, g.num_vertices, cutoff);
+  }
+
+  void set_cpu_members(unsigned members) override {
+    while (searches.size() < members) searches.push_back(std::make_unique<upward_search<Weight>>(ch));
+  }
+
+  csr_view g;
+  contraction_hierarchy<Weight> ch;
+  std::vector<std::unique_ptr<upward_search<Weight>>> searches;
+};
+
+}  // namespace
+
+phast::phast(const csr_view& g, const options& opts, bool gpu) {
+  if (g.space != memory_space::host)
+    throw std::invalid_argument("strategy 'phast' contracts the graph on the host; it cannot read a graph in device memory");
+  const auto start = std::chrono::steady_clock::now();
+  if (g.kind == graph::weight_kind::integer)
+    sweep_ = std::make_unique<typed_sweep<std::uint32_t>>(g, opts, gpu);
+  else
+    sweep_ = std::make_unique<typed_sweep<float>>(g, opts, gpu);
+  setup_ms_ = ms_since(start);
+}
+
+phast::~phast() = default;
+
+bool phast::on_gpu() const { return sweep_->gpu != nullptr; }
+
+std::string phast::device_name() const { return sweep_->gpu ? sweep_->gpu->device_name() : "cpu"; }
+
+statistics phast::run_into(vertex_t source, const options& opts, const output_buffers& out) {
+  statistics st = sweep_->run_into(source, opts, out);
+  st.setup_ms = setup_ms_;
+  return st;
+}
+
+void phast::run_batches(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
+                        bool device_blocks, double cutoff, const block_consumer& consume) {
+  sweep_->gpu->run(sources, targets, k, device_blocks, cutoff, consume);
+}
+
+std::size_t phast::batch_bytes(std::uint32_t k, std::size_t columns) const {
+  return sweep_->gpu ? sweep_->gpu->batch_bytes(k, columns) : 0;
+}
+
+std::size_t phast::free_bytes() const { return sweep_->gpu ? sweep_->gpu->free_bytes() : 0; }
+
+void phast::cpu_row(unsigned member, vertex_t source, double cutoff, void* row) {
+  sweep_->cpu_row(member, source, cutoff, row);
+}
+
+void phast::set_cpu_members(unsigned members) { sweep_->set_cpu_members(members); }
+
+}  // namespace deltasplit::sssp::detail

@@ -1,0 +1,55 @@
+// strategy::phast on the host: the contraction hierarchy, built once per solver (seconds on a road
+// network), and who sweeps it: the GPU engine (sssp/gpu/phast.cu, through sssp/phast_engine.hpp)
+// when one is usable, else the CPU (phast_cpu, sssp/contraction_hierarchy.hpp). sssp::solver
+// (solve.cpp) and sssp::many_sources (many_sources.cpp) hold one of these for strategy::phast.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "deltasplit/many_sources.hpp"
+#include "deltasplit/sssp.hpp"
+
+namespace deltasplit::sssp::detail {
+
+class phast {
+ public:
+  // Builds the hierarchy of g (a host view, checked by the caller) with opts.threads, and uploads
+  // it when gpu is true (on opts.stream when set). g must outlive this object.
+  phast(const csr_view& g, const options& opts, bool gpu);
+  ~phast();
+  phast(const phast&) = delete;
+  phast& operator=(const phast&) = delete;
+
+  // Wall time of the construction: the contraction, and the upload on the GPU.
+  double setup_ms() const { return setup_ms_; }
+  bool on_gpu() const;
+  std::string device_name() const;
+
+  // One source into out (host or, on the GPU, device buffers), with opts.cutoff and
+  // out.predecessors; stats.setup_ms is setup_ms().
+  statistics run_into(vertex_t source, const options& opts, const output_buffers& out);
+
+  // Many sources on the GPU: batches of k (a multiple of 32), see phast_engine.hpp.
+  void run_batches(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
+                   bool device_blocks, double cutoff, const block_consumer& consume);
+  std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const;
+  std::size_t free_bytes() const;
+
+  // Many sources on the CPU: the distances from source to every vertex (caller ids, the graph's
+  // kind: std::uint32_t or float, num_vertices entries) into row, past cutoff unreachable. Calls
+  // with different `member` (0 .. members - 1) may run at once; each has its own upward search.
+  void cpu_row(unsigned member, vertex_t source, double cutoff, void* row);
+  void set_cpu_members(unsigned members);
+
+  struct sweep;  // the typed state (hierarchy, searches, engine); phast.cpp
+
+ private:
+  std::unique_ptr<sweep> sweep_;
+  double setup_ms_ = 0;
+};
+
+}  // namespace deltasplit::sssp::detail

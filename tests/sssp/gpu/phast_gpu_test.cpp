@@ -1,0 +1,183 @@
+// strategy phast on the GPU (sssp/gpu/phast.cu) against Dijkstra: one source (solver) and batches
+// of sources (many_sources) on the bundled road networks, a grid with unreachable vertices, R-MAT,
+// a social graph with a large uncontracted core, zero-weight cycles, real weights, the cutoff,
+// overflow (a shortest distance past 2^32 - 2 raises it, a long non-shortest path never),
+// predecessor trees, device output buffers and device blocks, and switching strategies on one
+// solver. Skips without a GPU.
+#include <cuda_runtime.h>
+
+#include <cmath>
+
+#include "common/datasets.hpp"
+#include "common/gpu.hpp"
+#include "deltasplit/graph/io.hpp"
+#include "sssp/many_sources_checks.hpp"
+#include "sssp/phast_checks.hpp"
+
+namespace {
+
+using namespace deltasplit_test;
+
+const phast_ds::device_kind gpu = phast_ds::device_kind::gpu;
+
+csr load(const char* name) { return deltasplit::graph::read_graph(dataset_path(name)); }
+
+phast_ds::options phast_batches(unsigned threads = 0) {
+  phast_ds::options o = phast_on(gpu);
+  o.threads = threads;
+  return o;
+}
+
+TEST(PhastGpu, RoadNetworks) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr ny = load("USA-road-d.NY.gr.gz");
+  expect_phast_matches_dijkstra(ny, {0, 1000, 264345}, phast_on(gpu, true), "USA-road-d.NY");
+  const csr fla = load("road-FLA.mtx.gz");
+  expect_phast_matches_dijkstra(fla, {0, 500000}, phast_on(gpu), "road-FLA");
+}
+
+TEST(PhastGpu, GridRmatSocialAndCraftedGraphs) {
+  DELTASPLIT_REQUIRE_GPU();
+  expect_phast_matches_dijkstra(load("chesapeake.mtx"), {0, 38}, phast_on(gpu, true), "chesapeake");
+  expect_phast_matches_dijkstra(small_grid(60, 3), {0, 1000, 3779}, phast_on(gpu, true), "grid with cut vertices");
+  expect_phast_matches_dijkstra(small_rmat(12, 2), {0, 1, 4000}, phast_on(gpu, true), "rmat");
+  expect_phast_matches_dijkstra(load("email-Enron.mtx.gz"), {0, 100}, phast_on(gpu, true), "email-Enron (core)");
+  expect_phast_matches_dijkstra(zero_weight_graph(2000, 7), {0, 3, 1999}, phast_on(gpu, true), "zero weights");
+  for (weight_kind kind : {weight_kind::integer, weight_kind::real})
+    expect_phast_matches_dijkstra(crafted_graph(kind), {0, 3, 5, 6}, phast_on(gpu, true), "crafted");
+  expect_phast_matches_dijkstra(make_csr(1, {}), {0}, phast_on(gpu, true), "one vertex");
+}
+
+TEST(PhastGpu, RealWeights) {
+  DELTASPLIT_REQUIRE_GPU();
+  expect_phast_matches_dijkstra(random_graph(3000, 15000, 4, 30.0, weight_kind::real), {0, 17, 2999},
+                                phast_on(gpu, true), "random real");
+  expect_phast_matches_dijkstra(load("chicago-regional.mtx.gz"), {0, 5000}, phast_on(gpu, true), "chicago-regional");
+}
+
+TEST(PhastGpu, Cutoff) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr grid = small_grid(60, 5);
+  for (double cutoff : cutoffs_across(grid, 0))
+    expect_phast_matches_dijkstra(grid, {0, 31}, phast_on(gpu, true, cutoff), "grid, cutoff");
+  expect_phast_matches_dijkstra(random_graph(3000, 15000, 9, 20.0, weight_kind::real), {0}, phast_on(gpu, true, 7.25),
+                                "real, cutoff");
+}
+
+TEST(PhastGpu, OverflowOnlyForShortestDistances) {
+  DELTASPLIT_REQUIRE_GPU();
+  const double big = 3e9;  // two of these do not fit in 32 bits
+  const csr overflow = make_csr(3, {{0, 1, big}, {1, 2, big}});
+  phast_ds::solver s(overflow, phast_on(gpu));
+  EXPECT_THROW(s.run(0), phast_ds::distance_overflow);
+  EXPECT_EQ(s.run(1).int_distances[2], 3000000000u);  // the engine is clean after the throw
+  const csr detour = make_csr(3, {{0, 1, big}, {1, 2, big}, {0, 2, 5}});
+  phast_ds::solver t(detour, phast_on(gpu));
+  EXPECT_EQ(t.run(0).int_distances[2], 5u);
+  // Past the cutoff a distance that does not fit is unreachable, not an overflow.
+  phast_ds::solver u(overflow, phast_on(gpu, false, 100));
+  EXPECT_EQ(u.run(0).int_distances[2], phast_ds::int_infinity);
+  const csr real = make_csr(3, {{0, 1, 3e38}, {1, 2, 3e38}}, weight_kind::real);
+  phast_ds::solver r(real, phast_on(gpu));
+  EXPECT_THROW(r.run(0), phast_ds::distance_overflow);
+  // Batches: the row of the overflowing source raises it.
+  ds::many_sources ms(overflow, phast_batches(), batch(32));
+  EXPECT_THROW(ms.run({1, 0}, {}, [](const ds::distance_block&) {}), phast_ds::distance_overflow);
+  ds::many_sources md(detour, phast_batches(), batch(32));
+  expect_rows_match_dijkstra(detour, md, {0, 1, 2}, {}, "detour batch");
+}
+
+TEST(PhastGpu, DeviceOutputBuffersAndSwitchingStrategies) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = load("USA-road-d.NY.gr.gz");
+  phast_ds::options o = phast_on(gpu, true);
+  phast_ds::solver s(g, o);
+  ASSERT_TRUE(s.on_gpu());
+  const phast_ds::result host = s.run(77);
+  EXPECT_GT(host.stats.setup_ms, 0);
+  std::uint32_t* dist = nullptr;
+  vertex_t* parent = nullptr;
+  ASSERT_EQ(cudaMalloc(&dist, g.num_vertices * sizeof(std::uint32_t)), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&parent, g.num_vertices * sizeof(vertex_t)), cudaSuccess);
+  phast_ds::output_buffers out;
+  out.space = phast_ds::memory_space::device;
+  out.int_distances = dist;
+  out.predecessors = parent;
+  s.run_into(77, out);
+  phast_ds::result copied;
+  copied.int_distances.resize(g.num_vertices);
+  copied.predecessors.resize(g.num_vertices);
+  ASSERT_EQ(cudaMemcpy(copied.int_distances.data(), dist, g.num_vertices * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(copied.predecessors.data(), parent, g.num_vertices * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+  cudaFree(dist);
+  cudaFree(parent);
+  EXPECT_EQ(copied.int_distances, host.int_distances);
+  const phast_ds::validation v = phast_ds::validate(g, 77, copied);
+  EXPECT_TRUE(v.ok) << v.message;
+  // phast -> near-far -> phast on one solver; a CPU strategy is refused on the GPU.
+  o.how = phast_ds::strategy::near_far;
+  s.set_options(o);
+  EXPECT_EQ(s.run(77).int_distances, host.int_distances);
+  o.how = phast_ds::strategy::dijkstra;
+  EXPECT_THROW(s.set_options(o), std::invalid_argument);
+  o.how = phast_ds::strategy::phast;
+  s.set_options(o);
+  EXPECT_EQ(s.run(78).stats.strategy, "phast");
+}
+
+TEST(PhastGpu, BatchesThatDoAndDoNotDivideTheSources) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr ny = load("USA-road-d.NY.gr.gz");
+  ds::many_sources a(ny, phast_batches(), batch(32));
+  ASSERT_TRUE(a.on_gpu());
+  EXPECT_GT(a.setup_ms(), 0);
+  EXPECT_EQ(expect_rows_match_dijkstra(ny, a, first_sources(ny.num_vertices, 40, 7), {}, "NY 40/32"), 2u);
+  const csr rmat = small_rmat(12, 3);
+  ds::many_sources b(rmat, phast_batches(3), batch(64));
+  EXPECT_EQ(expect_rows_match_dijkstra(rmat, b, first_sources(rmat.num_vertices, 70, 2), {}, "rmat 70/64"), 2u);
+  const csr grid = small_grid(40, 6);
+  ds::many_sources c(grid, phast_batches());
+  expect_rows_match_dijkstra(grid, c, {0, 0, 5, 1639, 5}, {5, 5, 0, 1600}, "grid, duplicates, targets");
+  const csr real = random_graph(3000, 15000, 2, 50.0, weight_kind::real);
+  ds::many_sources d(real, phast_batches(), batch(32));
+  expect_rows_match_dijkstra(real, d, first_sources(real.num_vertices, 33, 5), {}, "real 33/32");
+  const csr enron = load("email-Enron.mtx.gz");
+  ds::many_sources e(enron, phast_batches(), batch(32));
+  expect_rows_match_dijkstra(enron, e, first_sources(enron.num_vertices, 32, 8), {}, "email-Enron (core)");
+  const csr zeros = zero_weight_graph(2000, 3);
+  ds::many_sources f(zeros, phast_batches(), batch(32));
+  expect_rows_match_dijkstra(zeros, f, first_sources(zeros.num_vertices, 50, 1), {}, "zero weights");
+}
+
+TEST(PhastGpu, BatchCutoffAndDeviceBlocks) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr grid = small_grid(40, 2);
+  const std::vector<vertex_t> sources = first_sources(grid.num_vertices, 45, 9), targets = {0, 7, 7, 1000, 1639};
+  phast_ds::options o = phast_on(gpu, false, 40);
+  ds::many_source_options m = batch(32);
+  m.device_blocks = true;
+  ds::many_sources ms(grid, o, m);
+  std::vector<std::uint32_t> copied(sources.size() * targets.size());
+  ms.run(sources, targets, [&](const ds::distance_block& b) {
+    ASSERT_TRUE(b.on_device);
+    auto stream = static_cast<cudaStream_t>(b.stream);
+    ASSERT_EQ(cudaMemcpyAsync(copied.data() + b.first_row * b.columns, b.int_distances,
+                              b.rows * b.columns * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream),
+              cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  });
+  std::uint64_t wrong = 0, cut = 0;
+  for (std::size_t r = 0; r < sources.size(); ++r) {
+    const ds::result want = ds::dijkstra(grid, sources[r]);
+    for (std::size_t t = 0; t < targets.size(); ++t) {
+      const std::uint32_t d = want.int_distances[targets[t]];
+      const std::uint32_t expected = d > 40 ? ds::int_infinity : d;
+      cut += expected != d;
+      wrong += copied[r * targets.size() + t] != expected;
+    }
+  }
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_GT(cut, 0u);
+}
+
+}  // namespace

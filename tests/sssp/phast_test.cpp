@@ -1,0 +1,133 @@
+// strategy phast on the CPU (the fallback of sssp::solver and sssp::many_sources without a GPU):
+// distances and trees against Dijkstra, the cutoff, overflow, switching strategies on one solver,
+// and the refusals. The hierarchy itself is tested in contraction_hierarchy_test.cpp.
+#include <cmath>
+#include <stdexcept>
+
+#include "common/datasets.hpp"
+#include "deltasplit/graph/io.hpp"
+#include "sssp/many_sources_checks.hpp"
+#include "sssp/phast_checks.hpp"
+
+namespace {
+
+using namespace deltasplit_test;
+
+const phast_ds::device_kind cpu = phast_ds::device_kind::cpu;
+
+TEST(PhastCpu, SolverMatchesDijkstraOnSmallGraphs) {
+  const csr ches = deltasplit::graph::read_graph(dataset_path("chesapeake.mtx"));
+  expect_phast_matches_dijkstra(ches, {0, 5, 38}, phast_on(cpu, true), "chesapeake");
+  expect_phast_matches_dijkstra(small_grid(25, 3), {0, 100, 699}, phast_on(cpu, true), "grid with cut vertices");
+  expect_phast_matches_dijkstra(small_rmat(10, 2), {0, 1, 900}, phast_on(cpu, true), "rmat");
+  expect_phast_matches_dijkstra(zero_weight_graph(400, 7), {0, 3, 399}, phast_on(cpu, true), "zero weights");
+  for (weight_kind kind : {weight_kind::integer, weight_kind::real})
+    expect_phast_matches_dijkstra(crafted_graph(kind), {0, 3, 5, 6}, phast_on(cpu, true), "crafted");
+  const csr real = random_graph(600, 3000, 4, 30.0, weight_kind::real);
+  expect_phast_matches_dijkstra(real, {0, 17, 599}, phast_on(cpu, true), "real weights");
+  expect_phast_matches_dijkstra(make_csr(1, {}), {0}, phast_on(cpu, true), "one vertex");
+}
+
+TEST(PhastCpu, CutoffMakesFartherVerticesUnreachable) {
+  const csr grid = small_grid(25, 5);
+  for (double cutoff : cutoffs_across(grid, 0))
+    expect_phast_matches_dijkstra(grid, {0, 31}, phast_on(cpu, true, cutoff), "grid, cutoff");
+  expect_phast_matches_dijkstra(random_graph(300, 1500, 9, 20.0, weight_kind::real), {0}, phast_on(cpu, true, 7.25),
+                                "real, cutoff");
+}
+
+TEST(PhastCpu, OverflowOnlyForShortestDistances) {
+  const double big = 3e9;  // two of these do not fit in 32 bits
+  const csr overflow = make_csr(3, {{0, 1, big}, {1, 2, big}});
+  phast_ds::solver s(overflow, phast_on(cpu));
+  EXPECT_THROW(s.run(0), phast_ds::distance_overflow);
+  EXPECT_EQ(s.run(1).int_distances[2], 3000000000u);
+  // The long path is not the shortest one: no overflow.
+  const csr detour = make_csr(3, {{0, 1, big}, {1, 2, big}, {0, 2, 5}});
+  phast_ds::solver t(detour, phast_on(cpu));
+  EXPECT_EQ(t.run(0).int_distances[2], 5u);
+}
+
+TEST(PhastCpu, SwitchingStrategiesOnOneSolver) {
+  const csr g = small_grid(20, 8);
+  phast_ds::options o = phast_on(cpu);
+  phast_ds::solver s(g, o);
+  EXPECT_FALSE(s.on_gpu());
+  const phast_ds::result a = s.run(3);
+  EXPECT_GT(a.stats.setup_ms, 0);
+  o.how = phast_ds::strategy::delta_stepping_cpu;
+  s.set_options(o);
+  const phast_ds::result b = s.run(3);
+  EXPECT_EQ(b.stats.setup_ms, 0);
+  EXPECT_EQ(a.int_distances, b.int_distances);
+  o.how = phast_ds::strategy::dijkstra;
+  s.set_options(o);
+  EXPECT_EQ(s.run(3).int_distances, a.int_distances);
+  o.how = phast_ds::strategy::phast;
+  s.set_options(o);
+  EXPECT_EQ(s.run(3).stats.setup_ms, a.stats.setup_ms);  // the hierarchy built once
+  // A solver built for another strategy builds the hierarchy when switched to phast.
+  phast_ds::options d;
+  d.how = phast_ds::strategy::dijkstra;
+  d.device = cpu;
+  phast_ds::solver t(g, d);
+  d.how = phast_ds::strategy::phast;
+  t.set_options(d);
+  const phast_ds::result c = t.run(3);
+  EXPECT_EQ(c.stats.strategy, "phast");
+  EXPECT_EQ(c.int_distances, a.int_distances);
+}
+
+TEST(PhastCpu, RefusalsAndNames) {
+  EXPECT_EQ(phast_ds::strategy_from_name("phast"), phast_ds::strategy::phast);
+  EXPECT_STREQ(phast_ds::strategy_name(phast_ds::strategy::phast), "phast");
+  EXPECT_FALSE(phast_ds::is_gpu_strategy(phast_ds::strategy::phast));
+  const csr g = small_grid(5, 1);
+  phast_ds::solver s(g, phast_on(cpu));
+  phast_ds::output_buffers out;
+  std::vector<std::uint32_t> dist(g.num_vertices);
+  out.int_distances = dist.data();
+  out.space = phast_ds::memory_space::device;
+  EXPECT_THROW(s.run_into(0, out), std::invalid_argument);
+  if (!phast_ds::gpu_available()) {
+    EXPECT_THROW(phast_ds::solver(g, phast_on(phast_ds::device_kind::gpu)), std::runtime_error);
+  }
+}
+
+TEST(PhastCpu, ManySourcesRowsMatchDijkstra) {
+  phast_ds::options o = phast_on(cpu);
+  o.threads = 3;
+  const csr grid = small_grid(20, 6);
+  ds::many_sources a(grid, o, batch(7));
+  ASSERT_FALSE(a.on_gpu());
+  EXPECT_GT(a.setup_ms(), 0);
+  expect_rows_match_dijkstra(grid, a, first_sources(grid.num_vertices, 30, 4), {5, 5, 0, 400}, "grid targets");
+  const csr real = random_graph(500, 3000, 2, 50.0, weight_kind::real);
+  ds::many_sources b(real, o);
+  expect_rows_match_dijkstra(real, b, first_sources(real.num_vertices, 20, 5), {}, "real");
+  const csr zeros = zero_weight_graph(300, 3);
+  ds::many_sources c(zeros, o, batch(4));
+  expect_rows_match_dijkstra(zeros, c, {0, 0, 299, 5, 17}, {}, "zero weights, duplicate sources");
+}
+
+TEST(PhastCpu, ManySourcesHonourTheCutoff) {
+  phast_ds::options o = phast_on(cpu, false, 40);
+  const csr grid = small_grid(20, 2);
+  ds::many_sources ms(grid, o, batch(8));
+  const std::vector<vertex_t> sources = first_sources(grid.num_vertices, 10, 9);
+  std::uint64_t wrong = 0, cut = 0;
+  ms.run(sources, {}, [&](const ds::distance_block& b) {
+    for (std::size_t r = 0; r < b.rows; ++r) {
+      const ds::result want = ds::dijkstra(grid, b.sources[r]);
+      for (vertex_t v = 0; v < grid.num_vertices; ++v) {
+        const std::uint32_t expected = want.int_distances[v] > 40 ? ds::int_infinity : want.int_distances[v];
+        cut += expected != want.int_distances[v];
+        wrong += b.int_distances[r * b.columns + v] != expected;
+      }
+    }
+  });
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_GT(cut, 0u);
+}
+
+}  // namespace
