@@ -32,7 +32,8 @@ namespace {
 
 // The contraction's tuning constants, measured on the 2-core build machine (Release, one thread,
 // this file's code with each setting; bench/results/phast.md has the final table). Build time and
-// core size on USA-road-d.NY, build time on the social graphs (core degree 16 unless said):
+// core size on USA-road-d.NY, build time on the social graphs (core degree 16 unless said); these
+// rows are the sequential contraction (one vertex at a time, commit 98e93bc):
 //
 //   witness search limits (contract / simulate)   NY build   NY core   slashdot   cit-HepPh
 //   settled vertices 1000 / 100                     15.2 s        0
@@ -44,6 +45,25 @@ namespace {
 // settles about the core). A settled-vertex limit does not bound the work on social graphs, where
 // settling a hub scans thousands of arcs: the searches are limited by arcs scanned instead.
 //
+// The core rule, with the contraction in rounds (one thread, 5 sources; "upward" is the upward
+// search's median time per source, which every PHAST query pays on the host):
+//
+//   core rule                          NY build   core   upward   Enron build   core   slashdot build
+//   mean degree 24                        4.4 s   1615  0.37 ms         1.9 s   9573            3.8 s
+//   mean degree 48                        4.5 s    409  0.20 ms         2.3 s   5257            7.6 s
+//   mean degree 96                        4.5 s      0  0.18 ms         3.3 s   3086           10.2 s
+//   no core                               4.5 s      0  0.17 ms       106.8 s      0
+//   24, or arcs <= 65536                  4.6 s      0  0.17 ms         1.9 s   9573            3.6 s
+//   24, or arcs <= 262144 (chosen)        4.4 s      0  0.15 ms         2.7 s   3980            3.7 s
+//
+// A road network's last vertices are few but dense (NY passes mean degree 24 with 1615 left, 39k
+// arcs): contracting them costs little and halves the upward search. The arc floor bounds that
+// extra work by the remaining graph's size, which a degree bound alone does not (Enron without a
+// core: 107 s); slashdot passes degree 24 with far more arcs than the floor and stops there, and
+// Enron (230k arcs at that point) goes on only until the floor.
+// With the chosen rule grid:1000:1000 keeps a core of 4109 (8932 sequentially at degree 24) and
+// builds in 37.9 s; cit-HepPh contracts fully in 4.6 s (upward search: 43 vertices).
+//
 // A witness search stops after scanning this many arcs (then the shortcut is added). Priority
 // simulations use the smaller limit: a wrong estimate only changes the order, never the result.
 constexpr std::size_t contract_scan_limit = 2000;
@@ -54,9 +74,11 @@ constexpr std::size_t simulate_scan_limit = 60;
 // they end up in the core anyway.
 constexpr std::uint64_t simulate_pair_limit = 100;
 // Contraction stops, leaving the rest as the core, when the remaining graph's mean out-degree
-// passes this bound: past it each contraction adds more arcs than it removes and the searches
-// grow (NY contracts to a core of about 1500 of 264346 vertices; slashdot keeps 31236 of 82168).
+// passes core_mean_degree while it still has more than core_arc_floor arcs: past that degree each
+// contraction adds more arcs than it removes and the searches grow, which only a small remaining
+// graph can afford (NY and FLA contract fully; slashdot keeps 32042 of 82168 vertices).
 constexpr double core_mean_degree = 24;
+constexpr std::uint64_t core_arc_floor = 262144;
 // Priority = edge_difference_weight * (shortcuts - arcs removed) + contracted neighbours + level
 // (Geisberger et al. Section 3: edge difference, uniformity; the level spreads contraction evenly).
 constexpr std::int64_t edge_difference_weight = 2;
@@ -226,7 +248,7 @@ class contractor {
     std::vector<std::vector<vertex_t>> candidates(pool_.size());
     std::vector<std::vector<shortcut<Weight>>> found;
     std::vector<char> neighbour_mark(n_, 0);
-    while (!remaining.empty() && double(arcs_) <= core_mean_degree * double(remaining.size())) {
+    while (!remaining.empty() && (arcs_ <= core_arc_floor || double(arcs_) <= core_mean_degree * double(remaining.size()))) {
       // The independent set, by blocks of `remaining` (sorted), so that it comes out sorted.
       pool_.run([&](unsigned t) {
         const std::size_t size = remaining.size(), parts = pool_.size();

@@ -267,11 +267,13 @@ TEST(ContractionHierarchy, BuildIsTheSameOnSeveralThreads) {
   grid.cols = 70;
   grid.weight_min = grid.weight_max = 1;
   expect_same_build<std::uint32_t>(graph::generate_grid(grid), {0, 2000});
-  // A skewed graph that keeps a core.
+  // A skewed graph large enough to keep a core (past the core rule's arc floor).
   graph::rmat_params rmat;
-  rmat.scale = 11;
-  rmat.edge_factor = 16;
-  expect_same_build<std::uint32_t>(graph::generate_rmat(rmat), {0, 1000});
+  rmat.scale = 14;
+  rmat.edge_factor = 20;
+  graph::csr skewed = graph::generate_rmat(rmat);
+  expect_same_build<std::uint32_t>(skewed, {0, 1000});
+  EXPECT_GT(build<std::uint32_t>(skewed).core_size, 0u);
   expect_same_build<float>(deltasplit_test::random_graph(2000, 8000, 43, 1e3, graph::weight_kind::real), {0, 1999});
 }
 
