@@ -242,13 +242,16 @@ class contractor {
   // that ran it: the hierarchy is the same for any thread count.
   void contract(contraction_hierarchy<Weight>& ch) {
     priority_.assign(n_, 0);
-    std::vector<vertex_t> remaining(n_), set, neighbours, deferred;
+    std::vector<vertex_t> remaining(n_), set, neighbours;
     for (vertex_t v = 0; v < n_; ++v) remaining[v] = v;
     evaluate_all(remaining);
     std::vector<std::vector<vertex_t>> candidates(pool_.size());
     std::vector<std::vector<shortcut<Weight>>> found;
     std::vector<char> neighbour_mark(n_, 0);
-    while (!remaining.empty() && (arcs_ <= core_arc_floor || double(arcs_) <= core_mean_degree * double(remaining.size()))) {
+    const auto core_reached = [&] {
+      return arcs_ > core_arc_floor && double(arcs_) > core_mean_degree * double(remaining.size());
+    };
+    while (!remaining.empty() && !core_reached()) {
       // The independent set, by blocks of `remaining` (sorted), so that it comes out sorted.
       pool_.run([&](unsigned t) {
         const std::size_t size = remaining.size(), parts = pool_.size();
@@ -266,7 +269,6 @@ class contractor {
       });
       // Lazy update (Geisberger et al. 2008, Section 3.1): the contraction's own searches give v's
       // priority again; a vertex it no longer leaves a local minimum waits for a later round.
-      deferred.clear();
       neighbours.clear();
       for (std::size_t i = 0; i < set.size(); ++i) {
         const vertex_t v = set[i];
@@ -274,10 +276,7 @@ class contractor {
         const std::int64_t now = priority_of(v, found[i].size());
         if (now > priority_[v]) {
           priority_[v] = now;
-          if (!local_minimum(v)) {
-            deferred.push_back(v);
-            continue;
-          }
+          if (!local_minimum(v)) continue;
         }
         for (const auto& a : g_.out[v]) mark(a.to, neighbour_mark, neighbours);
         for (const auto& a : g_.in[v]) mark(a.to, neighbour_mark, neighbours);
@@ -350,7 +349,8 @@ class contractor {
 
   std::int64_t evaluate(vertex_t v, search_state& s) {
     const std::uint64_t pairs = std::uint64_t(g_.in[v].size()) * g_.out[v].size();
-    return priority_of(v, pairs > simulate_pair_limit ? pairs : shortcuts_of(v, s, simulate_scan_limit, nullptr, nullptr));
+    return priority_of(v,
+                       pairs > simulate_pair_limit ? pairs : shortcuts_of(v, s, simulate_scan_limit, nullptr, nullptr));
   }
 
   // (priority, id) of v below that of every remaining neighbour.
@@ -358,7 +358,8 @@ class contractor {
     const auto below = [&](const arc<Weight>& a) {
       return priority_[v] < priority_[a.to] || (priority_[v] == priority_[a.to] && v < a.to);
     };
-    return std::all_of(g_.out[v].begin(), g_.out[v].end(), below) && std::all_of(g_.in[v].begin(), g_.in[v].end(), below);
+    return std::all_of(g_.out[v].begin(), g_.out[v].end(), below) &&
+           std::all_of(g_.in[v].begin(), g_.in[v].end(), below);
   }
 
   static void mark(vertex_t x, std::vector<char>& marks, std::vector<vertex_t>& list) {
@@ -377,7 +378,8 @@ class contractor {
   }
 
   void evaluate_all(const std::vector<vertex_t>& vertices) {
-    for_each_parallel(vertices.size(), [&](std::size_t i, search_state& s) { priority_[vertices[i]] = evaluate(vertices[i], s); });
+    for_each_parallel(vertices.size(),
+                      [&](std::size_t i, search_state& s) { priority_[vertices[i]] = evaluate(vertices[i], s); });
   }
 
   // Removes v with its shortcuts.
