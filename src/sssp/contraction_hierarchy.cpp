@@ -13,10 +13,10 @@
 #include "sssp/contraction_hierarchy.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <functional>
-#include <queue>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -32,7 +32,8 @@ namespace {
 
 // The contraction's tuning constants, measured on the 2-core build machine (Release, one thread,
 // this file's code with each setting; bench/results/phast.md has the final table). Build time and
-// core size on USA-road-d.NY, build time on the social graphs (core degree 16 unless said):
+// core size on USA-road-d.NY, build time on the social graphs (core degree 16 unless said); these
+// rows are the sequential contraction (one vertex at a time, commit 98e93bc):
 //
 //   witness search limits (contract / simulate)   NY build   NY core   slashdot   cit-HepPh
 //   settled vertices 1000 / 100                     15.2 s        0
@@ -44,6 +45,25 @@ namespace {
 // settles about the core). A settled-vertex limit does not bound the work on social graphs, where
 // settling a hub scans thousands of arcs: the searches are limited by arcs scanned instead.
 //
+// The core rule, with the contraction in rounds (one thread, 5 sources; "upward" is the upward
+// search's median time per source, which every PHAST query pays on the host):
+//
+//   core rule                          NY build   core   upward   Enron build   core   slashdot build
+//   mean degree 24                        4.4 s   1615  0.37 ms         1.9 s   9573            3.8 s
+//   mean degree 48                        4.5 s    409  0.20 ms         2.3 s   5257            7.6 s
+//   mean degree 96                        4.5 s      0  0.18 ms         3.3 s   3086           10.2 s
+//   no core                               4.5 s      0  0.17 ms       106.8 s      0
+//   24, or arcs <= 65536                  4.6 s      0  0.17 ms         1.9 s   9573            3.6 s
+//   24, or arcs <= 262144 (chosen)        4.4 s      0  0.15 ms         2.7 s   3980            3.7 s
+//
+// A road network's last vertices are few but dense (NY passes mean degree 24 with 1615 left, 39k
+// arcs): contracting them costs little and halves the upward search. The arc floor bounds that
+// extra work by the remaining graph's size, which a degree bound alone does not (Enron without a
+// core: 107 s); slashdot passes degree 24 with far more arcs than the floor and stops there, and
+// Enron (230k arcs at that point) goes on only until the floor.
+// With the chosen rule grid:1000:1000 keeps a core of 4109 (8932 sequentially at degree 24) and
+// builds in 37.9 s; cit-HepPh contracts fully in 4.6 s (upward search: 43 vertices).
+//
 // A witness search stops after scanning this many arcs (then the shortcut is added). Priority
 // simulations use the smaller limit: a wrong estimate only changes the order, never the result.
 constexpr std::size_t contract_scan_limit = 2000;
@@ -54,12 +74,16 @@ constexpr std::size_t simulate_scan_limit = 60;
 // they end up in the core anyway.
 constexpr std::uint64_t simulate_pair_limit = 100;
 // Contraction stops, leaving the rest as the core, when the remaining graph's mean out-degree
-// passes this bound: past it each contraction adds more arcs than it removes and the searches
-// grow (NY contracts to a core of about 1500 of 264346 vertices; slashdot keeps 31236 of 82168).
+// passes core_mean_degree while it still has more than core_arc_floor arcs: past that degree each
+// contraction adds more arcs than it removes and the searches grow, which only a small remaining
+// graph can afford (NY and FLA contract fully; slashdot keeps 32042 of 82168 vertices).
 constexpr double core_mean_degree = 24;
+constexpr std::uint64_t core_arc_floor = 262144;
 // Priority = edge_difference_weight * (shortcuts - arcs removed) + contracted neighbours + level
 // (Geisberger et al. Section 3: edge difference, uniformity; the level spreads contraction evenly).
 constexpr std::int64_t edge_difference_weight = 2;
+// Vertices a thread takes at a time from a round's list (witness searches or priority evaluations).
+constexpr std::size_t parallel_chunk = 16;
 
 template <class Weight>
 struct arithmetic;
@@ -127,7 +151,9 @@ class witness_search {
     return dist_[w] != arithmetic<Weight>::unreached && dist_[w] <= via;
   }
 
-  void run(const remaining_graph<Weight>& g, vertex_t from, vertex_t avoid, sum bound, std::size_t scan_limit) {
+  // Avoids `avoid`, and every vertex x with (*blocked)[x] set when blocked is given.
+  void run(const remaining_graph<Weight>& g, vertex_t from, vertex_t avoid, const std::vector<char>* blocked, sum bound,
+           std::size_t scan_limit) {
     dist_[from] = 0;
     touched_.push_back(from);
     heap_.push_back({0, from});
@@ -141,7 +167,7 @@ class witness_search {
       decide(x);
       scanned += g.out[x].size();
       for (const arc<Weight>& a : g.out[x]) {
-        if (a.to == avoid) continue;
+        if (a.to == avoid || (blocked && (*blocked)[a.to])) continue;
         sum s = d + a.weight;
         if (s > bound || !(s < dist_[a.to])) continue;
         if (dist_[a.to] == arithmetic<Weight>::unreached) touched_.push_back(a.to);
@@ -201,48 +227,67 @@ class contractor {
         if (g.targets[e] != u) add_arc(u, g.targets[e], w[e]);  // self-loops never shorten a path
     for (vertex_t u = 0; u < n_; ++u) arcs_ += g_.out[u].size();
     for (unsigned t = 0; t < pool_.size(); ++t) searches_.emplace_back(n_);
+    in_round_.assign(n_, 0);
   }
 
-  // Contracts vertices in priority order until the core condition holds; fills ch.
+  // Contracts vertices in rounds until the core condition holds; fills ch. Each round contracts an
+  // independent set: the remaining vertices whose (priority, id) is smaller than every remaining
+  // neighbour's (Vetter, "Parallel Time-Dependent Contraction Hierarchies", 2009; Geisberger et al.,
+  // "Exact Routing in Large Road Networks Using Contraction Hierarchies", Transportation Science
+  // 2012, Section 4.1). Their witness searches run in parallel on the graph as the round found it,
+  // each avoiding every vertex of the set (so a witness stays in the graph once the set is gone,
+  // and no two contractions rely on each other's via-paths: exact even with zero-weight cycles);
+  // then the contractions are applied in id order and the priorities of the set's neighbours are
+  // re-evaluated in parallel. Every step is a function of the graph alone, never of the thread
+  // that ran it: the hierarchy is the same for any thread count.
   void contract(contraction_hierarchy<Weight>& ch) {
-    std::vector<std::int64_t> priority(n_);
-    pool_.run([&](unsigned t) {
-      for (vertex_t v = t; v < n_; v += pool_.size()) priority[v] = evaluate(v, searches_[t]);
-    });
-    for (auto& s : searches_) witness_searches_ += s.count, s.count = 0;
-    using entry = std::pair<std::int64_t, vertex_t>;
-    std::priority_queue<entry, std::vector<entry>, std::greater<entry>> queue;
-    for (vertex_t v = 0; v < n_; ++v) queue.push({priority[v], v});
-    vertex_t remaining = n_;
-    std::vector<vertex_t> neighbours;
-    while (!queue.empty()) {
-      auto [p, v] = queue.top();
-      queue.pop();
-      if (g_.contracted[v] || p != priority[v]) continue;
-      if (double(arcs_) > core_mean_degree * remaining) break;
-      // Lazy update (Section 3.1): the top's priority may have grown since it was computed. The
-      // searches that re-evaluate it are the contraction's own, so they run once.
-      found_.clear();
-      const std::uint64_t added = shortcuts_of(v, searches_[0], contract_scan_limit, &found_);
-      const std::int64_t now = priority_of(v, added);
-      if (now > p && !queue.empty() && now > queue.top().first) {
-        priority[v] = now;
-        queue.push({now, v});
-        continue;
-      }
+    priority_.assign(n_, 0);
+    std::vector<vertex_t> remaining(n_), set, neighbours;
+    for (vertex_t v = 0; v < n_; ++v) remaining[v] = v;
+    evaluate_all(remaining);
+    std::vector<std::vector<vertex_t>> candidates(pool_.size());
+    std::vector<std::vector<shortcut<Weight>>> found;
+    std::vector<char> neighbour_mark(n_, 0);
+    const auto core_reached = [&] {
+      return arcs_ > core_arc_floor && double(arcs_) > core_mean_degree * double(remaining.size());
+    };
+    while (!remaining.empty() && !core_reached()) {
+      // The independent set, by blocks of `remaining` (sorted), so that it comes out sorted.
+      pool_.run([&](unsigned t) {
+        const std::size_t size = remaining.size(), parts = pool_.size();
+        candidates[t].clear();
+        for (std::size_t i = size * t / parts; i < size * (t + 1) / parts; ++i)
+          if (local_minimum(remaining[i])) candidates[t].push_back(remaining[i]);
+      });
+      set.clear();
+      for (const auto& c : candidates) set.insert(set.end(), c.begin(), c.end());
+      for (vertex_t v : set) in_round_[v] = 1;
+      if (found.size() < set.size()) found.resize(set.size());
+      for_each_parallel(set.size(), [&](std::size_t i, search_state& s) {
+        found[i].clear();
+        shortcuts_of(set[i], s, contract_scan_limit, &in_round_, &found[i]);
+      });
+      // Lazy update (Geisberger et al. 2008, Section 3.1): the contraction's own searches give v's
+      // priority again; a vertex it no longer leaves a local minimum waits for a later round.
       neighbours.clear();
-      for (const auto& a : g_.out[v]) neighbours.push_back(a.to);
-      for (const auto& a : g_.in[v]) neighbours.push_back(a.to);
-      contract_vertex(v);
-      --remaining;
-      std::sort(neighbours.begin(), neighbours.end());
-      neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
-      for (vertex_t x : neighbours) {
-        priority[x] = evaluate(x, searches_[0]);
-        queue.push({priority[x], x});
+      for (std::size_t i = 0; i < set.size(); ++i) {
+        const vertex_t v = set[i];
+        in_round_[v] = 0;
+        const std::int64_t now = priority_of(v, found[i].size());
+        if (now > priority_[v]) {
+          priority_[v] = now;
+          if (!local_minimum(v)) continue;
+        }
+        for (const auto& a : g_.out[v]) mark(a.to, neighbour_mark, neighbours);
+        for (const auto& a : g_.in[v]) mark(a.to, neighbour_mark, neighbours);
+        contract_vertex(v, found[i]);
       }
+      for (vertex_t x : neighbours) neighbour_mark[x] = 0;
+      remaining.erase(std::remove_if(remaining.begin(), remaining.end(), [&](vertex_t v) { return g_.contracted[v]; }),
+                      remaining.end());
+      std::sort(neighbours.begin(), neighbours.end());
+      evaluate_all(neighbours);
     }
-    witness_searches_ += searches_[0].count;
     layout(ch);
   }
 
@@ -271,7 +316,8 @@ class contractor {
   // The shortcuts contracting v needs: for each in-neighbour u, one witness search bounded by the
   // longest via-path from u, then u -> w for every out-neighbour w it did not reach within w(u, v)
   // + w(v, w). With `found` empty it only counts them.
-  std::uint64_t shortcuts_of(vertex_t v, search_state& s, std::size_t scan_limit, std::vector<shortcut<Weight>>* found) {
+  std::uint64_t shortcuts_of(vertex_t v, search_state& s, std::size_t scan_limit, const std::vector<char>* blocked,
+                             std::vector<shortcut<Weight>>* found) {
     std::uint64_t count = 0;
     for (const auto& in : g_.in[v]) {
       const vertex_t u = in.to;
@@ -282,7 +328,7 @@ class contractor {
         bound = std::max<sum>(bound, via);
         s.mark_target(out.to, via);
       }
-      s.run(g_, u, v, bound, scan_limit);
+      s.run(g_, u, v, blocked, bound, scan_limit);
       ++s.count;
       for (const auto& out : g_.out[v]) {
         if (out.to == u) continue;
@@ -303,11 +349,41 @@ class contractor {
 
   std::int64_t evaluate(vertex_t v, search_state& s) {
     const std::uint64_t pairs = std::uint64_t(g_.in[v].size()) * g_.out[v].size();
-    return priority_of(v, pairs > simulate_pair_limit ? pairs : shortcuts_of(v, s, simulate_scan_limit, nullptr));
+    return priority_of(v,
+                       pairs > simulate_pair_limit ? pairs : shortcuts_of(v, s, simulate_scan_limit, nullptr, nullptr));
   }
 
-  // Removes v with the shortcuts found_ holds.
-  void contract_vertex(vertex_t v) {
+  // (priority, id) of v below that of every remaining neighbour.
+  bool local_minimum(vertex_t v) const {
+    const auto below = [&](const arc<Weight>& a) {
+      return priority_[v] < priority_[a.to] || (priority_[v] == priority_[a.to] && v < a.to);
+    };
+    return std::all_of(g_.out[v].begin(), g_.out[v].end(), below) &&
+           std::all_of(g_.in[v].begin(), g_.in[v].end(), below);
+  }
+
+  static void mark(vertex_t x, std::vector<char>& marks, std::vector<vertex_t>& list) {
+    if (!marks[x]) marks[x] = 1, list.push_back(x);
+  }
+
+  // job(i, the thread's search) for i in [0, count), handed out in chunks as threads get free.
+  template <class Job>
+  void for_each_parallel(std::size_t count, const Job& job) {
+    std::atomic<std::size_t> next{0};
+    pool_.run([&](unsigned t) {
+      for (std::size_t begin; (begin = next.fetch_add(parallel_chunk)) < count;)
+        for (std::size_t i = begin; i < std::min(count, begin + parallel_chunk); ++i) job(i, searches_[t]);
+    });
+    for (auto& s : searches_) witness_searches_ += s.count, s.count = 0;
+  }
+
+  void evaluate_all(const std::vector<vertex_t>& vertices) {
+    for_each_parallel(vertices.size(),
+                      [&](std::size_t i, search_state& s) { priority_[vertices[i]] = evaluate(vertices[i], s); });
+  }
+
+  // Removes v with its shortcuts.
+  void contract_vertex(vertex_t v, const std::vector<shortcut<Weight>>& found) {
     g_.contracted[v] = 1;
     order_.push_back(v);
     arcs_ -= g_.out[v].size() + g_.in[v].size();
@@ -316,7 +392,7 @@ class contractor {
     // Levels (PHAST Section 4.1): every neighbour is now above v.
     for (const auto& a : g_.out[v]) raise(a.to, v);
     for (const auto& a : g_.in[v]) raise(a.to, v);
-    for (const auto& s : found_) {
+    for (const auto& s : found) {
       ++shortcuts_;
       if (add_arc(s.from, s.to, s.weight)) ++arcs_;
     }
@@ -394,7 +470,8 @@ class contractor {
   std::uint64_t witness_searches_ = 0;
   thread_pool pool_;
   std::vector<search_state> searches_;
-  std::vector<shortcut<Weight>> found_;
+  std::vector<std::int64_t> priority_;
+  std::vector<char> in_round_;  // the current round's independent set
 };
 
 [[noreturn]] void throw_overflow(bool one_based, bool integer, vertex_t source, vertex_t v) {

@@ -1,8 +1,9 @@
 // Contraction hierarchies and PHAST: the road-network solver for many queries on one graph.
 //
 // Contraction (Geisberger, Sanders, Schultes and Delling, "Contraction Hierarchies", WEA 2008,
-// Sections 2-3): vertices are removed one at a time in an order chosen by a priority (edge
-// difference and the contracted neighbours, kept up to date lazily); removing v adds a shortcut
+// Sections 2-3): vertices are removed in an order chosen by a priority (edge difference and the
+// contracted neighbours, kept up to date lazily), in rounds of independent sets contracted in
+// parallel (Geisberger et al., Transportation Science 2012, Section 4.1); removing v adds a shortcut
 // u -> w of weight w(u, v) + w(v, w) for every pair of its remaining neighbours whose shortest
 // u-w path runs through v, which a bounded witness search (a Dijkstra from u that avoids v) fails
 // to disprove. A vertex's rank is its place in that order. Every arc of the original graph and
@@ -51,7 +52,7 @@ struct contraction_hierarchy {
   // highest level); num_levels() + 1 entries, the last one num_vertices.
   std::vector<vertex_t> level_offsets;
   // The core: vertices left uncontracted because contracting them would add too many shortcuts
-  // (dense graphs, the last few hundred vertices of a road network). They take positions
+  // (dense graphs; road networks contract fully, or nearly). They take positions
   // 0 .. core_size - 1, all in level 0, and share the highest rank: the arcs among them are up arcs
   // in both directions, so the upward search runs its Dijkstra across the core, and the sweep
   // starts below it (core vertices have no down in-arcs).
@@ -90,7 +91,8 @@ template <class Weight>
 void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, vertex_t source, Weight* out);
 
 // Builds the hierarchy of a host graph (integer or real, as its kind says; the other instantiation
-// throws std::invalid_argument). `threads` (0 = all hardware threads) share the witness searches.
+// throws std::invalid_argument). `threads` (0 = all hardware threads) share the witness searches
+// and priority evaluations; the hierarchy is the same for any thread count.
 // Parallel arcs keep the lightest; self-loops are dropped; zero weights are allowed.
 template <class Weight>
 contraction_hierarchy<Weight> build_contraction_hierarchy(const csr_view& g, unsigned threads = 0);
