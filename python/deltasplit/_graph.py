@@ -7,8 +7,11 @@ import numpy as np
 
 from . import _core
 
-STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "cpu", "dijkstra")
-GPU_STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront")
+STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast", "cpu", "dijkstra")
+# Strategies that run on the GPU when one is usable (and on the CPU otherwise). phast contracts the
+# graph first (a contraction hierarchy: seconds on a road network, once per Graph), then answers
+# each source with PHAST's sweep: for many queries on one road network.
+GPU_STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast")
 
 SSSPResult = namedtuple("SSSPResult", ["distances", "predecessors", "stats"])
 SSSPResult.__doc__ = """One source's answer.
@@ -238,8 +241,10 @@ class Graph:
         """Shortest paths from `source`: an SSSPResult (distances, predecessors, stats).
 
         strategy: one of STRATEGIES; the GPU ones run on the GPU when device is 'auto' and a GPU
-        can be used (else CPU delta-stepping, stats['strategy'] == 'cpu'), or 'gpu' (error without
-        one); 'cpu' and 'dijkstra' run on the CPU. delta: bucket width, 0 = automatic. cutoff:
+        can be used (else CPU delta-stepping, stats['strategy'] == 'cpu'; phast: its CPU sweep), or
+        'gpu' (error without one); 'cpu' and 'dijkstra' run on the CPU. 'phast' builds a
+        contraction hierarchy on its first call on a Graph (stats['setup_ms']; seconds on a road
+        network), then each call costs an upward search and one sweep. delta: bucket width, 0 = automatic. cutoff:
         vertices farther than this are reported unreachable (the solve stops there).
         Results are numpy arrays for host graphs and cupy arrays (torch tensors for a graph built
         from torch tensors) for device graphs, written by the solver in place. `out`: optional
@@ -287,8 +292,10 @@ class Graph:
         (rounded up to a multiple of 32; None = the largest batch that fits in half the free device
         memory, at most 4096) sharing one bucket bound and one arc read per vertex; on the CPU, one
         Dijkstra per source spread over `threads` threads (0 = all), batch_size (None = 256) rows
-        at a time. strategy only picks the device here: a GPU strategy runs on the GPU when
-        `device` allows it (as sssp does), 'cpu' and 'dijkstra' on the CPU. delta: the GPU bucket
+        at a time. strategy picks the device (a GPU strategy runs on the GPU when `device` allows
+        it, as sssp does; 'cpu' and 'dijkstra' on the CPU) and, with 'phast', the method: a
+        contraction hierarchy built once (stats['setup_ms']), then PHAST's sweep for batch_size
+        sources at once (GPU) or one source a thread (CPU). delta: the GPU bucket
         width, 0 = automatic. There is no cutoff: use sssp(cutoff=...) per source.
         Device graphs (built from cupy or torch arrays) are solved one source at a time with
         sssp(strategy=...) into the rows (the batched solver takes a host graph).
@@ -298,7 +305,8 @@ class Graph:
         `out`: a C-contiguous array to write into instead, of that type in host or device memory
         (cupy, torch: the GPU's blocks are copied device to device, never through the host), or
         float64 in host memory (unreachable = inf, scipy's convention). return_stats: also return
-        a dict: batched, device, on_gpu, batch_size, batches, blocks, milliseconds, iterations.
+        a dict: batched, device, on_gpu, batch_size, batches, blocks, milliseconds, iterations,
+        setup_ms (phast: the time the hierarchy took to build, once for this solver).
         """
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
@@ -340,8 +348,8 @@ class Graph:
                 import cupy
                 cupy.cuda.runtime.deviceSynchronize()
             run_on = device if strategy in GPU_STRATEGIES else "cpu"
-            stats = self._core.distance_matrix_into(src, tgt, out, run_on, float(delta), int(threads),
-                                                    int(batch_size or 0))
+            stats = self._core.distance_matrix_into(src, tgt, out, run_on, strategy == "phast", float(delta),
+                                                    int(threads), int(batch_size or 0))
         if torch_out:
             import torch
             out = torch.from_dlpack(out)

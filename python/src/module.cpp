@@ -66,12 +66,13 @@ ds::graph::span<T> host_span(const any_array& a, const char* what) {
 // What a many-source solver is built with (many_sources keeps its options from construction).
 struct batch_settings {
   ds::sssp::device_kind device = ds::sssp::device_kind::automatic;
+  bool phast = false;  // PHAST batches on a contraction hierarchy, else batched delta-stepping
   double delta = 0;
   unsigned threads = 0;
   std::uint32_t batch_size = 0;
   bool device_blocks = false;
   bool operator==(const batch_settings& o) const {
-    return device == o.device && delta == o.delta && threads == o.threads && batch_size == o.batch_size &&
+    return device == o.device && phast == o.phast && delta == o.delta && threads == o.threads && batch_size == o.batch_size &&
            device_blocks == o.device_blocks;
   }
 };
@@ -91,7 +92,7 @@ class py_graph {
   // The solver for these options: the GPU one for a GPU strategy where a GPU is usable (or the
   // graph is on the device), else the CPU one. stream: a cudaStream_t as an integer, 0 for own.
   ds::sssp::solver& solver_for(ds::sssp::options o) {
-    const bool gpu_strategy = ds::sssp::is_gpu_strategy(o.how);
+    const bool gpu_strategy = ds::sssp::is_gpu_strategy(o.how) || o.how == ds::sssp::strategy::phast;
     std::string why_not;
     const bool gpu = gpu_strategy && o.device != ds::sssp::device_kind::cpu &&
                      (device_graph() || ds::sssp::gpu_available(&why_not));
@@ -120,6 +121,7 @@ class py_graph {
       many_.reset();
       ds::sssp::options o;
       o.device = b.device;
+      if (b.phast) o.how = ds::sssp::strategy::phast;
       o.delta = b.delta;
       o.threads = b.threads;
       ds::sssp::many_source_options m;
@@ -209,6 +211,7 @@ nb::dict stats_dict(const ds::sssp::statistics& st) {
   d["edges_relaxed"] = st.edges_relaxed;
   d["vertices_processed"] = st.vertices_processed;
   d["max_queue"] = st.max_queue;
+  d["setup_ms"] = st.setup_ms;
   return d;
 }
 
@@ -295,7 +298,8 @@ void copy_on_device(void* to, const void* from, std::size_t bytes, void* stream)
 // output takes the GPU's blocks where they are (device_blocks) and copies them on the batch's
 // stream, which the solver synchronizes before run() returns.
 nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object targets, matrix_array out,
-                              const std::string& device, double delta, unsigned threads, std::uint32_t batch_size) {
+                              const std::string& device, bool phast, double delta, unsigned threads,
+                              std::uint32_t batch_size) {
   std::vector<vertex_t> from = vertex_list(sources, "sources");
   std::vector<vertex_t> to;
   if (!targets.is_none()) to = vertex_list(nb::cast<any_array>(targets), "targets");
@@ -313,6 +317,7 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
                                         : "real graphs need float32 (or float64 on the host) distances");
   batch_settings b;
   b.device = device_from_name(device);
+  b.phast = phast;
   b.delta = delta;
   b.threads = threads;
   b.batch_size = batch_size;
@@ -357,6 +362,7 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   d["milliseconds"] = milliseconds;
   d["iterations"] = iterations;
   d["delta"] = delta_used;
+  d["setup_ms"] = ms.setup_ms();
   return d;
 }
 
@@ -419,7 +425,8 @@ NB_MODULE(_core, m) {
            nb::arg("device"), nb::arg("delta"), nb::arg("buckets"), nb::arg("cutoff"), nb::arg("threads"),
            nb::arg("stream"))
       .def("distance_matrix_into", &distance_matrix_into, nb::arg("sources"), nb::arg("targets").none(),
-           nb::arg("out").noconvert(), nb::arg("device"), nb::arg("delta"), nb::arg("threads"), nb::arg("batch_size"));
+           nb::arg("out").noconvert(), nb::arg("device"), nb::arg("phast"), nb::arg("delta"), nb::arg("threads"),
+           nb::arg("batch_size"));
 
   m.def("from_csr_arrays", &from_csr_arrays, nb::arg("n"), nb::arg("offsets"), nb::arg("targets"), nb::arg("weights"),
         nb::arg("symmetric") = false, nb::arg("threads") = 0);

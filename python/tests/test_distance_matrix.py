@@ -71,6 +71,18 @@ def test_distance_matrix_equals_scipy_on_every_dataset(dataset, batch_size):
     assert stats["batches"] == math.ceil(len(sources) / stats["batch_size"])
 
 
+def test_phast_distance_matrix_equals_scipy_on_every_dataset(dataset):
+    """strategy='phast': the contraction hierarchy's batches (GPU) or CPU sweeps, same answers."""
+    g, matrix, sources, reference, integer = dataset
+    d, stats = g.distance_matrix(sources, strategy="phast", batch_size=2, return_stats=True)
+    assert d.dtype == (np.uint32 if integer else np.float32)
+    assert_same_distances(d, reference, integer)
+    assert stats["batched"] and stats["on_gpu"] == GPU and stats["setup_ms"] > 0
+    one = g.sssp(int(sources[0]), strategy="phast")
+    assert one.stats["strategy"] == "phast"
+    assert_same_distances(one.distances[None, :], reference[:1], integer)
+
+
 def test_targets_pick_columns_in_their_order(dataset):
     g, matrix, sources, reference, integer = dataset
     n = matrix.shape[0]
