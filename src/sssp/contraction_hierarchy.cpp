@@ -592,7 +592,8 @@ const upward_distances<Weight>& upward_search<Weight>::run(vertex_t source) {
 // A position with a fitting candidate gets the smallest exactly: a shortest path that fits uses no
 // saturated arc, and the hierarchy holds it as an up-down path.
 template <class Weight>
-void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, vertex_t source, Weight* out) {
+void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, vertex_t source, Weight* out,
+               bool report_overflow) {
   using arith = arithmetic<Weight>;
   using sum = typename arith::sum;
   constexpr Weight unreached = contraction_hierarchy<Weight>::too_long;  // int_infinity or +inf
@@ -619,7 +620,7 @@ void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& u
     }
     if (best <= arith::limit) {
       dist[p] = static_cast<Weight>(best);
-    } else if (overflow) {
+    } else if (overflow && report_overflow) {
       for (vertex_t q : seeds.positions) up.seed_[q] = arith::unreached, up.seed_overflow_[q] = 0;
       throw_overflow(ch.one_based, std::is_same_v<Weight, std::uint32_t>, source, ch.vertex_at[p]);
     } else {
@@ -634,7 +635,7 @@ template contraction_hierarchy<float> build_contraction_hierarchy<float>(const c
 template struct upward_search<std::uint32_t>;
 template struct upward_search<float>;
 template void phast_cpu<std::uint32_t>(const contraction_hierarchy<std::uint32_t>&, upward_search<std::uint32_t>&,
-                                       vertex_t, std::uint32_t*);
-template void phast_cpu<float>(const contraction_hierarchy<float>&, upward_search<float>&, vertex_t, float*);
+                                       vertex_t, std::uint32_t*, bool);
+template void phast_cpu<float>(const contraction_hierarchy<float>&, upward_search<float>&, vertex_t, float*, bool);
 
 }  // namespace deltasplit::sssp::detail

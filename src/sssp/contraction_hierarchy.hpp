@@ -84,11 +84,14 @@ struct contraction_hierarchy {
 // The sweep on the CPU for one source (PHAST): the upward search, then the levels in order. Writes
 // d(source, v) for every caller's vertex v into out[v] (num_vertices entries; int_infinity or +inf
 // when unreachable). Throws distance_overflow when a shortest distance does not fit (integer sums
-// past 2^32 - 2, real sums rounding to +inf), as every solver does.
+// past 2^32 - 2, real sums rounding to +inf), as every solver does; with report_overflow false
+// (a caller's cutoff below the largest distance: such vertices lie beyond it) they are left
+// unreached instead, as the GPU sweep and the delta-stepping solvers, which stop at the cutoff, do.
 template <class Weight>
 struct upward_search;
 template <class Weight>
-void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, vertex_t source, Weight* out);
+void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, vertex_t source, Weight* out,
+               bool report_overflow = true);
 
 // Builds the hierarchy of a host graph (integer or real, as its kind says; the other instantiation
 // throws std::invalid_argument). `threads` (0 = all hardware threads) share the witness searches
@@ -122,7 +125,7 @@ struct upward_search {
   void sift_up(std::size_t i);
   void sift_down(std::size_t i);
   template <class W>
-  friend void phast_cpu(const contraction_hierarchy<W>&, upward_search<W>&, vertex_t, W*);
+  friend void phast_cpu(const contraction_hierarchy<W>&, upward_search<W>&, vertex_t, W*, bool);
 
   const contraction_hierarchy<Weight>* ch_;
   std::vector<sum> dist_;                    // by position; valid where heap_index_ is not unvisited

@@ -41,6 +41,13 @@ Distance cutoff_as(double cutoff) {
   }
 }
 
+// Whether a distance that does not fit is an error: not when the cutoff lies below the largest
+// distance (the vertex is beyond the cutoff, so unreachable in the result).
+template <class Distance>
+bool overflow_matters(double cutoff) {
+  return cutoff_as<Distance>(cutoff) == cutoff_as<Distance>(std::numeric_limits<double>::infinity());
+}
+
 template <class Policy>
 void clear_beyond(typename Policy::distance* dist, vertex_t n, double cutoff) {
   if (std::isinf(cutoff)) return;
@@ -127,7 +134,7 @@ struct typed_sweep final : phast::sweep {
     else
       dist = out.int_distances;
     const auto start = std::chrono::steady_clock::now();
-    phast_cpu(ch, *searches.front(), source, dist);
+    phast_cpu(ch, *searches.front(), source, dist, overflow_matters<Weight>(opts.cutoff));
     statistics st;
     st.milliseconds = ms_since(start);
     clear_beyond<policy>(dist, g.num_vertices, opts.cutoff);
@@ -142,7 +149,7 @@ struct typed_sweep final : phast::sweep {
 
   void cpu_row(unsigned member, vertex_t source, double cutoff, void* row) override {
     Weight* dist = static_cast<Weight*>(row);
-    phast_cpu(ch, *searches.at(member), source, dist);
+    phast_cpu(ch, *searches.at(member), source, dist, overflow_matters<Weight>(cutoff));
     clear_beyond<policy>(dist, g.num_vertices, cutoff);
   }
 
