@@ -56,11 +56,15 @@ void clear_beyond(typename Policy::distance* dist, vertex_t n, double cutoff) {
     if (dist[v] > limit) dist[v] = Policy::infinity;
 }
 
+// A shortest-path tree from exact distances, on the original graph: v's parent is a u whose arc is
+// tight (dist[u] + w == dist[v]). Vertices with a tight arc from a strictly closer u take the
+// smallest such u; the rest (reached only over zero-weight arcs from equally far vertices) are
+// taken breadth-first from the vertices already placed, so parent links never form a cycle. O(n + m)
+// whatever the zero-weight chains.
 template <class Policy>
 void tree_from_distances(const csr_view& g, const Policy& policy, vertex_t source,
                          const typename Policy::distance* dist, vertex_t* parent) {
   using distance = typename Policy::distance;
-  constexpr std::uint32_t unlevelled = 0xFFFFFFFFu;
   auto tight = [&](distance du, edge_t arc, vertex_t v) {
     distance sum;
     if (!policy.extend(du, arc, sum)) return false;
@@ -72,33 +76,32 @@ void tree_from_distances(const csr_view& g, const Policy& policy, vertex_t sourc
     }
   };
   const vertex_t n = g.num_vertices;
-  std::vector<std::uint32_t> level(n, unlevelled);
+  std::vector<std::uint8_t> placed(n, 0);
   std::fill(parent, parent + n, graph::invalid_vertex);
-  level[source] = 0;
+  placed[source] = 1;
   for (vertex_t u = 0; u < n; ++u) {
     if (dist[u] == Policy::infinity) continue;
     for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
       const vertex_t v = g.targets[a];
       if (v != source && dist[v] > dist[u] && tight(dist[u], a, v)) {
         parent[v] = std::min(parent[v], u);
-        level[v] = 0;
+        placed[v] = 1;
       }
     }
   }
-  for (std::uint32_t round = 1;; ++round) {
-    bool changed = false;
-    for (vertex_t u = 0; u < n; ++u) {
-      if (level[u] >= round) continue;
-      for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
-        const vertex_t v = g.targets[a];
-        if (level[v] == unlevelled && tight(dist[u], a, v)) {
-          level[v] = round;
-          parent[v] = u;
-          changed = true;
-        }
+  std::vector<vertex_t> queue;
+  for (vertex_t v = 0; v < n; ++v)
+    if (placed[v]) queue.push_back(v);
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const vertex_t u = queue[head];
+    for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
+      const vertex_t v = g.targets[a];
+      if (!placed[v] && tight(dist[u], a, v)) {
+        placed[v] = 1;
+        parent[v] = u;
+        queue.push_back(v);
       }
     }
-    if (!changed) break;
   }
 }
 
