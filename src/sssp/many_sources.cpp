@@ -172,7 +172,9 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
   const std::size_t columns = targets.empty() ? g.num_vertices : targets.size();
   const std::size_t k = mopts.batch_size ? mopts.batch_size : cpu_batch;
   std::vector<Distance> block;
-  std::vector<std::vector<Distance>> rows_by_member(phast ? pool->size() : 0, std::vector<Distance>(g.num_vertices));
+  // phast with a subset of targets: each member's whole row, from which the targets are picked.
+  std::vector<std::vector<Distance>> rows_by_member(phast && !targets.empty() ? pool->size() : 0,
+                                                    std::vector<Distance>(g.num_vertices));
   for (std::size_t first = 0; first < sources.size(); first += k) {
     const std::size_t rows = std::min(k, sources.size() - first);
     block.resize(rows * columns);
@@ -180,13 +182,17 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
     std::atomic<std::size_t> next{0};
     pool->run([&](unsigned member) {
       for (std::size_t r; (r = next.fetch_add(1)) < rows;) {
+        Distance* row = block.data() + r * columns;
+        if (phast && targets.empty()) {  // every vertex a column: the sweep writes the row in place
+          phast->cpu_row(member, sources[first + r], opts.cutoff, row);
+          continue;
+        }
         result one;
         if (phast)
           phast->cpu_row(member, sources[first + r], opts.cutoff, rows_by_member[member].data());
         else
           one = dijkstra(g, sources[first + r]);
         const std::vector<Distance>& d = phast ? rows_by_member[member] : distances<Distance>(one);
-        Distance* row = block.data() + r * columns;
         if (targets.empty())
           std::copy(d.begin(), d.end(), row);
         else
