@@ -19,6 +19,9 @@
 #   CHECK_BINARIES="multisplit_tests ..."                  a subset of the binaries
 #   CHECK_TIMEOUT=SECONDS                                  a limit on each run (exit 124: timed out)
 #   CHECK_SHARDS=N                                         processes per binary under a tool (default 8)
+#   CHECK_PER_TEST=1                                       under a tool, one process per test (CHECK_SHARDS
+#                                                          at a time, each with CHECK_TIMEOUT): a slow test
+#                                                          then hides no other test's result
 #   MULTISPLIT_SANITIZER_FILTER=PATTERN                    a gtest filter for the multisplit binaries
 #                                                          under the tools (default: every test)
 # Writes OUT_DIR/check.log (everything) and OUT_DIR/<binary>.<tool>.log; prints a table of
@@ -35,6 +38,7 @@ binaries=${CHECK_BINARIES:-multisplit_tests multisplit_tests_compute80 sssp_gpu_
 # The SSSP tests on small graphs (bundled datasets and large generated graphs run only plainly).
 sssp_filter=${SSSP_SANITIZER_FILTER:-Paths/GpuSanitizer.*}
 shards=${CHECK_SHARDS:-8}
+per_test=${CHECK_PER_TEST:-0}
 ms_filter=${MULTISPLIT_SANITIZER_FILTER:-*}
 limit=()
 [ -n "${CHECK_TIMEOUT:-}" ] && limit=(timeout "$CHECK_TIMEOUT")
@@ -77,32 +81,45 @@ for name in $binaries; do
   for tool in $tools; do
     tlog=$out/$name.$tool.log
     t0=$(date +%s%N)
-    echo "== $name under $tool (small size, $shards processes) ${filter[*]}" >> "$log"
-    pids=()
-    for ((shard = 0; shard < shards; ++shard)); do
-      GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$shard DELTASPLIT_TEST_SIZE=small "${limit[@]}" "$sanitizer" \
-        --tool "$tool" --error-exitcode 99 "$exe" --gtest_brief=1 "${filter[@]}" > "$tlog.$shard" 2>&1 &
-      pids+=($!)
+    # The pieces: gtest shards, or (CHECK_PER_TEST=1) one test each, run $shards at a time.
+    pieces=()
+    if [ "$per_test" = 1 ]; then
+      while IFS= read -r t; do pieces+=("$t"); done < <("$exe" --gtest_list_tests "${filter[@]}" |
+        awk '/^[^ ]/ { suite = $1 } /^  / { print suite $1 }')
+    else
+      for ((shard = 0; shard < shards; ++shard)); do pieces+=("shard $shard"); done
+    fi
+    echo "== $name under $tool (small size, ${#pieces[@]} pieces, $shards at a time) ${filter[*]}" >> "$log"
+    rc=0 running=0
+    for ((i = 0; i < ${#pieces[@]}; ++i)); do
+      if [ "$per_test" = 1 ]; then
+        args=(--gtest_filter="${pieces[i]}") env_piece=()
+      else
+        args=("${filter[@]}") env_piece=(GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i)
+      fi
+      env "${env_piece[@]}" DELTASPLIT_TEST_SIZE=small "${limit[@]}" "$sanitizer" --tool "$tool" --error-exitcode 99 \
+        "$exe" --gtest_brief=1 "${args[@]}" > "$tlog.$i" 2>&1 &
+      if ((++running >= shards)); then wait -n || rc=$?; running=$((running - 1)); fi
     done
-    rc=0
-    for pid in "${pids[@]}"; do wait "$pid" || rc=$?; done
+    while ((running > 0)); do wait -n || rc=$?; running=$((running - 1)); done
     : > "$tlog"
     errors=0 hazards=0 tests=0 missing=0
-    for ((shard = 0; shard < shards; ++shard)); do
-      cat "$tlog.$shard" >> "$tlog"
-      e=$(grep -E "ERROR SUMMARY: [0-9]+" "$tlog.$shard" | tail -n 1 | grep -oE "[0-9]+ error" | grep -oE "[0-9]+")
-      [ -n "$e" ] && errors=$((errors + e)) || missing=$((missing + 1))
-      h=$(grep -E "RACECHECK SUMMARY" "$tlog.$shard" | tail -n 1 | grep -oE "[0-9]+ hazard" | grep -oE "[0-9]+")
+    for ((i = 0; i < ${#pieces[@]}; ++i)); do
+      echo "-- ${pieces[i]}" >> "$tlog"
+      cat "$tlog.$i" >> "$tlog"
+      e=$(grep -E "ERROR SUMMARY: [0-9]+" "$tlog.$i" | tail -n 1 | grep -oE "[0-9]+ error" | grep -oE "[0-9]+")
+      [ -n "$e" ] && errors=$((errors + e)) || { missing=$((missing + 1)); echo "-- ${pieces[i]}: no summary (timed out?)" >> "$tlog"; }
+      h=$(grep -E "RACECHECK SUMMARY" "$tlog.$i" | tail -n 1 | grep -oE "[0-9]+ hazard" | grep -oE "[0-9]+")
       [ -n "$h" ] && hazards=$((hazards + h))
-      t=$(grep -oE "^\[  PASSED  \] [0-9]+ test" "$tlog.$shard" | grep -oE "[0-9]+")
+      t=$(grep -oE "^\[  PASSED  \] [0-9]+ test" "$tlog.$i" | grep -oE "[0-9]+")
       [ -n "$t" ] && tests=$((tests + t))
-      rm -f "$tlog.$shard"
+      rm -f "$tlog.$i"
     done
     cat "$tlog" >> "$log"
     [ $rc -eq 0 ] && [ $missing -eq 0 ] || status=1
     summary+=("$(printf '%-28s %-10s exit %d, %s s, %d tests passed, errors: %d%s%s' "$name" "$tool" $rc \
       "$(seconds_since "$t0")" $tests $errors "$([ "$tool" = racecheck ] && echo " (hazards: $hazards)")" \
-      "$([ $missing -gt 0 ] && echo ", $missing shard(s) without a summary")")")
+      "$([ $missing -gt 0 ] && echo ", $missing piece(s) without a summary")")")
   done
 done
 {

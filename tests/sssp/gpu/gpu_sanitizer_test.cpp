@@ -1,13 +1,13 @@
-// Every path of the GPU loop on graphs small enough for compute-sanitizer: one test instance per
-// strategy and small-frontier mode (light iterations block by block or cluster-synchronously, on
-// clusters of 16, 8 and 1 blocks), each solving a handful of tiny graphs with predecessors and
-// comparing with Dijkstra vertex by vertex. The suite's other tests use graphs of up to millions
-// of vertices; under racecheck the persistent cluster kernel runs some thousand times slower, so
-// bench/check_gpu.sh runs this suite under the tools instead, its instances split over processes
-// (gtest sharding). Small as they are, the graphs reach every phase of the loop: several buckets
-// with heavy arcs (a small delta), zero weights and zero-weight cycles, unreachable vertices, one
-// vertex, parallel arcs, real weights, integer overflow, queue regrowth and the grid-wide step (a
-// frontier past the cluster's limit).
+// Every path of the GPU loop on graphs small enough for compute-sanitizer: for each strategy and
+// small-frontier mode (light iterations block by block or cluster-synchronously, on clusters of 16,
+// 8 and 1 blocks), five tests, each solving one or a few tiny graphs with predecessors and comparing
+// with Dijkstra vertex by vertex. The suite's other tests use graphs of up to millions of vertices;
+// under racecheck the persistent cluster kernel runs some thousand times slower (a 1-block cluster:
+// 170 s for the five tests together on the H200, a 16-block one past 270 s), so bench/check_gpu.sh
+// runs this suite under the tools instead, split over processes. Small as they are, the graphs
+// reach every phase of the loop: several buckets with heavy arcs (a small delta), zero weights and
+// zero-weight cycles, unreachable vertices, one vertex, parallel arcs, real weights, integer
+// overflow, queue regrowth and the grid-wide step (a frontier past the cluster's limit).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -66,22 +66,33 @@ class GpuSanitizer : public ::testing::TestWithParam<loop_path> {
   }
 };
 
-TEST_P(GpuSanitizer, EveryLoopPathOnSmallGraphs) {
+// One test per graph, so that the tools' runs can be split and timed graph by graph (racecheck of
+// a 16-block cluster costs minutes per graph; bench/check_gpu.sh gives each test its own process).
+
+// Weights 0..100 with delta 8: dozens of buckets, heavy arcs, far-pile re-filing; a queue of 16
+// entries makes the first solve overflow and regrow.
+TEST_P(GpuSanitizer, ManyBucketsAndRegrowingQueues) {
   DELTASPLIT_REQUIRE_GPU();
-  // Weights 0..100 with delta 8: dozens of buckets, heavy arcs, far-pile re-filing; a queue of
-  // 16 entries makes the first solve overflow and regrow.
   graph::csr mixed = deltasplit_test::random_graph(300, 1500, 5, 100);
   sssp::options small_queues = options(8);
   small_queues.queue_capacity = 16;
   expect_dijkstra(mixed, {0, 17}, small_queues, "random 300 x 1500, delta 8, queues of 16");
-  // Zero-weight cycle hanging off a positive arc, a zero chain after it; two components with parallel
-  // arcs (make_csr keeps them; the solver relaxes every one); one vertex.
+}
+
+// Zero-weight cycle hanging off a positive arc, a zero chain after it; two components with parallel
+// arcs (make_csr keeps them; the solver relaxes every one); one vertex.
+TEST_P(GpuSanitizer, ZeroCyclesParallelArcsAndOneVertex) {
+  DELTASPLIT_REQUIRE_GPU();
   expect_dijkstra(make_csr(6, {{0, 1, 0}, {1, 2, 0}, {2, 0, 0}, {2, 3, 5}, {3, 4, 0}, {4, 3, 0}, {4, 5, 0}}), {0, 3},
                   options(), "zero cycle");
   expect_dijkstra(make_csr(7, {{0, 1, 4}, {0, 1, 2}, {1, 2, 3}, {2, 0, 1}, {4, 5, 2}, {5, 6, 2}, {5, 6, 2}}), {0, 4},
                   options(), "two components, parallel arcs");
   expect_dijkstra(make_csr(1, {}), {0}, options(), "one vertex");
-  // A road-like grid with real weights: the float instantiation, block-local iterations.
+}
+
+// A road-like grid with real weights: the float instantiation, block-local iterations.
+TEST_P(GpuSanitizer, RealWeightGrid) {
+  DELTASPLIT_REQUIRE_GPU();
   graph::grid_params gp;
   gp.rows = 12, gp.cols = 40, gp.keep_fraction = 0.9, gp.seed = 4;
   graph::csr grid = graph::generate_grid(gp);
@@ -91,13 +102,21 @@ TEST_P(GpuSanitizer, EveryLoopPathOnSmallGraphs) {
   for (float& w : real.real_weights) w = 0.001f * w + 0.0625f;
   real.int_weights.clear();
   expect_dijkstra(real, {7}, options(), "grid 12 x 40, real weights");
-  // A star wider than the cluster's frontier limit: the grid-wide step takes it.
+}
+
+// A star wider than the cluster's frontier limit: the grid-wide step takes it.
+TEST_P(GpuSanitizer, StarWiderThanTheCluster) {
+  DELTASPLIT_REQUIRE_GPU();
   std::vector<deltasplit_test::arc> star;
   for (vertex_t v = 1; v < 10000; ++v) star.push_back({0, v, static_cast<double>(v % 7)});
   for (vertex_t v = 1; v + 1 < 10000; v += 97) star.push_back({v, v + 1, 1});
   expect_dijkstra(make_csr(10000, star), {0}, options(), "star of 9,999 leaves");
-  // Overflow: the only path to vertex 2 sums past 2^32 - 2; beside it, an overflowing candidate
-  // that a short path beats.
+}
+
+// Overflow: the only path to vertex 2 sums past 2^32 - 2; beside it, an overflowing candidate that
+// a short path beats.
+TEST_P(GpuSanitizer, IntegerOverflow) {
+  DELTASPLIT_REQUIRE_GPU();
   const graph::csr far = make_csr(3, {{0, 1, 3e9}, {1, 2, 3e9}});
   EXPECT_THROW(sssp::solver(far, options()).run(0), sssp::distance_overflow);
   expect_dijkstra(make_csr(4, {{0, 1, 3e9}, {1, 2, 3e9}, {0, 3, 1}, {3, 2, 1}}), {0}, options(),
