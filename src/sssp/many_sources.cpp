@@ -74,10 +74,11 @@ struct many_sources::impl {
   const graph::csr& g;
   options opts;
   many_source_options mopts;
-  std::unique_ptr<detail::many_sources_engine> gpu;
+  std::unique_ptr<detail::many_sources_engine> gpu;  // batched delta-stepping
   std::unique_ptr<detail::thread_pool> pool;
   std::unique_ptr<detail::phast> phast;  // opts.how == phast
-  bool phast_gpu() const { return phast && phast->on_gpu(); }
+  // The GPU engine that solves the batches (delta-stepping's or phast's); null on the CPU.
+  detail::many_sources_engine* batches() const { return gpu ? gpu.get() : phast ? phast->batches() : nullptr; }
 
   void run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, const block_consumer& consume);
   template <class Distance>
@@ -112,21 +113,18 @@ many_sources::~many_sources() = default;
 many_sources::many_sources(many_sources&&) noexcept = default;
 many_sources& many_sources::operator=(many_sources&&) noexcept = default;
 
-bool many_sources::on_gpu() const { return impl_->gpu != nullptr || impl_->phast_gpu(); }
+bool many_sources::on_gpu() const { return impl_->batches() != nullptr; }
 
 double many_sources::setup_ms() const { return impl_->phast ? impl_->phast->setup_ms() : 0; }
 
 std::string many_sources::device_name() const {
-  if (impl_->gpu) return impl_->gpu->device_name();
-  if (impl_->phast_gpu()) return impl_->phast->device_name();
+  if (on_gpu()) return impl_->batches()->device_name();
   return "cpu (" + std::to_string(impl_->pool->size()) + " threads)";
 }
 
 std::size_t many_sources::batch_bytes(std::uint32_t k, std::size_t targets) const {
   const std::size_t columns = targets ? targets : impl_->g.num_vertices;
-  if (impl_->phast_gpu()) return impl_->phast->batch_bytes(round_up_32(k), columns);
-  if (!impl_->gpu) return 0;
-  return detail::many_sources_batch_bytes(impl_->g, round_up_32(k), columns);
+  return on_gpu() ? impl_->batches()->batch_bytes(round_up_32(k), columns) : 0;
 }
 
 std::uint32_t many_sources::batch_size(std::size_t sources, std::size_t targets) const {
@@ -138,7 +136,7 @@ std::uint32_t many_sources::batch_size(std::size_t sources, std::size_t targets)
   std::uint32_t k = std::min<std::uint32_t>({max_auto_batch, round_up_32(std::max<std::size_t>(sources, 1)),
                                              static_cast<std::uint32_t>(std::min<std::uint64_t>(by_items, max_auto_batch))});
   k = std::max<std::uint32_t>(k / 32 * 32, 32);
-  const std::size_t budget = (impl_->gpu ? impl_->gpu->free_bytes() : impl_->phast->free_bytes()) / 2;
+  const std::size_t budget = impl_->batches()->free_bytes() / 2;
   while (k > 32 && batch_bytes(k, targets) > budget) k -= 32;
   return k;
 }
@@ -151,11 +149,10 @@ void many_sources::run(const std::vector<vertex_t>& sources, const std::vector<v
   if (sources.empty()) return;
   if (!on_gpu()) return impl_->run_cpu(sources, targets, consume);
   const std::uint32_t k = batch_size(sources.size(), targets.size());
-  if (impl_->phast) return impl_->phast->run_batches(sources, targets, k, impl_->mopts.device_blocks, impl_->opts.cutoff, consume);
-  if ((std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
+  if (impl_->gpu && (std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
     throw std::runtime_error("a batch of " + std::to_string(k) + " sources on " + std::to_string(g.num_vertices) +
                              " vertices has more than 2^32 (vertex, 32-source group) items; choose a smaller batch size");
-  impl_->gpu->run(sources, targets, k, impl_->mopts, impl_->opts.delta, consume);
+  impl_->batches()->run(sources, targets, k, impl_->opts, impl_->mopts, consume);
 }
 
 void many_sources::impl::run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
@@ -199,17 +196,10 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
           for (std::size_t t = 0; t < columns; ++t) row[t] = d[targets[t]];
       }
     });
-    distance_block b;
-    b.first_row = first;
-    b.rows = rows;
-    b.columns = columns;
-    b.sources = sources.data() + first;
-    b.kind = g.kind;
-    b.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if constexpr (std::is_same_v<Distance, float>)
-      b.real_distances = block.data();
-    else
-      b.int_distances = block.data();
+    distance_block b = detail::batch_block(
+        sources, first, rows, columns, g.kind,
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    detail::set_distances(b, block.data());
     consume(b);
   }
 }

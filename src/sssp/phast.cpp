@@ -182,24 +182,13 @@ phast::~phast() = default;
 
 bool phast::on_gpu() const { return sweep_->gpu != nullptr; }
 
-std::string phast::device_name() const { return sweep_->gpu ? sweep_->gpu->device_name() : "cpu"; }
-
 statistics phast::run_into(vertex_t source, const options& opts, const output_buffers& out) {
   statistics st = sweep_->run_into(source, opts, out);
   st.setup_ms = setup_ms_;
   return st;
 }
 
-void phast::run_batches(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-                        bool device_blocks, double cutoff, const block_consumer& consume) {
-  sweep_->gpu->run(sources, targets, k, device_blocks, cutoff, consume);
-}
-
-std::size_t phast::batch_bytes(std::uint32_t k, std::size_t columns) const {
-  return sweep_->gpu ? sweep_->gpu->batch_bytes(k, columns) : 0;
-}
-
-std::size_t phast::free_bytes() const { return sweep_->gpu ? sweep_->gpu->free_bytes() : 0; }
+many_sources_engine* phast::batches() const { return sweep_->gpu.get(); }
 
 void phast::cpu_row(unsigned member, vertex_t source, double cutoff, void* row) {
   sweep_->cpu_row(member, source, cutoff, row);

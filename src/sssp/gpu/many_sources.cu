@@ -50,6 +50,7 @@
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/distance.cuh"
+#include "sssp/gpu/engine_context.cuh"
 #include "sssp/gpu_engine.hpp"
 #include "sssp/many_sources_engine.hpp"
 
@@ -407,24 +408,16 @@ void upload(device_array<T>& dst, const T* src, std::size_t count, cudaStream_t 
 }
 
 template <class Distance>
-class many_engine final : public detail::many_sources_engine {
+class many_engine final : public detail::many_sources_engine, private engine_context {
   using weight = typename distance_ops<Distance>::weight;
 
  public:
-  explicit many_engine(const graph::csr& g) : g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
-    cudaDeviceProp prop{};
-    int device = 0;
-    DS_CUDA(cudaGetDevice(&device));
-    DS_CUDA(cudaGetDeviceProperties(&prop, device));
-    name_ = prop.name;
-    blocks_ = static_cast<unsigned>(prop.multiProcessorCount) * (2048 / (warps_per_block * 32));
+  explicit many_engine(const graph::csr& g)
+      : engine_context(nullptr, sizeof(batch_control)), g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
+    blocks_ = multiprocessors_ * (2048 / (warps_per_block * 32));
     const auto& w = weights();
     reserve((std::size_t{n_} + 1) * sizeof(edge_t) + m_ * (sizeof(vertex_t) + sizeof(weight)) + (1u << 20),
             "the graph (" + std::to_string(n_) + " vertices, " + std::to_string(m_) + " arcs)");
-    DS_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    DS_CUDA(cudaEventCreate(&start_));
-    DS_CUDA(cudaEventCreate(&stop_));
-    DS_CUDA(cudaMallocHost(&host_ctl_, sizeof(batch_control)));
     offsets_ = device_array<edge_t>(g.offsets.size(), "the CSR offsets");
     targets_ = device_array<vertex_t>(m_, "the CSR targets");
     weights_ = device_array<weight>(m_, "the arc weights");
@@ -437,23 +430,16 @@ class many_engine final : public detail::many_sources_engine {
     for (vertex_t v = 0; v < n_; ++v) high_degree_ = high_degree_ || g.degree(v) > split_degree;
   }
 
-  ~many_engine() override {
-    if (host_ctl_) cudaFreeHost(host_ctl_);
-    if (start_) cudaEventDestroy(start_);
-    if (stop_) cudaEventDestroy(stop_);
-    if (stream_) cudaStreamDestroy(stream_);
-  }
-
   std::string device_name() const override { return name_; }
 
-  std::size_t free_bytes() const override {
-    std::size_t free_b = 0, total_b = 0;
-    DS_CUDA(cudaMemGetInfo(&free_b, &total_b));
-    return free_b + allocated_;  // what this engine's batch buffers hold can be reused
+  std::size_t free_bytes() const override { return free_bytes_with(allocated_); }
+
+  std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const override {
+    return detail::many_sources_batch_bytes(g_, k, columns);
   }
 
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-           const many_source_options& mopts, double delta, const block_consumer& consume) override {
+           const options& opts, const many_source_options& mopts, const block_consumer& consume) override {
     if (sources.empty()) return;
     const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
     allocate(k, columns);
@@ -462,7 +448,7 @@ class many_engine final : public detail::many_sources_engine {
     device_array<vertex_t> d_targets(targets.size(), "the target list");
     upload(d_sources, sources.data(), sources.size(), stream_);
     upload(d_targets, targets.data(), targets.size(), stream_);
-    const bucket_of_distance<Distance> width = bucket_width(delta);
+    const bucket_of_distance<Distance> width = bucket_width(opts.delta);
     for (std::size_t first = 0; first < sources.size(); first += k) {
       const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
       DS_CUDA(cudaEventRecord(start_, stream_));
@@ -474,19 +460,9 @@ class many_engine final : public detail::many_sources_engine {
             dist_.get(), k_, targets.empty() ? nullptr : d_targets.get(), columns, rows,
             distance_ops<Distance>::infinity, out_.get());
       DS_CUDA_LAUNCH("gather_rows");
-      float ms = 0;
-      DS_CUDA(cudaEventSynchronize(stop_));
-      DS_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
-      distance_block b;
-      b.first_row = first;
-      b.rows = rows;
-      b.columns = columns;
-      b.sources = sources.data() + first;
-      b.kind = g_.kind;
-      b.iterations = iterations;
-      b.delta = static_cast<double>(width.delta);
-      b.milliseconds = ms;
-      rows_out_.deliver(b, out_.get(), mopts.device_blocks, stream_, consume);
+      rows_out_.deliver(detail::batch_block(sources, first, rows, columns, g_.kind, elapsed_ms(), iterations,
+                                            static_cast<double>(width.delta)),
+                        out_.get(), mopts.device_blocks, stream_, consume);
     }
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
@@ -644,7 +620,7 @@ class many_engine final : public detail::many_sources_engine {
     out_ = {};
     allocated_ = 0;
     k_ = columns_ = 0;
-    const std::size_t bytes = detail::many_sources_batch_bytes(g_, k, columns);
+    const std::size_t bytes = batch_bytes(k, columns);
     reserve(bytes, "a batch of " + std::to_string(k) + " sources with " + std::to_string(columns) +
                        " targets (choose a smaller batch size)");
     const std::size_t cells = std::size_t{n_} * k, items = cells / group_lanes;
@@ -670,11 +646,8 @@ class many_engine final : public detail::many_sources_engine {
   const graph::csr& g_;
   std::uint32_t n_;
   edge_t m_;
-  std::string name_;
   unsigned blocks_ = 0;
-  cudaStream_t stream_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  batch_control* host_ctl_ = nullptr;
+  batch_control* const host_ctl_ = pinned<batch_control>();
   device_array<edge_t> offsets_;
   device_array<vertex_t> targets_;
   device_array<weight> weights_;
