@@ -76,7 +76,7 @@ decltype(auto) with_distances(const csr_view& g, F&& f) {
 // A vertex that an arc from a reached vertex leads to while it stays unreached, or invalid_vertex.
 // Once relaxation has converged only a dropped (overflowed) candidate can leave such a vertex.
 template <class Distance>
-vertex_t overflowed_vertex(const csr_view& g, const std::vector<Distance>& dist, Distance infinity) {
+vertex_t overflowed_vertex(const csr_view& g, const Distance* dist, Distance infinity) {
   for (vertex_t u = 0; u < g.num_vertices; ++u) {
     if (dist[u] == infinity) continue;
     for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)

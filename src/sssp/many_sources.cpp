@@ -5,11 +5,12 @@
 // CPU fallback: one binary-heap Dijkstra per source, the sources of a batch shared out over the
 // threads of one team (sources are independent, so this scales with the threads; the
 // multi-threaded delta-stepping solver would split one source's work instead, which pays only when
-// there are fewer sources than threads). Rows are Dijkstra's distances bit for bit.
+// there are fewer sources than threads). Rows are Dijkstra's distances bit for bit; each search
+// stops at opts.cutoff (dijkstra_row).
 //
 // opts.how == phast (sssp/phast.hpp): the hierarchy is built with the object; on the GPU the
 // sources go in PHAST batches (sssp/gpu/phast.cu), on the CPU each thread sweeps one source after
-// another (phast_cpu). Vertices farther than opts.cutoff read unreachable.
+// another (phast_cpu). Every path reports the vertices farther than opts.cutoff unreachable.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -20,6 +21,7 @@
 #include <type_traits>
 
 #include "deltasplit/many_sources.hpp"
+#include "sssp/dijkstra.hpp"
 #include "sssp/graph_check.hpp"
 #include "sssp/many_sources_engine.hpp"
 #include "sssp/phast.hpp"
@@ -169,9 +171,16 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
   const std::size_t columns = targets.empty() ? g.num_vertices : targets.size();
   const std::size_t k = mopts.batch_size ? mopts.batch_size : cpu_batch;
   std::vector<Distance> block;
-  // phast with a subset of targets: each member's whole row, from which the targets are picked.
-  std::vector<std::vector<Distance>> rows_by_member(phast && !targets.empty() ? pool->size() : 0,
+  // A subset of targets: each member's whole row, from which the targets are picked.
+  std::vector<std::vector<Distance>> rows_by_member(targets.empty() ? 0 : pool->size(),
                                                     std::vector<Distance>(g.num_vertices));
+  // Every vertex of source's row into row (num_vertices entries), past the cutoff unreachable.
+  auto solve_row = [&](unsigned member, vertex_t source, Distance* row) {
+    if (phast)
+      phast->cpu_row(member, source, opts.cutoff, row);
+    else
+      detail::dijkstra_row(g, source, opts.cutoff, row);
+  };
   for (std::size_t first = 0; first < sources.size(); first += k) {
     const std::size_t rows = std::min(k, sources.size() - first);
     block.resize(rows * columns);
@@ -180,20 +189,13 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
     pool->run([&](unsigned member) {
       for (std::size_t r; (r = next.fetch_add(1)) < rows;) {
         Distance* row = block.data() + r * columns;
-        if (phast && targets.empty()) {  // every vertex a column: the sweep writes the row in place
-          phast->cpu_row(member, sources[first + r], opts.cutoff, row);
+        if (targets.empty()) {  // every vertex a column: the row is written in place
+          solve_row(member, sources[first + r], row);
           continue;
         }
-        result one;
-        if (phast)
-          phast->cpu_row(member, sources[first + r], opts.cutoff, rows_by_member[member].data());
-        else
-          one = dijkstra(g, sources[first + r]);
-        const std::vector<Distance>& d = phast ? rows_by_member[member] : distances<Distance>(one);
-        if (targets.empty())
-          std::copy(d.begin(), d.end(), row);
-        else
-          for (std::size_t t = 0; t < columns; ++t) row[t] = d[targets[t]];
+        std::vector<Distance>& whole = rows_by_member[member];
+        solve_row(member, sources[first + r], whole.data());
+        for (std::size_t t = 0; t < columns; ++t) row[t] = whole[targets[t]];
       }
     });
     distance_block b = detail::batch_block(

@@ -16,7 +16,10 @@
 // An iteration takes the items of the near queue; a lane improved below the bound puts its item on
 // the next near queue, above it on the far pile. When the near queue runs dry the bound moves to
 // the bucket of the smallest dirty distance on the far pile, which is split into the items that
-// now have lanes below the bound (near) and those that keep lanes above it (far).
+// now have lanes below the bound (near) and those that keep lanes above it (far). A distance
+// cutoff (options::cutoff) holds the bound just past it and ends the batch once the far pile's
+// smallest dirty distance lies beyond it, as the one-source loop ends past the cutoff's bucket
+// (solve); gather_rows reports the distances beyond it unreachable.
 //
 // Who walks an item: random sources seldom share a bucket at a vertex, so most items have one or
 // two dirty lanes; a thread takes such an item and relaxes its lanes one after the other
@@ -449,16 +452,17 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     upload(d_sources, sources.data(), sources.size(), stream_);
     upload(d_targets, targets.data(), targets.size(), stream_);
     const bucket_of_distance<Distance> width = bucket_width(opts.delta);
+    const Distance last = cutoff_distance<Distance>(opts.cutoff);
     for (std::size_t first = 0; first < sources.size(); first += k) {
       const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
       DS_CUDA(cudaEventRecord(start_, stream_));
-      const std::uint64_t iterations = solve(d_sources.get() + first, rows, width.delta);
+      const std::uint64_t iterations = solve(d_sources.get() + first, rows, width.delta, last);
       DS_CUDA(cudaEventRecord(stop_, stream_));
-      if (host_ctl_->overflowed) check_overflow(sources, first, rows);
+      if (host_ctl_->overflowed && !detail::cutoff_below_overflow(g_.kind, opts.cutoff))
+        check_overflow(sources, first, rows);
       if (columns)
         gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, stream_>>>(
-            dist_.get(), k_, targets.empty() ? nullptr : d_targets.get(), columns, rows,
-            distance_ops<Distance>::infinity, out_.get());
+            dist_.get(), k_, targets.empty() ? nullptr : d_targets.get(), columns, rows, last, out_.get());
       DS_CUDA_LAUNCH("gather_rows");
       rows_out_.deliver(detail::batch_block(sources, first, rows, columns, g_.kind, elapsed_ms(), iterations,
                                             static_cast<double>(width.delta)),
@@ -534,8 +538,23 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     return s;
   }
 
+  // The smallest distance past `last`: a lane below it is at `last` or nearer.
+  static Distance just_past(Distance last) {
+    if constexpr (std::is_same_v<Distance, float>)
+      return std::nextafter(last, std::numeric_limits<float>::infinity());
+    else
+      return last + 1;  // last <= 2^32 - 2 (cutoff_distance)
+  }
+
   // Solves one batch into dist_ (rows sources at sources[0..rows)); returns the iterations.
-  std::uint64_t solve(const vertex_t* sources, std::uint32_t rows, decltype(bucket_of_distance<Distance>::delta) delta) {
+  // `last` is the largest distance within the cutoff (options::cutoff; cutoff_distance): the
+  // bound never passes just_past(last), so no lane is relaxed from beyond the cutoff, and the
+  // batch ends once every dirty distance on the far pile lies beyond it. A lane within the cutoff
+  // is then final (Meyer and Sanders' invariant: when the near queue runs dry every distance below
+  // the bound is settled, and every dirty lane is beyond the cutoff); gather_rows clears the rest.
+  // Without a cutoff, last is the largest distance and neither rule ever applies.
+  std::uint64_t solve(const vertex_t* sources, std::uint32_t rows, decltype(bucket_of_distance<Distance>::delta) delta,
+                      Distance last) {
     const batch_view<Distance> s = view();
     const std::size_t cells = std::size_t{n_} * k_, items = cells / group_lanes;
     fill_infinity<<<blocks_, 256, 0, stream_>>>(dist_.get(), cells);
@@ -549,6 +568,8 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     if constexpr (std::is_same_v<Distance, float>) {
       if (!(p.bound > 0)) p.bound = std::numeric_limits<float>::infinity();
     }
+    const Distance cap = just_past(last);
+    p.bound = std::min(p.bound, cap);
     const unsigned threads = warps_per_block * 32;
     for (;;) {
       for (unsigned r = 0; r < relax_launches; ++r, ++p.iteration) {
@@ -573,7 +594,8 @@ class many_engine final : public detail::many_sources_engine, private engine_con
       Distance lowest;
       std::memcpy(&lowest, &host_ctl_->far_min, sizeof lowest);
       if (host_ctl_->far_min == 0xFFFFFFFFu) lowest = p.bound;  // nothing dirty: the split empties the pile
-      p.bound = bound_above(lowest, delta);
+      if (lowest > last) break;  // the next bucket starts beyond the cutoff
+      p.bound = std::min(bound_above(lowest, delta), cap);
       DS_CUDA(cudaMemsetAsync(&ctl_.get()->far_count[1 - p.far_side], 0, sizeof(std::uint32_t), stream_));
       split_far<<<blocks_, threads, 0, stream_>>>(s, p, p.far_side);
       DS_CUDA_LAUNCH("split_far");
@@ -601,7 +623,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     DS_CUDA(cudaStreamSynchronize(stream_));
     for (std::uint32_t j = 0; j < rows; ++j) {
       for (vertex_t v = 0; v < n_; ++v) row[v] = block[std::size_t{v} * k_ + j];
-      const vertex_t bad = detail::overflowed_vertex(g_, row, distance_ops<Distance>::infinity);
+      const vertex_t bad = detail::overflowed_vertex(g_, row.data(), distance_ops<Distance>::infinity);
       if (bad != graph::invalid_vertex) detail::throw_overflow(g_, sources[first + j], bad);
     }
   }

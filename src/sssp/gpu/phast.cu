@@ -447,7 +447,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
       std::copy(host, host + n_, dist.begin());
     else if (n_)
       DS_CUDA(cudaMemcpy(dist.data(), by_id, n_ * sizeof(Distance), cudaMemcpyDeviceToHost));
-    const vertex_t bad = detail::overflowed_vertex(g_, dist, distance_ops<Distance>::infinity);
+    const vertex_t bad = detail::overflowed_vertex(g_, dist.data(), distance_ops<Distance>::infinity);
     if (bad != graph::invalid_vertex) detail::throw_overflow(g_, source, bad);
   }
 
@@ -456,7 +456,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     DS_CUDA(cudaMemcpy(block.data(), batch_dist_.get(), block.size() * sizeof(Distance), cudaMemcpyDeviceToHost));
     for (std::uint32_t j = 0; j < rows; ++j) {
       for (vertex_t v = 0; v < n_; ++v) row[v] = block[std::size_t{ch_.position_of[v]} * k_ + j];
-      const vertex_t bad = detail::overflowed_vertex(g_, row, distance_ops<Distance>::infinity);
+      const vertex_t bad = detail::overflowed_vertex(g_, row.data(), distance_ops<Distance>::infinity);
       if (bad != graph::invalid_vertex) detail::throw_overflow(g_, sources[j], bad);
     }
   }
