@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "deltasplit/graph/csr.hpp"
@@ -83,6 +84,19 @@ vertex_t overflowed_vertex(const csr_view& g, const Distance* dist, Distance inf
       if (dist[g.targets[e]] == infinity) return g.targets[e];
   }
   return graph::invalid_vertex;
+}
+
+// A distance cutoff (options::cutoff) as a distance: the largest one not beyond it (no cutoff: the
+// largest finite distance).
+template <class Distance>
+Distance cutoff_distance(double cutoff) {
+  if constexpr (std::is_same_v<Distance, float>) {
+    if (cutoff >= double(std::numeric_limits<float>::max())) return std::numeric_limits<float>::max();
+    const float f = static_cast<float>(cutoff);
+    return double(f) > cutoff ? std::nextafter(f, 0.0f) : f;
+  } else {
+    return cutoff >= double(max_int_distance) ? max_int_distance : static_cast<std::uint32_t>(std::floor(cutoff));
+  }
 }
 
 // True when every distance up to cutoff fits, so a dropped sum can only concern a vertex past the

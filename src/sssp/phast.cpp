@@ -29,29 +29,17 @@ double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The largest distance not beyond cutoff, as a distance of the kind (no cutoff: the largest finite).
-template <class Distance>
-Distance cutoff_as(double cutoff) {
-  if constexpr (std::is_same_v<Distance, float>) {
-    if (cutoff >= double(std::numeric_limits<float>::max())) return std::numeric_limits<float>::max();
-    const float f = static_cast<float>(cutoff);
-    return double(f) > cutoff ? std::nextafter(f, 0.0f) : f;
-  } else {
-    return cutoff >= double(max_int_distance) ? max_int_distance : static_cast<std::uint32_t>(std::floor(cutoff));
-  }
-}
-
 // Whether a distance that does not fit is an error: not when the cutoff lies below the largest
 // distance (the vertex is beyond the cutoff, so unreachable in the result).
 template <class Distance>
 bool overflow_matters(double cutoff) {
-  return cutoff_as<Distance>(cutoff) == cutoff_as<Distance>(std::numeric_limits<double>::infinity());
+  return cutoff_distance<Distance>(cutoff) == cutoff_distance<Distance>(std::numeric_limits<double>::infinity());
 }
 
 template <class Policy>
 void clear_beyond(typename Policy::distance* dist, vertex_t n, double cutoff) {
   if (std::isinf(cutoff)) return;
-  const auto limit = cutoff_as<typename Policy::distance>(cutoff);
+  const auto limit = cutoff_distance<typename Policy::distance>(cutoff);
   for (vertex_t v = 0; v < n; ++v)
     if (dist[v] > limit) dist[v] = Policy::infinity;
 }

@@ -397,7 +397,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     }
   }
 
-  // The cutoff's bucket (cutoff_distance in distance.cuh), past which the loop stops; no_bucket
+  // The cutoff's bucket (cutoff_distance, distance_policy.hpp), past which the loop stops; no_bucket
   // when there is no cutoff below the largest distance.
   static std::uint32_t last_bucket(double cutoff, bucket_of_distance<Distance> bucket) {
     if (std::isinf(cutoff)) return no_bucket;
