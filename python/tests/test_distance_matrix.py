@@ -261,6 +261,9 @@ def test_bad_targets_and_options_raise():
         g.distance_matrix([0], device="tpu")
     with pytest.raises(ValueError, match="delta"):
         g.distance_matrix([0], delta=-1)
+    for cutoff in (-1, math.nan):
+        with pytest.raises(ValueError, match="cutoff"):
+            g.distance_matrix([0], cutoff=cutoff)
 
 
 def test_bad_outputs_raise():
