@@ -283,7 +283,7 @@ class Graph:
         return SSSPResult(dist, pred, stats)
 
     def distance_matrix(self, sources, targets=None, *, strategy="multisplit", device="auto", delta=0,
-                        batch_size=None, threads=0, out=None, return_stats=False):
+                        cutoff=math.inf, batch_size=None, threads=0, out=None, return_stats=False):
         """Distances from every source to every target: a (len(sources), len(targets)) array, all
         vertices as targets when targets is None. Duplicate sources and targets are allowed.
 
@@ -296,7 +296,10 @@ class Graph:
         it, as sssp does; 'cpu' and 'dijkstra' on the CPU) and, with 'phast', the method: a
         contraction hierarchy built once (stats['setup_ms']), then PHAST's sweep for batch_size
         sources at once (GPU) or one source a thread (CPU). delta: the GPU bucket
-        width, 0 = automatic. There is no cutoff: use sssp(cutoff=...) per source.
+        width, 0 = automatic. cutoff: vertices farther than this are reported unreachable (a GPU
+        batch stops once its bucket bound passes it, a CPU Dijkstra once the next vertex lies past
+        it). Like any other setting, a new cutoff builds a new solver (an upload of the graph; with
+        'phast', a new hierarchy).
         Device graphs (built from cupy or torch arrays) are solved one source at a time with
         sssp(strategy=...) into the rows (the batched solver takes a host graph).
 
@@ -315,6 +318,8 @@ class Graph:
         if isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)) or \
                 not math.isfinite(delta) or delta < 0:
             raise ValueError(f"delta must be a number >= 0 (0 = automatic); got {delta!r}")
+        if math.isnan(cutoff) or cutoff < 0:
+            raise ValueError(f"cutoff must be >= 0; got {cutoff}")
         if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer))
                                        or not 0 < batch_size < 2**32):
             raise ValueError(f"batch_size must be a positive integer or None; got {batch_size!r}")
@@ -340,7 +345,7 @@ class Graph:
         if len(src) == 0 or columns == 0:
             stats = {"batched": False, "solves": 0, "milliseconds": 0.0, "device": ""}
         elif self._device:
-            stats = self._rows_one_by_one(src, tgt, out, strategy, device, delta, threads)
+            stats = self._rows_one_by_one(src, tgt, out, strategy, device, delta, cutoff, threads)
         else:
             if _device_module(out) is not None:
                 # The output's memory may still be in use by work queued on the caller's streams;
@@ -349,13 +354,13 @@ class Graph:
                 cupy.cuda.runtime.deviceSynchronize()
             run_on = device if strategy in GPU_STRATEGIES else "cpu"
             stats = self._core.distance_matrix_into(src, tgt, out, run_on, strategy == "phast", float(delta),
-                                                    int(threads), int(batch_size or 0))
+                                                    float(cutoff), int(threads), int(batch_size or 0))
         if torch_out:
             import torch
             out = torch.from_dlpack(out)
         return (out, stats) if return_stats else out
 
-    def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, threads):
+    def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, cutoff, threads):
         """distance_matrix on a device graph: one sssp per source, written into its row (through
         a row of all vertices when targets pick the columns)."""
         import cupy
@@ -366,7 +371,7 @@ class Graph:
         picks = None if targets is None else cupy.asarray(targets.astype(np.int64))
         stats = {"batched": False, "solves": 0, "milliseconds": 0.0, "device": ""}
         for i, s in enumerate(sources):
-            r = self.sssp(int(s), strategy, delta, device=device, threads=threads,
+            r = self.sssp(int(s), strategy, delta, device=device, cutoff=cutoff, threads=threads,
                           out=(rows[i] if full is None else full, None))
             if full is not None:
                 rows[i] = full[picks]

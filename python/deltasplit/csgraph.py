@@ -9,12 +9,12 @@ ways, ``unweighted`` counts edges, ``limit`` reports pairs farther apart as unre
 strategy) and ``device=`` ('auto', 'gpu', 'cpu'). Negative weights raise ValueError (scipy only
 warns and may answer wrongly).
 
-Several indices without predecessors or a limit are solved together by the batched many-source
-solver (Graph.distance_matrix): on the GPU in batches of sources that share one bucket bound and
-one read of every arc, on the CPU one Dijkstra per source over all threads. With predecessors or a
-limit, each index is one solve on one uploaded graph. cupy inputs (cupy arrays, cupyx.scipy.sparse
-matrices) are solved on the GPU from device memory and give cupy outputs, one solve per index (the
-batched solver takes a host graph).
+Several indices without predecessors are solved together by the batched many-source solver
+(Graph.distance_matrix, which takes the limit as its cutoff): on the GPU in batches of sources that
+share one bucket bound and one read of every arc, on the CPU one Dijkstra per source over all
+threads. With predecessors, each index is one solve on one uploaded graph. cupy inputs (cupy
+arrays, cupyx.scipy.sparse matrices) are solved on the GPU from device memory and give cupy
+outputs, one solve per index (the batched solver takes a host graph).
 """
 import math
 
@@ -184,16 +184,17 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
 
 def _solve_rows(g, sources, dist, pred, strategy, device, cutoff):
     """Fills dist[i] (and pred[i] when given) with scipy's answer from sources[i]. Several sources
-    without predecessors or a limit go to Graph.distance_matrix: the batched many-source solver
-    (many_sources.hpp) for host graphs, writing float64 rows in place. Predecessors and limits
-    (the batched solver has neither), a single source, and device graphs (the batched solver
-    takes a host graph) take one sssp per source on the one uploaded graph."""
+    without predecessors go to Graph.distance_matrix with the cutoff: the batched many-source
+    solver (many_sources.hpp) for host graphs, writing float64 rows in place. Predecessors (the
+    batched solver has none) and a single source take one sssp per source on the one uploaded
+    graph, as device graphs do inside distance_matrix (the batched solver takes a host graph)."""
     xp = np if isinstance(dist, np.ndarray) else __import__("cupy")
-    if pred is None and math.isinf(cutoff) and len(sources) > 1:
+    if pred is None and len(sources) > 1:
         if g.on_device:
-            dist[...] = _as_float64(_as_array(g.distance_matrix(sources, strategy=strategy, device=device), xp), xp)
+            rows = g.distance_matrix(sources, strategy=strategy, device=device, cutoff=cutoff)
+            dist[...] = _as_float64(_as_array(rows, xp), xp)
         else:
-            g.distance_matrix(sources, strategy=strategy, device=device, out=dist)
+            g.distance_matrix(sources, strategy=strategy, device=device, cutoff=cutoff, out=dist)
         return
     for row, s in enumerate(sources):
         r = g.sssp(int(s), strategy=strategy, predecessors=pred is not None, device=device, cutoff=cutoff)

@@ -206,15 +206,12 @@ _ALL_PAIRS_BLOCK_BYTES = 64 << 20
 
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     _count("all_pairs_dijkstra_path_length")
-    if cutoff is not None:  # the batched solver has no cutoff
-        for n in G.G:
-            yield (n, _solve(G, n, weight, cutoff)[0])
-        return
     g = G.solver_graph(weight)
     nodes = g.nodes
+    limit = math.inf if cutoff is None else float(cutoff)
     rows = max(1, _ALL_PAIRS_BLOCK_BYTES // (4 * max(len(nodes), 1)))
     for first in range(0, len(nodes), rows):
-        block = g.distance_matrix(np.arange(first, min(first + rows, len(nodes))))
+        block = g.distance_matrix(np.arange(first, min(first + rows, len(nodes))), cutoff=limit)
         for i, d in enumerate(block):
             yield (nodes[first + i], _lengths(d, nodes, nodes[first + i]))
 

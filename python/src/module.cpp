@@ -68,12 +68,13 @@ struct batch_settings {
   ds::sssp::device_kind device = ds::sssp::device_kind::automatic;
   bool phast = false;  // PHAST batches on a contraction hierarchy, else batched delta-stepping
   double delta = 0;
+  double cutoff = std::numeric_limits<double>::infinity();
   unsigned threads = 0;
   std::uint32_t batch_size = 0;
   bool device_blocks = false;
   bool operator==(const batch_settings& o) const {
-    return device == o.device && phast == o.phast && delta == o.delta && threads == o.threads && batch_size == o.batch_size &&
-           device_blocks == o.device_blocks;
+    return device == o.device && phast == o.phast && delta == o.delta && cutoff == o.cutoff && threads == o.threads &&
+           batch_size == o.batch_size && device_blocks == o.device_blocks;
   }
 };
 
@@ -123,6 +124,7 @@ class py_graph {
       o.device = b.device;
       if (b.phast) o.how = ds::sssp::strategy::phast;
       o.delta = b.delta;
+      o.cutoff = b.cutoff;
       o.threads = b.threads;
       ds::sssp::many_source_options m;
       m.batch_size = b.batch_size;
@@ -292,13 +294,14 @@ void copy_on_device(void* to, const void* from, std::size_t bytes, void* stream)
 #endif
 }
 
-// Distances from every source to every target (all vertices when targets is None) by the batched
-// many-source solver (many_sources.hpp), into out: sources x columns, row-major, of the graph's
-// distance type (uint32 / float32), in host or device memory, or float64 in host memory. A device
-// output takes the GPU's blocks where they are (device_blocks) and copies them on the batch's
-// stream, which the solver synchronizes before run() returns.
+// Distances from every source to every target (all vertices when targets is None), vertices
+// farther than cutoff unreachable, by the batched many-source solver (many_sources.hpp), into out:
+// sources x columns, row-major, of the graph's distance type (uint32 / float32), in host or device
+// memory, or float64 in host memory. A device output takes the GPU's blocks where they are
+// (device_blocks) and copies them on the batch's stream, which the solver synchronizes before
+// run() returns.
 nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object targets, matrix_array out,
-                              const std::string& device, bool phast, double delta, unsigned threads,
+                              const std::string& device, bool phast, double delta, double cutoff, unsigned threads,
                               std::uint32_t batch_size) {
   std::vector<vertex_t> from = vertex_list(sources, "sources");
   std::vector<vertex_t> to;
@@ -319,6 +322,7 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   b.device = device_from_name(device);
   b.phast = phast;
   b.delta = delta;
+  b.cutoff = cutoff;
   b.threads = threads;
   b.batch_size = batch_size;
   b.device_blocks = out_on_device;
@@ -425,8 +429,8 @@ NB_MODULE(_core, m) {
            nb::arg("device"), nb::arg("delta"), nb::arg("buckets"), nb::arg("cutoff"), nb::arg("threads"),
            nb::arg("stream"))
       .def("distance_matrix_into", &distance_matrix_into, nb::arg("sources"), nb::arg("targets").none(),
-           nb::arg("out").noconvert(), nb::arg("device"), nb::arg("phast"), nb::arg("delta"), nb::arg("threads"),
-           nb::arg("batch_size"));
+           nb::arg("out").noconvert(), nb::arg("device"), nb::arg("phast"), nb::arg("delta"), nb::arg("cutoff"),
+           nb::arg("threads"), nb::arg("batch_size"));
 
   m.def("from_csr_arrays", &from_csr_arrays, nb::arg("n"), nb::arg("offsets"), nb::arg("targets"), nb::arg("weights"),
         nb::arg("symmetric") = false, nb::arg("threads") = 0);

@@ -62,6 +62,16 @@ def assert_same_distances(ours, theirs, integer):
         np.testing.assert_allclose(ours[finite], theirs[finite], rtol=1e-5, atol=0)
 
 
+def cutoff_in_a_gap(reference):
+    """A cutoff (scipy's limit) between two neighbouring finite distances of `reference` near their
+    median, in a gap wide enough that float32 sums (real weights) cannot land on the other side of it
+    than scipy's float64 ones."""
+    d = np.unique(reference[np.isfinite(reference)])
+    gaps = np.flatnonzero(np.diff(d) > 1e-3 * np.maximum(d[1:], 1))
+    k = gaps[np.argmin(np.abs(gaps - len(d) // 2))]
+    return float((d[k] + d[k + 1]) / 2)
+
+
 def pytest_report_header(config):
     return (f"deltasplit: built with CUDA {deltasplit.BUILT_WITH_CUDA}, GPU usable {deltasplit.gpu_available()}"
             f"{'' if deltasplit.gpu_available() else ' (' + deltasplit.gpu_reason() + ')'}, array libraries "

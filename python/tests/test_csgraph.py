@@ -8,7 +8,7 @@ from scipy.sparse import csgraph as scg
 import deltasplit
 from deltasplit import csgraph as dcg
 
-from conftest import DATASETS, assert_same_distances, to_host, to_lib
+from conftest import DATASETS, assert_same_distances, cutoff_in_a_gap, to_host, to_lib
 
 STRATEGIES = deltasplit.STRATEGIES
 
@@ -150,12 +150,7 @@ def test_limit(limit, xp_name):
 
 def test_limit_on_a_dataset(dataset, xp_name):
     matrix, sources, reference, integer = dataset
-    # A limit in a wide gap between distances, so that float32 sums (real weights) cannot land on
-    # the other side of it than scipy's float64 ones.
-    d = np.unique(reference[np.isfinite(reference)])
-    gaps = np.flatnonzero(np.diff(d) > 1e-3 * np.maximum(d[1:], 1))
-    k = gaps[np.argmin(np.abs(gaps - len(d) // 2))]
-    limit = float((d[k] + d[k + 1]) / 2)
+    limit = cutoff_in_a_gap(reference)
     ours = dcg.dijkstra(to_lib(matrix, xp_name), indices=sources, limit=limit)
     expected = np.where(reference > limit, np.inf, reference)
     assert_same_distances(ours, expected, integer)

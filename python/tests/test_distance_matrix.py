@@ -14,7 +14,7 @@ from deltasplit import Graph
 from deltasplit import csgraph as dcg
 
 import conftest
-from conftest import CUPY, DATASETS, to_host, to_lib
+from conftest import CUPY, DATASETS, cutoff_in_a_gap, to_host, to_lib
 
 GPU = deltasplit.gpu_available()
 
@@ -81,6 +81,20 @@ def test_phast_distance_matrix_equals_scipy_on_every_dataset(dataset):
     one = g.sssp(int(sources[0]), strategy="phast")
     assert one.stats["strategy"] == "phast"
     assert_same_distances(one.distances[None, :], reference[:1], integer)
+
+
+@pytest.mark.parametrize("strategy", ["multisplit", "dijkstra", "phast"])
+def test_cutoff_equals_scipys_limit_on_every_dataset(dataset, strategy):
+    """distance_matrix(cutoff=...) equals scipy's limit through each batched path: GPU batches
+    (multisplit, where a GPU is usable; else CPU rows), CPU Dijkstra rows, PHAST. Cutoffs 0, in a
+    gap between two distances and past every distance (phast: the gap only, each cutoff builds a
+    hierarchy)."""
+    g, matrix, sources, reference, integer = dataset
+    cutoffs = [0.0, cutoff_in_a_gap(reference), 2 * float(reference[np.isfinite(reference)].max()) + 1]
+    for cutoff in cutoffs[1:2] if strategy == "phast" else cutoffs:
+        d, stats = g.distance_matrix(sources, strategy=strategy, cutoff=cutoff, batch_size=2, return_stats=True)
+        assert stats["batched"]
+        assert_same_distances(d, np.where(reference > cutoff, np.inf, reference), integer)
 
 
 def test_targets_pick_columns_in_their_order(dataset):
@@ -166,23 +180,50 @@ def test_csgraph_runs_the_batched_path_not_one_solve_per_index(monkeypatch):
     assert calls == [4, 6]
 
 
-def test_predecessors_and_limit_still_solve_per_source(monkeypatch):
+def test_predecessors_still_solve_per_source(monkeypatch):
     m = small()
     monkeypatch.setattr(Graph, "distance_matrix", lambda *a, **k: pytest.fail("the batched path has no tree"))
     d, p = dcg.dijkstra(m, indices=[0, 5], return_predecessors=True)
     assert_same_distances(d, scg.dijkstra(m, indices=[0, 5]), True)
     assert np.array_equal(p == -9999, scg.dijkstra(m, indices=[0, 5], return_predecessors=True)[1] == -9999)
-    assert_same_distances(dcg.dijkstra(m, indices=[0, 5], limit=2.5), scg.dijkstra(m, indices=[0, 5], limit=2.5), True)
 
 
-def test_networkx_all_pairs_uses_the_batched_path(monkeypatch):
+@pytest.mark.parametrize("real", [False, True])
+@pytest.mark.parametrize("strategy", ["multisplit", "dijkstra", "phast"])
+def test_limit_with_several_indices_runs_the_batched_path(monkeypatch, real, strategy):
+    """csgraph.dijkstra(limit=...) with several indices: one distance_matrix call with the limit as
+    its cutoff, no solve per index; scipy's answer for a limit of 0, one between two distances
+    (2 and 3; real: 0.751 and 1.121) and one past every distance."""
+    m = small()
+    if real:
+        m.data = m.data * 0.37 + 0.011
+    calls = []
+    batched = Graph.distance_matrix
+
+    def spy(self, *args, **kwargs):
+        calls.append(kwargs["cutoff"])
+        return batched(self, *args, **kwargs)
+
+    monkeypatch.setattr(Graph, "distance_matrix", spy)
+    monkeypatch.setattr(Graph, "sssp", lambda *a, **k: pytest.fail("a per-source solve ran"))
+    indices = [0, 4, 5, 0, 2]
+    limits = [0, 1.0 if real else 2.5, 100]
+    for limit in limits:
+        ours = dcg.dijkstra(m, indices=indices, limit=limit, strategy=strategy)
+        theirs = scg.dijkstra(m, indices=indices, limit=limit)
+        assert_same_distances(ours, theirs, not real)
+    assert calls == limits
+
+
+@pytest.mark.parametrize("cutoff", [None, 0, 3, 1000])
+def test_networkx_all_pairs_uses_the_batched_path(monkeypatch, cutoff):
     G = nx.gnp_random_graph(40, 0.08, seed=5, directed=True)
     for i, (u, v) in enumerate(G.edges()):
         G.edges[u, v]["weight"] = (i * 7) % 5
     G.add_node("alone")
     monkeypatch.setattr(Graph, "sssp", lambda *a, **k: pytest.fail("a per-source solve ran"))
-    ours = dict(nx.all_pairs_dijkstra_path_length(G, backend="deltasplit"))
-    assert ours == dict(nx.all_pairs_dijkstra_path_length(G))
+    ours = dict(nx.all_pairs_dijkstra_path_length(G, cutoff=cutoff, backend="deltasplit"))
+    assert ours == dict(nx.all_pairs_dijkstra_path_length(G, cutoff=cutoff))
 
 
 def test_empty_lists_and_graphs():
@@ -220,6 +261,9 @@ def test_bad_targets_and_options_raise():
         g.distance_matrix([0], device="tpu")
     with pytest.raises(ValueError, match="delta"):
         g.distance_matrix([0], delta=-1)
+    for cutoff in (-1, math.nan):
+        with pytest.raises(ValueError, match="cutoff"):
+            g.distance_matrix([0], cutoff=cutoff)
 
 
 def test_bad_outputs_raise():

@@ -425,7 +425,7 @@ result delta_stepping_cpu::run(vertex_t source, double delta, bool predecessors,
       if (predecessors) r.predecessors.resize(g_.num_vertices);
       run.run(source, st, dist.data(), r.predecessors.data());
       if (run.dropped() && !cutoff_below_overflow(g_.kind, cutoff)) {
-        vertex_t v = overflowed_vertex(g_, dist, P::infinity);
+        vertex_t v = overflowed_vertex(g_, dist.data(), P::infinity);
         if (v != graph::invalid_vertex) throw_overflow(g_, source, v);
       }
     };

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "deltasplit/graph/csr.hpp"
@@ -76,13 +77,26 @@ decltype(auto) with_distances(const csr_view& g, F&& f) {
 // A vertex that an arc from a reached vertex leads to while it stays unreached, or invalid_vertex.
 // Once relaxation has converged only a dropped (overflowed) candidate can leave such a vertex.
 template <class Distance>
-vertex_t overflowed_vertex(const csr_view& g, const std::vector<Distance>& dist, Distance infinity) {
+vertex_t overflowed_vertex(const csr_view& g, const Distance* dist, Distance infinity) {
   for (vertex_t u = 0; u < g.num_vertices; ++u) {
     if (dist[u] == infinity) continue;
     for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
       if (dist[g.targets[e]] == infinity) return g.targets[e];
   }
   return graph::invalid_vertex;
+}
+
+// A distance cutoff (options::cutoff) as a distance: the largest one not beyond it (no cutoff: the
+// largest finite distance).
+template <class Distance>
+Distance cutoff_distance(double cutoff) {
+  if constexpr (std::is_same_v<Distance, float>) {
+    if (cutoff >= double(std::numeric_limits<float>::max())) return std::numeric_limits<float>::max();
+    const float f = static_cast<float>(cutoff);
+    return double(f) > cutoff ? std::nextafter(f, 0.0f) : f;
+  } else {
+    return cutoff >= double(max_int_distance) ? max_int_distance : static_cast<std::uint32_t>(std::floor(cutoff));
+  }
 }
 
 // True when every distance up to cutoff fits, so a dropped sum can only concern a vertex past the

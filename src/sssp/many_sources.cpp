@@ -5,11 +5,12 @@
 // CPU fallback: one binary-heap Dijkstra per source, the sources of a batch shared out over the
 // threads of one team (sources are independent, so this scales with the threads; the
 // multi-threaded delta-stepping solver would split one source's work instead, which pays only when
-// there are fewer sources than threads). Rows are Dijkstra's distances bit for bit.
+// there are fewer sources than threads). Rows are Dijkstra's distances bit for bit; each search
+// stops at opts.cutoff (dijkstra_row).
 //
 // opts.how == phast (sssp/phast.hpp): the hierarchy is built with the object; on the GPU the
 // sources go in PHAST batches (sssp/gpu/phast.cu), on the CPU each thread sweeps one source after
-// another (phast_cpu). Vertices farther than opts.cutoff read unreachable.
+// another (phast_cpu). Every path reports the vertices farther than opts.cutoff unreachable.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -20,6 +21,7 @@
 #include <type_traits>
 
 #include "deltasplit/many_sources.hpp"
+#include "sssp/dijkstra.hpp"
 #include "sssp/graph_check.hpp"
 #include "sssp/many_sources_engine.hpp"
 #include "sssp/phast.hpp"
@@ -74,10 +76,11 @@ struct many_sources::impl {
   const graph::csr& g;
   options opts;
   many_source_options mopts;
-  std::unique_ptr<detail::many_sources_engine> gpu;
+  std::unique_ptr<detail::many_sources_engine> gpu;  // batched delta-stepping
   std::unique_ptr<detail::thread_pool> pool;
   std::unique_ptr<detail::phast> phast;  // opts.how == phast
-  bool phast_gpu() const { return phast && phast->on_gpu(); }
+  // The GPU engine that solves the batches (delta-stepping's or phast's); null on the CPU.
+  detail::many_sources_engine* batches() const { return gpu ? gpu.get() : phast ? phast->batches() : nullptr; }
 
   void run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, const block_consumer& consume);
   template <class Distance>
@@ -112,21 +115,18 @@ many_sources::~many_sources() = default;
 many_sources::many_sources(many_sources&&) noexcept = default;
 many_sources& many_sources::operator=(many_sources&&) noexcept = default;
 
-bool many_sources::on_gpu() const { return impl_->gpu != nullptr || impl_->phast_gpu(); }
+bool many_sources::on_gpu() const { return impl_->batches() != nullptr; }
 
 double many_sources::setup_ms() const { return impl_->phast ? impl_->phast->setup_ms() : 0; }
 
 std::string many_sources::device_name() const {
-  if (impl_->gpu) return impl_->gpu->device_name();
-  if (impl_->phast_gpu()) return impl_->phast->device_name();
+  if (on_gpu()) return impl_->batches()->device_name();
   return "cpu (" + std::to_string(impl_->pool->size()) + " threads)";
 }
 
 std::size_t many_sources::batch_bytes(std::uint32_t k, std::size_t targets) const {
   const std::size_t columns = targets ? targets : impl_->g.num_vertices;
-  if (impl_->phast_gpu()) return impl_->phast->batch_bytes(round_up_32(k), columns);
-  if (!impl_->gpu) return 0;
-  return detail::many_sources_batch_bytes(impl_->g, round_up_32(k), columns);
+  return on_gpu() ? impl_->batches()->batch_bytes(round_up_32(k), columns) : 0;
 }
 
 std::uint32_t many_sources::batch_size(std::size_t sources, std::size_t targets) const {
@@ -138,7 +138,7 @@ std::uint32_t many_sources::batch_size(std::size_t sources, std::size_t targets)
   std::uint32_t k = std::min<std::uint32_t>({max_auto_batch, round_up_32(std::max<std::size_t>(sources, 1)),
                                              static_cast<std::uint32_t>(std::min<std::uint64_t>(by_items, max_auto_batch))});
   k = std::max<std::uint32_t>(k / 32 * 32, 32);
-  const std::size_t budget = (impl_->gpu ? impl_->gpu->free_bytes() : impl_->phast->free_bytes()) / 2;
+  const std::size_t budget = impl_->batches()->free_bytes() / 2;
   while (k > 32 && batch_bytes(k, targets) > budget) k -= 32;
   return k;
 }
@@ -151,11 +151,10 @@ void many_sources::run(const std::vector<vertex_t>& sources, const std::vector<v
   if (sources.empty()) return;
   if (!on_gpu()) return impl_->run_cpu(sources, targets, consume);
   const std::uint32_t k = batch_size(sources.size(), targets.size());
-  if (impl_->phast) return impl_->phast->run_batches(sources, targets, k, impl_->mopts.device_blocks, impl_->opts.cutoff, consume);
-  if ((std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
+  if (impl_->gpu && (std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
     throw std::runtime_error("a batch of " + std::to_string(k) + " sources on " + std::to_string(g.num_vertices) +
                              " vertices has more than 2^32 (vertex, 32-source group) items; choose a smaller batch size");
-  impl_->gpu->run(sources, targets, k, impl_->mopts, impl_->opts.delta, consume);
+  impl_->batches()->run(sources, targets, k, impl_->opts, impl_->mopts, consume);
 }
 
 void many_sources::impl::run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
@@ -172,9 +171,16 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
   const std::size_t columns = targets.empty() ? g.num_vertices : targets.size();
   const std::size_t k = mopts.batch_size ? mopts.batch_size : cpu_batch;
   std::vector<Distance> block;
-  // phast with a subset of targets: each member's whole row, from which the targets are picked.
-  std::vector<std::vector<Distance>> rows_by_member(phast && !targets.empty() ? pool->size() : 0,
+  // A subset of targets: each member's whole row, from which the targets are picked.
+  std::vector<std::vector<Distance>> rows_by_member(targets.empty() ? 0 : pool->size(),
                                                     std::vector<Distance>(g.num_vertices));
+  // Every vertex of source's row into row (num_vertices entries), past the cutoff unreachable.
+  auto solve_row = [&](unsigned member, vertex_t source, Distance* row) {
+    if (phast)
+      phast->cpu_row(member, source, opts.cutoff, row);
+    else
+      detail::dijkstra_row(g, source, opts.cutoff, row);
+  };
   for (std::size_t first = 0; first < sources.size(); first += k) {
     const std::size_t rows = std::min(k, sources.size() - first);
     block.resize(rows * columns);
@@ -183,33 +189,19 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
     pool->run([&](unsigned member) {
       for (std::size_t r; (r = next.fetch_add(1)) < rows;) {
         Distance* row = block.data() + r * columns;
-        if (phast && targets.empty()) {  // every vertex a column: the sweep writes the row in place
-          phast->cpu_row(member, sources[first + r], opts.cutoff, row);
+        if (targets.empty()) {  // every vertex a column: the row is written in place
+          solve_row(member, sources[first + r], row);
           continue;
         }
-        result one;
-        if (phast)
-          phast->cpu_row(member, sources[first + r], opts.cutoff, rows_by_member[member].data());
-        else
-          one = dijkstra(g, sources[first + r]);
-        const std::vector<Distance>& d = phast ? rows_by_member[member] : distances<Distance>(one);
-        if (targets.empty())
-          std::copy(d.begin(), d.end(), row);
-        else
-          for (std::size_t t = 0; t < columns; ++t) row[t] = d[targets[t]];
+        std::vector<Distance>& whole = rows_by_member[member];
+        solve_row(member, sources[first + r], whole.data());
+        for (std::size_t t = 0; t < columns; ++t) row[t] = whole[targets[t]];
       }
     });
-    distance_block b;
-    b.first_row = first;
-    b.rows = rows;
-    b.columns = columns;
-    b.sources = sources.data() + first;
-    b.kind = g.kind;
-    b.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if constexpr (std::is_same_v<Distance, float>)
-      b.real_distances = block.data();
-    else
-      b.int_distances = block.data();
+    distance_block b = detail::batch_block(
+        sources, first, rows, columns, g.kind,
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    detail::set_distances(b, block.data());
     consume(b);
   }
 }

@@ -1,12 +1,15 @@
-// Internal seam between the many-source API (many_sources.cpp) and its CUDA solver
-// (src/sssp/gpu/many_sources.cu): an engine owns the device copy of one graph and solves lists of
-// sources batch by batch.
+// Internal seam between the many-source API (many_sources.cpp) and the GPU engines that solve lists
+// of sources batch by batch: batched delta-stepping (src/sssp/gpu/many_sources.cu), which owns the
+// device copy of one graph, and PHAST (src/sssp/gpu/phast.cu, through phast_engine.hpp), which owns
+// the device copy of one contraction hierarchy. Also the making of a block, which the CPU rows
+// (many_sources.cpp) share with them.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "deltasplit/graph/csr.hpp"
@@ -31,14 +34,46 @@ std::size_t many_sources_batch_bytes(const graph::csr& g, std::uint32_t k, std::
 class many_sources_engine {
  public:
   virtual ~many_sources_engine() = default;
-  // sources and targets are checked; targets empty = all vertices; k a multiple of 32.
+  // sources and targets are checked; targets empty = all vertices; k a multiple of 32. Vertices
+  // farther than opts.cutoff read unreachable; opts.delta is delta-stepping's bucket width (0 =
+  // auto); mopts: device_blocks, and delta-stepping's warp_lanes.
   virtual void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-                   const many_source_options& mopts, double delta, const block_consumer& consume) = 0;
+                   const options& opts, const many_source_options& mopts, const block_consumer& consume) = 0;
+  // Device bytes of one batch of k sources with `columns` targets (what the engine allocates for it).
+  virtual std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const = 0;
+  // Free device memory, counting what the engine's batch buffers hold as free (they are reused).
   virtual std::size_t free_bytes() const = 0;
   virtual std::string device_name() const = 0;
 };
 
-// Uploads g; throws std::runtime_error when no device can be used or the graph does not fit.
+// The block of one batch: `rows` rows from sources[first] on, `columns` columns, the batch's
+// figures (distance_block); the distances are set by the caller (set_distances).
+inline distance_block batch_block(const std::vector<vertex_t>& sources, std::size_t first, std::size_t rows,
+                                  std::size_t columns, graph::weight_kind kind, double milliseconds,
+                                  std::uint64_t iterations = 0, double delta = 0) {
+  distance_block b;
+  b.first_row = first;
+  b.rows = rows;
+  b.columns = columns;
+  b.sources = sources.data() + first;
+  b.kind = kind;
+  b.milliseconds = milliseconds;
+  b.iterations = iterations;
+  b.delta = delta;
+  return b;
+}
+
+// Points the block at its row-major distances: int_distances or real_distances by Distance.
+template <class Distance>
+void set_distances(distance_block& b, const Distance* rows) {
+  if constexpr (std::is_same_v<Distance, float>)
+    b.real_distances = rows;
+  else
+    b.int_distances = rows;
+}
+
+// The batched delta-stepping engine: uploads g; throws std::runtime_error when no device can be
+// used or the graph does not fit.
 std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g);
 
 }  // namespace deltasplit::sssp::detail

@@ -29,29 +29,17 @@ double ms_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The largest distance not beyond cutoff, as a distance of the kind (no cutoff: the largest finite).
-template <class Distance>
-Distance cutoff_as(double cutoff) {
-  if constexpr (std::is_same_v<Distance, float>) {
-    if (cutoff >= double(std::numeric_limits<float>::max())) return std::numeric_limits<float>::max();
-    const float f = static_cast<float>(cutoff);
-    return double(f) > cutoff ? std::nextafter(f, 0.0f) : f;
-  } else {
-    return cutoff >= double(max_int_distance) ? max_int_distance : static_cast<std::uint32_t>(std::floor(cutoff));
-  }
-}
-
 // Whether a distance that does not fit is an error: not when the cutoff lies below the largest
 // distance (the vertex is beyond the cutoff, so unreachable in the result).
 template <class Distance>
 bool overflow_matters(double cutoff) {
-  return cutoff_as<Distance>(cutoff) == cutoff_as<Distance>(std::numeric_limits<double>::infinity());
+  return cutoff_distance<Distance>(cutoff) == cutoff_distance<Distance>(std::numeric_limits<double>::infinity());
 }
 
 template <class Policy>
 void clear_beyond(typename Policy::distance* dist, vertex_t n, double cutoff) {
   if (std::isinf(cutoff)) return;
-  const auto limit = cutoff_as<typename Policy::distance>(cutoff);
+  const auto limit = cutoff_distance<typename Policy::distance>(cutoff);
   for (vertex_t v = 0; v < n; ++v)
     if (dist[v] > limit) dist[v] = Policy::infinity;
 }
@@ -182,24 +170,13 @@ phast::~phast() = default;
 
 bool phast::on_gpu() const { return sweep_->gpu != nullptr; }
 
-std::string phast::device_name() const { return sweep_->gpu ? sweep_->gpu->device_name() : "cpu"; }
-
 statistics phast::run_into(vertex_t source, const options& opts, const output_buffers& out) {
   statistics st = sweep_->run_into(source, opts, out);
   st.setup_ms = setup_ms_;
   return st;
 }
 
-void phast::run_batches(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-                        bool device_blocks, double cutoff, const block_consumer& consume) {
-  sweep_->gpu->run(sources, targets, k, device_blocks, cutoff, consume);
-}
-
-std::size_t phast::batch_bytes(std::uint32_t k, std::size_t columns) const {
-  return sweep_->gpu ? sweep_->gpu->batch_bytes(k, columns) : 0;
-}
-
-std::size_t phast::free_bytes() const { return sweep_->gpu ? sweep_->gpu->free_bytes() : 0; }
+many_sources_engine* phast::batches() const { return sweep_->gpu.get(); }
 
 void phast::cpu_row(unsigned member, vertex_t source, double cutoff, void* row) {
   sweep_->cpu_row(member, source, cutoff, row);

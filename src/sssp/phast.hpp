@@ -4,14 +4,12 @@
 // (solve.cpp) and sssp::many_sources (many_sources.cpp) hold one of these for strategy::phast.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <string>
-#include <vector>
 
 #include "deltasplit/many_sources.hpp"
 #include "deltasplit/sssp.hpp"
+#include "sssp/many_sources_engine.hpp"
 
 namespace deltasplit::sssp::detail {
 
@@ -27,17 +25,13 @@ class phast {
   // Wall time of the construction: the contraction, and the upload on the GPU.
   double setup_ms() const { return setup_ms_; }
   bool on_gpu() const;
-  std::string device_name() const;
 
   // One source into out (host or, on the GPU, device buffers), with opts.cutoff and
   // out.predecessors; stats.setup_ms is setup_ms().
   statistics run_into(vertex_t source, const options& opts, const output_buffers& out);
 
-  // Many sources on the GPU: batches of k (a multiple of 32), see phast_engine.hpp.
-  void run_batches(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-                   bool device_blocks, double cutoff, const block_consumer& consume);
-  std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const;
-  std::size_t free_bytes() const;
+  // Many sources on the GPU: the engine's batches (phast_engine.hpp); null on the CPU.
+  many_sources_engine* batches() const;
 
   // Many sources on the CPU: the distances from source to every vertex (caller ids, the graph's
   // kind: std::uint32_t or float, num_vertices entries) into row, past cutoff unreachable. Calls

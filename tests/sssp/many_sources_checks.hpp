@@ -3,6 +3,7 @@
 // tests use.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -19,9 +20,11 @@ namespace deltasplit_test {
 namespace ds = deltasplit::sssp;
 
 // Runs ms on sources x targets and compares every row with Dijkstra: integers exactly, reals
-// within the validator's relative 1e-5, infinities exactly. Returns the number of blocks.
+// within the validator's relative 1e-5, infinities exactly. With a cutoff (the one ms was built
+// with), Dijkstra's distances past it are expected unreachable. Returns the number of blocks.
 inline std::size_t expect_rows_match_dijkstra(const csr& g, ds::many_sources& ms, const std::vector<vertex_t>& sources,
-                                              const std::vector<vertex_t>& targets, const std::string& what) {
+                                              const std::vector<vertex_t>& targets, const std::string& what,
+                                              double cutoff = INFINITY) {
   std::size_t next_row = 0, blocks = 0;
   std::vector<ds::result> oracle(g.num_vertices);
   std::vector<bool> have(g.num_vertices, false);
@@ -42,21 +45,86 @@ inline std::size_t expect_rows_match_dijkstra(const csr& g, ds::many_sources& ms
       std::uint64_t wrong = 0;
       for (std::size_t t = 0; t < b.columns; ++t) {
         const vertex_t v = targets.empty() ? static_cast<vertex_t>(t) : targets[t];
+        const bool past = oracle[s].distance(v) > cutoff;
         if (g.kind == weight_kind::integer) {
-          wrong += b.int_distances[r * b.columns + t] != oracle[s].int_distances[v];
+          wrong += b.int_distances[r * b.columns + t] != (past ? ds::int_infinity : oracle[s].int_distances[v]);
         } else {
-          const float a = b.real_distances[r * b.columns + t], e = oracle[s].real_distances[v];
+          const float a = b.real_distances[r * b.columns + t], e = past ? INFINITY : oracle[s].real_distances[v];
           const bool same = std::isinf(a) || std::isinf(e)
                                 ? a == e
                                 : std::fabs(double{a} - double{e}) <= 1e-5 * std::max(std::fabs(double{a}), std::fabs(double{e}));
           wrong += !same;
         }
       }
-      EXPECT_EQ(wrong, 0u) << what << ": row " << b.first_row + r << " (source " << s << ")";
+      EXPECT_EQ(wrong, 0u) << what << ": row " << b.first_row + r << " (source " << s << "), cutoff " << cutoff;
     }
   });
   EXPECT_EQ(next_row, sources.size()) << what;
   return blocks;
+}
+
+// Cutoffs that cut the rows from sources three ways: 0 (only what zero-weight paths reach), the
+// middle of the widest gap between two neighbouring distances in the middle half of all of them
+// (no distance near it, so real distances within 1e-5 of Dijkstra's fall on its side), and past
+// every distance. Checks that the graph has reached distances on both sides of the middle one.
+inline std::vector<double> cutoffs_between(const csr& g, const std::vector<vertex_t>& sources) {
+  std::vector<double> finite;
+  for (vertex_t s : sources) {
+    const ds::result r = ds::dijkstra(g, s);
+    for (vertex_t v = 0; v < g.num_vertices; ++v)
+      if (r.reached(v)) finite.push_back(r.distance(v));
+  }
+  std::sort(finite.begin(), finite.end());
+  finite.erase(std::unique(finite.begin(), finite.end()), finite.end());
+  EXPECT_GE(finite.size(), 4u) << "too few distinct distances to place a cutoff between two";
+  if (finite.size() < 4) return {0.0};
+  std::size_t widest = finite.size() / 4;
+  for (std::size_t i = finite.size() / 4; i < 3 * finite.size() / 4; ++i)
+    if (finite[i + 1] - finite[i] > finite[widest + 1] - finite[widest]) widest = i;
+  return {0.0, (finite[widest] + finite[widest + 1]) / 2, 2 * finite.back() + 1};
+}
+
+// Every strategy; many_sources takes each on either device (phast: PHAST batches or CPU sweeps;
+// any other: batched delta-stepping on the GPU, Dijkstra per source on the CPU).
+inline std::vector<ds::strategy> every_strategy() {
+  return {ds::strategy::near_far,           ds::strategy::bucketing, ds::strategy::multisplit, ds::strategy::workfront,
+          ds::strategy::delta_stepping_cpu, ds::strategy::dijkstra,  ds::strategy::phast};
+}
+
+// The rows of many_sources(g, o, m) (o.cutoff set) against Dijkstra with the vertices past the
+// cutoff unreachable: every vertex a column, and a subset of targets with a duplicate.
+inline void expect_cutoff_rows(const csr& g, const ds::options& o, const ds::many_source_options& m,
+                               const std::vector<vertex_t>& sources) {
+  ds::many_sources ms(g, o, m);
+  EXPECT_EQ(ms.on_gpu(), o.device == ds::device_kind::gpu);
+  const std::string what = std::string(ds::strategy_name(o.how)) + ", " + std::to_string(g.num_vertices) +
+                           " vertices, delta " + std::to_string(o.delta);
+  expect_rows_match_dijkstra(g, ms, sources, {}, what, o.cutoff);
+  expect_rows_match_dijkstra(g, ms, sources, {g.num_vertices - 1, 0, 5, 5, sources[3]}, what + ", targets", o.cutoff);
+}
+
+// A distance that does not fit (0 -> 1 -> 2 sums to 8e9) past a cutoff below the largest
+// distance: that vertex lies beyond the cutoff and reads unreachable, no error. The rows of
+// many_sources under o (o.cutoff 4e9) against the CPU delta-stepping solver with the same cutoff.
+inline void expect_overflow_past_the_cutoff_unreachable(ds::options o) {
+  const csr g = make_csr(4, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}, {3, 0, 1}});
+  o.cutoff = 4000000000.0;
+  const std::vector<vertex_t> sources = {3, 0, 1, 2};
+  const ds::distance_table t = ds::od_table(g, sources, {}, o);
+  ds::options cpu;
+  cpu.device = ds::device_kind::cpu;
+  cpu.how = ds::strategy::delta_stepping_cpu;
+  cpu.cutoff = o.cutoff;
+  ds::solver reference(g, cpu);
+  std::uint64_t unreached = 0;
+  for (std::size_t r = 0; r < sources.size(); ++r) {
+    const ds::result want = reference.run(sources[r]);
+    for (vertex_t v = 0; v < g.num_vertices; ++v) {
+      EXPECT_EQ(t.at(r, v), want.distance(v)) << "source " << sources[r] << ", vertex " << v;
+      unreached += !want.reached(v);
+    }
+  }
+  EXPECT_GT(unreached, 0u);
 }
 
 inline ds::many_source_options batch(std::uint32_t k) {

@@ -1,6 +1,6 @@
 // sssp::many_sources on the CPU (the fallback: one Dijkstra per source, sources shared out over
 // threads) and the parts of the API that do not depend on the device: blocks in order, target
-// subsets, the OD table, the row validator and the refusals.
+// subsets, the cutoff, the OD table, the row validator and the refusals.
 #include "common/datasets.hpp"
 #include "deltasplit/graph/io.hpp"
 #include "sssp/many_sources_checks.hpp"
@@ -32,6 +32,28 @@ TEST(ManySourcesCpu, RowsMatchDijkstraOnBundledRmatAndGridGraphs) {
   ds::many_sources d(real, on_cpu());
   expect_rows_match_dijkstra(real, d, first_sources(real.num_vertices, 20, 5), {}, "real");
 }
+
+// Every strategy runs on the CPU threads here (Dijkstra per source; phast: its CPU sweep), and
+// each honours the cutoff: integer, real and zero weights (ties at a cutoff of 0), unreachable
+// vertices, all targets and a subset with duplicates.
+TEST(ManySourcesCpu, CutoffRowsEqualDijkstraWithFartherVerticesUnreachable) {
+  const csr grid = small_grid(20, 6);
+  const csr real = random_graph(500, 3000, 2, 50.0, weight_kind::real);
+  const csr zeros = random_graph(400, 1600, 3, 2);
+  for (const csr* g : {&grid, &real, &zeros}) {
+    const std::vector<vertex_t> sources = first_sources(g->num_vertices, 20, 7);
+    for (double cutoff : cutoffs_between(*g, sources)) {
+      for (ds::strategy how : every_strategy()) {
+        ds::options o = on_cpu();
+        o.how = how;
+        o.cutoff = cutoff;
+        expect_cutoff_rows(*g, o, batch(8), sources);
+      }
+    }
+  }
+}
+
+TEST(ManySourcesCpu, AnOverflowPastTheCutoffIsUnreachable) { expect_overflow_past_the_cutoff_unreachable(on_cpu()); }
 
 TEST(ManySourcesCpu, DuplicatesSourcesWithoutArcsAndOneVertex) {
   const csr g = make_csr(4, {{0, 1, 2}, {1, 2, 0}, {2, 0, 5}});

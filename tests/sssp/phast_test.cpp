@@ -137,24 +137,4 @@ TEST(PhastCpu, ManySourcesRowsMatchDijkstra) {
   expect_rows_match_dijkstra(zeros, c, {0, 0, 299, 5, 17}, {}, "zero weights, duplicate sources");
 }
 
-TEST(PhastCpu, ManySourcesHonourTheCutoff) {
-  phast_ds::options o = phast_on(cpu, false, 40);
-  const csr grid = small_grid(20, 2);
-  ds::many_sources ms(grid, o, batch(8));
-  const std::vector<vertex_t> sources = first_sources(grid.num_vertices, 10, 9);
-  std::uint64_t wrong = 0, cut = 0;
-  ms.run(sources, {}, [&](const ds::distance_block& b) {
-    for (std::size_t r = 0; r < b.rows; ++r) {
-      const ds::result want = ds::dijkstra(grid, b.sources[r]);
-      for (vertex_t v = 0; v < grid.num_vertices; ++v) {
-        const std::uint32_t expected = want.int_distances[v] > 40 ? ds::int_infinity : want.int_distances[v];
-        cut += expected != want.int_distances[v];
-        wrong += b.int_distances[r * b.columns + v] != expected;
-      }
-    }
-  });
-  EXPECT_EQ(wrong, 0u);
-  EXPECT_GT(cut, 0u);
-}
-
 }  // namespace

@@ -70,9 +70,11 @@ using block_consumer = std::function<void(const distance_block&)>;
 // opts.threads the CPU threads. opts.how: phast contracts the graph when the object is built
 // (seconds on a road network; setup_ms()) and then solves PHAST batches on the GPU (each source an
 // upward search on the host threads, then one sweep over the levels for the whole batch, k
-// distances per vertex read together) or, without a GPU, phast_cpu per source on the CPU threads;
-// its rows honour opts.cutoff (farther vertices unreachable). Any other strategy runs the batched
-// delta-stepping above (GPU) or Dijkstra per source (CPU), and ignores the cutoff.
+// distances per vertex read together) or, without a GPU, phast_cpu per source on the CPU threads.
+// Any other strategy runs the batched delta-stepping above (GPU) or Dijkstra per source (CPU).
+// Every strategy honours opts.cutoff (scipy's `limit`): the distances up to it equal Dijkstra's and
+// every farther vertex reads unreachable; a batch stops once its bucket bound passes the cutoff, a
+// Dijkstra once the next vertex lies past it (PHAST sweeps every level, then clears).
 //
 // Memory on the GPU, for n vertices, m arcs, batch size k and T targets (bytes):
 //   graph       (n + 1) * 8 + m * 8

@@ -11,9 +11,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
-#include <string>
-#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -21,6 +18,8 @@
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/distance.cuh"
+#include "sssp/gpu/engine_context.cuh"
+#include "sssp/many_sources_engine.hpp"
 
 namespace deltasplit::sssp::gpu {
 
@@ -57,47 +56,8 @@ __global__ void gather_rows(const Distance* dist, std::uint32_t k, const vertex_
 inline dim3 gather_tiles(std::uint32_t columns, std::uint32_t rows) { return dim3((columns + 31) / 32, (rows + 31) / 32); }
 inline dim3 gather_threads() { return dim3(32, 8); }
 
-class pinned_buffer {
- public:
-  pinned_buffer() = default;
-  ~pinned_buffer() {
-    if (ptr_) cudaFreeHost(ptr_);
-  }
-  pinned_buffer(const pinned_buffer&) = delete;
-  pinned_buffer& operator=(const pinned_buffer&) = delete;
-  // At least `bytes` of pinned host memory (the contents are not kept when it grows).
-  void* get(std::size_t bytes) {
-    if (bytes <= bytes_) return ptr_;
-    if (ptr_) cudaFreeHost(ptr_);
-    ptr_ = nullptr;
-    bytes_ = 0;
-    if (cudaMallocHost(&ptr_, bytes) != cudaSuccess) {
-      cudaGetLastError();
-      ptr_ = nullptr;
-      throw std::runtime_error("out of pinned host memory: a buffer of " + mib(bytes) + " (" + std::to_string(bytes) +
-                               " bytes) does not fit; choose a smaller batch size");
-    }
-    bytes_ = bytes;
-    return ptr_;
-  }
-
- private:
-  void* ptr_ = nullptr;
-  std::size_t bytes_ = 0;
-};
-
 class row_delivery {
  public:
-  row_delivery() {
-    for (auto& e : copied_) DS_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-  }
-  ~row_delivery() {
-    for (auto e : copied_)
-      if (e) cudaEventDestroy(e);
-  }
-  row_delivery(const row_delivery&) = delete;
-  row_delivery& operator=(const row_delivery&) = delete;
-
   // batch describes the whole batch (first_row, rows, columns, sources, kind and its figures);
   // rows is its row-major block in device memory, written on stream.
   template <class Distance>
@@ -115,10 +75,7 @@ class row_delivery {
  private:
   template <class Distance>
   static void hand_over(distance_block& b, const Distance* rows, const block_consumer& consume) {
-    if constexpr (std::is_same_v<Distance, float>)
-      b.real_distances = rows;
-    else
-      b.int_distances = rows;
+    detail::set_distances(b, rows);
     consume(b);
   }
 
@@ -152,7 +109,7 @@ class row_delivery {
   }
 
   pinned_buffer pinned_;
-  cudaEvent_t copied_[2] = {nullptr, nullptr};
+  cuda_event copied_[2] = {cuda_event(cudaEventDisableTiming), cuda_event(cudaEventDisableTiming)};
 };
 
 }  // namespace deltasplit::sssp::gpu

@@ -17,6 +17,7 @@
 #include <cuda_runtime.h>
 
 #include "deltasplit/sssp.hpp"
+#include "sssp/distance_policy.hpp"
 
 namespace deltasplit::sssp::gpu {
 
@@ -70,18 +71,8 @@ Distance* distances_of(const output_buffers& out) {
     return out.int_distances;
 }
 
-// A distance cutoff (options::cutoff) as a distance: the largest one not beyond it (no cutoff: the
-// largest finite distance).
-template <class Distance>
-Distance cutoff_distance(double cutoff) {
-  if constexpr (std::is_same_v<Distance, float>) {
-    if (cutoff >= double(std::numeric_limits<float>::max())) return std::numeric_limits<float>::max();
-    float f = static_cast<float>(cutoff);
-    return double(f) > cutoff ? std::nextafter(f, 0.0f) : f;
-  } else {
-    return cutoff >= 4294967294.0 ? 0xFFFFFFFEu : static_cast<std::uint32_t>(std::floor(cutoff));
-  }
-}
+// A distance cutoff as a distance (distance_policy.hpp): the largest one not beyond it.
+using sssp::detail::cutoff_distance;
 
 // Delta-stepping's bucket of a tentative distance: floor(d / delta) (Meyer and Sanders).
 // Monotone in d, which is all the loop relies on. A delta of "infinity" (integer: 2^32 - 1,

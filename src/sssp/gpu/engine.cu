@@ -33,6 +33,7 @@
 #include "sssp/gpu/device_graph.cuh"
 #include "sssp/gpu/delta_stepping.cuh"
 #include "sssp/gpu/device_memory.cuh"
+#include "sssp/gpu/engine_context.cuh"
 #include "sssp/gpu/frontier_manager.cuh"
 #include "sssp/gpu/loop_tuning.cuh"
 #include "sssp/gpu/partitioned_driver.cuh"
@@ -166,31 +167,17 @@ std::uint32_t capped(std::uint64_t x) {
 }  // namespace
 
 template <class Distance>
-class engine final : public detail::gpu_engine {
+class engine final : public detail::gpu_engine, private engine_context {
   using weight = typename distance_ops<Distance>::weight;
 
  public:
   engine(const csr_view& g, const options& opts, cudaStream_t caller_stream)
-      : g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
-    cudaDeviceProp prop{};
-    DS_CUDA(cudaGetDevice(&device_));
-    DS_CUDA(cudaGetDeviceProperties(&prop, device_));
-    name_ = prop.name;
-    shape_ = launch_shape{static_cast<unsigned>(prop.multiProcessorCount) * loop_tuning::grid_blocks_per_sm,
-                          loop_tuning::grid_threads};
+      : engine_context(caller_stream, 4 * sizeof(std::uint32_t)), g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
+    shape_ = launch_shape{multiprocessors_ * loop_tuning::grid_blocks_per_sm, loop_tuning::grid_threads};
     set_up_small_frontiers(opts);
     const std::uint32_t queue = opts.queue_capacity ? opts.queue_capacity : initial_queue_capacity();
     reserve(graph_bytes() + work_bytes(queue, 1), "the graph (" + std::to_string(n_) + " vertices, " +
                                                      std::to_string(m_) + " arcs) and the solver's work buffers");
-    if (caller_stream)
-      stream_ = caller_stream;
-    else
-      DS_CUDA(cudaStreamCreateWithFlags(&own_stream_, cudaStreamNonBlocking));
-    if (!caller_stream) stream_ = own_stream_;
-    DS_CUDA(cudaEventCreate(&start_));
-    DS_CUDA(cudaEventCreate(&stop_));
-    for (auto& e : flag_ready_) DS_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    DS_CUDA(cudaMallocHost(&host_words_, 4 * sizeof(std::uint32_t)));
     offsets_ = device_array<edge_t>(g.offsets.size(), "the CSR offsets");
     targets_ = device_array<vertex_t>(m_, "the CSR targets");
     weights_ = device_array<weight>(m_, "the arc weights");
@@ -230,16 +217,6 @@ class engine final : public detail::gpu_engine {
       statistics_ = detail::measure(g);
     }
     DS_CUDA(cudaStreamSynchronize(stream_));
-  }
-
-  ~engine() override {
-    graph_.reset();
-    if (host_words_) cudaFreeHost(host_words_);
-    for (auto e : flag_ready_)
-      if (e) cudaEventDestroy(e);
-    if (start_) cudaEventDestroy(start_);
-    if (stop_) cudaEventDestroy(stop_);
-    if (own_stream_) cudaStreamDestroy(own_stream_);
   }
 
   std::string device_name() const override { return name_; }
@@ -420,7 +397,7 @@ class engine final : public detail::gpu_engine {
     }
   }
 
-  // The cutoff's bucket (cutoff_distance in distance.cuh), past which the loop stops; no_bucket
+  // The cutoff's bucket (cutoff_distance, distance_policy.hpp), past which the loop stops; no_bucket
   // when there is no cutoff below the largest distance.
   static std::uint32_t last_bucket(double cutoff, bucket_of_distance<Distance> bucket) {
     if (std::isinf(cutoff)) return no_bucket;
@@ -496,15 +473,11 @@ class engine final : public detail::gpu_engine {
   csr_view g_;
   std::uint32_t n_;
   edge_t m_;
-  int device_ = 0;
   std::uint32_t cluster_blocks_ = 1, requested_blocks_ = 0;  // see set_up_small_frontiers
   bool cluster_set_up_ = false;
-  std::string name_;
   launch_shape shape_{};
-  cudaStream_t stream_ = nullptr;      // the caller's (options::stream) or own_stream_
-  cudaStream_t own_stream_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr, flag_ready_[2] = {nullptr, nullptr};
-  std::uint32_t* host_words_ = nullptr;  // pinned: two done flags, the sweep flag
+  cuda_event flag_ready_[2] = {cuda_event(cudaEventDisableTiming), cuda_event(cudaEventDisableTiming)};
+  std::uint32_t* const host_words_ = pinned<std::uint32_t>();  // two done flags, the sweep flag
   device_array<edge_t> offsets_;
   device_array<vertex_t> targets_;
   device_array<weight> weights_;

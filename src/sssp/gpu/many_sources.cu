@@ -16,7 +16,10 @@
 // An iteration takes the items of the near queue; a lane improved below the bound puts its item on
 // the next near queue, above it on the far pile. When the near queue runs dry the bound moves to
 // the bucket of the smallest dirty distance on the far pile, which is split into the items that
-// now have lanes below the bound (near) and those that keep lanes above it (far).
+// now have lanes below the bound (near) and those that keep lanes above it (far). A distance
+// cutoff (options::cutoff) holds the bound just past it and ends the batch once the far pile's
+// smallest dirty distance lies beyond it, as the one-source loop ends past the cutoff's bucket
+// (solve); gather_rows reports the distances beyond it unreachable.
 //
 // Who walks an item: random sources seldom share a bucket at a vertex, so most items have one or
 // two dirty lanes; a thread takes such an item and relaxes its lanes one after the other
@@ -50,6 +53,7 @@
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/distance.cuh"
+#include "sssp/gpu/engine_context.cuh"
 #include "sssp/gpu_engine.hpp"
 #include "sssp/many_sources_engine.hpp"
 
@@ -407,24 +411,16 @@ void upload(device_array<T>& dst, const T* src, std::size_t count, cudaStream_t 
 }
 
 template <class Distance>
-class many_engine final : public detail::many_sources_engine {
+class many_engine final : public detail::many_sources_engine, private engine_context {
   using weight = typename distance_ops<Distance>::weight;
 
  public:
-  explicit many_engine(const graph::csr& g) : g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
-    cudaDeviceProp prop{};
-    int device = 0;
-    DS_CUDA(cudaGetDevice(&device));
-    DS_CUDA(cudaGetDeviceProperties(&prop, device));
-    name_ = prop.name;
-    blocks_ = static_cast<unsigned>(prop.multiProcessorCount) * (2048 / (warps_per_block * 32));
+  explicit many_engine(const graph::csr& g)
+      : engine_context(nullptr, sizeof(batch_control)), g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
+    blocks_ = multiprocessors_ * (2048 / (warps_per_block * 32));
     const auto& w = weights();
     reserve((std::size_t{n_} + 1) * sizeof(edge_t) + m_ * (sizeof(vertex_t) + sizeof(weight)) + (1u << 20),
             "the graph (" + std::to_string(n_) + " vertices, " + std::to_string(m_) + " arcs)");
-    DS_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    DS_CUDA(cudaEventCreate(&start_));
-    DS_CUDA(cudaEventCreate(&stop_));
-    DS_CUDA(cudaMallocHost(&host_ctl_, sizeof(batch_control)));
     offsets_ = device_array<edge_t>(g.offsets.size(), "the CSR offsets");
     targets_ = device_array<vertex_t>(m_, "the CSR targets");
     weights_ = device_array<weight>(m_, "the arc weights");
@@ -437,23 +433,16 @@ class many_engine final : public detail::many_sources_engine {
     for (vertex_t v = 0; v < n_; ++v) high_degree_ = high_degree_ || g.degree(v) > split_degree;
   }
 
-  ~many_engine() override {
-    if (host_ctl_) cudaFreeHost(host_ctl_);
-    if (start_) cudaEventDestroy(start_);
-    if (stop_) cudaEventDestroy(stop_);
-    if (stream_) cudaStreamDestroy(stream_);
-  }
-
   std::string device_name() const override { return name_; }
 
-  std::size_t free_bytes() const override {
-    std::size_t free_b = 0, total_b = 0;
-    DS_CUDA(cudaMemGetInfo(&free_b, &total_b));
-    return free_b + allocated_;  // what this engine's batch buffers hold can be reused
+  std::size_t free_bytes() const override { return free_bytes_with(allocated_); }
+
+  std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const override {
+    return detail::many_sources_batch_bytes(g_, k, columns);
   }
 
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-           const many_source_options& mopts, double delta, const block_consumer& consume) override {
+           const options& opts, const many_source_options& mopts, const block_consumer& consume) override {
     if (sources.empty()) return;
     const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
     allocate(k, columns);
@@ -462,31 +451,22 @@ class many_engine final : public detail::many_sources_engine {
     device_array<vertex_t> d_targets(targets.size(), "the target list");
     upload(d_sources, sources.data(), sources.size(), stream_);
     upload(d_targets, targets.data(), targets.size(), stream_);
-    const bucket_of_distance<Distance> width = bucket_width(delta);
+    const bucket_of_distance<Distance> width = bucket_width(opts.delta);
+    const Distance last = cutoff_distance<Distance>(opts.cutoff);
     for (std::size_t first = 0; first < sources.size(); first += k) {
       const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
       DS_CUDA(cudaEventRecord(start_, stream_));
-      const std::uint64_t iterations = solve(d_sources.get() + first, rows, width.delta);
+      const std::uint64_t iterations = solve(d_sources.get() + first, rows, width.delta, last);
       DS_CUDA(cudaEventRecord(stop_, stream_));
-      if (host_ctl_->overflowed) check_overflow(sources, first, rows);
+      if (host_ctl_->overflowed && !detail::cutoff_below_overflow(g_.kind, opts.cutoff))
+        check_overflow(sources, first, rows);
       if (columns)
         gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, stream_>>>(
-            dist_.get(), k_, targets.empty() ? nullptr : d_targets.get(), columns, rows,
-            distance_ops<Distance>::infinity, out_.get());
+            dist_.get(), k_, targets.empty() ? nullptr : d_targets.get(), columns, rows, last, out_.get());
       DS_CUDA_LAUNCH("gather_rows");
-      float ms = 0;
-      DS_CUDA(cudaEventSynchronize(stop_));
-      DS_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
-      distance_block b;
-      b.first_row = first;
-      b.rows = rows;
-      b.columns = columns;
-      b.sources = sources.data() + first;
-      b.kind = g_.kind;
-      b.iterations = iterations;
-      b.delta = static_cast<double>(width.delta);
-      b.milliseconds = ms;
-      rows_out_.deliver(b, out_.get(), mopts.device_blocks, stream_, consume);
+      rows_out_.deliver(detail::batch_block(sources, first, rows, columns, g_.kind, elapsed_ms(), iterations,
+                                            static_cast<double>(width.delta)),
+                        out_.get(), mopts.device_blocks, stream_, consume);
     }
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
@@ -558,8 +538,23 @@ class many_engine final : public detail::many_sources_engine {
     return s;
   }
 
+  // The smallest distance past `last`: a lane below it is at `last` or nearer.
+  static Distance just_past(Distance last) {
+    if constexpr (std::is_same_v<Distance, float>)
+      return std::nextafter(last, std::numeric_limits<float>::infinity());
+    else
+      return last + 1;  // last <= 2^32 - 2 (cutoff_distance)
+  }
+
   // Solves one batch into dist_ (rows sources at sources[0..rows)); returns the iterations.
-  std::uint64_t solve(const vertex_t* sources, std::uint32_t rows, decltype(bucket_of_distance<Distance>::delta) delta) {
+  // `last` is the largest distance within the cutoff (options::cutoff; cutoff_distance): the
+  // bound never passes just_past(last), so no lane is relaxed from beyond the cutoff, and the
+  // batch ends once every dirty distance on the far pile lies beyond it. A lane within the cutoff
+  // is then final (Meyer and Sanders' invariant: when the near queue runs dry every distance below
+  // the bound is settled, and every dirty lane is beyond the cutoff); gather_rows clears the rest.
+  // Without a cutoff, last is the largest distance and neither rule ever applies.
+  std::uint64_t solve(const vertex_t* sources, std::uint32_t rows, decltype(bucket_of_distance<Distance>::delta) delta,
+                      Distance last) {
     const batch_view<Distance> s = view();
     const std::size_t cells = std::size_t{n_} * k_, items = cells / group_lanes;
     fill_infinity<<<blocks_, 256, 0, stream_>>>(dist_.get(), cells);
@@ -573,6 +568,8 @@ class many_engine final : public detail::many_sources_engine {
     if constexpr (std::is_same_v<Distance, float>) {
       if (!(p.bound > 0)) p.bound = std::numeric_limits<float>::infinity();
     }
+    const Distance cap = just_past(last);
+    p.bound = std::min(p.bound, cap);
     const unsigned threads = warps_per_block * 32;
     for (;;) {
       for (unsigned r = 0; r < relax_launches; ++r, ++p.iteration) {
@@ -597,7 +594,8 @@ class many_engine final : public detail::many_sources_engine {
       Distance lowest;
       std::memcpy(&lowest, &host_ctl_->far_min, sizeof lowest);
       if (host_ctl_->far_min == 0xFFFFFFFFu) lowest = p.bound;  // nothing dirty: the split empties the pile
-      p.bound = bound_above(lowest, delta);
+      if (lowest > last) break;  // the next bucket starts beyond the cutoff
+      p.bound = std::min(bound_above(lowest, delta), cap);
       DS_CUDA(cudaMemsetAsync(&ctl_.get()->far_count[1 - p.far_side], 0, sizeof(std::uint32_t), stream_));
       split_far<<<blocks_, threads, 0, stream_>>>(s, p, p.far_side);
       DS_CUDA_LAUNCH("split_far");
@@ -625,7 +623,7 @@ class many_engine final : public detail::many_sources_engine {
     DS_CUDA(cudaStreamSynchronize(stream_));
     for (std::uint32_t j = 0; j < rows; ++j) {
       for (vertex_t v = 0; v < n_; ++v) row[v] = block[std::size_t{v} * k_ + j];
-      const vertex_t bad = detail::overflowed_vertex(g_, row, distance_ops<Distance>::infinity);
+      const vertex_t bad = detail::overflowed_vertex(g_, row.data(), distance_ops<Distance>::infinity);
       if (bad != graph::invalid_vertex) detail::throw_overflow(g_, sources[first + j], bad);
     }
   }
@@ -644,7 +642,7 @@ class many_engine final : public detail::many_sources_engine {
     out_ = {};
     allocated_ = 0;
     k_ = columns_ = 0;
-    const std::size_t bytes = detail::many_sources_batch_bytes(g_, k, columns);
+    const std::size_t bytes = batch_bytes(k, columns);
     reserve(bytes, "a batch of " + std::to_string(k) + " sources with " + std::to_string(columns) +
                        " targets (choose a smaller batch size)");
     const std::size_t cells = std::size_t{n_} * k, items = cells / group_lanes;
@@ -670,11 +668,8 @@ class many_engine final : public detail::many_sources_engine {
   const graph::csr& g_;
   std::uint32_t n_;
   edge_t m_;
-  std::string name_;
   unsigned blocks_ = 0;
-  cudaStream_t stream_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  batch_control* host_ctl_ = nullptr;
+  batch_control* const host_ctl_ = pinned<batch_control>();
   device_array<edge_t> offsets_;
   device_array<vertex_t> targets_;
   device_array<weight> weights_;

@@ -46,6 +46,7 @@
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/distance.cuh"
+#include "sssp/gpu/engine_context.cuh"
 #include "sssp/gpu/frontier_state.cuh"
 #include "sssp/gpu/predecessors.cuh"
 #include "sssp/gpu_engine.hpp"
@@ -179,30 +180,26 @@ bool fits(Sum sum, Distance& out) {
 }
 
 template <class Distance>
-class phast_gpu final : public detail::phast_engine {
+class phast_gpu final : public detail::phast_engine, private engine_context {
   using weight = typename distance_ops<Distance>::weight;
   using hierarchy = detail::contraction_hierarchy<weight>;
   using sum = typename detail::upward_distances<weight>::sum;
 
  public:
   phast_gpu(const csr_view& g, const hierarchy& ch, const options& opts)
-      : g_(g), ch_(ch), n_(ch.num_vertices), levels_(ch.num_levels()), upward_(ch), threads_(opts.threads) {
-    cudaDeviceProp prop{};
-    int device = 0;
-    DS_CUDA(cudaGetDevice(&device));
-    DS_CUDA(cudaGetDeviceProperties(&prop, device));
-    name_ = prop.name;
-    max_blocks_ = static_cast<unsigned>(prop.multiProcessorCount) * (2048 / (batch_warps_per_block * group_lanes));
+      : engine_context(static_cast<cudaStream_t>(opts.stream), 2 * sizeof(std::uint32_t)),
+        g_(g),
+        ch_(ch),
+        n_(ch.num_vertices),
+        levels_(ch.num_levels()),
+        upward_(ch),
+        threads_(opts.threads) {
+    max_blocks_ = multiprocessors_ * (2048 / (batch_warps_per_block * group_lanes));
     const std::size_t arcs = ch.down_sources.size();
     reserve(ch.level_offsets.size() * 4 + ch.down_offsets.size() * sizeof(edge_t) + arcs * (4 + sizeof(weight)) +
                 std::size_t{n_} * (3 * sizeof(Distance) + 4 + 4) + (1u << 20),
             "the contraction hierarchy (" + std::to_string(n_) + " vertices, " + std::to_string(arcs) +
                 " down arcs) and the sweep's arrays");
-    if (!opts.stream) DS_CUDA(cudaStreamCreateWithFlags(&own_stream_, cudaStreamNonBlocking));
-    stream_ = opts.stream ? static_cast<cudaStream_t>(opts.stream) : own_stream_;
-    DS_CUDA(cudaEventCreate(&start_));
-    DS_CUDA(cudaEventCreate(&stop_));
-    DS_CUDA(cudaMallocHost(&host_words_, 2 * sizeof(std::uint32_t)));
     level_offsets_ = device_array<vertex_t>(ch.level_offsets.size(), "the level offsets");
     down_offsets_ = device_array<edge_t>(ch.down_offsets.size(), "the down in-arc offsets");
     down_sources_ = device_array<vertex_t>(arcs, "the down in-arcs' tails");
@@ -229,20 +226,9 @@ class phast_gpu final : public detail::phast_engine {
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
 
-  ~phast_gpu() override {
-    if (host_words_) cudaFreeHost(host_words_);
-    if (start_) cudaEventDestroy(start_);
-    if (stop_) cudaEventDestroy(stop_);
-    if (own_stream_) cudaStreamDestroy(own_stream_);
-  }
-
   std::string device_name() const override { return name_; }
 
-  std::size_t free_bytes() const override {
-    std::size_t free_b = 0, total_b = 0;
-    DS_CUDA(cudaMemGetInfo(&free_b, &total_b));
-    return free_b + batch_allocated_;  // what this engine's batch buffers hold can be reused
-  }
+  std::size_t free_bytes() const override { return free_bytes_with(batch_allocated_); }
 
   std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const override {
     return std::size_t{n_} * k * sizeof(Distance) + std::size_t{k} * columns * sizeof(Distance);
@@ -285,9 +271,7 @@ class phast_gpu final : public detail::phast_engine {
     DS_CUDA(cudaMemsetAsync(overflowed_.get(), 0, sizeof(std::uint32_t), stream_));
     if (!device_out && n_)
       DS_CUDA(cudaMemcpyAsync(distances_of<Distance>(out), by_id, n_ * sizeof(Distance), cudaMemcpyDeviceToHost, stream_));
-    DS_CUDA(cudaEventSynchronize(stop_));
-    float sweep_ms = 0;
-    DS_CUDA(cudaEventElapsedTime(&sweep_ms, start_, stop_));
+    const float sweep_ms = elapsed_ms();
     DS_CUDA(cudaStreamSynchronize(stream_));
     if ((too_long || host_words_[0]) && !detail::cutoff_below_overflow(g_.kind, opts.cutoff))
       check_overflow(source, device_out ? nullptr : distances_of<Distance>(out), by_id);
@@ -308,7 +292,7 @@ class phast_gpu final : public detail::phast_engine {
   }
 
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-           bool device_blocks, double cutoff, const block_consumer& consume) override {
+           const options& opts, const many_source_options& mopts, const block_consumer& consume) override {
     if (sources.empty()) return;
     const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
     allocate_batch(k, columns);
@@ -319,7 +303,7 @@ class phast_gpu final : public detail::phast_engine {
     upload(d_targets, target_positions, stream_);
     if (!pool_) pool_ = std::make_unique<detail::thread_pool>(threads_);
     while (searches_.size() < pool_->size()) searches_.push_back(std::make_unique<detail::upward_search<weight>>(ch_));
-    const Distance limit = cutoff_distance<Distance>(cutoff);
+    const Distance limit = cutoff_distance<Distance>(opts.cutoff);
     for (std::size_t first = 0; first < sources.size(); first += k) {
       const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
       const auto start = std::chrono::steady_clock::now();
@@ -351,26 +335,17 @@ class phast_gpu final : public detail::phast_engine {
       DS_CUDA(cudaEventRecord(stop_, stream_));
       DS_CUDA(cudaMemcpyAsync(host_words_, overflowed_.get(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
       DS_CUDA(cudaMemsetAsync(overflowed_.get(), 0, sizeof(std::uint32_t), stream_));
-      DS_CUDA(cudaEventSynchronize(stop_));
+      const float sweep_ms = elapsed_ms();
       DS_CUDA(cudaStreamSynchronize(stream_));
-      if ((too_long || host_words_[0]) && !detail::cutoff_below_overflow(g_.kind, cutoff))
+      if ((too_long || host_words_[0]) && !detail::cutoff_below_overflow(g_.kind, opts.cutoff))
         check_batch_overflow(sources.data() + first, rows);
       if (columns) {
         gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, stream_>>>(batch_dist_.get(), k_, d_targets.get(),
                                                                                   columns, rows, limit, out_.get());
         DS_CUDA_LAUNCH("gather_rows");
       }
-      float sweep_ms = 0;
-      DS_CUDA(cudaEventElapsedTime(&sweep_ms, start_, stop_));
-      distance_block b;
-      b.first_row = first;
-      b.rows = rows;
-      b.columns = columns;
-      b.sources = sources.data() + first;
-      b.kind = g_.kind;
-      b.iterations = levels_;
-      b.milliseconds = search_ms + sweep_ms;
-      rows_out_.deliver(b, out_.get(), device_blocks, stream_, consume);
+      rows_out_.deliver(detail::batch_block(sources, first, rows, columns, g_.kind, search_ms + sweep_ms, levels_),
+                        out_.get(), mopts.device_blocks, stream_, consume);
     }
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
@@ -472,7 +447,7 @@ class phast_gpu final : public detail::phast_engine {
       std::copy(host, host + n_, dist.begin());
     else if (n_)
       DS_CUDA(cudaMemcpy(dist.data(), by_id, n_ * sizeof(Distance), cudaMemcpyDeviceToHost));
-    const vertex_t bad = detail::overflowed_vertex(g_, dist, distance_ops<Distance>::infinity);
+    const vertex_t bad = detail::overflowed_vertex(g_, dist.data(), distance_ops<Distance>::infinity);
     if (bad != graph::invalid_vertex) detail::throw_overflow(g_, source, bad);
   }
 
@@ -481,7 +456,7 @@ class phast_gpu final : public detail::phast_engine {
     DS_CUDA(cudaMemcpy(block.data(), batch_dist_.get(), block.size() * sizeof(Distance), cudaMemcpyDeviceToHost));
     for (std::uint32_t j = 0; j < rows; ++j) {
       for (vertex_t v = 0; v < n_; ++v) row[v] = block[std::size_t{ch_.position_of[v]} * k_ + j];
-      const vertex_t bad = detail::overflowed_vertex(g_, row, distance_ops<Distance>::infinity);
+      const vertex_t bad = detail::overflowed_vertex(g_, row.data(), distance_ops<Distance>::infinity);
       if (bad != graph::invalid_vertex) detail::throw_overflow(g_, sources[j], bad);
     }
   }
@@ -525,11 +500,8 @@ class phast_gpu final : public detail::phast_engine {
   std::uint32_t levels_, top_levels_ = 0;
   detail::upward_search<weight> upward_;
   unsigned threads_;
-  std::string name_;
   unsigned max_blocks_ = 0;
-  cudaStream_t stream_ = nullptr, own_stream_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  std::uint32_t* host_words_ = nullptr;  // pinned: the overflow flag, the tree's sweep flag
+  std::uint32_t* const host_words_ = pinned<std::uint32_t>();  // the overflow flag, the tree's sweep flag
   device_array<vertex_t> level_offsets_, down_sources_, position_of_;
   device_array<edge_t> down_offsets_;
   device_array<weight> down_weights_;

@@ -1,8 +1,8 @@
 // The batched GPU solver of sssp::many_sources against Dijkstra, row by row: bundled graphs,
 // R-MAT (high-degree vertices walked in chunks) and grids (unreachable vertices), batch sizes
 // that do and do not divide the source count, duplicate sources, sources without out-arcs, one
-// vertex, target subsets, real and zero weights, device blocks, and the errors (a batch that does
-// not fit, a distance that overflows). Skips without a GPU.
+// vertex, target subsets, real and zero weights, device blocks, the distance cutoff, and the errors
+// (a batch that does not fit, a distance that overflows). Skips without a GPU.
 #include <cuda_runtime.h>
 
 #include <cstring>
@@ -191,6 +191,41 @@ TEST(ManySourcesGpu, OverflowIsReported) {
   EXPECT_THROW(ms.run({3, 0}, {}, [](const ds::distance_block&) {}), ds::distance_overflow);
   ds::many_sources fine(g, on_gpu());
   expect_rows_match_dijkstra(g, fine, {1, 2}, {}, "no overflow from 1 and 2");
+}
+
+// A cutoff ends a batch once its bound passes it and the farther vertices read unreachable: every
+// strategy (phast's batches too), integer, real and zero weights, high-degree vertices (lane tasks
+// and chunks), a batch of 32 and one of 8, bucket widths that put the cutoff inside a bucket (auto,
+// 3) and one bucket for all distances (1e9), all targets and a subset with duplicates.
+TEST(ManySourcesGpu, CutoffRowsEqualDijkstraWithFartherVerticesUnreachable) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr grid = small_grid(30, 6);
+  const csr real = random_graph(3000, 15000, 2, 50.0, weight_kind::real);
+  const csr zeros = random_graph(2000, 8000, 3, 2);
+  const csr rmat = small_rmat(10, 4);
+  for (const csr* g : {&grid, &real, &zeros, &rmat}) {
+    const std::vector<vertex_t> sources = first_sources(g->num_vertices, 40, 7);
+    for (double cutoff : cutoffs_between(*g, sources)) {
+      for (ds::strategy how : every_strategy()) {
+        for (double delta : {0.0, 3.0, 1e9}) {
+          if (delta != 0 && how != ds::strategy::near_far) continue;  // one engine serves every other strategy
+          ds::options o = on_gpu();
+          o.how = how;
+          o.delta = delta;
+          o.cutoff = cutoff;
+          expect_cutoff_rows(*g, o, batch(32), sources);
+        }
+      }
+    }
+  }
+}
+
+TEST(ManySourcesGpu, AnOverflowPastTheCutoffIsUnreachable) {
+  DELTASPLIT_REQUIRE_GPU();
+  expect_overflow_past_the_cutoff_unreachable(on_gpu());
+  ds::options phast = on_gpu();
+  phast.how = ds::strategy::phast;
+  expect_overflow_past_the_cutoff_unreachable(phast);
 }
 
 TEST(ManySourcesGpu, OutOfRangeSourcesAndTargetsAreRefused) {

@@ -1,0 +1,16 @@
+// Dijkstra's search stopped at a distance cutoff, into a caller's row: the CPU rows of
+// many_sources (many_sources.cpp). sssp::dijkstra (sssp.hpp) is the same search without one.
+#pragma once
+
+#include "deltasplit/sssp.hpp"
+
+namespace deltasplit::sssp::detail {
+
+// The distances from source to every vertex into row (num_vertices entries of the graph's kind:
+// std::uint32_t or float). The search stops at the first vertex it would settle past cutoff, and
+// every vertex farther than cutoff reads unreachable (options::cutoff); the others equal
+// dijkstra(g, source)'s bit for bit. Throws distance_overflow as dijkstra does, unless the cutoff
+// lies below the largest distance (a sum that does not fit is then past it).
+void dijkstra_row(const csr_view& g, vertex_t source, double cutoff, void* row);
+
+}  // namespace deltasplit::sssp::detail
