@@ -298,8 +298,9 @@ class Graph:
         sources at once (GPU) or one source a thread (CPU). delta: the GPU bucket
         width, 0 = automatic. cutoff: vertices farther than this are reported unreachable (a GPU
         batch stops once its bucket bound passes it, a CPU Dijkstra once the next vertex lies past
-        it). Like any other setting, a new cutoff builds a new solver (an upload of the graph; with
-        'phast', a new hierarchy).
+        it). A new cutoff keeps the solver (no upload, no new hierarchy); a new strategy, device,
+        delta, threads or batch_size builds a new one (an upload of the graph; with 'phast', a
+        new hierarchy).
         Device graphs (built from cupy or torch arrays) are solved one source at a time with
         sssp(strategy=...) into the rows (the batched solver takes a host graph).
 

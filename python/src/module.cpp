@@ -63,17 +63,18 @@ ds::graph::span<T> host_span(const any_array& a, const char* what) {
   return {host_data<T>(a, what), a.shape(0)};
 }
 
-// What a many-source solver is built with (many_sources keeps its options from construction).
+// What a many-source solver is built with (many_sources keeps its options from construction; the
+// cutoff is set per call, set_cutoff, so a new cutoff rebuilds nothing).
 struct batch_settings {
   ds::sssp::device_kind device = ds::sssp::device_kind::automatic;
   bool phast = false;  // PHAST batches on a contraction hierarchy, else batched delta-stepping
   double delta = 0;
-  double cutoff = std::numeric_limits<double>::infinity();
+  double cutoff = std::numeric_limits<double>::infinity();  // not part of the solver's identity
   unsigned threads = 0;
   std::uint32_t batch_size = 0;
   bool device_blocks = false;
   bool operator==(const batch_settings& o) const {
-    return device == o.device && phast == o.phast && delta == o.delta && cutoff == o.cutoff && threads == o.threads &&
+    return device == o.device && phast == o.phast && delta == o.delta && threads == o.threads &&
            batch_size == o.batch_size && device_blocks == o.device_blocks;
   }
 };
@@ -114,7 +115,7 @@ class py_graph {
   }
 
   // many_sources takes a graph::csr (it uploads its own copy), so only host graphs have one. It is
-  // kept while the settings stay the same: building it uploads the graph to the GPU.
+  // kept while the settings (the cutoff aside) stay the same: building it uploads the graph to the GPU.
   ds::sssp::many_sources& many_for(const batch_settings& b) {
     if (!host_)
       throw std::invalid_argument("the batched many-source solver needs a host graph (this one is in device memory)");
@@ -133,6 +134,7 @@ class py_graph {
       many_ = std::make_unique<ds::sssp::many_sources>(*host_, o, m);
       many_settings_ = b;
     }
+    many_->set_cutoff(b.cutoff);
     return *many_;
   }
 

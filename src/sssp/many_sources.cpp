@@ -31,6 +31,11 @@ namespace deltasplit::sssp {
 
 namespace {
 
+void check_cutoff(double cutoff) {
+  if (std::isnan(cutoff) || cutoff < 0)
+    throw std::invalid_argument("the distance cutoff must be >= 0 (or +inf for none); got " + std::to_string(cutoff));
+}
+
 // The automatic batch size: at most this many sources. On the H200 (bench/results/many_sources.md,
 // call 1) 1,000 NY sources took 1011 / 965 / 942 / 947 ms at k = 256 / 512 / 1024 / 2048: the
 // size matters little while it covers the sources, and a batch pays its iterations (about 3,000
@@ -98,8 +103,7 @@ many_sources::many_sources(const graph::csr& g, const options& opts, const many_
   if (opts.device == device_kind::gpu && !usable) throw std::runtime_error("many-source shortest paths on the GPU: " + why_not);
   if (mopts.device_blocks && !usable)
     throw std::invalid_argument("device blocks need the GPU" + (why_not.empty() ? std::string() : ": " + why_not));
-  if (std::isnan(opts.cutoff) || opts.cutoff < 0)
-    throw std::invalid_argument("the distance cutoff must be >= 0 (or +inf for none); got " + std::to_string(opts.cutoff));
+  check_cutoff(opts.cutoff);
   if (opts.how == strategy::phast) {
     impl_->phast = std::make_unique<detail::phast>(g, opts, usable && g.num_vertices > 0);
     if (impl_->phast->on_gpu()) return;
@@ -116,6 +120,11 @@ many_sources::many_sources(many_sources&&) noexcept = default;
 many_sources& many_sources::operator=(many_sources&&) noexcept = default;
 
 bool many_sources::on_gpu() const { return impl_->batches() != nullptr; }
+
+void many_sources::set_cutoff(double cutoff) {
+  check_cutoff(cutoff);
+  impl_->opts.cutoff = cutoff;
+}
 
 double many_sources::setup_ms() const { return impl_->phast ? impl_->phast->setup_ms() : 0; }
 

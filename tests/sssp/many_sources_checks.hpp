@@ -103,6 +103,25 @@ inline void expect_cutoff_rows(const csr& g, const ds::options& o, const ds::man
   expect_rows_match_dijkstra(g, ms, sources, {g.num_vertices - 1, 0, 5, 5, sources[3]}, what + ", targets", o.cutoff);
 }
 
+// One many_sources object (o.cutoff none) re-aimed by set_cutoff at each cutoff in turn, then back
+// to none: every run's rows against Dijkstra with that cutoff, and the one-off setup (phast's
+// hierarchy) neither redone nor re-timed. A negative or NaN cutoff is refused and changes nothing.
+inline void expect_set_cutoff_keeps_the_solver(const csr& g, const ds::options& o, const ds::many_source_options& m,
+                                               const std::vector<vertex_t>& sources) {
+  ds::many_sources ms(g, o, m);
+  const double setup = ms.setup_ms();
+  const std::string what = std::string(ds::strategy_name(o.how)) + ", set_cutoff";
+  for (double cutoff : cutoffs_between(g, sources)) {
+    ms.set_cutoff(cutoff);
+    expect_rows_match_dijkstra(g, ms, sources, {}, what, cutoff);
+  }
+  EXPECT_THROW(ms.set_cutoff(-1), std::invalid_argument);
+  EXPECT_THROW(ms.set_cutoff(NAN), std::invalid_argument);
+  ms.set_cutoff(INFINITY);
+  expect_rows_match_dijkstra(g, ms, sources, {}, what + ", back to none");
+  EXPECT_EQ(ms.setup_ms(), setup);
+}
+
 // A distance that does not fit (0 -> 1 -> 2 sums to 8e9) past a cutoff below the largest
 // distance: that vertex lies beyond the cutoff and reads unreachable, no error. The rows of
 // many_sources under o (o.cutoff 4e9) against the CPU delta-stepping solver with the same cutoff.

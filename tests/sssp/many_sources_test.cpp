@@ -53,6 +53,16 @@ TEST(ManySourcesCpu, CutoffRowsEqualDijkstraWithFartherVerticesUnreachable) {
   }
 }
 
+TEST(ManySourcesCpu, SetCutoffReaimsOneSolver) {
+  const csr g = random_graph(400, 2400, 4, 60);
+  const std::vector<vertex_t> sources = first_sources(g.num_vertices, 12, 5);
+  for (ds::strategy how : every_strategy()) {
+    ds::options o = on_cpu();
+    o.how = how;
+    expect_set_cutoff_keeps_the_solver(g, o, batch(5), sources);
+  }
+}
+
 TEST(ManySourcesCpu, AnOverflowPastTheCutoffIsUnreachable) { expect_overflow_past_the_cutoff_unreachable(on_cpu()); }
 
 TEST(ManySourcesCpu, DuplicatesSourcesWithoutArcsAndOneVertex) {

@@ -101,6 +101,10 @@ class many_sources {
   // Throws distance_overflow as solve does.
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, const block_consumer& consume);
 
+  // The cutoff of later runs (the rule of opts.cutoff: >= 0, +inf for none; std::invalid_argument
+  // otherwise). Costs nothing: the uploaded graph and phast's hierarchy are kept.
+  void set_cutoff(double cutoff);
+
   // The batch size run() would use for this many sources and targets (0 targets = all).
   std::uint32_t batch_size(std::size_t sources, std::size_t targets) const;
   // Device bytes of one batch of k sources with T targets (the formula above; 0 on the CPU).

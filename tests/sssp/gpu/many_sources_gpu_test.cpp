@@ -220,6 +220,17 @@ TEST(ManySourcesGpu, CutoffRowsEqualDijkstraWithFartherVerticesUnreachable) {
   }
 }
 
+TEST(ManySourcesGpu, SetCutoffReaimsOneSolver) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = small_rmat(10, 9);
+  const std::vector<vertex_t> sources = first_sources(g.num_vertices, 40, 5);
+  for (ds::strategy how : {ds::strategy::near_far, ds::strategy::phast}) {
+    ds::options o = on_gpu();
+    o.how = how;
+    expect_set_cutoff_keeps_the_solver(g, o, batch(32), sources);
+  }
+}
+
 TEST(ManySourcesGpu, AnOverflowPastTheCutoffIsUnreachable) {
   DELTASPLIT_REQUIRE_GPU();
   expect_overflow_past_the_cutoff_unreachable(on_gpu());
