@@ -7,7 +7,8 @@
 // multi-threaded delta-stepping solver would split one source's work instead, which pays only when
 // there are fewer sources than threads). Rows are Dijkstra's distances bit for bit.
 //
-// opts.how == phast (sssp/phast.hpp): the hierarchy is built with the object; on the GPU the
+// opts.how == phast (sssp/phast.hpp): the hierarchy is built (or loaded from opts.hierarchy_file)
+// with the object; on the GPU the
 // sources go in PHAST batches (sssp/gpu/phast.cu), on the CPU each thread sweeps one source after
 // another (phast_cpu). Vertices farther than opts.cutoff read unreachable.
 #include <algorithm>
@@ -97,6 +98,7 @@ many_sources::many_sources(const graph::csr& g, const options& opts, const many_
     throw std::invalid_argument("device blocks need the GPU" + (why_not.empty() ? std::string() : ": " + why_not));
   if (std::isnan(opts.cutoff) || opts.cutoff < 0)
     throw std::invalid_argument("the distance cutoff must be >= 0 (or +inf for none); got " + std::to_string(opts.cutoff));
+  detail::check_hierarchy_file(opts);
   if (opts.how == strategy::phast) {
     impl_->phast = std::make_unique<detail::phast>(g, opts, usable && g.num_vertices > 0);
     if (impl_->phast->on_gpu()) return;
@@ -115,6 +117,8 @@ many_sources& many_sources::operator=(many_sources&&) noexcept = default;
 bool many_sources::on_gpu() const { return impl_->gpu != nullptr || impl_->phast_gpu(); }
 
 double many_sources::setup_ms() const { return impl_->phast ? impl_->phast->setup_ms() : 0; }
+
+std::string many_sources::setup() const { return impl_->phast ? impl_->phast->setup() : std::string(); }
 
 std::string many_sources::device_name() const {
   if (impl_->gpu) return impl_->gpu->device_name();
