@@ -28,17 +28,7 @@ constexpr std::uint64_t byte_order_mark = 0x0102030405060708ULL;
 // keeps the size arithmetic below far from overflowing 64 bits.
 constexpr std::uint64_t max_arcs = std::uint64_t{1} << 56;
 
-// Every field 64-bit, so the layout has no padding.
-struct header {
-  unsigned char magic[8];
-  std::uint64_t version, byte_order, kind;
-  std::uint64_t vertices, graph_arcs, graph_hash;  // the fingerprint of the graph it was built from
-  std::uint64_t core_size, levels, up_arcs, down_arcs;
-  std::uint64_t shortcuts, witness_searches, build_ms;  // build_ms: a double's bits
-  std::uint64_t payload_hash;
-  std::uint64_t header_hash;  // over every byte above
-};
-static_assert(sizeof(header) == 8 + 15 * 8, "hierarchy header must have no padding");
+using header = hierarchy_header;
 
 std::uint64_t header_digest(const header& h) {
   content_hash hash;

@@ -11,12 +11,13 @@
 // wrong. A file that passes is safe to sweep (no read out of bounds, no endless search); its
 // distances are those of the graph it was built from unless someone forged the checksums.
 //
-// Layout (version 1, native byte order, checked by a byte-order mark): a header of 8 magic bytes
-// and 15 64-bit fields (hierarchy_file.cpp), then vertex_at (n x u32), level_offsets (levels + 1 x u32),
-// up_offsets (n + 1 x u64), up_targets (u32), up_weights (u32 or f32), down_offsets (n + 1 x u64),
-// down_sources (u32), down_weights. position_of is not stored: it is vertex_at's inverse.
+// Layout (version 1, native byte order, checked by a byte-order mark): hierarchy_header, then
+// vertex_at (n x u32), level_offsets (levels + 1 x u32), up_offsets (n + 1 x u64), up_targets
+// (u32), up_weights (u32 or f32), down_offsets (n + 1 x u64), down_sources (u32), down_weights.
+// position_of is not stored: it is vertex_at's inverse.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -24,6 +25,19 @@
 #include "sssp/contraction_hierarchy.hpp"
 
 namespace deltasplit::sssp::detail {
+
+// The file's header: every field 64-bit, so the layout has no padding. payload_hash covers every
+// byte after the header, header_hash every byte before itself (both graph/src/content_hash.hpp).
+struct hierarchy_header {
+  unsigned char magic[8];
+  std::uint64_t version, byte_order, kind;          // kind: 0 integer weights, 1 real
+  std::uint64_t vertices, graph_arcs, graph_hash;   // the fingerprint of the graph it was built from
+  std::uint64_t core_size, levels, up_arcs, down_arcs;
+  std::uint64_t shortcuts, witness_searches, build_ms;  // build_ms: a double's bits
+  std::uint64_t payload_hash;
+  std::uint64_t header_hash;
+};
+static_assert(sizeof(hierarchy_header) == 8 + 15 * 8, "the hierarchy header must have no padding");
 
 // What ties a hierarchy to its graph. hash covers n, the arc count, the kind and the bytes of the
 // offsets, targets and weights of the kind: one pass over the graph (road-FLA: 30 MB).

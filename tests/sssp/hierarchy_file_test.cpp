@@ -5,6 +5,7 @@
 // input_error naming the file; an existing file is never replaced.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -40,7 +41,7 @@ using graph::vertex_t;
 
 namespace {
 
-constexpr std::size_t header_bytes = 8 + 15 * 8;  // hierarchy_file.cpp: magic and 15 words
+constexpr std::size_t header_bytes = sizeof(ds::detail::hierarchy_header);
 
 ds::options phast_file(const std::string& path, unsigned threads = 2) {
   ds::options o;
@@ -242,10 +243,11 @@ TEST(HierarchyFile, TruncatedCorruptAndForeignFilesAreRefused) {
     refused("cut" + std::to_string(cut) + ".ch", bytes.substr(0, cut), "truncated hierarchy file");
   refused("long.ch", bytes + "x", "1 bytes past the payload");
   std::string version = bytes;
-  version[8] = 2;
+  version[offsetof(ds::detail::hierarchy_header, version)] = 2;
   refused("version.ch", version, "format version 2");
   std::string order = bytes;
-  std::swap(order[16], order[23]);
+  const std::size_t mark = offsetof(ds::detail::hierarchy_header, byte_order);
+  std::swap(order[mark], order[mark + 7]);
   refused("order.ch", order, "other byte order");
   // A flipped bit anywhere in the header (past magic, version and byte order) or the payload.
   for (std::size_t at : {std::size_t{24}, std::size_t{60}, header_bytes - 1, header_bytes, header_bytes + 77,
