@@ -14,7 +14,9 @@
 namespace deltasplit::graph::detail {
 
 raw_reader::raw_reader(const std::string& path, std::string noun) : path_(path), noun_(std::move(noun)) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO would otherwise wait for a writer; it is refused below instead.
+  // On a regular file the flag changes nothing.
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd_ < 0) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {

@@ -4,18 +4,22 @@
 // whose checksums are right but whose arrays break the sweep's layout are all refused with an
 // input_error naming the file; an existing file is never replaced.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <future>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/datasets.hpp"
 #include "common/test_files.hpp"
@@ -256,10 +260,19 @@ TEST(HierarchyFile, TruncatedCorruptAndForeignFilesAreRefused) {
     flipped[at] = static_cast<char>(flipped[at] ^ 0x10);
     refused("flip" + std::to_string(at) + ".ch", flipped, at < header_bytes ? "header (checksum" : "payload (checksum");
   }
-  // A directory in the way.
+  // A directory in the way, and a FIFO (opening it must not wait for a writer that never comes).
   const std::string sub = dir.file("sub.ch");
   ASSERT_EQ(::mkdir(sub.c_str(), 0755), 0);
   expect_input_error([&] { ds::solver s(g, phast_file(sub)); }, sub, 0, "not a regular file");
+  const std::string fifo = dir.file("fifo.ch");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  auto refused_fifo = std::async(std::launch::async, [&] {
+    expect_input_error([&] { ds::solver s(g, phast_file(fifo)); }, fifo, 0, "not a regular file");
+  });
+  if (refused_fifo.wait_for(std::chrono::seconds(10)) != std::future_status::ready) {
+    ADD_FAILURE() << "opening a FIFO waits for a writer";
+    ::close(::open(fifo.c_str(), O_WRONLY | O_NONBLOCK));  // the writer it waits for, so the test ends
+  }
 }
 
 // Checksums anyone can compute: a file written by write_hierarchy from arrays that break the
