@@ -8,9 +8,9 @@
 // there are fewer sources than threads). Rows are Dijkstra's distances bit for bit.
 //
 // opts.how == phast (sssp/phast.hpp): the hierarchy is built (or loaded from opts.hierarchy_file)
-// with the object; on the GPU the
-// sources go in PHAST batches (sssp/gpu/phast.cu), on the CPU each thread sweeps one source after
-// another (phast_cpu). Vertices farther than opts.cutoff read unreachable.
+// with the object; on the GPU the sources go in PHAST batches (sssp/gpu/phast.cu), on the CPU each
+// thread sweeps one source after another (phast_cpu). Vertices farther than opts.cutoff read
+// unreachable.
 #include <algorithm>
 #include <atomic>
 #include <chrono>

@@ -69,9 +69,9 @@ using block_consumer = std::function<void(const distance_block&)>;
 // gpu without a usable GPU (std::runtime_error). opts.delta sets the bucket width (0 = auto),
 // opts.threads the CPU threads. opts.how: phast contracts the graph when the object is built
 // (seconds on a road network; setup_ms()), or loads the hierarchy from opts.hierarchy_file (see
-// options), and then solves PHAST batches on the GPU (each source an
-// upward search on the host threads, then one sweep over the levels for the whole batch, k
-// distances per vertex read together) or, without a GPU, phast_cpu per source on the CPU threads;
+// options), and then solves PHAST batches on the GPU (each source an upward search on the host
+// threads, then one sweep over the levels for the whole batch, k distances per vertex read
+// together) or, without a GPU, phast_cpu per source on the CPU threads;
 // its rows honour opts.cutoff (farther vertices unreachable). Any other strategy runs the batched
 // delta-stepping above (GPU) or Dijkstra per source (CPU), and ignores the cutoff.
 //
