@@ -20,6 +20,7 @@
 #include "deltasplit/graph/memory.hpp"
 #include "formats.hpp"
 #include "output_file.hpp"
+#include "raw_reader.hpp"
 #include "text_blocks.hpp"
 
 namespace deltasplit::graph::detail {
@@ -53,55 +54,6 @@ std::uint64_t header_digest(const header& h, const std::string& source) {
   return hash.digest();
 }
 
-class raw_reader {
- public:
-  explicit raw_reader(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw input_error(path, 0, std::string("cannot open: ") + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-      ::close(fd_);
-      throw input_error(path, 0, "not a regular file");
-    }
-    size_ = static_cast<std::uint64_t>(st.st_size);
-  }
-  ~raw_reader() { ::close(fd_); }
-  raw_reader(const raw_reader&) = delete;
-  raw_reader& operator=(const raw_reader&) = delete;
-
-  std::uint64_t size() const { return size_; }
-  void set_progress(const progress_fn* progress) { progress_ = progress; }
-  // Reads exactly n bytes or throws: the cache is shorter than its header says.
-  void read(void* dst, std::uint64_t n, const char* what) {
-    auto* p = static_cast<char*>(dst);
-    while (n) {
-      // At most 1 GiB per call: read() transfers at most 0x7ffff000 bytes at once on Linux.
-      ssize_t got = ::read(fd_, p, n > (1u << 30) ? (1u << 30) : n);
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) throw input_error(path_, 0, std::string("read failed: ") + std::strerror(errno));
-      if (got == 0) throw input_error(path_, 0, std::string("truncated cache: it ends inside the ") + what);
-      p += got;
-      n -= static_cast<std::uint64_t>(got);
-      done_ += static_cast<std::uint64_t>(got);
-      if (progress_ && *progress_) (*progress_)("reading", done_, size_);
-    }
-  }
-
- private:
-  std::string path_;
-  int fd_ = -1;
-  std::uint64_t size_ = 0;
-  std::uint64_t done_ = 0;
-  const progress_fn* progress_ = nullptr;
-};
-
-template <class T>
-void read_array(raw_reader& in, std::vector<T>& v, std::uint64_t count, const char* what, content_hash& hash) {
-  v.resize(count);
-  in.read(v.data(), count * sizeof(T), what);
-  hash.update(v.data(), count * sizeof(T));
-}
-
 }  // namespace
 
 bool has_binary_magic(const std::string& path) {
@@ -114,7 +66,7 @@ bool has_binary_magic(const std::string& path) {
 }
 
 csr read_binary(const std::string& path, const read_options& options) {
-  raw_reader in(path);
+  raw_reader in(path, "cache");
   if (in.size() == 0) throw input_error(path, 0, "empty file");
   header h{};
   if (in.size() < sizeof h) throw input_error(path, 0, "truncated cache: shorter than its header");

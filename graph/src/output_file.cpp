@@ -104,16 +104,32 @@ void output_file::write(const void* data, std::size_t n) {
   }
 }
 
-void output_file::commit() {
+void output_file::finish() {
   flush();
   if (gzip_) sink(nullptr, 0, true);
   if (::fsync(fd_) != 0) throw write_error(path_, std::string("fsync failed: ") + std::strerror(errno));
   int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) throw write_error(path_, std::string("close failed: ") + std::strerror(errno));
+}
+
+void output_file::commit() {
+  finish();
   if (::rename(temp_.c_str(), path_.c_str()) != 0)
     throw write_error(path_, std::string("cannot rename the temporary file into place: ") + std::strerror(errno));
   committed_ = true;
+}
+
+bool output_file::commit_if_absent() {
+  finish();
+  if (::link(temp_.c_str(), path_.c_str()) != 0) {
+    if (errno == EEXIST) return false;
+    throw write_error(path_, std::string("cannot link the temporary file into place (without replacing what may be "
+                                         "there): ") + std::strerror(errno));
+  }
+  ::unlink(temp_.c_str());
+  committed_ = true;
+  return true;
 }
 
 }  // namespace deltasplit::graph::detail

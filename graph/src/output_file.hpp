@@ -26,6 +26,11 @@ class output_file {
   char* reserve(std::size_t n);
   void put(std::size_t n) { used_ += n; }
   void commit();  // flushes, closes and renames into place
+  // Flushes and closes, then puts the file in place only if nothing is there: link(2) of the
+  // temporary file, which fails rather than replace anything that appeared meanwhile (an atomic
+  // "create if absent"). False, with the temporary file removed, when the destination exists.
+  // Throws where the file system has no hard links.
+  bool commit_if_absent();
 
   // Progress of the writer: "writing", done of total in the writer's unit (arcs, bytes).
   void set_progress(const progress_fn* progress) { progress_ = progress; }
@@ -35,6 +40,7 @@ class output_file {
 
  private:
   void flush();
+  void finish();  // flushes (ending a gzip stream), syncs and closes the temporary file
   void sink(const unsigned char* data, std::size_t n, bool finish);
   void raw_write(const unsigned char* data, std::size_t n);
 

@@ -1,6 +1,7 @@
 """deltasplit.Graph: a graph held by the C++ solvers (cleaned host CSR, or a view of device arrays),
 uploaded to the GPU once per solver and solved from any number of sources."""
 import math
+import os
 from collections import namedtuple
 
 import numpy as np
@@ -237,14 +238,18 @@ class Graph:
     # -- solving ------------------------------------------------------------------------------
 
     def sssp(self, source, strategy="multisplit", delta=0, predecessors=False, *, device="auto", buckets=10,
-             cutoff=math.inf, threads=0, out=None):
+             cutoff=math.inf, threads=0, out=None, hierarchy=None):
         """Shortest paths from `source`: an SSSPResult (distances, predecessors, stats).
 
         strategy: one of STRATEGIES; the GPU ones run on the GPU when device is 'auto' and a GPU
         can be used (else CPU delta-stepping, stats['strategy'] == 'cpu'; phast: its CPU sweep), or
         'gpu' (error without one); 'cpu' and 'dijkstra' run on the CPU. 'phast' builds a
         contraction hierarchy on its first call on a Graph (stats['setup_ms']; seconds on a road
-        network), then each call costs an upward search and one sweep. delta: bucket width, 0 = automatic. cutoff:
+        network), then each call costs an upward search and one sweep. hierarchy (strategy 'phast'
+        only): a path that keeps the hierarchy between runs: loaded when the file exists (tens of
+        milliseconds; it must have been built from this very graph, else deltasplit.InputError
+        naming the file), else built and written there (never replacing a file); stats['setup']
+        says 'built' or 'loaded'. delta: bucket width, 0 = automatic. cutoff:
         vertices farther than this are reported unreachable (the solve stops there).
         Results are numpy arrays for host graphs and cupy arrays (torch tensors for a graph built
         from torch tensors) for device graphs, written by the solver in place. `out`: optional
@@ -252,6 +257,7 @@ class Graph:
         """
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+        hierarchy_file = _hierarchy_path(hierarchy, strategy)
         if isinstance(source, (bool, np.bool_)) or not isinstance(source, (int, np.integer)):
             raise TypeError(f"source must be an integer vertex id; got {type(source).__name__}")
         n = self.num_vertices
@@ -275,7 +281,7 @@ class Graph:
             import cupy
             stream = cupy.cuda.get_current_stream().ptr
         stats = self._core.run_into(int(source), dist, pred, strategy, device, float(delta), int(buckets),
-                                    float(cutoff), int(threads), int(stream))
+                                    float(cutoff), int(threads), int(stream), hierarchy_file)
         if self._device and getattr(self, "_torch", False) and out is None:
             import torch
             dist = torch.from_dlpack(dist)
@@ -283,7 +289,8 @@ class Graph:
         return SSSPResult(dist, pred, stats)
 
     def distance_matrix(self, sources, targets=None, *, strategy="multisplit", device="auto", delta=0,
-                        cutoff=math.inf, batch_size=None, threads=0, out=None, return_stats=False):
+                        cutoff=math.inf, batch_size=None, threads=0, out=None, return_stats=False,
+                        hierarchy=None):
         """Distances from every source to every target: a (len(sources), len(targets)) array, all
         vertices as targets when targets is None. Duplicate sources and targets are allowed.
 
@@ -295,12 +302,13 @@ class Graph:
         at a time. strategy picks the device (a GPU strategy runs on the GPU when `device` allows
         it, as sssp does; 'cpu' and 'dijkstra' on the CPU) and, with 'phast', the method: a
         contraction hierarchy built once (stats['setup_ms']), then PHAST's sweep for batch_size
-        sources at once (GPU) or one source a thread (CPU). delta: the GPU bucket
+        sources at once (GPU) or one source a thread (CPU); hierarchy= keeps the hierarchy in a
+        file, as in sssp (stats['setup']: 'built' or 'loaded'). delta: the GPU bucket
         width, 0 = automatic. cutoff: vertices farther than this are reported unreachable (a GPU
         batch stops once its bucket bound passes it, a CPU Dijkstra once the next vertex lies past
         it). A new cutoff keeps the solver (no upload, no new hierarchy); a new strategy, device,
-        delta, threads or batch_size builds a new one (an upload of the graph; with 'phast', a
-        new hierarchy).
+        delta, threads, batch_size or hierarchy builds a new one (an upload of the graph; with
+        'phast', a new hierarchy or a load of the file).
         Device graphs (built from cupy or torch arrays) are solved one source at a time with
         sssp(strategy=...) into the rows (the batched solver takes a host graph).
 
@@ -310,10 +318,11 @@ class Graph:
         (cupy, torch: the GPU's blocks are copied device to device, never through the host), or
         float64 in host memory (unreachable = inf, scipy's convention). return_stats: also return
         a dict: batched, device, on_gpu, batch_size, batches, blocks, milliseconds, iterations,
-        setup_ms (phast: the time the hierarchy took to build, once for this solver).
+        setup_ms (phast: the time the hierarchy took to build or load, once for this solver), setup.
         """
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+        hierarchy_file = _hierarchy_path(hierarchy, strategy)
         if device not in ("auto", "gpu", "cpu"):
             raise ValueError(f"device must be 'auto', 'gpu' or 'cpu'; got {device!r}")
         if isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)) or \
@@ -346,7 +355,7 @@ class Graph:
         if len(src) == 0 or columns == 0:
             stats = {"batched": False, "solves": 0, "milliseconds": 0.0, "device": ""}
         elif self._device:
-            stats = self._rows_one_by_one(src, tgt, out, strategy, device, delta, cutoff, threads)
+            stats = self._rows_one_by_one(src, tgt, out, strategy, device, delta, cutoff, threads, hierarchy)
         else:
             if _device_module(out) is not None:
                 # The output's memory may still be in use by work queued on the caller's streams;
@@ -355,13 +364,14 @@ class Graph:
                 cupy.cuda.runtime.deviceSynchronize()
             run_on = device if strategy in GPU_STRATEGIES else "cpu"
             stats = self._core.distance_matrix_into(src, tgt, out, run_on, strategy == "phast", float(delta),
-                                                    float(cutoff), int(threads), int(batch_size or 0))
+                                                    float(cutoff), int(threads), int(batch_size or 0),
+                                                    hierarchy_file)
         if torch_out:
             import torch
             out = torch.from_dlpack(out)
         return (out, stats) if return_stats else out
 
-    def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, cutoff, threads):
+    def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, cutoff, threads, hierarchy):
         """distance_matrix on a device graph: one sssp per source, written into its row (through
         a row of all vertices when targets pick the columns)."""
         import cupy
@@ -373,6 +383,7 @@ class Graph:
         stats = {"batched": False, "solves": 0, "milliseconds": 0.0, "device": ""}
         for i, s in enumerate(sources):
             r = self.sssp(int(s), strategy, delta, device=device, cutoff=cutoff, threads=threads,
+                          hierarchy=hierarchy,
                           out=(rows[i] if full is None else full, None))
             if full is not None:
                 rows[i] = full[picks]
@@ -388,6 +399,20 @@ def device_rows(offsets):
     offsets = offsets.astype(cupy.int64)
     arcs = cupy.arange(int(offsets[-1]), dtype=cupy.int64)
     return cupy.searchsorted(offsets[1:], arcs, side="right").astype(cupy.int64)
+
+
+def _hierarchy_path(hierarchy, strategy):
+    """The hierarchy= keyword as the C++ option's path ("" for None); it goes with phast only."""
+    if hierarchy is None:
+        return ""
+    if strategy != "phast":
+        raise ValueError(f"hierarchy= is phast's contraction hierarchy file; strategy {strategy!r} builds none")
+    path = os.fspath(hierarchy)
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    if not path:
+        raise ValueError("hierarchy= must name a file (or be None)")
+    return path
 
 
 def _vertex_list(values, n, what):

@@ -73,9 +73,10 @@ struct batch_settings {
   unsigned threads = 0;
   std::uint32_t batch_size = 0;
   bool device_blocks = false;
+  std::string hierarchy;  // phast: options::hierarchy_file
   bool operator==(const batch_settings& o) const {
     return device == o.device && phast == o.phast && delta == o.delta && threads == o.threads &&
-           batch_size == o.batch_size && device_blocks == o.device_blocks;
+           batch_size == o.batch_size && device_blocks == o.device_blocks && hierarchy == o.hierarchy;
   }
 };
 
@@ -127,6 +128,7 @@ class py_graph {
       o.delta = b.delta;
       o.cutoff = b.cutoff;
       o.threads = b.threads;
+      o.hierarchy_file = b.hierarchy;
       ds::sssp::many_source_options m;
       m.batch_size = b.batch_size;
       m.device_blocks = b.device_blocks;
@@ -216,14 +218,16 @@ nb::dict stats_dict(const ds::sssp::statistics& st) {
   d["vertices_processed"] = st.vertices_processed;
   d["max_queue"] = st.max_queue;
   d["setup_ms"] = st.setup_ms;
+  d["setup"] = st.setup;
   return d;
 }
 
 // Solves from source into dist (and pred when given), arrays of num_vertices entries of the
 // graph's distance type (uint32 / float32) and uint32, all in host memory or all on the device.
+// hierarchy: phast's options::hierarchy_file ("" for none).
 nb::dict run_into(py_graph& g, std::uint64_t source, any_array dist, nb::object pred, const std::string& strategy,
                   const std::string& device, double delta, std::uint32_t buckets, double cutoff, unsigned threads,
-                  std::uintptr_t stream) {
+                  std::uintptr_t stream, const std::string& hierarchy) {
   ds::sssp::options o;
   o.how = ds::sssp::strategy_from_name(strategy);
   o.device = device_from_name(device);
@@ -232,6 +236,7 @@ nb::dict run_into(py_graph& g, std::uint64_t source, any_array dist, nb::object 
   o.cutoff = cutoff;
   o.threads = threads;
   o.stream = reinterpret_cast<void*>(stream);
+  o.hierarchy_file = hierarchy;
   const std::uint64_t n = g.view().num_vertices;
   if (source >= n)
     throw std::out_of_range("source vertex " + std::to_string(source) + " is out of range: the graph has " +
@@ -304,7 +309,7 @@ void copy_on_device(void* to, const void* from, std::size_t bytes, void* stream)
 // run() returns.
 nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object targets, matrix_array out,
                               const std::string& device, bool phast, double delta, double cutoff, unsigned threads,
-                              std::uint32_t batch_size) {
+                              std::uint32_t batch_size, const std::string& hierarchy) {
   std::vector<vertex_t> from = vertex_list(sources, "sources");
   std::vector<vertex_t> to;
   if (!targets.is_none()) to = vertex_list(nb::cast<any_array>(targets), "targets");
@@ -328,6 +333,7 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   b.threads = threads;
   b.batch_size = batch_size;
   b.device_blocks = out_on_device;
+  b.hierarchy = hierarchy;
   if (out_on_device && b.device == ds::sssp::device_kind::cpu)
     throw std::invalid_argument("device='cpu' writes host memory: the distance matrix is in device memory");
   ds::sssp::many_sources& ms = g.many_for(b);
@@ -369,6 +375,7 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   d["iterations"] = iterations;
   d["delta"] = delta_used;
   d["setup_ms"] = ms.setup_ms();
+  d["setup"] = ms.setup();
   return d;
 }
 
@@ -429,10 +436,10 @@ NB_MODULE(_core, m) {
            })
       .def("run_into", &run_into, nb::arg("source"), nb::arg("dist"), nb::arg("pred").none(), nb::arg("strategy"),
            nb::arg("device"), nb::arg("delta"), nb::arg("buckets"), nb::arg("cutoff"), nb::arg("threads"),
-           nb::arg("stream"))
+           nb::arg("stream"), nb::arg("hierarchy"))
       .def("distance_matrix_into", &distance_matrix_into, nb::arg("sources"), nb::arg("targets").none(),
            nb::arg("out").noconvert(), nb::arg("device"), nb::arg("phast"), nb::arg("delta"), nb::arg("cutoff"),
-           nb::arg("threads"), nb::arg("batch_size"));
+           nb::arg("threads"), nb::arg("batch_size"), nb::arg("hierarchy"));
 
   m.def("from_csr_arrays", &from_csr_arrays, nb::arg("n"), nb::arg("offsets"), nb::arg("targets"), nb::arg("weights"),
         nb::arg("symmetric") = false, nb::arg("threads") = 0);

@@ -64,7 +64,8 @@ int run_compare(const arguments& args) {
                           "Runs every strategy from one source, validates each against Dijkstra and prints one\n"
                           "table: median time, MTEPS (arcs / time), iterations, edges relaxed, the share of time\n"
                           "spent managing the frontier, the speedup over near-far (over cpu without a GPU), and the\n"
-                          "one-off setup before the runs (phast: building the contraction hierarchy).\n"
+                          "one-off setup before the runs (phast: building the contraction hierarchy, or loading it\n"
+                          "with --hierarchy FILE).\n"
                           "Exit status 3 when any result differs from Dijkstra.",
                           args, options, positional, vm))
     return exit_success;
@@ -99,6 +100,7 @@ int run_compare(const arguments& args) {
     sssp::options o = shared;
     o.how = how;
     o.phase_times = true;  // the frontier% column (on the GPU a second, instrumented solve per run)
+    if (how == sssp::strategy::phast) o.hierarchy_file = solving.hierarchy;
     o.device = sssp::is_gpu_strategy(how)          ? sssp::device_kind::gpu
                : how == sssp::strategy::phast ? sssp::device_kind::automatic
                                               : sssp::device_kind::cpu;
@@ -150,6 +152,10 @@ int run_compare(const arguments& args) {
               << (st.setup_ms > 0 ? fixed(st.setup_ms, 1) : std::string("-")) << "  " << st.device
               << (st.driver.empty() ? std::string() : " (" + st.driver + ")") << ", " << (r.check.ok ? "ok" : "MISMATCH: " + r.check.message) << "\n";
   }
+  for (const row& r : rows)
+    if (r.error.empty() && !r.timing.result.stats.setup.empty())
+      std::cout << "setup of " << sssp::strategy_name(r.how) << ": "
+                << describe_setup(r.timing.result.stats.setup, solving.hierarchy) << "\n";
 
   if (json) {
     json_writer j(json->stream());
@@ -167,7 +173,7 @@ int run_compare(const arguments& args) {
       const sssp::statistics& st = r.timing.result.stats;
       j.field("device", st.device).field("driver", st.driver).field("milliseconds", r.timing.median_ms).field("mteps", mteps(g, r.timing.median_ms));
       j.field("relax_ms", st.relax_ms).field("frontier_ms", st.frontier_ms).field("delta", st.delta);
-      j.field("setup_ms", st.setup_ms);
+      j.field("setup_ms", st.setup_ms).field("setup", st.setup);
       j.field("iterations", st.iterations).field("edges_relaxed", st.edges_relaxed);
       j.field("speedup", baseline > 0 && r.timing.median_ms > 0 ? baseline / r.timing.median_ms : 0.0);
       j.field("valid", r.check.ok);

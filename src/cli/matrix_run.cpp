@@ -14,6 +14,7 @@
 
 #include "cli/command.hpp"
 #include "cli/npy_writer.hpp"
+#include "cli/options.hpp"
 #include "cli/text_output.hpp"
 #include "deltasplit/many_sources.hpp"
 
@@ -129,8 +130,9 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
   summary << "solver      many sources" << (opts.how == sssp::strategy::phast ? " (phast)" : "") << " on "
           << solver.device_name() << ", " << batches << " batches of up to " << solver.batch_size(rows, request.targets.size())
           << "\n";
-  if (solver.setup_ms() > 0)
-    summary << "setup       " << solver.setup_ms() << " ms (contraction hierarchy, before the time below)\n";
+  if (!solver.setup().empty())
+    summary << "setup       " << solver.setup_ms() << " ms (" << describe_setup(solver.setup(), opts.hierarchy_file)
+            << ", before the time below)\n";
   summary << "sources     " << rows << " x " << columns << " targets"
           << (matrix ? ", matrix " + request.matrix_path + " (" + (integer ? "uint32" : "float32") + ")" : std::string()) << "\n";
   summary << "time        " << wall_s * 1e3 << " ms in all, " << solve_ms << " ms solving; " << std::setprecision(0)

@@ -50,7 +50,15 @@ void add_solver_options(po::options_description& options, solver_settings& setti
       ("cluster-blocks", po::value(&settings.cluster_blocks)->value_name("B")->default_value(0),
        "GPU small-frontier cluster: 16, 8 or 1 blocks, or 0 for automatic (16 where the GPU can place it, else 8)")
       ("driver", po::value(&settings.driver)->value_name("D")->default_value("auto"),
-       "GPU loop: steps, partitioned (every SM owns a region of the graph) or auto (the step loop; the partitioned driver is still slower on roads)");
+       "GPU loop: steps, partitioned (every SM owns a region of the graph) or auto (the step loop; the partitioned driver is still slower on roads)")
+      ("hierarchy", po::value(&settings.hierarchy)->value_name("FILE"),
+       "phast's contraction hierarchy file: loaded when FILE exists (it must have been built from this very graph), "
+       "else built and written there, so later runs skip the contraction; never replaces a file");
+}
+
+std::string describe_setup(const std::string& setup, const std::string& hierarchy_file) {
+  if (setup == "loaded") return "contraction hierarchy loaded from " + hierarchy_file;
+  return "contraction hierarchy built" + (hierarchy_file.empty() ? std::string() : " and written to " + hierarchy_file);
 }
 
 sssp::options solver_options(const solver_settings& settings, const input_settings& input) {

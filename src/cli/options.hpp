@@ -49,10 +49,16 @@ struct solver_settings {
   std::string light_phase = "auto";
   unsigned cluster_blocks = 0;
   std::string driver = "auto";  // --driver: the GPU loop (sssp::gpu_driver)
+  std::string hierarchy;        // --hierarchy: phast's contraction hierarchy file (options::hierarchy_file)
 };
 void add_solver_options(po::options_description& options, solver_settings& settings, unsigned default_runs);
 // The library options they describe (threads from input), or usage_error for a bad value.
+// hierarchy_file is left to the command: it goes with strategy phast only.
 sssp::options solver_options(const solver_settings& settings, const input_settings& input);
+
+// What phast's setup was, for the summaries: "contraction hierarchy built", "... built and
+// written to FILE" or "... loaded from FILE" (statistics::setup, options::hierarchy_file).
+std::string describe_setup(const std::string& setup, const std::string& hierarchy_file);
 
 // "LO:HI" (or "LO,HI") with 0 <= LO <= HI < 2^32.
 void parse_weight_range(const std::string& text, std::uint32_t& lo, std::uint32_t& hi);

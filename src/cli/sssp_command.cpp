@@ -79,9 +79,11 @@ void write_json(std::ostream& os, const graph::csr& g, const std::string& path, 
   j.field("strategy", requested).field("delta", o.delta).field("buckets", o.buckets).field("runs", runs);
   j.field("threads", o.threads);
   j.end_object();
-  // One-off work of the solver before its first run (phast: the contraction hierarchy), not in
-  // any run's milliseconds.
-  j.field("setup_ms", reports.empty() ? 0.0 : reports.front().timing.result.stats.setup_ms);
+  // One-off work of the solver before its first run (phast: the contraction hierarchy, "built" or
+  // "loaded" from hierarchy_file), not in any run's milliseconds.
+  const sssp::statistics none;
+  const sssp::statistics& first = reports.empty() ? none : reports.front().timing.result.stats;
+  j.field("setup_ms", first.setup_ms).field("setup", first.setup).field("hierarchy_file", o.hierarchy_file);
   j.key("runs").begin_array();
   for (const source_report& r : reports) {
     const sssp::statistics& st = r.timing.result.stats;
@@ -138,7 +140,7 @@ int run_sssp(const arguments& args) {
       ("seed", po::value(&seed)->value_name("S")->default_value(1), "seed for --random-sources")
       ("strategy", po::value(&strategy_text)->value_name("NAME"),
        "near-far, bucketing, multisplit, workfront (GPU), cpu (CPU delta-stepping), dijkstra, or phast "
-       "(contraction hierarchy built first, then PHAST sweeps on the GPU, or the CPU without one); "
+       "(contraction hierarchy built first, or loaded with --hierarchy, then PHAST sweeps on the GPU, or the CPU without one); "
        "default: multisplit on a GPU, cpu otherwise")
       ("device", po::value(&device_text)->value_name("DEVICE")->default_value("auto"), "gpu, cpu or auto (the GPU when one is usable)")
       ("validate", po::bool_switch(&validate), "check every result against Dijkstra (exit status 3 on a mismatch)")
@@ -198,6 +200,9 @@ int run_sssp(const arguments& args) {
   } else {
     o.how = o.device == sssp::device_kind::cpu ? sssp::strategy::delta_stepping_cpu : sssp::strategy::multisplit;
   }
+  if (!solving.hierarchy.empty() && o.how != sssp::strategy::phast)
+    throw usage_error("--hierarchy needs --strategy phast (the contraction hierarchy is phast's)");
+  o.hierarchy_file = solving.hierarchy;
   const bool either_device = sssp::is_gpu_strategy(o.how) || o.how == sssp::strategy::phast;
   if (!either_device && o.device == sssp::device_kind::gpu)
     throw usage_error(std::string("--strategy ") + sssp::strategy_name(o.how) + " runs on the CPU; it cannot be combined with --device gpu");
@@ -308,8 +313,9 @@ int run_sssp(const arguments& args) {
   if (first.delta > 0) summary << ", delta " << std::defaultfloat << std::setprecision(10) << first.delta;
   if (!first.driver.empty()) summary << "\ndriver      " << first.driver;
   summary << std::fixed << std::setprecision(2) << "\n";
-  if (first.setup_ms > 0)
-    summary << "setup       " << first.setup_ms << " ms (contraction hierarchy, once per solver; not in the times below)\n";
+  if (!first.setup.empty())
+    summary << "setup       " << first.setup_ms << " ms (" << describe_setup(first.setup, o.hierarchy_file)
+            << ", once per solver; not in the times below)\n";
   if (reports.size() == 1) {
     const source_report& r = reports.front();
     summary << "source      " << g.external_id(r.source) << "\n";

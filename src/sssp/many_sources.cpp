@@ -8,9 +8,10 @@
 // there are fewer sources than threads). Rows are Dijkstra's distances bit for bit; each search
 // stops at opts.cutoff (dijkstra_row).
 //
-// opts.how == phast (sssp/phast.hpp): the hierarchy is built with the object; on the GPU the
-// sources go in PHAST batches (sssp/gpu/phast.cu), on the CPU each thread sweeps one source after
-// another (phast_cpu). Every path reports the vertices farther than opts.cutoff unreachable.
+// opts.how == phast (sssp/phast.hpp): the hierarchy is built (or loaded from opts.hierarchy_file)
+// with the object; on the GPU the sources go in PHAST batches (sssp/gpu/phast.cu), on the CPU each
+// thread sweeps one source after another (phast_cpu). Vertices farther than opts.cutoff read
+// unreachable.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -104,6 +105,7 @@ many_sources::many_sources(const graph::csr& g, const options& opts, const many_
   if (mopts.device_blocks && !usable)
     throw std::invalid_argument("device blocks need the GPU" + (why_not.empty() ? std::string() : ": " + why_not));
   check_cutoff(opts.cutoff);
+  detail::check_hierarchy_file(opts);
   if (opts.how == strategy::phast) {
     impl_->phast = std::make_unique<detail::phast>(g, opts, usable && g.num_vertices > 0);
     if (impl_->phast->on_gpu()) return;
@@ -127,6 +129,8 @@ void many_sources::set_cutoff(double cutoff) {
 }
 
 double many_sources::setup_ms() const { return impl_->phast ? impl_->phast->setup_ms() : 0; }
+
+std::string many_sources::setup() const { return impl_->phast ? impl_->phast->setup() : std::string(); }
 
 std::string many_sources::device_name() const {
   if (on_gpu()) return impl_->batches()->device_name();

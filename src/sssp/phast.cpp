@@ -10,6 +10,7 @@
 #include "sssp/phast.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -17,8 +18,11 @@
 #include <string>
 #include <type_traits>
 
+#include <sys/stat.h>
+
 #include "sssp/contraction_hierarchy.hpp"
 #include "sssp/distance_policy.hpp"
+#include "sssp/hierarchy_file.hpp"
 #include "sssp/phast_engine.hpp"
 
 namespace deltasplit::sssp::detail {
@@ -93,13 +97,43 @@ void tree_from_distances(const csr_view& g, const Policy& policy, vertex_t sourc
   }
 }
 
+// The hierarchy of g: from opts.hierarchy_file when it exists, else contracted here (and written
+// there when a file is named). `loaded` says which. A file that appears while the contraction runs
+// (another process building the same hierarchy) is left as it is, and must be this graph's too.
+template <class Weight>
+contraction_hierarchy<Weight> obtain_hierarchy(const csr_view& g, const options& opts, bool& loaded) {
+  const std::string& path = opts.hierarchy_file;
+  loaded = false;
+  if (path.empty()) return build_contraction_hierarchy<Weight>(g, opts.threads);
+  const graph_fingerprint fingerprint = fingerprint_of(g);
+  // Anything at the path (a dangling link included) is read, never built over.
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 || errno != ENOENT) {
+    contraction_hierarchy<Weight> ch = read_hierarchy<Weight>(path, fingerprint);
+    ch.one_based = g.one_based;
+    loaded = true;
+    return ch;
+  }
+  contraction_hierarchy<Weight> ch = build_contraction_hierarchy<Weight>(g, opts.threads);
+  if (!write_hierarchy(path, ch, fingerprint)) read_hierarchy<Weight>(path, fingerprint);
+  return ch;
+}
+
 }  // namespace
+
+void check_hierarchy_file(const options& opts) {
+  if (!opts.hierarchy_file.empty() && opts.how != strategy::phast)
+    throw std::invalid_argument(std::string("a hierarchy file (") + opts.hierarchy_file +
+                                ") is for strategy 'phast'; strategy '" + strategy_name(opts.how) +
+                                "' builds no contraction hierarchy");
+}
 
 struct phast::sweep {
   virtual ~sweep() = default;
   virtual statistics run_into(vertex_t source, const options& opts, const output_buffers& out) = 0;
   virtual void cpu_row(unsigned member, vertex_t source, double cutoff, void* row) = 0;
   virtual void set_cpu_members(unsigned members) = 0;
+  virtual bool from_file() const = 0;
   std::unique_ptr<phast_engine> gpu;
 };
 
@@ -110,7 +144,7 @@ struct typed_sweep final : phast::sweep {
   using policy = std::conditional_t<std::is_same_v<Weight, float>, real_distances, int_distances>;
 
   typed_sweep(const csr_view& graph, const options& opts, bool on_gpu)
-      : g(graph), ch(build_contraction_hierarchy<Weight>(graph, opts.threads)) {
+      : g(graph), ch(obtain_hierarchy<Weight>(graph, opts, loaded)) {
     if (on_gpu) gpu = make_phast_engine(g, ch, opts);
     set_cpu_members(1);
   }
@@ -144,11 +178,14 @@ struct typed_sweep final : phast::sweep {
     clear_beyond<policy>(dist, g.num_vertices, cutoff);
   }
 
+  bool from_file() const override { return loaded; }
+
   void set_cpu_members(unsigned members) override {
     while (searches.size() < members) searches.push_back(std::make_unique<upward_search<Weight>>(ch));
   }
 
   csr_view g;
+  bool loaded = false;
   contraction_hierarchy<Weight> ch;
   std::vector<std::unique_ptr<upward_search<Weight>>> searches;
 };
@@ -164,6 +201,8 @@ phast::phast(const csr_view& g, const options& opts, bool gpu) {
   else
     sweep_ = std::make_unique<typed_sweep<float>>(g, opts, gpu);
   setup_ms_ = ms_since(start);
+  setup_ = sweep_->from_file() ? "loaded" : "built";
+  file_ = opts.hierarchy_file;
 }
 
 phast::~phast() = default;
@@ -173,6 +212,7 @@ bool phast::on_gpu() const { return sweep_->gpu != nullptr; }
 statistics phast::run_into(vertex_t source, const options& opts, const output_buffers& out) {
   statistics st = sweep_->run_into(source, opts, out);
   st.setup_ms = setup_ms_;
+  st.setup = setup_;
   return st;
 }
 

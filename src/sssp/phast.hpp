@@ -1,5 +1,5 @@
 // strategy::phast on the host: the contraction hierarchy, built once per solver (seconds on a road
-// network), and who sweeps it: the GPU engine (sssp/gpu/phast.cu, through sssp/phast_engine.hpp)
+// network) or loaded from options::hierarchy_file (sssp/hierarchy_file.hpp), and who sweeps it: the GPU engine (sssp/gpu/phast.cu, through sssp/phast_engine.hpp)
 // when one is usable, else the CPU (phast_cpu, sssp/contraction_hierarchy.hpp). sssp::solver
 // (solve.cpp) and sssp::many_sources (many_sources.cpp) hold one of these for strategy::phast.
 #pragma once
@@ -13,21 +13,29 @@
 
 namespace deltasplit::sssp::detail {
 
+// options::hierarchy_file with a strategy other than phast: std::invalid_argument.
+void check_hierarchy_file(const options& opts);
+
 class phast {
  public:
-  // Builds the hierarchy of g (a host view, checked by the caller) with opts.threads, and uploads
-  // it when gpu is true (on opts.stream when set). g must outlive this object.
+  // Obtains the hierarchy of g (a host view, checked by the caller): loaded from
+  // opts.hierarchy_file when that file exists (graph::input_error when it is not this graph's),
+  // else built with opts.threads and, when a file is named, written there. Uploads it when gpu is
+  // true (on opts.stream when set). g must outlive this object.
   phast(const csr_view& g, const options& opts, bool gpu);
   ~phast();
   phast(const phast&) = delete;
   phast& operator=(const phast&) = delete;
 
-  // Wall time of the construction: the contraction, and the upload on the GPU.
+  // Wall time of the construction: the contraction (and the file written) or the load, and the
+  // upload on the GPU; "built" or "loaded"; the file named when it was made ("" for none).
   double setup_ms() const { return setup_ms_; }
+  const std::string& setup() const { return setup_; }
+  const std::string& hierarchy_file() const { return file_; }
   bool on_gpu() const;
 
   // One source into out (host or, on the GPU, device buffers), with opts.cutoff and
-  // out.predecessors; stats.setup_ms is setup_ms().
+  // out.predecessors; stats.setup_ms and stats.setup are setup_ms() and setup().
   statistics run_into(vertex_t source, const options& opts, const output_buffers& out);
 
   // Many sources on the GPU: the engine's batches (phast_engine.hpp); null on the CPU.
@@ -44,6 +52,7 @@ class phast {
  private:
   std::unique_ptr<sweep> sweep_;
   double setup_ms_ = 0;
+  std::string setup_, file_;
 };
 
 }  // namespace deltasplit::sssp::detail

@@ -58,6 +58,7 @@ void check_options(const options& o) {
     throw std::invalid_argument("the block-by-block light phase needs a cluster of at least 4 blocks, not 1");
   if (std::isnan(o.cutoff) || o.cutoff < 0)
     throw std::invalid_argument("the distance cutoff must be >= 0 (or +inf for none); got " + std::to_string(o.cutoff));
+  detail::check_hierarchy_file(o);  // a hierarchy file goes with strategy phast only
 }
 
 // Vertices past the cutoff become unreachable (CPU results; the GPU engine does this on the device).
@@ -129,7 +130,10 @@ void solver::set_options(const options& o) {
   if (gpu_side && !is_gpu_strategy(o.how) && o.how != strategy::phast)
     throw std::invalid_argument(std::string("set_options: this solver runs on the GPU; strategy '") +
                                 strategy_name(o.how) + "' runs on the CPU");
-  if (o.how == strategy::phast && !impl_->phast) impl_->phast = std::make_unique<detail::phast>(impl_->g, o, gpu_side);
+  // phast: the hierarchy once, or again from another hierarchy file.
+  if (o.how == strategy::phast &&
+      (!impl_->phast || (!o.hierarchy_file.empty() && o.hierarchy_file != impl_->phast->hierarchy_file())))
+    impl_->phast = std::make_unique<detail::phast>(impl_->g, o, gpu_side);
   if (gpu_side && is_gpu_strategy(o.how) && !impl_->gpu) impl_->gpu = detail::make_gpu_engine(impl_->g, o);
   if (!gpu_side && o.how != strategy::dijkstra && o.how != strategy::phast && !impl_->cpu)
     impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(impl_->g, o.threads);

@@ -386,6 +386,46 @@ TEST_F(Cli, PhastReportsItsHierarchyBuildApart) {
   EXPECT_TRUE(contains(m.out, "validation  ok")) << m.out;
 }
 
+// --hierarchy: the first run builds the hierarchy and writes it, later runs (sssp, the batched
+// matrix, compare) load it and say so; another weighting of the graph, a file that is no
+// hierarchy and a strategy other than phast are refused, and no file is replaced.
+TEST_F(Cli, PhastHierarchyFileIsBuiltOnceThenLoaded) {
+  const std::string h = path("ches.ch");
+  outcome built = run("sssp " + chesapeake + " --strategy phast --hierarchy " + h + " --source 2 --validate");
+  ASSERT_EQ(built.status, 0) << built.err;
+  EXPECT_TRUE(contains(built.out, "contraction hierarchy built and written to " + h)) << built.out;
+  const std::string bytes = slurp(h);
+  ASSERT_FALSE(bytes.empty());
+  outcome loaded = run("sssp " + chesapeake + " --strategy phast --hierarchy " + h + " --source 2,7 --validate --json " +
+                       path("s.json"));
+  ASSERT_EQ(loaded.status, 0) << loaded.err;
+  EXPECT_TRUE(contains(loaded.out, "contraction hierarchy loaded from " + h)) << loaded.out;
+  EXPECT_FALSE(contains(loaded.out, "MISMATCH")) << loaded.out;
+  EXPECT_TRUE(contains(slurp(path("s.json")), "\"setup\": \"loaded\"")) << slurp(path("s.json"));
+  outcome matrix = run("sssp " + chesapeake + " --strategy phast --hierarchy " + h + " --random-sources 20 --matrix " +
+                       path("m.npy") + " --validate");
+  ASSERT_EQ(matrix.status, 0) << matrix.err;
+  EXPECT_TRUE(contains(matrix.out, "contraction hierarchy loaded from " + h)) << matrix.out;
+  EXPECT_TRUE(contains(matrix.out, "validation  ok")) << matrix.out;
+  outcome compared = run("compare " + chesapeake + " --source 2 --hierarchy " + h);
+  ASSERT_EQ(compared.status, 0) << compared.err;
+  EXPECT_TRUE(contains(compared.out, "setup of phast: contraction hierarchy loaded from " + h)) << compared.out;
+  EXPECT_EQ(slurp(h), bytes);
+
+  outcome without_phast = run("sssp " + chesapeake + " --strategy dijkstra --hierarchy " + h);
+  EXPECT_EQ(without_phast.status, 2);
+  EXPECT_TRUE(contains(without_phast.err, "--hierarchy needs --strategy phast")) << without_phast.err;
+  outcome reweighted = run("sssp " + chesapeake + " --weight-seed 2 --strategy phast --hierarchy " + h);
+  EXPECT_EQ(reweighted.status, 1);
+  EXPECT_TRUE(contains(reweighted.err, h + ": the contraction hierarchy of another graph")) << reweighted.err;
+  const std::string text = write("notes.txt", "not a hierarchy\n");
+  outcome foreign = run("sssp " + chesapeake + " --strategy phast --hierarchy " + text);
+  EXPECT_EQ(foreign.status, 1);
+  EXPECT_TRUE(contains(foreign.err, text + ": not a contraction hierarchy file")) << foreign.err;
+  EXPECT_EQ(slurp(text), "not a hierarchy\n");
+  EXPECT_EQ(slurp(h), bytes);
+}
+
 // Runs the program with standard output and error on a pseudo-terminal; returns what it wrote.
 static std::string run_on_terminal(const std::string& program, const std::vector<std::string>& args, int& status) {
   int master = -1;

@@ -68,9 +68,10 @@ using block_consumer = std::function<void(const distance_block&)>;
 // (std::invalid_argument), every source and target before any work (std::out_of_range), device
 // gpu without a usable GPU (std::runtime_error). opts.delta sets the bucket width (0 = auto),
 // opts.threads the CPU threads. opts.how: phast contracts the graph when the object is built
-// (seconds on a road network; setup_ms()) and then solves PHAST batches on the GPU (each source an
-// upward search on the host threads, then one sweep over the levels for the whole batch, k
-// distances per vertex read together) or, without a GPU, phast_cpu per source on the CPU threads.
+// (seconds on a road network; setup_ms()), or loads the hierarchy from opts.hierarchy_file (see
+// options), and then solves PHAST batches on the GPU (each source an upward search on the host
+// threads, then one sweep over the levels for the whole batch, k distances per vertex read
+// together) or, without a GPU, phast_cpu per source on the CPU threads.
 // Any other strategy runs the batched delta-stepping above (GPU) or Dijkstra per source (CPU).
 // Every strategy honours opts.cutoff (scipy's `limit`): the distances up to it equal Dijkstra's and
 // every farther vertex reads unreachable; a batch stops once its bucket bound passes the cutoff, a
@@ -111,9 +112,10 @@ class many_sources {
   std::size_t batch_bytes(std::uint32_t k, std::size_t targets) const;
   bool on_gpu() const;
   std::string device_name() const;
-  // Wall time of the one-off work done when the object was built: phast's contraction hierarchy
-  // (and its upload). 0 for the other strategies.
+  // Wall time of the one-off work done when the object was built: phast's contraction hierarchy,
+  // built or loaded from opts.hierarchy_file (and its upload). 0 for the other strategies.
   double setup_ms() const;
+  std::string setup() const;  // phast: "built" or "loaded" (statistics::setup); empty otherwise
 
  private:
   struct impl;

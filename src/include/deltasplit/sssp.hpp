@@ -36,9 +36,9 @@ enum class strategy {
   // Contraction hierarchy + PHAST (Delling, Goldberg, Nowatzyk and Werneck, IPDPS 2011): the
   // solver contracts the graph once when it is built (seconds on a road network: on the H200
   // host 5.3-5.9 s for USA-road-d.NY, 11-15 s for road-FLA, bench/results/phast.md;
-  // stats.setup_ms), then every source is an upward search
-  // on the host and one sweep over the vertices level by level: on the GPU when one is usable
-  // (device automatic or gpu), else on the CPU. For many queries on one road network; graphs
+  // stats.setup_ms; options::hierarchy_file keeps it in a file for later runs), then every
+  // source is an upward search on the host and one sweep over the vertices level by level: on
+  // the GPU when one is usable (device automatic or gpu), else on the CPU. For many queries on one road network; graphs
   // without hierarchy (social, R-MAT) leave a large uncontracted core and gain nothing.
   phast,
 };
@@ -101,6 +101,17 @@ struct options {
   // that work is complete (the loop reads a flag from the device per batch of steps). The stream
   // must outlive the solver. Ignored on the CPU.
   void* stream = nullptr;
+  // strategy phast only (any other strategy: std::invalid_argument): a file that keeps the
+  // contraction hierarchy between runs, so a pipeline pays the contraction once. When the file
+  // exists it is loaded (cost: reading it, about the graph's size again, plus one hash over the
+  // graph and one over the file and a check of its arrays: tens of milliseconds on road-FLA where
+  // building takes seconds; bench/results/phast.md) and must be the hierarchy of this very graph:
+  // a file of another graph, another weight kind, or a damaged or foreign file is a
+  // graph::input_error naming the file and what is wrong, never a silent rebuild (remove it or
+  // choose another path). When it does not exist the hierarchy is built and written there
+  // (a temporary file beside it, linked into place only if the path is still free: an existing
+  // file is never replaced). stats.setup says which ("loaded" or "built"). Empty: built, not kept.
+  std::string hierarchy_file;
 };
 
 struct statistics {
@@ -109,8 +120,10 @@ struct statistics {
   std::string driver;          // GPU: the loop that ran ("steps", or "partitioned: ..." with its rounds)
   double milliseconds = 0;     // solve time, graph upload excluded (phast: upward search + sweep)
   // One-off work the solver did when it was built, not in milliseconds: phast's contraction
-  // hierarchy (and its upload to the GPU). 0 for the other strategies.
+  // hierarchy, built (the contraction, and writing options::hierarchy_file when one is named) or
+  // loaded from options::hierarchy_file, and its upload to the GPU. 0 for the other strategies.
   double setup_ms = 0;
+  std::string setup;           // phast: "built" or "loaded" (setup_ms above); empty otherwise
   double relax_ms = 0;         // time in relaxation (GPU: only with options::phase_times)
   double frontier_ms = 0;      // time in frontier management (filing, splitting, compaction), idem
   double delta = 0;            // bucket width used
@@ -182,9 +195,10 @@ bool gpu_available(std::string* why_not = nullptr);
 // (and n predecessors) into the caller's buffers, device to device where they are device memory;
 // the CPU solvers compute into their own vectors and copy them out once.
 // phast: the constructor contracts the graph (seconds on a road network, once per solver,
-// stats.setup_ms; bench/results/phast.md) and on the GPU uploads the hierarchy (about the size
-// of the graph again); each run is an upward search on the host and one sweep. Its predecessors
-// come from a pass over the original graph's arcs after the sweep.
+// stats.setup_ms; bench/results/phast.md), or loads the hierarchy from options::hierarchy_file
+// (tens of milliseconds), and on the GPU uploads it (about the size of the graph again); each run
+// is an upward search on the host and one sweep. Its predecessors come from a pass over the
+// original graph's arcs after the sweep.
 //
 // Thread-safety: a solver is not thread-safe (run() reuses its buffers); use one solver per
 // thread. Several solvers may share one graph (read only). On the GPU each solver runs on its own
@@ -205,8 +219,10 @@ class solver {
   // upload (the GPU engine answers any of its strategies on the one copy of the graph). device,
   // stream and threads are fixed when the solver is built (std::invalid_argument), and a solver
   // on the GPU takes GPU strategies and phast only. Switching to phast builds the hierarchy then
-  // (once; on the GPU when the solver is there); switching from phast to a delta-stepping
-  // strategy uploads the graph for it then (once).
+  // (once, or loads it from hierarchy_file; on the GPU when the solver is there); a later
+  // hierarchy_file other than the one the hierarchy came from loads (or builds and writes) the
+  // hierarchy again from that file, and an empty one keeps the hierarchy there is. Switching from
+  // phast to a delta-stepping strategy uploads the graph for it then (once).
   void set_options(const options& opts);
   const options& settings() const;
   bool on_gpu() const;

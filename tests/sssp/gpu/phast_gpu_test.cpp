@@ -2,14 +2,16 @@
 // of sources (many_sources) on the bundled road networks, a grid with unreachable vertices, R-MAT,
 // a social graph with a large uncontracted core, zero-weight cycles, real weights, the cutoff,
 // overflow (a shortest distance past 2^32 - 2 raises it, a long non-shortest path never),
-// predecessor trees, device output buffers and device blocks, and switching strategies on one
-// solver. Skips without a GPU.
+// predecessor trees, device output buffers and device blocks, switching strategies on one
+// solver, and hierarchies loaded from a hierarchy file (options::hierarchy_file) built on either
+// side. Skips without a GPU.
 #include <cuda_runtime.h>
 
 #include <cmath>
 
 #include "common/datasets.hpp"
 #include "common/gpu.hpp"
+#include "common/test_files.hpp"
 #include "deltasplit/graph/io.hpp"
 #include "sssp/many_sources_checks.hpp"
 #include "sssp/phast_checks.hpp"
@@ -178,6 +180,36 @@ TEST(PhastGpu, BatchCutoffAndDeviceBlocks) {
   }
   EXPECT_EQ(wrong, 0u);
   EXPECT_GT(cut, 0u);
+}
+
+// The GPU sweep takes a loaded hierarchy as it takes a built one: NY built on the CPU side and
+// written, then loaded by a GPU solver and GPU batches; real weights built on the GPU side (the
+// contraction runs on the host either way), then loaded on both.
+TEST(PhastGpu, HierarchyFileBuiltOnOneSideLoadedOnTheOther) {
+  DELTASPLIT_REQUIRE_GPU();
+  temp_dir dir;
+  const csr ny = load("USA-road-d.NY.gr.gz");
+  phast_ds::options on_cpu = phast_on(phast_ds::device_kind::cpu);
+  on_cpu.hierarchy_file = dir.file("ny.ch");
+  EXPECT_EQ(phast_ds::solver(ny, on_cpu).run(0).stats.setup, "built");
+  phast_ds::options o = phast_on(gpu, true);
+  o.hierarchy_file = on_cpu.hierarchy_file;
+  EXPECT_EQ(phast_ds::solver(ny, o).run(0).stats.setup, "loaded");
+  expect_phast_matches_dijkstra(ny, {0, 1000, 264345}, o, "USA-road-d.NY, loaded");
+  phast_ds::options batches = phast_batches();
+  batches.hierarchy_file = on_cpu.hierarchy_file;
+  ds::many_sources m(ny, batches, batch(32));
+  ASSERT_TRUE(m.on_gpu());
+  EXPECT_EQ(m.setup(), "loaded");
+  EXPECT_EQ(expect_rows_match_dijkstra(ny, m, first_sources(ny.num_vertices, 40, 7), {}, "NY loaded, 40/32"), 2u);
+
+  const csr real = random_graph(3000, 15000, 4, 30.0, weight_kind::real);
+  o.hierarchy_file = dir.file("real.ch");
+  EXPECT_EQ(phast_ds::solver(real, o).run(0).stats.setup, "built");
+  expect_phast_matches_dijkstra(real, {0, 17, 2999}, o, "random real, loaded on the GPU");
+  on_cpu.hierarchy_file = o.hierarchy_file;
+  on_cpu.predecessors = true;
+  expect_phast_matches_dijkstra(real, {0, 17, 2999}, on_cpu, "random real, loaded on the CPU");
 }
 
 }  // namespace
