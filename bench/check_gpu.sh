@@ -107,7 +107,8 @@ for name in $binaries; do
     for ((i = 0; i < ${#pieces[@]}; ++i)); do
       echo "-- ${pieces[i]}" >> "$tlog"
       cat "$tlog.$i" >> "$tlog"
-      e=$(grep -E "ERROR SUMMARY: [0-9]+" "$tlog.$i" | tail -n 1 | grep -oE "[0-9]+ error" | grep -oE "[0-9]+")
+      # memcheck, synccheck and initcheck end with an ERROR SUMMARY, racecheck with a RACECHECK SUMMARY.
+      e=$(grep -E "(ERROR|RACECHECK) SUMMARY: [0-9]+" "$tlog.$i" | tail -n 1 | grep -oE "[0-9]+ error" | grep -oE "[0-9]+")
       [ -n "$e" ] && errors=$((errors + e)) || { missing=$((missing + 1)); echo "-- ${pieces[i]}: no summary (timed out?)" >> "$tlog"; }
       h=$(grep -E "RACECHECK SUMMARY" "$tlog.$i" | tail -n 1 | grep -oE "[0-9]+ hazard" | grep -oE "[0-9]+")
       [ -n "$h" ] && hazards=$((hazards + h))
