@@ -5,7 +5,7 @@
 # datasets/); bench/run_h200.sh calls it.
 #   bench/check_gpu.sh BIN_DIR OUT_DIR
 # GPU test binaries: multisplit_tests, multisplit_tests_compute80 (compute_80 PTX, JIT-compiled:
-# the conservative launch shapes), sssp_gpu_tests, many_sources_gpu_tests, sssp_partitioned_tests
+# the conservative launch shapes), sssp_gpu_tests, many_sources_gpu_tests, sssp_driver_tests
 # (every target tests/ declares with deltasplit_add_gpu_test); each one missing from BIN_DIR is
 # reported and fails the check.
 # The small size: DELTASPLIT_TEST_SIZE=small, which the multisplit tests read (edge cases and tile
@@ -34,7 +34,7 @@ log=$out/check.log
 tools=${CHECK_TOOLS-memcheck racecheck synccheck initcheck}
 plain=${CHECK_PLAIN:-1}
 binaries=${CHECK_BINARIES:-multisplit_tests multisplit_tests_compute80 sssp_gpu_tests many_sources_gpu_tests \
-  sssp_partitioned_tests}
+  sssp_driver_tests}
 # The SSSP tests on small graphs (bundled datasets and large generated graphs run only plainly).
 sssp_filter=${SSSP_SANITIZER_FILTER:-Paths/GpuSanitizer.*}
 shards=${CHECK_SHARDS:-8}

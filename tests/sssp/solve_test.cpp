@@ -23,6 +23,19 @@ TEST(Strategy, NamesRoundTrip) {
   EXPECT_FALSE(ds::is_gpu_strategy(ds::strategy::dijkstra));
 }
 
+TEST(Driver, NamesRoundTrip) {
+  for (ds::gpu_driver d : {ds::gpu_driver::automatic, ds::gpu_driver::steps, ds::gpu_driver::partitioned,
+                           ds::gpu_driver::block})
+    EXPECT_EQ(ds::driver_from_name(ds::driver_name(d)), d);
+  EXPECT_STREQ(ds::driver_name(ds::gpu_driver::block), "block");
+  try {
+    ds::driver_from_name("blocks");
+    FAIL() << "expected an error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("known: auto, steps, partitioned, block"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Dispatch, DeviceCpuRunsCpuDeltaSteppingForAGpuStrategy) {
   csr g = random_graph(300, 1500, 1, 100);
   for (ds::strategy how : {ds::strategy::near_far, ds::strategy::bucketing, ds::strategy::multisplit, ds::strategy::workfront}) {

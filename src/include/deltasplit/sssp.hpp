@@ -56,11 +56,14 @@ enum class light_phase { automatic, block, cluster };
 
 // Which GPU loop runs a solve. steps: the step loop (one cluster for small frontiers, the grid for
 // large ones); partitioned: every SM owns a region of the graph, relaxes it on chip and sends
-// offers to the other regions' owners (src/sssp/gpu/partitioned_driver.cu); automatic: steps (the
-// partitioned driver is still slower on the roads measured). Every strategy runs the partitioned
-// driver the same way: it files no vertex through a frontier manager, and statistics::driver says so.
-enum class gpu_driver { automatic, steps, partitioned };
-const char* driver_name(gpu_driver d);                 // "auto", "steps", "partitioned"
+// offers to the other regions' owners (src/sssp/gpu/partitioned_driver.cu); block: the whole solve
+// is Near-Far in one thread block with one block barrier per light iteration
+// (src/sssp/gpu/block_driver.cuh; many_sources runs one such block per source); automatic: steps
+// (both other drivers are still slower for one source on the graphs measured). Every strategy
+// runs the partitioned and the block drivers the same way: they file no vertex through a frontier
+// manager, and statistics::driver says so.
+enum class gpu_driver { automatic, steps, partitioned, block };
+const char* driver_name(gpu_driver d);                 // "auto", "steps", "partitioned", "block"
 gpu_driver driver_from_name(const std::string& name);  // throws std::invalid_argument
 
 struct options {

@@ -31,6 +31,8 @@
 #include "sssp/bucket_width.hpp"
 #include "sssp/distance_policy.hpp"
 #include "sssp/gpu/device_graph.cuh"
+#include "sssp/gpu/batch_rows.cuh"
+#include "sssp/gpu/block_driver.cuh"
 #include "sssp/gpu/delta_stepping.cuh"
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/engine_context.cuh"
@@ -172,7 +174,8 @@ class engine final : public detail::gpu_engine, private engine_context {
 
  public:
   engine(const csr_view& g, const options& opts, cudaStream_t caller_stream)
-      : engine_context(caller_stream, 4 * sizeof(std::uint32_t)), g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
+      : engine_context(caller_stream, 4 * sizeof(std::uint32_t) + sizeof(block_outcome)), g_(g), n_(g.num_vertices),
+        m_(g.num_arcs()) {
     shape_ = launch_shape{multiprocessors_ * loop_tuning::grid_blocks_per_sm, loop_tuning::grid_threads};
     set_up_small_frontiers(opts);
     const std::uint32_t queue = opts.queue_capacity ? opts.queue_capacity : initial_queue_capacity();
@@ -251,14 +254,23 @@ class engine final : public detail::gpu_engine, private engine_context {
                decimal(regions.phase_ms[2]) + ", idle " + decimal(regions.phase_ms[3]) + ", grid barriers " +
                decimal(regions.phase_ms[4]);
     }
+    const bool in_block = !partitioned && use_block_driver(opts);
+    block_outcome blk{};
+    std::uint32_t growths = 0;
+    if (in_block) {
+      out.milliseconds = solve_in_block(source, bucket, last, opts.queue_capacity, blk, growths);
+      out.final.overflowed = blk.overflowed;
+      driver = "block: near-far in one block of " + std::to_string(block_driver_tuning::threads) + " threads; " +
+               std::to_string(blk.buckets) + " buckets, " + std::to_string(blk.passes) + " far-pile passes, far pile " +
+               std::to_string(blk.max_far) + " at most";
+    }
     // --- end of the driver hook ---
     frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
     if (K > queued_buckets_) allocate_queues(queue_capacity_, K);
     if (!partitioned) split_at(bucket.delta);
 
     const bool block_light = block_light_phase(opts.light, n_, m_);
-    std::uint32_t growths = 0;
-    while (!partitioned) {
+    while (!partitioned && !in_block) {
       solve_context<Distance> ctx = context(K, bucket, opts.how, block_light, last);
       manager.prepare(ctx.view);
       out = solve(ctx, manager, source, opts.phase_times);
@@ -309,13 +321,15 @@ class engine final : public detail::gpu_engine, private engine_context {
     st.cluster_blocks = cluster_blocks_;
     st.block_light_phase = block_light && cluster_blocks_ >= loop_tuning::local_min_blocks;
     st.driver = driver;
-    if (partitioned) {  // iterations: the most local iterations one block ran in a round, summed over rounds
-      st.iterations = regions.chain;
-      st.edges_relaxed = regions.edges_relaxed;
-      st.vertices_processed = regions.vertices_processed;
-      st.max_queue = regions.max_frontier;
+    if (partitioned || in_block) {  // no cluster, no manager; the driver's own figures
+      // partitioned: iterations are the most local iterations one block ran in a round, summed over rounds
+      st.iterations = partitioned ? regions.chain : blk.iterations;
+      st.edges_relaxed = partitioned ? regions.edges_relaxed : blk.edges_relaxed;
+      st.vertices_processed = partitioned ? regions.vertices_processed : blk.vertices_processed;
+      st.max_queue = partitioned ? regions.max_frontier : blk.max_frontier;
       st.cluster_blocks = 0;
       st.block_light_phase = false;
+      st.relax_ms = st.frontier_ms = 0;
     }
     return st;
   }
@@ -343,6 +357,56 @@ class engine final : public detail::gpu_engine, private engine_context {
   // partitioned) until it wins somewhere.
   bool use_partitioned_driver(gpu_driver d) const {
     return d == gpu_driver::partitioned && n_ > 0;
+  }
+
+  // The block driver (block_driver.cuh) runs only when asked for (options.driver, --driver block):
+  // for one source it is slower than the step loop on every graph measured (H100, same call:
+  // USA-road-d.NY 7.19 against 5.04 ms, road-FLA 16.9 against 10.2 ms, the 4000 x 4000 grid 274
+  // against 95 ms; soc-slashdot0902 21 ms, where the step loop took ~1 ms on the H200;
+  // bench/results/block_driver.md). Its place is many sources, one block each (many_sources.cu).
+  bool use_block_driver(const options& opts) const { return opts.driver == gpu_driver::block && n_ > 0; }
+
+  // One solve in one block; returns its milliseconds (the distance fill included, as the step loop's
+  // initialisation is). The far piles start at queue_capacity entries (options::queue_capacity; 0:
+  // 2n + 1024) on first use; one that fills doubles them and the solve runs again (growths).
+  double solve_in_block(vertex_t source, bucket_of_distance<Distance> bucket, std::uint32_t last,
+                        std::uint32_t queue_capacity, block_outcome& blk, std::uint32_t& growths) {
+    if (!block_set_up_) {
+      DS_CUDA(cudaFuncSetAttribute(block_solve<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(block_driver_shared_bytes(block_driver_tuning::near_capacity))));
+      block_outcome_ = device_array<block_outcome>(1, "the block driver's outcome");
+      block_set_up_ = true;
+    }
+    if (block_far_capacity_ == 0) grow_block_piles(queue_capacity ? queue_capacity : initial_queue_capacity());
+    auto* host = reinterpret_cast<block_outcome*>(pinned<unsigned char>() + 4 * sizeof(std::uint32_t));
+    const unsigned fill_blocks = std::min<unsigned>(shape_.blocks, (n_ + 255) / 256 + 1);
+    while (true) {
+      const block_view<Distance> v{offsets_.get(), targets_.get(), weights_.get(), n_, bucket, last, dist_.get(), n_,
+                                   block_piles_.get(), block_far_capacity_, block_outcome_.get()};
+      DS_CUDA(cudaEventRecord(start_, stream_));
+      fill_infinity<Distance><<<fill_blocks, 256, 0, stream_>>>(dist_.get(), n_);
+      DS_CUDA_LAUNCH("fill_infinity");
+      block_solve<Distance><<<1, block_driver_tuning::threads,
+                              block_driver_shared_bytes(block_driver_tuning::near_capacity), stream_>>>(v, nullptr,
+                                                                                                       source);
+      DS_CUDA_LAUNCH("block_solve");
+      DS_CUDA(cudaEventRecord(stop_, stream_));
+      DS_CUDA(cudaMemcpyAsync(host, block_outcome_.get(), sizeof(block_outcome), cudaMemcpyDeviceToHost, stream_));
+      const double ms = elapsed_ms();
+      DS_CUDA(cudaStreamSynchronize(stream_));
+      blk = *host;
+      if (!blk.capacity_exceeded) return ms;
+      if (block_far_capacity_ >= 0x7FFFFFF0u) throw std::runtime_error("GPU block driver: far piles exceed 2^31 entries");
+      grow_block_piles(capped(std::uint64_t{block_far_capacity_} * 2));
+      ++growths;
+    }
+  }
+
+  void grow_block_piles(std::uint32_t capacity) {
+    block_piles_ = {};
+    reserve(2 * std::size_t{capacity} * sizeof(uint2), "the block driver's far piles");
+    block_piles_ = device_array<uint2>(2 * std::size_t{capacity}, "the block driver's far piles");
+    block_far_capacity_ = capacity;
   }
 
   std::uint32_t initial_queue_capacity() const { return capped(2 * std::uint64_t{n_} + 1024); }
@@ -500,6 +564,10 @@ class engine final : public detail::gpu_engine, private engine_context {
   std::unique_ptr<frontier_manager<Distance>> atomic_, bucketing_, multisplit_;
   detail::graph_statistics statistics_;
   std::unique_ptr<partitioned_driver<Distance>> partitioned_;  // made on first use (driver hook)
+  bool block_set_up_ = false;                                  // the block driver, on first use
+  device_array<block_outcome> block_outcome_;
+  device_array<uint2> block_piles_;
+  std::uint32_t block_far_capacity_ = 0;
 };
 
 }  // namespace deltasplit::sssp::gpu

@@ -1,6 +1,7 @@
 // Every path of the GPU loop on graphs small enough for compute-sanitizer: for each strategy and
 // small-frontier mode (light iterations block by block or cluster-synchronously, on clusters of 16,
-// 8 and 1 blocks), five tests, each solving one or a few tiny graphs with predecessors and comparing
+// 8 and 1 blocks), and for each strategy on the block driver (block_driver.cuh: its far piles of 16
+// entries grow, the star's bucket spills its near set), five tests, each solving one or a few tiny graphs with predecessors and comparing
 // with Dijkstra vertex by vertex. The suite's other tests use graphs of up to millions of vertices;
 // under racecheck the persistent cluster kernel runs some thousand times slower (a 1-block cluster:
 // 170 s for the five tests together on the H200, a 16-block one past 270 s), so bench/check_gpu.sh
@@ -32,12 +33,14 @@ struct loop_path {
   sssp::strategy how;
   sssp::light_phase light;
   std::uint32_t blocks;
+  sssp::gpu_driver driver = sssp::gpu_driver::automatic;
 };
 
 std::string path_name(const ::testing::TestParamInfo<loop_path>& info) {
   std::string name = sssp::strategy_name(info.param.how);
   for (char& c : name)
     if (c == '-') c = '_';
+  if (info.param.driver == sssp::gpu_driver::block) return name + "_driver_block";
   return name + (info.param.light == sssp::light_phase::block ? "_block_" : "_cluster_") +
          std::to_string(info.param.blocks);
 }
@@ -49,6 +52,8 @@ std::vector<loop_path> every_path() {
                            {how, sssp::light_phase::cluster, 16}, {how, sssp::light_phase::cluster, 8},
                            {how, sssp::light_phase::cluster, 1}})
       paths.push_back(mode);
+  for (sssp::strategy how : deltasplit_test::gpu_strategies)
+    paths.push_back({how, sssp::light_phase::automatic, 0, sssp::gpu_driver::block});
   return paths;
 }
 
@@ -60,6 +65,7 @@ class GpuSanitizer : public ::testing::TestWithParam<loop_path> {
     o.device = sssp::device_kind::gpu;
     o.light = GetParam().light;
     o.cluster_blocks = GetParam().blocks;
+    o.driver = GetParam().driver;
     o.delta = delta;
     o.predecessors = true;
     return o;

@@ -1,0 +1,307 @@
+// The block driver: a whole delta-stepping solve in one thread block, with block barriers only.
+//
+// Why (issue 9): a road solve is a chain of ~1,500 (USA-road-d.NY) to ~2,600 (road-FLA) dependent
+// light iterations of a few hundred vertices each. The step loop runs them in a 16-SM cluster at
+// ~3.3 us an iteration (cluster barriers, hash-set deduplication, filing through the frontier
+// manager); the partitioned driver spreads them over every SM and waits on mail between regions
+// (bench/results/sssp_roads.md). The hope here: an iteration costs only its chain of memory round
+// trips (each frontier vertex's row, the atomicMin on each target) and one barrier. One block runs
+// Near-Far (Davidson et al., IPDPS 2014, as seed 000 describes it in Section 7.2: a near set below
+// the current bucket bound, a far pile above it) with nothing else on that chain:
+//   - the near set lives in shared memory, two queues of (vertex, distance at push) in turn, with
+//     three counters in rotation so that an iteration ends at ONE block barrier;
+//   - an entry whose vertex has since dropped below its pushed distance is stale and skipped (its
+//     newer entry relaxes it), which removes duplicates without hash sets or stamps;
+//   - the far pile (global memory) keeps (vertex, distance) too; once the near set is empty, one
+//     pass drops its stale entries, moves those of the next non-empty bucket into the near set and
+//     compacts the rest into the other pile. The next bucket is the lowest bucket pushed to the
+//     far pile since the last pass or kept by it: a lower bound of the live entries' buckets, so a
+//     pass may find nothing live there and run again (exact either way);
+//   - distances are read through L2 (ld.global.cg): a block's atomics act in L2, and its own L1
+//     could otherwise serve a stale, larger distance to the liveness test.
+// A near queue that fills spills to the far pile, and the next pass takes the same bucket again.
+// A far pile that fills drops the entry and flags `capacity_exceeded`; the block stops at the end
+// of that bucket, and the caller doubles the piles and solves again. Distances are Dijkstra's: a
+// vertex is queued only when its distance strictly drops, every queued entry is relaxed unless a
+// smaller entry of its vertex was queued after it, and a bucket ends only when its near set is
+// empty, so every distance below the bound is final when the bound moves (Meyer and Sanders).
+//
+// Measured (H100, bench/results/block_driver.md): exact on every bundled graph and sanitizer-clean,
+// but ~5 us an iteration on NY, not the hoped-for fraction of a microsecond (not profiled yet), so
+// one source runs slower than on the step loop (NY 7.19 against 5.04 ms) and the engine never picks
+// it on its own. Many sources are where it pays: the same kernel solves one source per block, each
+// block in its own distance row with its own far piles, several blocks per SM, no block waiting on
+// another (many_sources.cu with options::driver block): 1,000 NY sources in 35 ms, 11-15x the
+// vertex-major batches on roads.
+//
+// Every strategy runs the same Near-Far here (no frontier manager files anything);
+// statistics::driver says so.
+#pragma once
+
+#include <cstdint>
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include "deltasplit/graph/csr.hpp"
+#include "sssp/gpu/distance.cuh"
+
+namespace deltasplit::sssp::gpu {
+
+using graph::edge_t;
+using graph::vertex_t;
+
+// Tuning constants of the block driver, in one place (bench/results/block_driver.md has every run).
+struct block_driver_tuning {
+  // One source: one block of 1024 threads, the most a block may have, so a road frontier of a few
+  // hundred to a few thousand vertices is one pass of the block; near-set entries per queue (two
+  // queues of 8-byte entries: 128 KB of shared memory). Not swept for one source: the driver
+  // loses to the step loop on every graph measured (H100: NY 7.19 against 5.04 ms).
+  static constexpr unsigned threads = 1024;
+  static constexpr std::uint32_t near_capacity = 8192;
+  // Many sources, one block each: blocks of 256 threads with near queues of 2048 entries (32 KB),
+  // four blocks per SM. H100, 1,000 random sources, the same kernel (64 registers at most at every
+  // size): NY 69.4 / 45.6 / 35.1 ms with 1024 / 512 / 256 threads a block (1 / 2 / 4 blocks per
+  // SM), road-FLA 175.7 / 158.9 / 166.7 ms: 256 wins on NY by 23% and loses 5% on FLA.
+  static constexpr unsigned rows_threads = 256;
+  static constexpr std::uint32_t rows_near_capacity = 2048;
+  // Far-pile entries a block starts with when it solves one of many sources: n / 16 + 1024 (the
+  // largest piles seen: NY n / 80, FLA n / 92, the 4000 x 4000 grid n / 650); a batch that fills
+  // one doubles them and runs again.
+  static constexpr std::uint32_t rows_far_divisor = 16;
+  // Arcs whose loads and atomics a thread issues before it looks at any of their results (not
+  // measured against other values).
+  static constexpr unsigned arc_batch = 4;
+};
+
+// Dynamic shared memory of block_solve<Distance, Q>: two near queues of Q entries.
+constexpr std::size_t block_driver_shared_bytes(std::uint32_t Q) { return 2 * std::size_t{Q} * sizeof(uint2); }
+
+// What one block's solve reports (device memory, one per block).
+struct block_outcome {
+  unsigned long long edges_relaxed, vertices_processed;
+  std::uint32_t iterations, buckets, passes, max_frontier, max_far;
+  std::uint32_t overflowed;          // a distance sum was dropped (distance.cuh)
+  std::uint32_t capacity_exceeded;   // the far pile filled: the solve stopped, grow and solve again
+};
+
+template <class Distance>
+struct block_view {
+  using weight = typename distance_ops<Distance>::weight;
+  const edge_t* offsets;
+  const vertex_t* targets;
+  const weight* weights;
+  vertex_t num_vertices;
+  bucket_of_distance<Distance> bucket;
+  std::uint32_t last_bucket;   // no_bucket, or the cutoff's bucket: nothing past it is taken
+  Distance* dist;              // row b of block b: dist + b * row_stride
+  std::size_t row_stride;
+  uint2* far_piles;            // block b: two piles of far_capacity entries from far_piles + 2 * b * far_capacity
+  std::uint32_t far_capacity;
+  block_outcome* outcome;      // one per block
+};
+
+namespace detail_block {
+
+template <class Distance>
+__device__ __forceinline__ unsigned bits_of(Distance d) {
+  if constexpr (sizeof(Distance) == 4) return *reinterpret_cast<const unsigned*>(&d);
+}
+template <class Distance>
+__device__ __forceinline__ Distance from_bits(unsigned b) {
+  return *reinterpret_cast<const Distance*>(&b);
+}
+template <class Distance>
+__device__ __forceinline__ Distance read_l2(const Distance* p) {
+  return from_bits<Distance>(__ldcg(reinterpret_cast<const unsigned*>(p)));
+}
+
+// One slot of a counter for the calling thread and the threads of its warp that call with it.
+__device__ __forceinline__ std::uint32_t warp_slot(std::uint32_t* counter) {
+  namespace cg = cooperative_groups;
+  cg::coalesced_group g = cg::coalesced_threads();
+  std::uint32_t first = 0;
+  if (g.thread_rank() == 0) first = atomicAdd(counter, g.size());
+  return g.shfl(first, 0) + g.thread_rank();
+}
+
+}  // namespace detail_block
+
+// Block b solves sources[b], or single_source when sources is null (see the file comment). Any
+// blockDim.x up to block_driver_tuning::threads; block_driver_shared_bytes(Q) of dynamic shared
+// memory. The distances must be infinity beforehand (fill_infinity).
+template <class Distance, std::uint32_t Q = block_driver_tuning::near_capacity>
+__global__ void __launch_bounds__(block_driver_tuning::threads)
+    block_solve(block_view<Distance> v, const vertex_t* sources, vertex_t single_source) {
+  using ops = distance_ops<Distance>;
+  using namespace detail_block;
+  constexpr std::uint32_t none = no_bucket;
+  extern __shared__ uint2 near_queue[];  // [2][Q]
+  __shared__ std::uint32_t near_count[3];
+  __shared__ std::uint32_t far_count, kept_count, far_min, kept_min, spilled, next_spilled;
+  __shared__ std::uint32_t stop_flags;  // 1: overflowed (continue), 2: capacity exceeded (stop)
+  __shared__ unsigned long long edges_total, vertices_total;
+
+  const unsigned tid = threadIdx.x;
+  Distance* dist = v.dist + blockIdx.x * v.row_stride;
+  uint2* piles[2] = {v.far_piles + 2 * std::size_t{blockIdx.x} * v.far_capacity,
+                     v.far_piles + (2 * std::size_t{blockIdx.x} + 1) * v.far_capacity};
+  const vertex_t source = sources ? sources[blockIdx.x] : single_source;
+  const std::uint32_t last = v.last_bucket;
+
+  if (tid == 0) {
+    near_count[0] = 1;
+    near_count[1] = near_count[2] = 0;
+    near_queue[0] = make_uint2(source, bits_of<Distance>(Distance{0}));
+    dist[source] = Distance{0};
+    far_count = kept_count = 0;
+    far_min = kept_min = none;
+    spilled = next_spilled = 0;
+    stop_flags = 0;
+    edges_total = vertices_total = 0;
+  }
+  __syncthreads();
+
+  unsigned long long edges = 0, vertices = 0;
+  std::uint32_t iterations = 0, buckets = 1, passes = 0, max_frontier = 1, max_far = 0;
+  unsigned it = 0;    // iterations so far: the queue is it % 2, the counter it % 3
+  unsigned pile = 0;  // the far pile in use
+  std::uint32_t cur = 0;
+
+  // Files an improved vertex: into the near set when its bucket is the current one (or below),
+  // else onto the far pile; a full near set spills to the far pile.
+  auto file = [&](vertex_t u, Distance d, unsigned next_queue, std::uint32_t* next_count) {
+    const std::uint32_t b = v.bucket(d);
+    if (b <= cur) {
+      const std::uint32_t slot = warp_slot(next_count);
+      if (slot < Q) {
+        near_queue[next_queue * Q + slot] = make_uint2(u, bits_of(d));
+        return;
+      }
+      spilled = 1;
+    }
+    const std::uint32_t slot = warp_slot(&far_count);
+    if (slot < v.far_capacity) {
+      piles[pile][slot] = make_uint2(u, bits_of(d));
+      if (b > cur) atomicMin(&far_min, b);
+    } else {
+      atomicOr(&stop_flags, 2u);
+    }
+  };
+
+  while (true) {
+    // --- the near set: light iterations of the current bucket, one block barrier each ---
+    while (true) {
+      // A full far pile (stop_flags & 2) ends the solve only after the bucket: a flag read here
+      // could be set by a faster thread of this same iteration, and the block must agree.
+      const std::uint32_t count = min(near_count[it % 3], Q);
+      if (count == 0) break;
+      const unsigned q = it % 2, next_queue = q ^ 1;
+      std::uint32_t* next_count = &near_count[(it + 1) % 3];
+      if (tid == 0) near_count[(it + 2) % 3] = 0;  // read last iteration, filled next iteration
+      for (std::uint32_t i = tid; i < count; i += blockDim.x) {
+        const uint2 entry = near_queue[q * Q + i];
+        const vertex_t x = entry.x;
+        const Distance d = from_bits<Distance>(entry.y);
+        const edge_t begin = __ldg(&v.offsets[x]), end = __ldg(&v.offsets[x + 1]);
+        if (read_l2(&dist[x]) < d) continue;  // stale: a newer, smaller entry of x was queued
+        ++vertices;
+        edges += end - begin;
+        for (edge_t e = begin; e < end; e += block_driver_tuning::arc_batch) {
+          constexpr unsigned B = block_driver_tuning::arc_batch;
+          vertex_t u[B];
+          Distance nd[B], old[B];
+          bool ok[B];
+#pragma unroll
+          for (unsigned j = 0; j < B; ++j) {
+            ok[j] = e + j < end;
+            if (ok[j]) {
+              u[j] = __ldg(&v.targets[e + j]);
+              const auto w = __ldg(&v.weights[e + j]);
+              if (!ops::extend(d, w, nd[j])) {
+                ok[j] = false;
+                atomicOr(&stop_flags, 1u);
+              }
+            }
+          }
+#pragma unroll
+          for (unsigned j = 0; j < B; ++j)
+            if (ok[j] && v.bucket(nd[j]) <= last) old[j] = ops::atomic_min(&dist[u[j]], nd[j]);
+            else ok[j] = false;
+#pragma unroll
+          for (unsigned j = 0; j < B; ++j)
+            if (ok[j] && nd[j] < old[j]) file(u[j], nd[j], next_queue, next_count);
+        }
+      }
+      __syncthreads();
+      ++it;
+      ++iterations;
+      max_frontier = max(max_frontier, count);
+    }
+    if (stop_flags & 2u) break;
+
+    // --- the far pile: the next bucket, one pass ---
+    const std::uint32_t next = spilled ? cur : min(far_min, kept_min);
+    const std::uint32_t total = min(far_count, v.far_capacity);
+    max_far = max(max_far, total);
+    if (next == none || next > last || total == 0) break;
+    __syncthreads();  // every thread has read spilled, far_min, kept_min and far_count
+    cur = next;
+    if (tid == 0) {
+      kept_count = 0;
+      kept_min = none;
+      far_min = none;
+      next_spilled = 0;
+    }
+    __syncthreads();
+    const unsigned q = it % 2;
+    std::uint32_t* near_next = &near_count[it % 3];  // empty: the near loop ended on it
+    uint2* from = piles[pile];
+    uint2* to = piles[pile ^ 1];
+    for (std::uint32_t i = tid; i < total; i += blockDim.x) {
+      const uint2 entry = __ldcg(&from[i]);
+      const Distance d = from_bits<Distance>(entry.y);
+      if (read_l2(&dist[entry.x]) != d) continue;  // stale: a smaller distance was filed since
+      const std::uint32_t b = v.bucket(d);
+      if (b <= cur) {
+        const std::uint32_t slot = warp_slot(near_next);
+        if (slot < Q) {
+          near_queue[q * Q + slot] = entry;
+          continue;
+        }
+        next_spilled = 1;
+      }
+      const std::uint32_t slot = warp_slot(&kept_count);
+      to[slot] = entry;  // at most total entries: fits
+      if (b > cur) atomicMin(&kept_min, b);
+    }
+    __syncthreads();
+    pile ^= 1;
+    ++passes;
+    if (tid == 0) {
+      far_count = kept_count;
+      spilled = next_spilled;
+    }
+    if (near_count[it % 3] > 0) ++buckets;
+    __syncthreads();
+  }
+
+  atomicAdd(&edges_total, edges);
+  atomicAdd(&vertices_total, vertices);
+  __syncthreads();
+  if (tid == 0) {
+    block_outcome o{};
+    o.edges_relaxed = edges_total;
+    o.vertices_processed = vertices_total;
+    o.iterations = iterations;
+    o.buckets = buckets;
+    o.passes = passes;
+    o.max_frontier = max_frontier;
+    o.max_far = max_far;
+    o.overflowed = (stop_flags & 1u) ? 1u : 0u;
+    o.capacity_exceeded = (stop_flags & 2u) ? 1u : 0u;
+    v.outcome[blockIdx.x] = o;
+  }
+}
+
+}  // namespace deltasplit::sssp::gpu

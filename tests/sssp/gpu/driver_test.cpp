@@ -1,0 +1,278 @@
+// The drivers other than the step loop, forced through options.driver: the partitioned driver
+// (src/sssp/gpu/partitioned_driver.cu) and the block driver (src/sssp/gpu/block_driver.cuh), each
+// against the Dijkstra oracle vertex by vertex, for every GPU strategy: the bundled graphs, road-like
+// grids (with unreachable vertices), R-MAT (hub rows, dense regions), a grid large enough that
+// regions keep their distances in global memory, long paths across many regions, zero weights and
+// zero-weight cycles, one vertex, parallel arcs, real weights, overflow, many sources on one engine,
+// and the statistics that name the driver. The block driver also with far piles that fill and grow,
+// a near set that spills, and cutoffs. Predecessor trees are checked arc by arc and for reaching
+// the source. Tests named Small* use graphs small enough for compute-sanitizer.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "common/datasets.hpp"
+#include "common/gpu.hpp"
+#include "deltasplit/graph/generators.hpp"
+#include "deltasplit/graph/io.hpp"
+#include "deltasplit/sssp.hpp"
+#include "sssp/gpu/gpu_checks.hpp"
+#include "sssp/test_graphs.hpp"
+
+namespace {
+
+namespace sssp = deltasplit::sssp;
+namespace graph = deltasplit::graph;
+using deltasplit_test::expect_dijkstra;
+using deltasplit_test::gpu_strategies;
+using deltasplit_test::same_distances;
+using deltasplit_test::tree_reaches_source;
+using deltasplit_test::arc;
+using deltasplit_test::make_csr;
+using graph::vertex_t;
+
+// The driver under test (the suite's parameter, set before each test).
+sssp::gpu_driver forced = sssp::gpu_driver::partitioned;
+
+sssp::options driven(sssp::strategy how, double delta = 0, bool predecessors = false) {
+  sssp::options o;
+  o.how = how;
+  o.device = sssp::device_kind::gpu;
+  o.delta = delta;
+  o.predecessors = predecessors;
+  o.driver = forced;
+  return o;
+}
+
+class ForcedDriver : public ::testing::TestWithParam<sssp::gpu_driver> {
+ protected:
+  void SetUp() override { forced = GetParam(); }
+  bool partitioned() const { return GetParam() == sssp::gpu_driver::partitioned; }
+};
+
+void expect_all_strategies(const graph::csr& g, const std::vector<vertex_t>& sources, const std::string& what,
+                           bool predecessors = false, double delta = 0) {
+  for (sssp::strategy how : gpu_strategies) expect_dijkstra(g, sources, driven(how, delta, predecessors), what);
+}
+
+TEST_P(ForcedDriver, BundledDatasets) {
+  DELTASPLIT_REQUIRE_GPU();
+  for (const char* name : {"chesapeake.mtx", "chicago-regional.mtx.gz", "email-Enron.mtx.gz", "cit-HepPh.mtx.gz",
+                           "soc-slashdot0902.mtx.gz", "USA-road-d.NY.gr.gz", "road-FLA.mtx.gz"}) {
+    const graph::csr g = graph::read_graph(deltasplit_test::dataset_path(name));
+    expect_all_strategies(g, {0, g.num_vertices / 2}, name);
+    expect_dijkstra(g, {1}, driven(sssp::strategy::near_far, 0, true), name);
+  }
+}
+
+TEST_P(ForcedDriver, RoadGridsAndRmat) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::grid_params grid;  // 15% of the edges removed: some vertices are cut off
+  grid.rows = 300, grid.cols = 200, grid.keep_fraction = 0.85;
+  expect_all_strategies(graph::generate_grid(grid), {0, 30000}, "grid", true);
+  grid.rows = grid.cols = 700, grid.keep_fraction = 1.0, grid.weight_min = 1, grid.weight_max = 100;
+  const graph::csr square = graph::generate_grid(grid);  // regions keep distances and arcs on chip
+  expect_all_strategies(square, {0, 245350}, "grid 700 x 700", true);
+  if (partitioned())
+    EXPECT_NE(sssp::solver(square, driven(sssp::strategy::near_far)).run(1).stats.driver.find("arcs in shared"),
+              std::string::npos);
+  for (double delta : {1.0, 40.0, 1e9}) expect_dijkstra(square, {3}, driven(sssp::strategy::near_far, delta), "grid");
+  graph::rmat_params graph500;
+  graph500.scale = 15;
+  expect_all_strategies(graph::generate_rmat(graph500), {0, 1, 77}, "rmat graph500", true);
+  graph::rmat_params paper;  // seed 000, Table 9: (a, b, c, d) = (0.5, 0.1, 0.1, 0.3)
+  paper.scale = 14;
+  paper.a = 0.5, paper.b = 0.1, paper.c = 0.1, paper.d = 0.3;
+  paper.undirected = true;
+  paper.seed = 7;
+  expect_all_strategies(graph::generate_rmat(paper), {3}, "rmat paper", true);
+}
+
+TEST_P(ForcedDriver, LargeGridKeepsDistancesInGlobalMemory) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::grid_params grid;  // 7.8M vertices: ~30,000 per region, past the shared-memory budget
+  grid.rows = grid.cols = 2800, grid.keep_fraction = 0.95;
+  const graph::csr g = graph::generate_grid(grid);
+  sssp::solver s(g, driven(sssp::strategy::near_far, 0, true));
+  const sssp::result got = s.run(1400 * 2800 + 1400);
+  if (partitioned())
+    EXPECT_NE(got.stats.driver.find("distances in global memory"), std::string::npos) << got.stats.driver;
+  const sssp::validation check = sssp::validate(g, 1400 * 2800 + 1400, got);
+  EXPECT_TRUE(check.ok) << check.message;
+  grid.rows = grid.cols = 1500;  // ~8,500 vertices and 34,000 arcs a region: distances fit, arcs do not
+  const graph::csr mid = graph::generate_grid(grid);
+  for (sssp::strategy how : gpu_strategies) {
+    const sssp::result r = sssp::solver(mid, driven(how, 0, how == sssp::strategy::near_far)).run(7);
+    if (partitioned())
+      EXPECT_NE(r.stats.driver.find("distances in shared memory, arcs in global memory"), std::string::npos)
+          << r.stats.driver;
+    const sssp::validation ok = sssp::validate(mid, 7, r);
+    EXPECT_TRUE(ok.ok) << ok.message;
+  }
+}
+
+TEST_P(ForcedDriver, SmallZeroWeightsAndZeroCycles) {
+  DELTASPLIT_REQUIRE_GPU();
+  expect_all_strategies(deltasplit_test::random_graph(3000, 12000, 11, 0), {0, 5}, "all zero", true);
+  expect_all_strategies(deltasplit_test::random_graph(4000, 16000, 12, 1), {2}, "weights 0..1", true);
+  const graph::csr cycle = make_csr(6, {{0, 1, 0}, {1, 2, 0}, {2, 0, 0}, {2, 3, 5}, {3, 4, 0}, {4, 3, 0}, {4, 5, 0}});
+  expect_all_strategies(cycle, {0, 1, 3}, "zero cycle", true);
+}
+
+TEST_P(ForcedDriver, SmallUnreachableOneVertexParallelArcs) {
+  DELTASPLIT_REQUIRE_GPU();
+  const graph::csr two_parts = make_csr(7, {{0, 1, 4}, {1, 2, 3}, {2, 0, 1}, {4, 5, 2}, {5, 6, 2}, {3, 3, 1}});
+  expect_all_strategies(two_parts, {0, 4, 3, 6}, "two components", true);
+  expect_all_strategies(make_csr(1, {}), {0}, "one vertex", true);
+  const graph::csr parallel =
+      make_csr(4, {{0, 1, 9}, {0, 1, 2}, {0, 1, 5}, {1, 2, 1}, {1, 2, 1}, {0, 2, 3}, {2, 3, 0}, {2, 3, 4}});
+  expect_all_strategies(parallel, {0, 1}, "parallel arcs", true);
+}
+
+TEST_P(ForcedDriver, SmallPathAcrossRegionsAndRealWeights) {
+  DELTASPLIT_REQUIRE_GPU();
+  std::vector<arc> path;  // every region a segment: the distance crosses all of them, one round each
+  for (vertex_t v = 0; v + 1 < 1500; ++v) path.push_back({v, v + 1, double(v % 7)});
+  const graph::csr p = make_csr(1500, path);
+  expect_all_strategies(p, {0, 700}, "path of 1500 hops", true, 3);
+  expect_all_strategies(p, {0}, "path of 1500 hops, auto delta", true);
+  const graph::csr real = deltasplit_test::random_graph(3000, 12000, 3, 1.0, graph::weight_kind::real);
+  expect_all_strategies(real, {0, 9}, "real weights", true);
+  expect_all_strategies(real, {4}, "real weights, delta 0.01", false, 0.01);
+}
+
+TEST_P(ForcedDriver, HubRowAndLongPath) {
+  DELTASPLIT_REQUIRE_GPU();
+  std::vector<arc> path;
+  for (vertex_t v = 0; v + 1 < 20000; ++v) path.push_back({v, v + 1, double(v % 7)});
+  expect_dijkstra(make_csr(20000, path), {0}, driven(sssp::strategy::near_far), "path of 20000 hops");
+  const vertex_t leaves = 300000;  // one thread walks the hub's row
+  std::vector<arc> star;
+  for (vertex_t v = 1; v <= leaves; ++v) {
+    star.push_back({0, v, double((v * 2654435761u) % 1001)});
+    if (v % 1024 == 0) star.push_back({v, v - 1, 1});
+  }
+  expect_all_strategies(make_csr(leaves + 1, star), {0, 1024}, "star");
+}
+
+TEST_P(ForcedDriver, SmallOverflowIsReported) {
+  DELTASPLIT_REQUIRE_GPU();
+  const double big = 3e9;  // two of these do not fit in 32 bits
+  const graph::csr overflow = make_csr(3, {{0, 1, big}, {1, 2, big}});
+  for (sssp::strategy how : gpu_strategies) {
+    sssp::solver s(overflow, driven(how));
+    EXPECT_THROW(s.run(0), sssp::distance_overflow) << sssp::strategy_name(how);
+  }
+  const graph::csr fine = make_csr(4, {{0, 1, big}, {1, 2, big}, {0, 3, 1}, {3, 2, 1}});
+  expect_all_strategies(fine, {0}, "overflowing candidate, short path", true);
+}
+
+TEST_P(ForcedDriver, ManySourcesOneEngine) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::grid_params gp;
+  gp.rows = 150, gp.cols = 150, gp.keep_fraction = 0.9;
+  const graph::csr g = graph::generate_grid(gp);
+  std::vector<vertex_t> sources;
+  for (vertex_t v = 0; v < 12; ++v) sources.push_back(v * 1877 % g.num_vertices);
+  for (sssp::strategy how : gpu_strategies) expect_dijkstra(g, sources, driven(how), "grid, 12 sources");
+}
+
+TEST_P(ForcedDriver, DriverIsReported) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::grid_params gp;
+  gp.rows = gp.cols = 300;
+  const graph::csr road = graph::generate_grid(gp);
+  sssp::options o = driven(sssp::strategy::multisplit);
+  o.phase_times = true;  // compare's setting: still no manager time
+  const sssp::result got = sssp::solver(road, o).run(0);
+  const std::string& d = got.stats.driver;
+  if (partitioned()) {
+    EXPECT_EQ(d.rfind("partitioned", 0), 0u) << d;
+    EXPECT_NE(d.find("rounds"), std::string::npos) << d;
+    EXPECT_NE(d.find("idle"), std::string::npos) << d;  // the profile
+  } else {
+    EXPECT_EQ(d.rfind("block: near-far in one block", 0), 0u) << d;
+    EXPECT_NE(d.find("buckets"), std::string::npos) << d;
+    EXPECT_GT(got.stats.iterations, 0u);
+    EXPECT_GT(got.stats.edges_relaxed, 0u);
+  }
+  EXPECT_EQ(got.stats.relax_ms + got.stats.frontier_ms, 0);  // no manager filed anything
+  for (sssp::gpu_driver other : {sssp::gpu_driver::automatic, sssp::gpu_driver::steps}) {
+    o.driver = other;
+    const sssp::result steps = sssp::solver(road, o).run(0);
+    EXPECT_EQ(steps.stats.driver, "steps") << sssp::driver_name(other);
+    EXPECT_TRUE(same_distances(steps, got));
+  }
+  EXPECT_EQ(sssp::driver_from_name("partitioned"), sssp::gpu_driver::partitioned);
+  EXPECT_EQ(sssp::driver_from_name("block"), sssp::gpu_driver::block);
+  EXPECT_EQ(sssp::driver_from_name("auto"), sssp::gpu_driver::automatic);
+  EXPECT_THROW(sssp::driver_from_name("cluster"), std::invalid_argument);
+}
+
+// The block driver's far piles start at options::queue_capacity entries: 16 fill at once, the
+// piles double and the solve runs again (stats.queue_growths), with the same distances.
+TEST_P(ForcedDriver, SmallFarPilesThatFillGrow) {
+  DELTASPLIT_REQUIRE_GPU();
+  if (partitioned()) GTEST_SKIP() << "the block driver's far piles";
+  graph::grid_params gp;
+  gp.rows = 60, gp.cols = 50, gp.keep_fraction = 0.9;
+  const graph::csr g = graph::generate_grid(gp);
+  sssp::options o = driven(sssp::strategy::near_far, 20, true);
+  o.queue_capacity = 16;
+  sssp::solver s(g, o);
+  const sssp::result r = s.run(0);
+  EXPECT_GT(r.stats.queue_growths, 0u);
+  const sssp::validation check = sssp::validate(g, 0, r);
+  EXPECT_TRUE(check.ok) << check.message;
+  EXPECT_TRUE(tree_reaches_source(g, 0, r));
+  expect_dijkstra(g, {7, 2999}, o, "grid 60 x 50, far piles of 16");  // the grown piles, kept
+}
+
+// One bucket that takes 20,000 vertices at once: the near set (8,192 entries a queue) spills to
+// the far pile and the same bucket is taken again.
+TEST_P(ForcedDriver, NearSetThatSpills) {
+  DELTASPLIT_REQUIRE_GPU();
+  if (partitioned()) GTEST_SKIP() << "the block driver's near set";
+  std::vector<arc> star;
+  for (vertex_t v = 1; v <= 20000; ++v) star.push_back({0, v, double(v % 5)});
+  for (vertex_t v = 1; v + 1 <= 20000; v += 3) star.push_back({v, v + 1, 0});
+  const graph::csr g = make_csr(20001, star);
+  for (double delta : {0.0, 1.0, 1e9}) expect_all_strategies(g, {0}, "star of 20,000 leaves", true, delta);
+}
+
+// A cutoff: the distances up to it equal Dijkstra's, the farther vertices read unreachable.
+TEST_P(ForcedDriver, CutoffLeavesFartherVerticesUnreachable) {
+  DELTASPLIT_REQUIRE_GPU();
+  if (partitioned()) GTEST_SKIP() << "the partitioned driver's cutoff is tested with the step loop's";
+  graph::grid_params gp;
+  gp.rows = 80, gp.cols = 70, gp.keep_fraction = 0.85;
+  const graph::csr g = graph::generate_grid(gp);
+  const sssp::result all = sssp::dijkstra(g, 5);
+  for (double cutoff : {0.0, 1500.0, 20000.5}) {
+    for (double delta : {0.0, 7.0}) {
+      sssp::options o = driven(sssp::strategy::near_far, delta);
+      o.cutoff = cutoff;
+      const sssp::result r = sssp::solver(g, o).run(5);
+      std::uint64_t wrong = 0, beyond = 0;
+      for (vertex_t v = 0; v < g.num_vertices; ++v) {
+        const bool past = !all.reached(v) || all.distance(v) > cutoff;
+        beyond += past;
+        wrong += past ? r.reached(v) : r.int_distances[v] != all.int_distances[v];
+      }
+      EXPECT_EQ(wrong, 0u) << "cutoff " << cutoff << ", delta " << delta;
+      if (cutoff == 1500.0) EXPECT_GT(beyond, 0u);
+    }
+  }
+}
+
+std::string driver_label(const ::testing::TestParamInfo<sssp::gpu_driver>& info) {
+  return sssp::driver_name(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(Drivers, ForcedDriver,
+                         ::testing::Values(sssp::gpu_driver::partitioned, sssp::gpu_driver::block), driver_label);
+
+}  // namespace
