@@ -5,7 +5,7 @@
 # Run from the repository root (the tests and benchmarks read datasets/):
 #   bench/run_h200.sh BIN_DIR OUT_DIR
 # BIN_DIR holds multisplit_tests, multisplit_tests_compute80, sssp_gpu_tests, many_sources_gpu_tests,
-# sssp_partitioned_tests, deltasplit, multisplit_bench, sssp_bench, graph_load_bench and (when
+# sssp_driver_tests, deltasplit, multisplit_bench, sssp_bench, graph_load_bench and (when
 # present) many_sources_bench from `make h200` (build-h200/). OUT_DIR receives all.log, the GPU
 # checks' logs (check_gpu/) and the benchmarks' CSV and markdown files.
 set -uo pipefail
@@ -36,6 +36,10 @@ step multisplit_bench "$bin/multisplit_bench" --sizes 25,28 --reps 9 --csv "$out
 step sssp_bench "$bin/sssp_bench" --runs 10 --out "$out"
 [ -f "$out/sssp_bench.csv" ] && rm -f "$out/sssp_bench_partial.csv"
 [ -x "$bin/many_sources_bench" ] && step many_sources_bench "$bin/many_sources_bench" --out "$out" --all-limit 30
+# The same with one thread block per source (options::driver block; bench/results/block_driver.md).
+mkdir -p "$out/block_per_source"
+[ -x "$bin/many_sources_bench" ] &&
+  step many_sources_bench_block "$bin/many_sources_bench" --out "$out/block_per_source" --all-limit 30 --driver block
 step graph_load_bench "$bin/graph_load_bench" --out "$out"
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
 if [ -n "$ncu" ]; then

@@ -14,6 +14,8 @@
 // reduction, stopped after --all-limit seconds),
 // road-FLA (1,000), chicago-regional (all-pairs), soc-slashdot0902 and Kronecker scale 20
 // (1,000 each; generated as sssp_bench does). Sweeps on NY: batch size and bucket width.
+// --driver block runs every batched mode with one thread block per source (options::driver,
+// block_driver.cuh) instead of the vertex-major batch; the mode column says so.
 // --phast adds PHAST's batches (strategy phast) on NY (1,000 random and all sources) and FLA
 // (1,000), one hierarchy per graph built once: its build time is the `setup ms` column, outside
 // `wall ms` (the total is the sum).
@@ -91,11 +93,15 @@ double now_ms() {
 
 struct stop_early {};
 
+// --driver: the GPU batch engine of every batched mode.
+sssp::gpu_driver batch_driver = sssp::gpu_driver::automatic;
+
 // A batched solver handing over device blocks.
 sssp::many_sources reducing_solver(const graph::csr& g, sssp::many_source_options mo, double delta,
                                    sssp::strategy how = sssp::strategy::multisplit) {
   sssp::options o;
   o.device = sssp::device_kind::gpu;
+  o.driver = batch_driver;
   o.delta = delta;
   o.how = how;
   mo.device_blocks = true;
@@ -165,6 +171,7 @@ measured gpu_reduce(const graph::csr& g, sssp::many_sources& ms, const std::vect
 measured host_blocks(const graph::csr& g, const std::vector<vertex_t>& sources, std::size_t validate_rows) {
   sssp::options o;
   o.device = sssp::device_kind::gpu;
+  o.driver = batch_driver;
   sssp::many_sources ms(g, o);
   measured m;
   m.mode = "host-blocks";
@@ -236,6 +243,8 @@ struct table {
   std::string md_path, csv_path;
   void add(measured m, const std::string& graph) {
     m.graph = graph;
+    if (batch_driver == sssp::gpu_driver::block && m.mode.rfind("loop", 0) != 0 && m.mode.find("phast") == std::string::npos)
+      m.mode += ", block per source";
     std::fprintf(stderr, "%-18s %-22s %-7s %7zu/%-7zu k %5u delta %10.6g  %10.2f ms (setup %.0f ms)  %12.1f src/s  %.3e dist/s  it %llu  valid %zu/%zu\n",
                  graph.c_str(), m.mode.c_str(), m.order.c_str(), m.done, m.sources, m.k, m.delta, m.wall_ms, m.setup_ms,
                  m.sources_per_s(), m.distances_per_s(), static_cast<unsigned long long>(m.iterations),
@@ -321,9 +330,10 @@ int main(int argc, char** argv) {
     else if (a == "--loop-sources") loop_sources = std::stoul(next());
     else if (a == "--reps") reps = static_cast<unsigned>(std::stoul(next()));
     else if (a == "--phast") phast = true;
+    else if (a == "--driver") batch_driver = sssp::driver_from_name(next());
     else {
       std::fprintf(stderr, "usage: many_sources_bench [--out DIR] [--datasets DIR] [--graph NAME]... [--all-limit S] "
-                           "[--loop-sources N] [--reps R] [--phast]\n");
+                           "[--loop-sources N] [--reps R] [--phast] [--driver auto|block]\n");
       return a == "--help" ? 0 : 2;
     }
   }

@@ -73,6 +73,10 @@ using block_consumer = std::function<void(const distance_block&)>;
 // threads, then one sweep over the levels for the whole batch, k distances per vertex read
 // together) or, without a GPU, phast_cpu per source on the CPU threads.
 // Any other strategy runs the batched delta-stepping above (GPU) or Dijkstra per source (CPU).
+// opts.driver == gpu_driver::block runs the GPU batches with one thread block per source instead
+// (src/sssp/gpu/block_driver.cuh: Near-Far per source in its own row, several sources per SM);
+// 11-15x the vertex-major batch on road networks (bench/results/block_driver.md), opt-in until
+// its integration here has run on the GPU.
 // Every strategy honours opts.cutoff (scipy's `limit`): the distances up to it equal Dijkstra's and
 // every farther vertex reads unreachable; a batch stops once its bucket bound passes the cutoff, a
 // Dijkstra once the next vertex lies past it (PHAST sweeps every level, then clears).
@@ -84,6 +88,9 @@ using block_consumer = std::function<void(const distance_block&)>;
 //                                3 near-queue, 2 far-pile and 1 warp-queue slots, a lane task
 //             + (m / 64 + 1) * k / 32 * 16   arcs of high-degree vertices handed out in chunks
 //             + k * T * 4        the row-major output block
+// driver block instead: per batch k * (n + T) * 4 (every vertex's distance per source, the output
+// block) + k * (2 * (n / 16 + 1024) * 8 + 40) (two far piles and an outcome per block; the piles
+// double, and the batch runs again, when one fills).
 // phast instead: the hierarchy (about the graph's size again) once, and per batch n * k * 4 (the
 // vertex-major distances) + k * T * 4 (the output block) + 12 bytes per vertex that the batch's
 // upward searches settle.

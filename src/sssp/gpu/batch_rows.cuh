@@ -4,6 +4,7 @@
 // in host blocks.
 //   fill_infinity   a batch's distances before its sources are set
 //   gather_rows     vertex-major -> row-major through 32 x 32 tiles, vertices past a cutoff unreachable
+//   pick_rows       row-major rows of every vertex (the block driver's) -> the targets' columns, idem
 //   row_delivery    hands the row-major block to the consumer: as it is (device blocks) or in host
 //                   blocks of at most host_block_bytes through two pinned buffers
 #pragma once
@@ -55,6 +56,21 @@ __global__ void gather_rows(const Distance* dist, std::uint32_t k, const vertex_
 }
 inline dim3 gather_tiles(std::uint32_t columns, std::uint32_t rows) { return dim3((columns + 31) / 32, (rows + 31) / 32); }
 inline dim3 gather_threads() { return dim3(32, 8); }
+
+// out[r * columns + t] = dist[r * stride + target(t)] (targets null: target(t) = t) for the rows
+// that solved every vertex of a source in place (block_driver.cuh); a distance above `cutoff`
+// reads infinity. Grid-stride over the block.
+template <class Distance>
+__global__ void pick_rows(const Distance* dist, std::size_t stride, const vertex_t* targets, std::uint32_t columns,
+                          std::uint32_t rows, Distance cutoff, Distance* out) {
+  const std::size_t cells = std::size_t{rows} * columns;
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < cells;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const std::size_t r = i / columns, t = i % columns;
+    const Distance d = dist[r * stride + (targets ? targets[t] : t)];
+    out[i] = d > cutoff ? distance_ops<Distance>::infinity : d;
+  }
+}
 
 class row_delivery {
  public:

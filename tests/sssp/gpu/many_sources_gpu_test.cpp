@@ -2,7 +2,9 @@
 // R-MAT (high-degree vertices walked in chunks) and grids (unreachable vertices), batch sizes
 // that do and do not divide the source count, duplicate sources, sources without out-arcs, one
 // vertex, target subsets, real and zero weights, device blocks, the distance cutoff, and the errors
-// (a batch that does not fit, a distance that overflows). Skips without a GPU.
+// (a batch that does not fit, a distance that overflows). Every test runs for both GPU batch
+// engines: the vertex-major batch (driver auto) and one block per source (driver block,
+// block_driver.cuh). Skips without a GPU.
 #include <cuda_runtime.h>
 
 #include <cstring>
@@ -17,13 +19,22 @@ namespace {
 
 using namespace deltasplit_test;
 
+// The GPU driver of the test that runs (the suite's parameter, set before each test).
+ds::gpu_driver engine_driver = ds::gpu_driver::automatic;
+
 ds::options on_gpu() {
   ds::options o;
   o.device = ds::device_kind::gpu;
+  o.driver = engine_driver;
   return o;
 }
 
-TEST(ManySourcesGpu, BundledGraphs) {
+class ManySourcesGpu : public ::testing::TestWithParam<ds::gpu_driver> {
+ protected:
+  void SetUp() override { engine_driver = GetParam(); }
+};
+
+TEST_P(ManySourcesGpu, BundledGraphs) {
   DELTASPLIT_REQUIRE_GPU();
   for (const char* name : {"chesapeake.mtx", "USA-road-d.NY.gr.gz", "soc-slashdot0902.mtx.gz"}) {
     const csr g = deltasplit::graph::read_graph(dataset_path(name));
@@ -34,7 +45,7 @@ TEST(ManySourcesGpu, BundledGraphs) {
   }
 }
 
-TEST(ManySourcesGpu, RoadWithNeighbouringSourcesWalkedByWarps) {
+TEST_P(ManySourcesGpu, RoadWithNeighbouringSourcesWalkedByWarps) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = deltasplit::graph::read_graph(dataset_path("USA-road-d.NY.gr.gz"));
   std::vector<vertex_t> sources(64);
@@ -47,7 +58,7 @@ TEST(ManySourcesGpu, RoadWithNeighbouringSourcesWalkedByWarps) {
   }
 }
 
-TEST(ManySourcesGpu, AllSourcesOfASmallGraphInOneAutomaticBatch) {
+TEST_P(ManySourcesGpu, AllSourcesOfASmallGraphInOneAutomaticBatch) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = deltasplit::graph::read_graph(dataset_path("chesapeake.mtx"));
   ds::many_sources ms(g, on_gpu());
@@ -57,7 +68,7 @@ TEST(ManySourcesGpu, AllSourcesOfASmallGraphInOneAutomaticBatch) {
   EXPECT_EQ(expect_rows_match_dijkstra(g, ms, all, {}, "chesapeake all-pairs"), 1u);
 }
 
-TEST(ManySourcesGpu, RmatWithHighDegreeVerticesAndBatchesThatDoAndDoNotDivide) {
+TEST_P(ManySourcesGpu, RmatWithHighDegreeVerticesAndBatchesThatDoAndDoNotDivide) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = small_rmat(12, 3);
   std::uint32_t max_degree = 0;
@@ -79,7 +90,7 @@ TEST(ManySourcesGpu, RmatWithHighDegreeVerticesAndBatchesThatDoAndDoNotDivide) {
   EXPECT_EQ(expect_rows_match_dijkstra(g, ms40, first_sources(g.num_vertices, 100, 4), {}, "rmat 100/40->64"), 2u);
 }
 
-TEST(ManySourcesGpu, StarsWalkedInChunks) {
+TEST_P(ManySourcesGpu, StarsWalkedInChunks) {
   DELTASPLIT_REQUIRE_GPU();
   // Vertex 0 has 300 out-arcs (a first warp takes 64, chunks of 64 the rest, the last one short),
   // vertex 1 exactly 128; the leaves lead back to 0 and 1.
@@ -99,7 +110,7 @@ TEST(ManySourcesGpu, StarsWalkedInChunks) {
   }
 }
 
-TEST(ManySourcesGpu, GridsWithUnreachableVerticesAndZeroWeights) {
+TEST_P(ManySourcesGpu, GridsWithUnreachableVerticesAndZeroWeights) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = small_grid(40, 5);
   ds::many_sources ms(g, on_gpu(), batch(96));
@@ -110,7 +121,7 @@ TEST(ManySourcesGpu, GridsWithUnreachableVerticesAndZeroWeights) {
   expect_rows_match_dijkstra(z, mz, first_sources(z.num_vertices, 150, 6), {}, "weights 0..2");
 }
 
-TEST(ManySourcesGpu, RealWeights) {
+TEST_P(ManySourcesGpu, RealWeights) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = random_graph(4000, 20000, 11, 100.0, weight_kind::real);
   ds::many_sources ms(g, on_gpu(), batch(32));
@@ -121,7 +132,7 @@ TEST(ManySourcesGpu, RealWeights) {
   expect_rows_match_dijkstra(g, mw, first_sources(g.num_vertices, 64, 9), {}, "real, one bucket");
 }
 
-TEST(ManySourcesGpu, DuplicateSourcesSourcesWithoutArcsTargetSubsetsAndOneVertex) {
+TEST_P(ManySourcesGpu, DuplicateSourcesSourcesWithoutArcsTargetSubsetsAndOneVertex) {
   DELTASPLIT_REQUIRE_GPU();
   // Vertex 5 has no out-arcs, vertex 6 no arcs at all.
   const csr g = make_csr(7, {{0, 1, 4}, {1, 2, 3}, {2, 0, 1}, {0, 3, 10}, {3, 4, 0}, {4, 5, 7}, {1, 4, 2}});
@@ -143,7 +154,7 @@ TEST(ManySourcesGpu, DuplicateSourcesSourcesWithoutArcsTargetSubsetsAndOneVertex
   EXPECT_EQ(calls, 0u);
 }
 
-TEST(ManySourcesGpu, DeviceBlocksHoldTheSameRows) {
+TEST_P(ManySourcesGpu, DeviceBlocksHoldTheSameRows) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = small_grid(30, 2);
   const std::vector<vertex_t> sources = first_sources(g.num_vertices, 50, 12), targets = {7, 3, 900, 3, 0};
@@ -168,7 +179,7 @@ TEST(ManySourcesGpu, DeviceBlocksHoldTheSameRows) {
   }
 }
 
-TEST(ManySourcesGpu, ABatchThatDoesNotFitIsRefusedWithTheSizes) {
+TEST_P(ManySourcesGpu, ABatchThatDoesNotFitIsRefusedWithTheSizes) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = random_graph(5000, 20000, 3, 10);
   ds::many_sources ms(g, on_gpu(), batch(1u << 24));  // 5000 x 2^24 x 4 bytes: 335 GB
@@ -184,7 +195,7 @@ TEST(ManySourcesGpu, ABatchThatDoesNotFitIsRefusedWithTheSizes) {
   expect_rows_match_dijkstra(g, ok, {0, 1, 2}, {}, "after a refusal");
 }
 
-TEST(ManySourcesGpu, OverflowIsReported) {
+TEST_P(ManySourcesGpu, OverflowIsReported) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = make_csr(4, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}, {3, 0, 1}});
   ds::many_sources ms(g, on_gpu());
@@ -197,7 +208,7 @@ TEST(ManySourcesGpu, OverflowIsReported) {
 // strategy (phast's batches too), integer, real and zero weights, high-degree vertices (lane tasks
 // and chunks), a batch of 32 and one of 8, bucket widths that put the cutoff inside a bucket (auto,
 // 3) and one bucket for all distances (1e9), all targets and a subset with duplicates.
-TEST(ManySourcesGpu, CutoffRowsEqualDijkstraWithFartherVerticesUnreachable) {
+TEST_P(ManySourcesGpu, CutoffRowsEqualDijkstraWithFartherVerticesUnreachable) {
   DELTASPLIT_REQUIRE_GPU();
   const csr grid = small_grid(30, 6);
   const csr real = random_graph(3000, 15000, 2, 50.0, weight_kind::real);
@@ -220,7 +231,7 @@ TEST(ManySourcesGpu, CutoffRowsEqualDijkstraWithFartherVerticesUnreachable) {
   }
 }
 
-TEST(ManySourcesGpu, SetCutoffReaimsOneSolver) {
+TEST_P(ManySourcesGpu, SetCutoffReaimsOneSolver) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = small_rmat(10, 9);
   const std::vector<vertex_t> sources = first_sources(g.num_vertices, 40, 5);
@@ -231,7 +242,7 @@ TEST(ManySourcesGpu, SetCutoffReaimsOneSolver) {
   }
 }
 
-TEST(ManySourcesGpu, AnOverflowPastTheCutoffIsUnreachable) {
+TEST_P(ManySourcesGpu, AnOverflowPastTheCutoffIsUnreachable) {
   DELTASPLIT_REQUIRE_GPU();
   expect_overflow_past_the_cutoff_unreachable(on_gpu());
   ds::options phast = on_gpu();
@@ -239,12 +250,44 @@ TEST(ManySourcesGpu, AnOverflowPastTheCutoffIsUnreachable) {
   expect_overflow_past_the_cutoff_unreachable(phast);
 }
 
-TEST(ManySourcesGpu, OutOfRangeSourcesAndTargetsAreRefused) {
+TEST_P(ManySourcesGpu, OutOfRangeSourcesAndTargetsAreRefused) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = make_csr(3, {{0, 1, 1}});
   ds::many_sources ms(g, on_gpu());
   EXPECT_THROW(ms.run({0, 3}, {}, [](const ds::distance_block&) {}), std::out_of_range);
   EXPECT_THROW(ms.run({0}, {9}, [](const ds::distance_block&) {}), std::out_of_range);
 }
+
+// The block driver's far piles start at options::queue_capacity entries: 8 fill in every batch,
+// the piles double and the batch runs again; the grown piles serve the next run.
+TEST_P(ManySourcesGpu, FarPilesThatFillGrow) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = small_grid(50, 3);
+  ds::options o = on_gpu();
+  o.queue_capacity = 8;
+  ds::many_sources ms(g, o, batch(64));
+  const std::vector<vertex_t> sources = first_sources(g.num_vertices, 100, 4);
+  EXPECT_EQ(expect_rows_match_dijkstra(g, ms, sources, {}, "far piles of 8"), 2u);
+  expect_rows_match_dijkstra(g, ms, sources, {3, 2000, 3}, "far piles grown before");
+}
+
+// A bucket of 5,000 vertices from one source: the near set of a block (2,048 entries a queue)
+// spills to its far pile and takes the same bucket again.
+TEST_P(ManySourcesGpu, WideBucketsSpillTheNearSet) {
+  DELTASPLIT_REQUIRE_GPU();
+  std::vector<arc> star;
+  for (vertex_t v = 1; v <= 5000; ++v) star.push_back({0, v, double(v % 3)});
+  for (vertex_t v = 1; v < 5000; v += 2) star.push_back({v, v + 1, 1});
+  const csr g = make_csr(5001, star);
+  ds::many_sources ms(g, on_gpu(), batch(32));
+  expect_rows_match_dijkstra(g, ms, {0, 1, 0, 4999}, {}, "star of 5,000 leaves");
+}
+
+std::string driver_label(const ::testing::TestParamInfo<ds::gpu_driver>& info) {
+  return info.param == ds::gpu_driver::block ? "block_per_source" : "vertex_major";
+}
+
+INSTANTIATE_TEST_SUITE_P(Engines, ManySourcesGpu, ::testing::Values(ds::gpu_driver::automatic, ds::gpu_driver::block),
+                         driver_label);
 
 }  // namespace
