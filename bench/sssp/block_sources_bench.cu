@@ -1,0 +1,132 @@
+// Many sources on the block driver's kernel alone (block_driver.cuh): one thread block per source,
+// every block Near-Far for its own source in its own row of every vertex, launched directly on an
+// uploaded graph, the way many_sources runs it with options::driver == block but without the
+// library around it (no targets picked, no rows delivered). It measured the launch shapes
+// (block_driver_tuning::rows_threads and rows_near_capacity) and the throughput figures of
+// bench/results/block_driver.md.
+//
+//   block_sources_bench GRAPH DELTA K FAR_CAPACITY [THREADS]
+//
+// GRAPH a file read_graph takes (integer weights: unweighted files get [0, 1000] from seed 1, as
+// the CLI's), DELTA the bucket width (the CLI prints the automatic one), K sources drawn at random
+// (seed 7) and solved in one launch, FAR_CAPACITY entries per far pile, THREADS 1024, 512 or 256 a
+// block (near queues of 8192, 4096 or 2048 entries). Three launches, each timed with events
+// (distance fill included); three rows (first, middle, last) compared with Dijkstra.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "deltasplit/graph/io.hpp"
+#include "deltasplit/sssp.hpp"
+#include "sssp/gpu/batch_rows.cuh"
+#include "sssp/gpu/block_driver.cuh"
+
+namespace {
+
+using namespace deltasplit;
+using namespace deltasplit::sssp::gpu;
+
+#define BENCH_CUDA(call)                                                                        \
+  do {                                                                                          \
+    const cudaError_t e_ = (call);                                                              \
+    if (e_ != cudaSuccess) {                                                                    \
+      std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                          \
+      std::exit(1);                                                                             \
+    }                                                                                           \
+  } while (0)
+
+template <std::uint32_t Q>
+void launch(const block_view<std::uint32_t>& v, const vertex_t* sources, int k, unsigned threads) {
+  BENCH_CUDA(cudaFuncSetAttribute(block_solve<std::uint32_t, Q>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(block_driver_shared_bytes(Q))));
+  block_solve<std::uint32_t, Q><<<k, threads, block_driver_shared_bytes(Q)>>>(v, sources, 0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 5) {
+    std::fprintf(stderr, "usage: block_sources_bench GRAPH DELTA K FAR_CAPACITY [THREADS: 1024|512|256]\n");
+    return 2;
+  }
+  const graph::csr g = graph::read_graph(argv[1]);
+  if (g.kind != graph::weight_kind::integer) {
+    std::fprintf(stderr, "block_sources_bench takes integer weights\n");
+    return 2;
+  }
+  const std::uint32_t delta = static_cast<std::uint32_t>(std::atoll(argv[2]));
+  const int k = std::atoi(argv[3]);
+  const std::uint32_t capacity = static_cast<std::uint32_t>(std::atoll(argv[4]));
+  const unsigned threads = argc > 5 ? static_cast<unsigned>(std::atoi(argv[5])) : 1024;
+  if (delta == 0 || k <= 0 || capacity == 0 || (threads != 1024 && threads != 512 && threads != 256)) {
+    std::fprintf(stderr, "block_sources_bench: DELTA, K and FAR_CAPACITY must be positive, THREADS 1024, 512 or 256\n");
+    return 2;
+  }
+  const vertex_t n = g.num_vertices;
+  const edge_t m = g.num_arcs();
+  std::mt19937_64 rng(7);
+  std::vector<vertex_t> sources(k);
+  for (auto& s : sources) s = static_cast<vertex_t>(rng() % n);
+
+  edge_t* offsets = nullptr;
+  vertex_t *targets = nullptr, *d_sources = nullptr;
+  std::uint32_t *weights = nullptr, *dist = nullptr;
+  uint2* piles = nullptr;
+  block_outcome* outcome = nullptr;
+  BENCH_CUDA(cudaMalloc(&offsets, (std::size_t{n} + 1) * sizeof(edge_t)));
+  BENCH_CUDA(cudaMalloc(&targets, m * sizeof(vertex_t)));
+  BENCH_CUDA(cudaMalloc(&weights, m * sizeof(std::uint32_t)));
+  BENCH_CUDA(cudaMalloc(&dist, std::size_t{n} * k * sizeof(std::uint32_t)));
+  BENCH_CUDA(cudaMalloc(&piles, 2 * std::size_t{capacity} * k * sizeof(uint2)));
+  BENCH_CUDA(cudaMalloc(&outcome, k * sizeof(block_outcome)));
+  BENCH_CUDA(cudaMalloc(&d_sources, k * sizeof(vertex_t)));
+  BENCH_CUDA(cudaMemcpy(offsets, g.offsets.data(), (std::size_t{n} + 1) * sizeof(edge_t), cudaMemcpyDefault));
+  BENCH_CUDA(cudaMemcpy(targets, g.targets.data(), m * sizeof(vertex_t), cudaMemcpyDefault));
+  BENCH_CUDA(cudaMemcpy(weights, g.int_weights.data(), m * sizeof(std::uint32_t), cudaMemcpyDefault));
+  BENCH_CUDA(cudaMemcpy(d_sources, sources.data(), k * sizeof(vertex_t), cudaMemcpyDefault));
+
+  block_view<std::uint32_t> v{offsets, targets, weights, n, {delta}, no_bucket, dist, n, piles, capacity, outcome};
+  cudaEvent_t start, stop;
+  BENCH_CUDA(cudaEventCreate(&start));
+  BENCH_CUDA(cudaEventCreate(&stop));
+  std::vector<block_outcome> o(k);
+  for (int rep = 0; rep < 3; ++rep) {
+    BENCH_CUDA(cudaEventRecord(start));
+    fill_infinity<<<1024, 256>>>(dist, std::size_t{n} * k);
+    if (threads == 1024)
+      launch<block_driver_tuning::near_capacity>(v, d_sources, k, threads);
+    else if (threads == 512)
+      launch<4096>(v, d_sources, k, threads);
+    else
+      launch<block_driver_tuning::rows_near_capacity>(v, d_sources, k, threads);
+    BENCH_CUDA(cudaGetLastError());
+    BENCH_CUDA(cudaEventRecord(stop));
+    BENCH_CUDA(cudaEventSynchronize(stop));
+    float ms = 0;
+    BENCH_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    BENCH_CUDA(cudaMemcpy(o.data(), outcome, k * sizeof(block_outcome), cudaMemcpyDefault));
+    int exceeded = 0;
+    std::uint32_t longest = 0, largest_far = 0;
+    for (const block_outcome& x : o) {
+      exceeded += x.capacity_exceeded != 0;
+      longest = std::max(longest, x.iterations);
+      largest_far = std::max(largest_far, x.max_far);
+    }
+    std::printf("%s k=%d threads=%u: %.2f ms, %.1f sources/s, %.3g distances/s, exceeded %d, max it %u, max far %u\n",
+                argv[1], k, threads, ms, k / ms * 1e3, double(k) * n / ms * 1e3, exceeded, longest, largest_far);
+  }
+  std::vector<std::uint32_t> row(n);
+  int differ = 0;
+  for (int i : {0, k / 2, k - 1}) {
+    BENCH_CUDA(cudaMemcpy(row.data(), dist + std::size_t{static_cast<unsigned>(i)} * n, n * sizeof(std::uint32_t),
+                          cudaMemcpyDefault));
+    differ += sssp::dijkstra(g, sources[i]).int_distances != row;
+  }
+  std::printf("validation: %d of 3 rows differ\n", differ);
+  return differ ? 3 : 0;
+}
