@@ -46,6 +46,11 @@ if [ -n "$ncu" ]; then
   step ncu_small_frontier "$ncu" --clock-control none --section SpeedOfLight --section Occupancy \
     --section WarpStateStats -k regex:small_frontier -c 2 \
     "$bin/deltasplit" sssp datasets/USA-road-d.NY.gr.gz --source 1 --strategy near-far
+  # The block driver's one-source solve: ~5 us an iteration where ~1 was hoped
+  # (bench/results/block_driver.md). Where its warps wait: L2 loads, atomics, the barrier.
+  step ncu_block_driver "$ncu" --clock-control none --section SpeedOfLight --section WarpStateStats \
+    --section MemoryWorkloadAnalysis --section SourceCounters -k regex:block_solve -c 1 \
+    "$bin/deltasplit" sssp datasets/USA-road-d.NY.gr.gz --source 1 --strategy near-far --driver block
 fi
 grep -E "^== |FAILED|PASSED" "$log" | tail -n 40
 exit $status

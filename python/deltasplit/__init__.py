@@ -14,7 +14,7 @@ A CPU-only build (no nvcc when it was built) says so with a RuntimeWarning at im
 import warnings
 
 from . import _core
-from ._graph import GPU_STRATEGIES, STRATEGIES, Graph, SSSPResult
+from ._graph import DRIVERS, GPU_STRATEGIES, STRATEGIES, Graph, SSSPResult
 
 InputError = _core.InputError
 DistanceOverflow = _core.DistanceOverflow
@@ -22,7 +22,7 @@ BUILT_WITH_CUDA = bool(_core.built_with_cuda)
 
 __version__ = "0.1.0"
 __all__ = ["Graph", "SSSPResult", "gpu_available", "gpu_reason", "InputError", "DistanceOverflow",
-           "STRATEGIES", "GPU_STRATEGIES", "BUILT_WITH_CUDA", "csgraph"]
+           "STRATEGIES", "GPU_STRATEGIES", "DRIVERS", "BUILT_WITH_CUDA", "csgraph"]
 
 
 def gpu_available():

@@ -13,6 +13,8 @@ STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast", "cpu"
 # graph first (a contraction hierarchy: seconds on a road network, once per Graph), then answers
 # each source with PHAST's sweep: for many queries on one road network.
 GPU_STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast")
+# The GPU loops (C++ sssp::gpu_driver): "auto" (the step loop), "steps", "partitioned", "block".
+DRIVERS = ("auto", "steps", "partitioned", "block")
 
 SSSPResult = namedtuple("SSSPResult", ["distances", "predecessors", "stats"])
 SSSPResult.__doc__ = """One source's answer.
@@ -238,7 +240,7 @@ class Graph:
     # -- solving ------------------------------------------------------------------------------
 
     def sssp(self, source, strategy="multisplit", delta=0, predecessors=False, *, device="auto", buckets=10,
-             cutoff=math.inf, threads=0, out=None, hierarchy=None):
+             cutoff=math.inf, threads=0, out=None, hierarchy=None, driver="auto"):
         """Shortest paths from `source`: an SSSPResult (distances, predecessors, stats).
 
         strategy: one of STRATEGIES; the GPU ones run on the GPU when device is 'auto' and a GPU
@@ -250,13 +252,16 @@ class Graph:
         milliseconds; it must have been built from this very graph, else deltasplit.InputError
         naming the file), else built and written there (never replacing a file); stats['setup']
         says 'built' or 'loaded'. delta: bucket width, 0 = automatic. cutoff:
-        vertices farther than this are reported unreachable (the solve stops there).
+        vertices farther than this are reported unreachable (the solve stops there). driver: the
+        GPU loop, one of DRIVERS ('auto': the step loop; 'block': the whole solve in one thread
+        block, slower for one source; stats['driver'] names what ran; ignored on the CPU).
         Results are numpy arrays for host graphs and cupy arrays (torch tensors for a graph built
         from torch tensors) for device graphs, written by the solver in place. `out`: optional
         (distances, predecessors-or-None) arrays to write into instead of new ones.
         """
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+        _check_driver(driver)
         hierarchy_file = _hierarchy_path(hierarchy, strategy)
         if isinstance(source, (bool, np.bool_)) or not isinstance(source, (int, np.integer)):
             raise TypeError(f"source must be an integer vertex id; got {type(source).__name__}")
@@ -281,7 +286,7 @@ class Graph:
             import cupy
             stream = cupy.cuda.get_current_stream().ptr
         stats = self._core.run_into(int(source), dist, pred, strategy, device, float(delta), int(buckets),
-                                    float(cutoff), int(threads), int(stream), hierarchy_file)
+                                    float(cutoff), int(threads), int(stream), hierarchy_file, driver)
         if self._device and getattr(self, "_torch", False) and out is None:
             import torch
             dist = torch.from_dlpack(dist)
@@ -290,7 +295,7 @@ class Graph:
 
     def distance_matrix(self, sources, targets=None, *, strategy="multisplit", device="auto", delta=0,
                         cutoff=math.inf, batch_size=None, threads=0, out=None, return_stats=False,
-                        hierarchy=None):
+                        hierarchy=None, driver="auto"):
         """Distances from every source to every target: a (len(sources), len(targets)) array, all
         vertices as targets when targets is None. Duplicate sources and targets are allowed.
 
@@ -309,8 +314,11 @@ class Graph:
         it). A new cutoff keeps the solver (no upload, no new hierarchy); a new strategy, device,
         delta, threads, batch_size or hierarchy builds a new one (an upload of the graph; with
         'phast', a new hierarchy or a load of the file).
+        driver='block' runs the GPU batches with one thread block per source instead (each source
+        Near-Far on its own, several per SM; 11-15x the shared-bound batches on road networks in
+        the project's H100 runs, opt-in until this path has run on a GPU; stats['driver']).
         Device graphs (built from cupy or torch arrays) are solved one source at a time with
-        sssp(strategy=...) into the rows (the batched solver takes a host graph).
+        sssp(strategy=..., driver=...) into the rows (the batched solver takes a host graph).
 
         Results: the graph's distance type (uint32 with INT_INFINITY, or float32 with inf), a numpy
         array for host graphs, a cupy array (torch for a torch-built graph) for device graphs.
@@ -322,6 +330,7 @@ class Graph:
         """
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+        _check_driver(driver)
         hierarchy_file = _hierarchy_path(hierarchy, strategy)
         if device not in ("auto", "gpu", "cpu"):
             raise ValueError(f"device must be 'auto', 'gpu' or 'cpu'; got {device!r}")
@@ -355,7 +364,8 @@ class Graph:
         if len(src) == 0 or columns == 0:
             stats = {"batched": False, "solves": 0, "milliseconds": 0.0, "device": ""}
         elif self._device:
-            stats = self._rows_one_by_one(src, tgt, out, strategy, device, delta, cutoff, threads, hierarchy)
+            stats = self._rows_one_by_one(src, tgt, out, strategy, device, delta, cutoff, threads, hierarchy,
+                                          driver)
         else:
             if _device_module(out) is not None:
                 # The output's memory may still be in use by work queued on the caller's streams;
@@ -365,13 +375,13 @@ class Graph:
             run_on = device if strategy in GPU_STRATEGIES else "cpu"
             stats = self._core.distance_matrix_into(src, tgt, out, run_on, strategy == "phast", float(delta),
                                                     float(cutoff), int(threads), int(batch_size or 0),
-                                                    hierarchy_file)
+                                                    hierarchy_file, driver)
         if torch_out:
             import torch
             out = torch.from_dlpack(out)
         return (out, stats) if return_stats else out
 
-    def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, cutoff, threads, hierarchy):
+    def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, cutoff, threads, hierarchy, driver):
         """distance_matrix on a device graph: one sssp per source, written into its row (through
         a row of all vertices when targets pick the columns)."""
         import cupy
@@ -383,7 +393,7 @@ class Graph:
         stats = {"batched": False, "solves": 0, "milliseconds": 0.0, "device": ""}
         for i, s in enumerate(sources):
             r = self.sssp(int(s), strategy, delta, device=device, cutoff=cutoff, threads=threads,
-                          hierarchy=hierarchy,
+                          hierarchy=hierarchy, driver=driver,
                           out=(rows[i] if full is None else full, None))
             if full is not None:
                 rows[i] = full[picks]
@@ -399,6 +409,11 @@ def device_rows(offsets):
     offsets = offsets.astype(cupy.int64)
     arcs = cupy.arange(int(offsets[-1]), dtype=cupy.int64)
     return cupy.searchsorted(offsets[1:], arcs, side="right").astype(cupy.int64)
+
+
+def _check_driver(driver):
+    if not isinstance(driver, str) or driver not in DRIVERS:
+        raise ValueError(f"unknown driver {driver!r}; expected one of {', '.join(DRIVERS)}")
 
 
 def _hierarchy_path(hierarchy, strategy):

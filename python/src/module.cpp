@@ -74,9 +74,11 @@ struct batch_settings {
   std::uint32_t batch_size = 0;
   bool device_blocks = false;
   std::string hierarchy;  // phast: options::hierarchy_file
+  ds::sssp::gpu_driver driver = ds::sssp::gpu_driver::automatic;  // block: one thread block per source
   bool operator==(const batch_settings& o) const {
     return device == o.device && phast == o.phast && delta == o.delta && threads == o.threads &&
-           batch_size == o.batch_size && device_blocks == o.device_blocks && hierarchy == o.hierarchy;
+           batch_size == o.batch_size && device_blocks == o.device_blocks && hierarchy == o.hierarchy &&
+           driver == o.driver;
   }
 };
 
@@ -129,6 +131,7 @@ class py_graph {
       o.cutoff = b.cutoff;
       o.threads = b.threads;
       o.hierarchy_file = b.hierarchy;
+      o.driver = b.driver;
       ds::sssp::many_source_options m;
       m.batch_size = b.batch_size;
       m.device_blocks = b.device_blocks;
@@ -209,6 +212,7 @@ nb::dict stats_dict(const ds::sssp::statistics& st) {
   nb::dict d;
   d["strategy"] = st.strategy;
   d["device"] = st.device;
+  d["driver"] = st.driver;
   d["milliseconds"] = st.milliseconds;
   d["relax_ms"] = st.relax_ms;
   d["frontier_ms"] = st.frontier_ms;
@@ -227,9 +231,10 @@ nb::dict stats_dict(const ds::sssp::statistics& st) {
 // hierarchy: phast's options::hierarchy_file ("" for none).
 nb::dict run_into(py_graph& g, std::uint64_t source, any_array dist, nb::object pred, const std::string& strategy,
                   const std::string& device, double delta, std::uint32_t buckets, double cutoff, unsigned threads,
-                  std::uintptr_t stream, const std::string& hierarchy) {
+                  std::uintptr_t stream, const std::string& hierarchy, const std::string& driver) {
   ds::sssp::options o;
   o.how = ds::sssp::strategy_from_name(strategy);
+  o.driver = ds::sssp::driver_from_name(driver);
   o.device = device_from_name(device);
   o.delta = delta;
   o.buckets = buckets;
@@ -309,7 +314,7 @@ void copy_on_device(void* to, const void* from, std::size_t bytes, void* stream)
 // run() returns.
 nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object targets, matrix_array out,
                               const std::string& device, bool phast, double delta, double cutoff, unsigned threads,
-                              std::uint32_t batch_size, const std::string& hierarchy) {
+                              std::uint32_t batch_size, const std::string& hierarchy, const std::string& driver) {
   std::vector<vertex_t> from = vertex_list(sources, "sources");
   std::vector<vertex_t> to;
   if (!targets.is_none()) to = vertex_list(nb::cast<any_array>(targets), "targets");
@@ -334,6 +339,7 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   b.batch_size = batch_size;
   b.device_blocks = out_on_device;
   b.hierarchy = hierarchy;
+  b.driver = ds::sssp::driver_from_name(driver);
   if (out_on_device && b.device == ds::sssp::device_kind::cpu)
     throw std::invalid_argument("device='cpu' writes host memory: the distance matrix is in device memory");
   ds::sssp::many_sources& ms = g.many_for(b);
@@ -368,6 +374,8 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   d["batched"] = true;
   d["device"] = ms.device_name();
   d["on_gpu"] = ms.on_gpu();
+  // The GPU's batch engine: "block" (one thread block per source) or the vertex-major batches.
+  d["driver"] = ms.on_gpu() && !phast ? (b.driver == ds::sssp::gpu_driver::block ? "block" : "vertex-major") : "";
   d["batch_size"] = k;
   d["batches"] = batches;
   d["blocks"] = blocks;
@@ -436,10 +444,10 @@ NB_MODULE(_core, m) {
            })
       .def("run_into", &run_into, nb::arg("source"), nb::arg("dist"), nb::arg("pred").none(), nb::arg("strategy"),
            nb::arg("device"), nb::arg("delta"), nb::arg("buckets"), nb::arg("cutoff"), nb::arg("threads"),
-           nb::arg("stream"), nb::arg("hierarchy"))
+           nb::arg("stream"), nb::arg("hierarchy"), nb::arg("driver"))
       .def("distance_matrix_into", &distance_matrix_into, nb::arg("sources"), nb::arg("targets").none(),
            nb::arg("out").noconvert(), nb::arg("device"), nb::arg("phast"), nb::arg("delta"), nb::arg("cutoff"),
-           nb::arg("threads"), nb::arg("batch_size"), nb::arg("hierarchy"));
+           nb::arg("threads"), nb::arg("batch_size"), nb::arg("hierarchy"), nb::arg("driver"));
 
   m.def("from_csr_arrays", &from_csr_arrays, nb::arg("n"), nb::arg("offsets"), nb::arg("targets"), nb::arg("weights"),
         nb::arg("symmetric") = false, nb::arg("threads") = 0);

@@ -339,3 +339,39 @@ def test_device_output_with_device_cpu_raises():
     import cupy
     with pytest.raises(ValueError, match="device='cpu'"):
         Graph.from_scipy(small()).distance_matrix([0, 1], device="cpu", out=cupy.empty((2, 6), dtype=cupy.uint32))
+
+
+@pytest.mark.parametrize("batch_size", [None, 2])
+def test_block_driver_distance_matrix_equals_scipy_on_every_dataset(dataset, batch_size):
+    """driver='block': one thread block per source on the GPU (where one is usable; else the same
+    CPU rows), the same answers as scipy with and without a cutoff; stats name the batch engine,
+    and switching the driver on one Graph rebuilds the solver for it."""
+    g, matrix, sources, reference, integer = dataset
+    d, stats = g.distance_matrix(sources, batch_size=batch_size, driver="block", return_stats=True)
+    assert_same_distances(d, reference, integer)
+    assert stats["driver"] == ("block" if GPU else "")
+    assert stats["batches"] == math.ceil(len(sources) / stats["batch_size"])
+    cutoff = cutoff_in_a_gap(reference)
+    d = g.distance_matrix(sources, batch_size=batch_size, driver="block", cutoff=cutoff)
+    assert_same_distances(d, np.where(reference > cutoff, np.inf, reference), integer)
+    d, stats = g.distance_matrix(sources, batch_size=batch_size, return_stats=True)
+    assert stats["driver"] == ("vertex-major" if GPU else "")
+    assert_same_distances(d, reference, integer)
+
+
+def test_driver_is_checked_and_reported():
+    g, matrix = load(DATASETS[0])
+    for bad in ("blocks", "", None, 3):
+        with pytest.raises(ValueError, match="driver"):
+            g.distance_matrix([0], driver=bad)
+        with pytest.raises(ValueError, match="driver"):
+            g.sssp(0, driver=bad)
+    reference = scg.dijkstra(matrix, indices=0)
+    integer = g.weight_kind == "integer"
+    for driver in deltasplit.DRIVERS:
+        r = g.sssp(0, "near-far", driver=driver)
+        assert_same_distances(r.distances[None, :], reference[None, :], integer)
+        if GPU and driver == "block":
+            assert r.stats["driver"].startswith("block")
+        elif not GPU:
+            assert r.stats["driver"] == ""
