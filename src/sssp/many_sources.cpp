@@ -110,7 +110,7 @@ many_sources::many_sources(const graph::csr& g, const options& opts, const many_
     impl_->phast = std::make_unique<detail::phast>(g, opts, usable && g.num_vertices > 0);
     if (impl_->phast->on_gpu()) return;
   } else if (usable && g.num_vertices > 0) {
-    impl_->gpu = detail::make_many_sources_engine(g, opts.driver == gpu_driver::block);
+    impl_->gpu = detail::make_many_sources_engine(g, opts);
     return;
   }
   impl_->pool = std::make_unique<detail::thread_pool>(opts.threads);

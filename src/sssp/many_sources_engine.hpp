@@ -73,8 +73,9 @@ void set_distances(distance_block& b, const Distance* rows) {
 }
 
 // The batched delta-stepping engine: uploads g; throws std::runtime_error when no device can be
-// used or the graph does not fit. block_rows: one block per source (block_driver.cuh) instead of
-// the vertex-major batch (options::driver == gpu_driver::block).
-std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g, bool block_rows);
+// used or the graph does not fit. opts.driver == gpu_driver::block: one thread block per source
+// (block_driver.cuh) instead of the vertex-major batch, its far piles starting at
+// opts.queue_capacity entries (0: automatic).
+std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g, const options& opts);
 
 }  // namespace deltasplit::sssp::detail

@@ -89,8 +89,10 @@ using block_consumer = std::function<void(const distance_block&)>;
 //             + (m / 64 + 1) * k / 32 * 16   arcs of high-degree vertices handed out in chunks
 //             + k * T * 4        the row-major output block
 // driver block instead: per batch k * (n + T) * 4 (every vertex's distance per source, the output
-// block) + k * (2 * (n / 16 + 1024) * 8 + 40) (two far piles and an outcome per block; the piles
-// double, and the batch runs again, when one fills).
+// block: none is allocated when every vertex is a target, the rows are handed over, but the
+// automatic k counts one) + k * (2 * F * 8 + 48) (two far piles of F entries and an outcome per
+// block; F = opts.queue_capacity, else n / 16 + 1024; the piles double, and the batch runs again,
+// when one fills, and a distance_block's milliseconds count every run).
 // phast instead: the hierarchy (about the graph's size again) once, and per batch n * k * 4 (the
 // vertex-major distances) + k * T * 4 (the output block) + 12 bytes per vertex that the batch's
 // upward searches settle.

@@ -81,6 +81,7 @@ constexpr std::size_t block_driver_shared_bytes(std::uint32_t Q) { return 2 * st
 struct block_outcome {
   unsigned long long edges_relaxed, vertices_processed;
   std::uint32_t iterations, buckets, passes, max_frontier, max_far;
+  std::uint32_t respills;            // passes that took the same bucket again: its near set had filled
   std::uint32_t overflowed;          // a distance sum was dropped (distance.cuh)
   std::uint32_t capacity_exceeded;   // the far pile filled: the solve stopped, grow and solve again
 };
@@ -163,7 +164,7 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
   __syncthreads();
 
   unsigned long long edges = 0, vertices = 0;
-  std::uint32_t iterations = 0, buckets = 1, passes = 0, max_frontier = 1, max_far = 0;
+  std::uint32_t iterations = 0, buckets = 1, passes = 0, max_frontier = 1, max_far = 0, respills = 0;
   unsigned it = 0;    // iterations so far: the queue is it % 2, the counter it % 3
   unsigned pile = 0;  // the far pile in use
   std::uint32_t cur = 0;
@@ -246,6 +247,10 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
     max_far = max(max_far, total);
     if (next == none || next > last || total == 0) break;
     __syncthreads();  // every thread has read spilled, far_min, kept_min and far_count
+    if (next != cur)  // only a spill takes the same bucket again (every other candidate lies above cur)
+      ++buckets;
+    else
+      ++respills;
     cur = next;
     if (tid == 0) {
       kept_count = 0;
@@ -282,7 +287,6 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
       far_count = kept_count;
       spilled = next_spilled;
     }
-    if (near_count[it % 3] > 0) ++buckets;
     __syncthreads();
   }
 
@@ -298,6 +302,7 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
     o.passes = passes;
     o.max_frontier = max_frontier;
     o.max_far = max_far;
+    o.respills = respills;
     o.overflowed = (stop_flags & 1u) ? 1u : 0u;
     o.capacity_exceeded = (stop_flags & 2u) ? 1u : 0u;
     v.outcome[blockIdx.x] = o;

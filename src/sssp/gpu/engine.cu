@@ -261,13 +261,16 @@ class engine final : public detail::gpu_engine, private engine_context {
       out.milliseconds = solve_in_block(source, bucket, last, opts.queue_capacity, blk, growths);
       out.final.overflowed = blk.overflowed;
       driver = "block: near-far in one block of " + std::to_string(block_driver_tuning::threads) + " threads; " +
-               std::to_string(blk.buckets) + " buckets, " + std::to_string(blk.passes) + " far-pile passes, far pile " +
-               std::to_string(blk.max_far) + " at most";
+               std::to_string(blk.buckets) + " buckets, " + std::to_string(blk.passes) + " far-pile passes (" +
+               std::to_string(blk.respills) + " again after a full near set), far pile " + std::to_string(blk.max_far) +
+               " at most";
     }
     // --- end of the driver hook ---
     frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
-    if (K > queued_buckets_) allocate_queues(queue_capacity_, K);
-    if (!partitioned) split_at(bucket.delta);
+    if (!partitioned && !in_block) {  // the step loop's queues and light-arc split
+      if (K > queued_buckets_) allocate_queues(queue_capacity_, K);
+      split_at(bucket.delta);
+    }
 
     const bool block_light = block_light_phase(opts.light, n_, m_);
     while (!partitioned && !in_block) {

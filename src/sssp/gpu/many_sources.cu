@@ -424,9 +424,10 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   using weight = typename distance_ops<Distance>::weight;
 
  public:
-  many_engine(const graph::csr& g, bool block_rows)
+  // opts.driver == block: one block per source; opts.queue_capacity: its far piles' start.
+  many_engine(const graph::csr& g, const options& opts)
       : engine_context(nullptr, sizeof(batch_control)), g_(g), n_(g.num_vertices), m_(g.num_arcs()),
-        block_rows_(block_rows) {
+        block_rows_(opts.driver == gpu_driver::block), queue_capacity_(opts.queue_capacity) {
     blocks_ = multiprocessors_ * (2048 / (warps_per_block * 32));
     const auto& w = weights();
     reserve((std::size_t{n_} + 1) * sizeof(edge_t) + m_ * (sizeof(vertex_t) + sizeof(weight)) + (1u << 20),
@@ -448,7 +449,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   std::size_t free_bytes() const override { return free_bytes_with(allocated_); }
 
   std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const override {
-    if (block_rows_) return block_rows_bytes(k, columns, std::max(far_capacity_, initial_far_capacity()));
+    if (block_rows_) return block_rows_bytes(k, columns, start_far_capacity());
     return detail::many_sources_batch_bytes(g_, k, columns);
   }
 
@@ -492,41 +493,48 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   // --- one block per source (options::driver == block; the file comment) ---
 
   // Device bytes of a batch of k sources on the block driver: every vertex's distance per source,
-  // the output block, two far piles of `capacity` entries and an outcome per block.
+  // the output block of `columns` targets (counted always; with every vertex a target the rows are
+  // the output and none is allocated), two far piles of `capacity` entries and an outcome per block.
   std::size_t block_rows_bytes(std::uint32_t k, std::size_t columns, std::uint32_t capacity) const {
     return std::size_t{k} * (std::size_t{n_} + columns) * sizeof(Distance) +
            std::size_t{k} * (2 * std::size_t{capacity} * sizeof(uint2) + sizeof(block_outcome));
   }
-  std::uint32_t initial_far_capacity() const { return n_ / block_driver_tuning::rows_far_divisor + 1024; }
+  // The far piles' entries: what an earlier batch grew them to, else options::queue_capacity as
+  // the engine was made with, else n / rows_far_divisor + 1024 (block_driver_tuning).
+  std::uint32_t start_far_capacity() const {
+    if (far_capacity_) return far_capacity_;
+    return queue_capacity_ ? queue_capacity_ : n_ / block_driver_tuning::rows_far_divisor + 1024;
+  }
 
-  void allocate_rows(std::uint32_t k, std::uint32_t columns, std::uint32_t capacity) {
-    if (k == k_ && columns == columns_ && capacity == far_capacity_) return;
+  // picked: the batch has a target list (an output block of k x columns), else the rows are output.
+  void allocate_rows(std::uint32_t k, std::uint32_t columns, bool picked, std::uint32_t capacity) {
+    if (k == k_ && columns == columns_ && picked == picked_ && capacity == far_capacity_) return;
     dist_ = {};
     out_ = {};
     piles_ = {};
     outcomes_ = {};
     allocated_ = 0;
     k_ = columns_ = far_capacity_ = 0;
-    const std::size_t bytes = block_rows_bytes(k, columns, capacity);
+    const std::size_t bytes = block_rows_bytes(k, picked ? columns : 0, capacity);
     reserve(bytes, "a batch of " + std::to_string(k) + " sources with " + std::to_string(columns) +
                        " targets on the block driver (choose a smaller batch size)");
     dist_ = device_array<Distance>(std::size_t{k} * n_, "the batch's rows");
-    out_ = device_array<Distance>(std::size_t{k} * columns, "the output block");
+    if (picked) out_ = device_array<Distance>(std::size_t{k} * columns, "the output block");
     piles_ = device_array<uint2>(std::size_t{k} * 2 * capacity, "the far piles");
     outcomes_ = device_array<block_outcome>(k, "the blocks' outcomes");
     allocated_ = bytes;
     k_ = k;
     columns_ = columns;
+    picked_ = picked;
     far_capacity_ = capacity;
   }
 
   void run_block_rows(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
                       const options& opts, const many_source_options& mopts, const block_consumer& consume) {
     constexpr std::uint32_t Q = block_driver_tuning::rows_near_capacity;
-    const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
-    // The piles keep what an earlier batch grew them to; options::queue_capacity sets the start.
-    allocate_rows(k, columns,
-                  far_capacity_ ? far_capacity_ : opts.queue_capacity ? opts.queue_capacity : initial_far_capacity());
+    const bool picked = !targets.empty();
+    const std::uint32_t columns = picked ? static_cast<std::uint32_t>(targets.size()) : n_;
+    allocate_rows(k, columns, picked, start_far_capacity());
     const device_array<vertex_t> d_sources = on_device(sources, "the source list");
     const device_array<vertex_t> d_targets = on_device(targets, "the target list");
     const bucket_of_distance<Distance> width = bucket_width(opts.delta, false);
@@ -535,7 +543,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     for (std::size_t first = 0; first < sources.size(); first += k) {
       const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
       outcome.resize(rows);
-      double ms = 0;
+      double ms = 0;  // every attempt's: a batch whose piles grew ran more than once
       while (true) {
         const block_view<Distance> v{offsets_.get(), targets_.get(), weights_.get(), n_, width, width(last), dist_.get(),
                                      n_, piles_.get(), far_capacity_, outcomes_.get()};
@@ -548,13 +556,15 @@ class many_engine final : public detail::many_sources_engine, private engine_con
         DS_CUDA(cudaEventRecord(stop_, stream_));
         DS_CUDA(cudaMemcpyAsync(outcome.data(), outcomes_.get(), rows * sizeof(block_outcome), cudaMemcpyDeviceToHost,
                                 stream_));
-        ms = elapsed_ms();
+        ms += elapsed_ms();
         DS_CUDA(cudaStreamSynchronize(stream_));
         const bool exceeded =
             std::any_of(outcome.begin(), outcome.end(), [](const block_outcome& o) { return o.capacity_exceeded != 0; });
         if (!exceeded) break;
+        // A far pile filled: every pile doubles and the batch runs again. Piles that outgrow the
+        // device are refused by allocate_rows with the sizes (a smaller batch size fits).
         if (far_capacity_ >= 0x3FFFFFFFu) throw std::runtime_error("GPU block driver: far piles exceed 2^30 entries");
-        allocate_rows(k_, columns_, far_capacity_ * 2);  // a far pile filled: larger piles, the batch again
+        allocate_rows(k_, columns_, picked_, far_capacity_ * 2);
       }
       std::uint64_t iterations = 0;
       for (std::uint32_t j = 0; j < rows; ++j) {
@@ -562,14 +572,17 @@ class many_engine final : public detail::many_sources_engine, private engine_con
         if (outcome[j].overflowed && !detail::cutoff_below_overflow(g_.kind, opts.cutoff))
           check_overflow_row(sources[first + j], j);
       }
-      if (columns) {
-        pick_rows<<<blocks_, 256, 0, stream_>>>(dist_.get(), n_, targets.empty() ? nullptr : d_targets.get(), columns,
-                                                 rows, last, out_.get());
+      // The targets' columns into the output block, or, with every vertex a target, the rows as
+      // they are (in place: past a cutoff unreachable).
+      Distance* block = picked ? out_.get() : dist_.get();
+      if (columns && (picked || std::isfinite(opts.cutoff))) {
+        pick_rows<<<blocks_, 256, 0, stream_>>>(dist_.get(), n_, picked ? d_targets.get() : nullptr, columns, rows,
+                                                 last, block);
         DS_CUDA_LAUNCH("pick_rows");
       }
       rows_out_.deliver(detail::batch_block(sources, first, rows, columns, g_.kind, ms, iterations,
                                             static_cast<double>(width.delta)),
-                        out_.get(), mopts.device_blocks, stream_, consume);
+                        block, mopts.device_blocks, stream_, consume);
     }
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
@@ -802,10 +815,12 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   static constexpr graph::weight_kind kind_ =
       std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
   bool high_degree_ = false;
-  const bool block_rows_;  // one block per source (options::driver == block)
+  const bool block_rows_;              // one block per source (options::driver == block)
+  const std::uint32_t queue_capacity_;  // options::queue_capacity: the far piles' first size, 0 for automatic
   device_array<uint2> piles_;
   device_array<block_outcome> outcomes_;
   std::uint32_t far_capacity_ = 0;
+  bool picked_ = false;  // the batch buffers hold an output block (a target list)
 };
 
 }  // namespace
@@ -814,11 +829,11 @@ class many_engine final : public detail::many_sources_engine, private engine_con
 
 namespace deltasplit::sssp::detail {
 
-std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g, bool block_rows) {
+std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g, const options& opts) {
   std::string why_not;
   if (!cuda_device_usable(&why_not)) throw std::runtime_error(why_not);
-  if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::many_engine<std::uint32_t>>(g, block_rows);
-  return std::make_unique<gpu::many_engine<float>>(g, block_rows);
+  if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::many_engine<std::uint32_t>>(g, opts);
+  return std::make_unique<gpu::many_engine<float>>(g, opts);
 }
 
 }  // namespace deltasplit::sssp::detail

@@ -76,9 +76,10 @@ TEST_P(ForcedDriver, RoadGridsAndRmat) {
   grid.rows = grid.cols = 700, grid.keep_fraction = 1.0, grid.weight_min = 1, grid.weight_max = 100;
   const graph::csr square = graph::generate_grid(grid);  // regions keep distances and arcs on chip
   expect_all_strategies(square, {0, 245350}, "grid 700 x 700", true);
-  if (partitioned())
+  if (partitioned()) {
     EXPECT_NE(sssp::solver(square, driven(sssp::strategy::near_far)).run(1).stats.driver.find("arcs in shared"),
               std::string::npos);
+  }
   for (double delta : {1.0, 40.0, 1e9}) expect_dijkstra(square, {3}, driven(sssp::strategy::near_far, delta), "grid");
   graph::rmat_params graph500;
   graph500.scale = 15;
@@ -98,17 +99,19 @@ TEST_P(ForcedDriver, LargeGridKeepsDistancesInGlobalMemory) {
   const graph::csr g = graph::generate_grid(grid);
   sssp::solver s(g, driven(sssp::strategy::near_far, 0, true));
   const sssp::result got = s.run(1400 * 2800 + 1400);
-  if (partitioned())
+  if (partitioned()) {
     EXPECT_NE(got.stats.driver.find("distances in global memory"), std::string::npos) << got.stats.driver;
+  }
   const sssp::validation check = sssp::validate(g, 1400 * 2800 + 1400, got);
   EXPECT_TRUE(check.ok) << check.message;
   grid.rows = grid.cols = 1500;  // ~8,500 vertices and 34,000 arcs a region: distances fit, arcs do not
   const graph::csr mid = graph::generate_grid(grid);
   for (sssp::strategy how : gpu_strategies) {
     const sssp::result r = sssp::solver(mid, driven(how, 0, how == sssp::strategy::near_far)).run(7);
-    if (partitioned())
+    if (partitioned()) {
       EXPECT_NE(r.stats.driver.find("distances in shared memory, arcs in global memory"), std::string::npos)
           << r.stats.driver;
+    }
     const sssp::validation ok = sssp::validate(mid, 7, r);
     EXPECT_TRUE(ok.ok) << ok.message;
   }
@@ -231,16 +234,24 @@ TEST_P(ForcedDriver, SmallFarPilesThatFillGrow) {
   expect_dijkstra(g, {7, 2999}, o, "grid 60 x 50, far piles of 16");  // the grown piles, kept
 }
 
-// One bucket that takes 20,000 vertices at once: the near set (8,192 entries a queue) spills to
-// the far pile and the same bucket is taken again.
+// One bucket that takes more than 8,192 vertices at once (a near queue's entries): the near set
+// spills to the far pile and the same bucket is taken again, which the driver line reports. With
+// delta 1, bucket 0 alone holds the 12,000 leaves at distance 0; with the automatic delta and 1e9,
+// all 60,000.
 TEST_P(ForcedDriver, NearSetThatSpills) {
   DELTASPLIT_REQUIRE_GPU();
   if (partitioned()) GTEST_SKIP() << "the block driver's near set";
+  const vertex_t leaves = 60000;
   std::vector<arc> star;
-  for (vertex_t v = 1; v <= 20000; ++v) star.push_back({0, v, double(v % 5)});
-  for (vertex_t v = 1; v + 1 <= 20000; v += 3) star.push_back({v, v + 1, 0});
-  const graph::csr g = make_csr(20001, star);
-  for (double delta : {0.0, 1.0, 1e9}) expect_all_strategies(g, {0}, "star of 20,000 leaves", true, delta);
+  for (vertex_t v = 1; v <= leaves; ++v) star.push_back({0, v, double(v % 5)});
+  for (vertex_t v = 1; v + 1 <= leaves; v += 3) star.push_back({v, v + 1, 0});
+  const graph::csr g = make_csr(leaves + 1, star);
+  for (double delta : {0.0, 1.0, 1e9}) {
+    expect_all_strategies(g, {0}, "star of 60,000 leaves", true, delta);
+    const std::string d = sssp::solver(g, driven(sssp::strategy::near_far, delta)).run(0).stats.driver;
+    EXPECT_NE(d.find(" again after a full near set"), std::string::npos) << d;
+    EXPECT_EQ(d.find("(0 again"), std::string::npos) << "delta " << delta << ": no bucket was taken again: " << d;
+  }
 }
 
 // A cutoff: the distances up to it equal Dijkstra's, the farther vertices read unreachable.
@@ -263,7 +274,9 @@ TEST_P(ForcedDriver, CutoffLeavesFartherVerticesUnreachable) {
         wrong += past ? r.reached(v) : r.int_distances[v] != all.int_distances[v];
       }
       EXPECT_EQ(wrong, 0u) << "cutoff " << cutoff << ", delta " << delta;
-      if (cutoff == 1500.0) EXPECT_GT(beyond, 0u);
+      if (cutoff == 1500.0) {
+        EXPECT_GT(beyond, 0u);
+      }
     }
   }
 }
