@@ -24,6 +24,10 @@
 #                                                          then hides no other test's result
 #   MULTISPLIT_SANITIZER_FILTER=PATTERN                    a gtest filter for the multisplit binaries
 #                                                          under the tools (default: every test)
+#   DRIVER_SANITIZER_FILTER=PATTERN                        the same for sssp_driver_tests (default: the
+#                                                          Small* tests, tiny graphs, both drivers)
+#   MANY_SANITIZER_FILTER=PATTERN                          the same for many_sources_gpu_tests (default:
+#                                                          the tests on small graphs, both batch engines)
 # Writes OUT_DIR/check.log (everything) and OUT_DIR/<binary>.<tool>.log; prints a table of
 # exit codes and error counts last. Exits nonzero when a test fails or a tool finds an error.
 set -uo pipefail
@@ -40,6 +44,8 @@ sssp_filter=${SSSP_SANITIZER_FILTER:-Paths/GpuSanitizer.*}
 shards=${CHECK_SHARDS:-8}
 per_test=${CHECK_PER_TEST:-0}
 ms_filter=${MULTISPLIT_SANITIZER_FILTER:-*}
+driver_filter=${DRIVER_SANITIZER_FILTER:-Drivers/ForcedDriver.Small*}
+many_filter=${MANY_SANITIZER_FILTER:-*DuplicateSources*:*DeviceBlocks*:*OverflowIsReported*:*FarPilesThatFillGrow*:*WideBucketsSpillTheNearSet*:*AnOverflowPastTheCutoff*}
 limit=()
 [ -n "${CHECK_TIMEOUT:-}" ] && limit=(timeout "$CHECK_TIMEOUT")
 sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer \
@@ -76,6 +82,8 @@ for name in $binaries; do
   case $name in
     multisplit_tests*) filter=(--gtest_filter="$ms_filter") ;;
     sssp_gpu_tests) filter=(--gtest_filter="$sssp_filter") ;;
+    sssp_driver_tests) filter=(--gtest_filter="$driver_filter") ;;
+    many_sources_gpu_tests) filter=(--gtest_filter="$many_filter") ;;
     *) filter=() ;;
   esac
   for tool in $tools; do

@@ -145,8 +145,9 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
 
   const unsigned tid = threadIdx.x;
   Distance* dist = v.dist + blockIdx.x * v.row_stride;
-  uint2* piles[2] = {v.far_piles + 2 * std::size_t{blockIdx.x} * v.far_capacity,
-                     v.far_piles + (2 * std::size_t{blockIdx.x} + 1) * v.far_capacity};
+  // The block's two far piles, pile p at piles + p * far_capacity (arithmetic, not an array of two
+  // pointers: indexed at run time, such an array lives in local memory, a 16-byte stack frame).
+  uint2* const piles = v.far_piles + 2 * std::size_t{blockIdx.x} * v.far_capacity;
   const vertex_t source = sources ? sources[blockIdx.x] : single_source;
   const std::uint32_t last = v.last_bucket;
 
@@ -183,7 +184,7 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
     }
     const std::uint32_t slot = warp_slot(&far_count);
     if (slot < v.far_capacity) {
-      piles[pile][slot] = make_uint2(u, bits_of(d));
+      piles[pile * std::size_t{v.far_capacity} + slot] = make_uint2(u, bits_of(d));
       if (b > cur) atomicMin(&far_min, b);
     } else {
       atomicOr(&stop_flags, 2u);
@@ -261,8 +262,8 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
     __syncthreads();
     const unsigned q = it % 2;
     std::uint32_t* near_next = &near_count[it % 3];  // empty: the near loop ended on it
-    uint2* from = piles[pile];
-    uint2* to = piles[pile ^ 1];
+    const uint2* from = piles + pile * std::size_t{v.far_capacity};
+    uint2* to = piles + (pile ^ 1) * std::size_t{v.far_capacity};
     for (std::uint32_t i = tid; i < total; i += blockDim.x) {
       const uint2 entry = __ldcg(&from[i]);
       const Distance d = from_bits<Distance>(entry.y);
