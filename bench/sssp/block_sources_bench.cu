@@ -9,8 +9,8 @@
 //
 // GRAPH a file read_graph takes (integer weights: unweighted files get [0, 1000] from seed 1, as
 // the CLI's), DELTA the bucket width (the CLI prints the automatic one), K sources drawn at random
-// (seed 7) and solved in one launch, FAR_CAPACITY entries per far pile, THREADS 1024, 512 or 256 a
-// block (near queues of 8192, 4096 or 2048 entries). Three launches, each timed with events
+// (seed 7) and solved in one launch, FAR_CAPACITY entries per far pile, THREADS 1024, 512, 256 or
+// 128 a block (near queues of 8192, 4096, 2048 or 1024 entries: 1, 2, 4 or 8 blocks per SM). Three launches, each timed with events
 // (distance fill included); three rows (first, middle, last) compared with Dijkstra.
 #include <algorithm>
 #include <cstdio>
@@ -51,7 +51,7 @@ void launch(const block_view<std::uint32_t>& v, const vertex_t* sources, int k, 
 
 int main(int argc, char** argv) {
   if (argc < 5) {
-    std::fprintf(stderr, "usage: block_sources_bench GRAPH DELTA K FAR_CAPACITY [THREADS: 1024|512|256]\n");
+    std::fprintf(stderr, "usage: block_sources_bench GRAPH DELTA K FAR_CAPACITY [THREADS: 1024|512|256|128]\n");
     return 2;
   }
   const graph::csr g = graph::read_graph(argv[1]);
@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
   const int k = std::atoi(argv[3]);
   const std::uint32_t capacity = static_cast<std::uint32_t>(std::atoll(argv[4]));
   const unsigned threads = argc > 5 ? static_cast<unsigned>(std::atoi(argv[5])) : 1024;
-  if (delta == 0 || k <= 0 || capacity == 0 || (threads != 1024 && threads != 512 && threads != 256)) {
-    std::fprintf(stderr, "block_sources_bench: DELTA, K and FAR_CAPACITY must be positive, THREADS 1024, 512 or 256\n");
+  if (delta == 0 || k <= 0 || capacity == 0 || (threads != 1024 && threads != 512 && threads != 256 && threads != 128)) {
+    std::fprintf(stderr, "block_sources_bench: DELTA, K and FAR_CAPACITY must be positive, THREADS 1024, 512, 256 or 128\n");
     return 2;
   }
   const vertex_t n = g.num_vertices;
@@ -102,8 +102,10 @@ int main(int argc, char** argv) {
       launch<block_driver_tuning::near_capacity>(v, d_sources, k, threads);
     else if (threads == 512)
       launch<4096>(v, d_sources, k, threads);
+    else if (threads == 256)
+      launch<2048>(v, d_sources, k, threads);
     else
-      launch<block_driver_tuning::rows_near_capacity>(v, d_sources, k, threads);
+      launch<1024>(v, d_sources, k, threads);
     BENCH_CUDA(cudaGetLastError());
     BENCH_CUDA(cudaEventRecord(stop));
     BENCH_CUDA(cudaEventSynchronize(stop));
