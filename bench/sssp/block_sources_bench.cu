@@ -23,7 +23,6 @@
 
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/sssp.hpp"
-#include "sssp/gpu/batch_rows.cuh"
 #include "sssp/gpu/block_driver.cuh"
 
 namespace {
@@ -40,11 +39,14 @@ using namespace deltasplit::sssp::gpu;
     }                                                                                           \
   } while (0)
 
+// One timed run (the library's run_block_solve: fill, solve, outcomes) with near queues of Q entries.
 template <std::uint32_t Q>
-void launch(const block_view<std::uint32_t>& v, const vertex_t* sources, int k, unsigned threads) {
+float launch(const block_view<std::uint32_t>& v, const vertex_t* sources, int k, unsigned threads, cudaEvent_t start,
+             cudaEvent_t stop, block_outcome* outcomes) {
   BENCH_CUDA(cudaFuncSetAttribute(block_solve<std::uint32_t, Q>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(block_driver_shared_bytes(Q))));
-  block_solve<std::uint32_t, Q><<<k, threads, block_driver_shared_bytes(Q)>>>(v, sources, 0);
+  return run_block_solve<std::uint32_t, Q>(v, sources, 0, static_cast<std::uint32_t>(k), threads, 1024, nullptr, start,
+                                           stop, outcomes);
 }
 
 }  // namespace
@@ -96,22 +98,10 @@ int main(int argc, char** argv) {
   BENCH_CUDA(cudaEventCreate(&stop));
   std::vector<block_outcome> o(k);
   for (int rep = 0; rep < 3; ++rep) {
-    BENCH_CUDA(cudaEventRecord(start));
-    fill_infinity<<<1024, 256>>>(dist, std::size_t{n} * k);
-    if (threads == 1024)
-      launch<block_driver_tuning::near_capacity>(v, d_sources, k, threads);
-    else if (threads == 512)
-      launch<4096>(v, d_sources, k, threads);
-    else if (threads == 256)
-      launch<2048>(v, d_sources, k, threads);
-    else
-      launch<1024>(v, d_sources, k, threads);
-    BENCH_CUDA(cudaGetLastError());
-    BENCH_CUDA(cudaEventRecord(stop));
-    BENCH_CUDA(cudaEventSynchronize(stop));
-    float ms = 0;
-    BENCH_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    BENCH_CUDA(cudaMemcpy(o.data(), outcome, k * sizeof(block_outcome), cudaMemcpyDefault));
+    const float ms = threads == 1024 ? launch<block_driver_tuning::near_capacity>(v, d_sources, k, threads, start, stop, o.data())
+                     : threads == 512 ? launch<4096>(v, d_sources, k, threads, start, stop, o.data())
+                     : threads == 256 ? launch<2048>(v, d_sources, k, threads, start, stop, o.data())
+                                      : launch<1024>(v, d_sources, k, threads, start, stop, o.data());
     int exceeded = 0;
     std::uint32_t longest = 0, largest_far = 0;
     for (const block_outcome& x : o) {

@@ -40,11 +40,13 @@
 
 #include <cstdint>
 
-#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include "deltasplit/graph/csr.hpp"
+#include "sssp/gpu/batch_rows.cuh"
+#include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/distance.cuh"
+#include "sssp/gpu/queue_slot.cuh"
 
 namespace deltasplit::sssp::gpu {
 
@@ -104,26 +106,10 @@ struct block_view {
 
 namespace detail_block {
 
-template <class Distance>
-__device__ __forceinline__ unsigned bits_of(Distance d) {
-  if constexpr (sizeof(Distance) == 4) return *reinterpret_cast<const unsigned*>(&d);
-}
-template <class Distance>
-__device__ __forceinline__ Distance from_bits(unsigned b) {
-  return *reinterpret_cast<const Distance*>(&b);
-}
+// A distance read through L2 (ld.global.cg), past the block's own L1.
 template <class Distance>
 __device__ __forceinline__ Distance read_l2(const Distance* p) {
-  return from_bits<Distance>(__ldcg(reinterpret_cast<const unsigned*>(p)));
-}
-
-// One slot of a counter for the calling thread and the threads of its warp that call with it.
-__device__ __forceinline__ std::uint32_t warp_slot(std::uint32_t* counter) {
-  namespace cg = cooperative_groups;
-  cg::coalesced_group g = cg::coalesced_threads();
-  std::uint32_t first = 0;
-  if (g.thread_rank() == 0) first = atomicAdd(counter, g.size());
-  return g.shfl(first, 0) + g.thread_rank();
+  return distance_from_bits<Distance>(__ldcg(reinterpret_cast<const std::uint32_t*>(p)));
 }
 
 }  // namespace detail_block
@@ -154,7 +140,7 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
   if (tid == 0) {
     near_count[0] = 1;
     near_count[1] = near_count[2] = 0;
-    near_queue[0] = make_uint2(source, bits_of<Distance>(Distance{0}));
+    near_queue[0] = make_uint2(source, distance_bits(Distance{0}));
     dist[source] = Distance{0};
     far_count = kept_count = 0;
     far_min = kept_min = none;
@@ -170,21 +156,20 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
   unsigned pile = 0;  // the far pile in use
   std::uint32_t cur = 0;
 
-  // Files an improved vertex: into the near set when its bucket is the current one (or below),
-  // else onto the far pile; a full near set spills to the far pile.
-  auto file = [&](vertex_t u, Distance d, unsigned next_queue, std::uint32_t* next_count) {
-    const std::uint32_t b = v.bucket(d);
+  // Files an improved vertex u at distance d, of bucket b: into the near set when b is the current
+  // bucket (or below), else onto the far pile; a full near set spills to the far pile.
+  auto file = [&](vertex_t u, Distance d, std::uint32_t b, unsigned next_queue, std::uint32_t* next_count) {
     if (b <= cur) {
-      const std::uint32_t slot = warp_slot(next_count);
+      const std::uint32_t slot = queue_slot(next_count);
       if (slot < Q) {
-        near_queue[next_queue * Q + slot] = make_uint2(u, bits_of(d));
+        near_queue[next_queue * Q + slot] = make_uint2(u, distance_bits(d));
         return;
       }
       spilled = 1;
     }
-    const std::uint32_t slot = warp_slot(&far_count);
+    const std::uint32_t slot = queue_slot(&far_count);
     if (slot < v.far_capacity) {
-      piles[pile * std::size_t{v.far_capacity} + slot] = make_uint2(u, bits_of(d));
+      piles[pile * std::size_t{v.far_capacity} + slot] = make_uint2(u, distance_bits(d));
       if (b > cur) atomicMin(&far_min, b);
     } else {
       atomicOr(&stop_flags, 2u);
@@ -204,7 +189,7 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
       for (std::uint32_t i = tid; i < count; i += blockDim.x) {
         const uint2 entry = near_queue[q * Q + i];
         const vertex_t x = entry.x;
-        const Distance d = from_bits<Distance>(entry.y);
+        const Distance d = distance_from_bits<Distance>(entry.y);
         const edge_t begin = __ldg(&v.offsets[x]), end = __ldg(&v.offsets[x + 1]);
         if (read_l2(&dist[x]) < d) continue;  // stale: a newer, smaller entry of x was queued
         ++vertices;
@@ -213,6 +198,7 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
           constexpr unsigned B = block_driver_tuning::arc_batch;
           vertex_t u[B];
           Distance nd[B], old[B];
+          std::uint32_t nb[B];  // the bucket of nd
           bool ok[B];
 #pragma unroll
           for (unsigned j = 0; j < B; ++j) {
@@ -227,12 +213,16 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
             }
           }
 #pragma unroll
-          for (unsigned j = 0; j < B; ++j)
-            if (ok[j] && v.bucket(nd[j]) <= last) old[j] = ops::atomic_min(&dist[u[j]], nd[j]);
-            else ok[j] = false;
+          for (unsigned j = 0; j < B; ++j) {
+            if (ok[j]) nb[j] = v.bucket(nd[j]);
+            if (ok[j] && nb[j] <= last)
+              old[j] = ops::atomic_min(&dist[u[j]], nd[j]);
+            else
+              ok[j] = false;
+          }
 #pragma unroll
           for (unsigned j = 0; j < B; ++j)
-            if (ok[j] && nd[j] < old[j]) file(u[j], nd[j], next_queue, next_count);
+            if (ok[j] && nd[j] < old[j]) file(u[j], nd[j], nb[j], next_queue, next_count);
         }
       }
       __syncthreads();
@@ -266,18 +256,18 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
     uint2* to = piles + (pile ^ 1) * std::size_t{v.far_capacity};
     for (std::uint32_t i = tid; i < total; i += blockDim.x) {
       const uint2 entry = __ldcg(&from[i]);
-      const Distance d = from_bits<Distance>(entry.y);
+      const Distance d = distance_from_bits<Distance>(entry.y);
       if (read_l2(&dist[entry.x]) != d) continue;  // stale: a smaller distance was filed since
       const std::uint32_t b = v.bucket(d);
       if (b <= cur) {
-        const std::uint32_t slot = warp_slot(near_next);
+        const std::uint32_t slot = queue_slot(near_next);
         if (slot < Q) {
           near_queue[q * Q + slot] = entry;
           continue;
         }
         next_spilled = 1;
       }
-      const std::uint32_t slot = warp_slot(&kept_count);
+      const std::uint32_t slot = queue_slot(&kept_count);
       to[slot] = entry;  // at most total entries: fits
       if (b > cur) atomicMin(&kept_min, b);
     }
@@ -308,6 +298,28 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
     o.capacity_exceeded = (stop_flags & 2u) ? 1u : 0u;
     v.outcome[blockIdx.x] = o;
   }
+}
+
+// One run of the block driver on stream: the distances of `blocks` rows (v.row_stride apart) filled
+// with infinity by fill_blocks blocks, then block_solve<Distance, Q> with `blocks` blocks of `threads`
+// threads (block b from sources[b], or single_source when sources is null), timed from start to
+// stop; the blocks' outcomes copied into `outcomes` (host memory). Returns the milliseconds, the
+// fill included. The caller sets the kernel's shared-memory limit where Q needs more than 48 KB.
+template <class Distance, std::uint32_t Q>
+float run_block_solve(const block_view<Distance>& v, const vertex_t* sources, vertex_t single_source,
+                      std::uint32_t blocks, unsigned threads, unsigned fill_blocks, cudaStream_t stream,
+                      cudaEvent_t start, cudaEvent_t stop, block_outcome* outcomes) {
+  DS_CUDA(cudaEventRecord(start, stream));
+  fill_infinity<Distance><<<fill_blocks, 256, 0, stream>>>(v.dist, std::size_t{blocks} * v.row_stride);
+  DS_CUDA_LAUNCH("fill_infinity");
+  block_solve<Distance, Q><<<blocks, threads, block_driver_shared_bytes(Q), stream>>>(v, sources, single_source);
+  DS_CUDA_LAUNCH("block_solve");
+  DS_CUDA(cudaEventRecord(stop, stream));
+  DS_CUDA(cudaMemcpyAsync(outcomes, v.outcome, blocks * sizeof(block_outcome), cudaMemcpyDeviceToHost, stream));
+  DS_CUDA(cudaStreamSynchronize(stream));
+  float ms = 0;
+  DS_CUDA(cudaEventElapsedTime(&ms, start, stop));
+  return ms;
 }
 
 }  // namespace deltasplit::sssp::gpu

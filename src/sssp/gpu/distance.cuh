@@ -54,6 +54,18 @@ struct distance_ops<float> {
   }
 };
 
+// A distance as the 32 bits that order like it (non-negative floats), and back: for queues that
+// keep a distance beside a vertex, and for minima taken with integer atomics.
+__host__ __device__ inline std::uint32_t distance_bits(std::uint32_t d) { return d; }
+__device__ inline std::uint32_t distance_bits(float d) { return __float_as_uint(d); }
+template <class Distance>
+__device__ inline Distance distance_from_bits(std::uint32_t b) {
+  if constexpr (std::is_same_v<Distance, float>)
+    return __uint_as_float(b);
+  else
+    return b;
+}
+
 // The weights of a graph and the distances of output buffers, of the kind Distance.
 template <class Distance>
 span<typename distance_ops<Distance>::weight> weights_of(const csr_view& g) {

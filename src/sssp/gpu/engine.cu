@@ -386,17 +386,8 @@ class engine final : public detail::gpu_engine, private engine_context {
     while (true) {
       const block_view<Distance> v{offsets_.get(), targets_.get(), weights_.get(), n_, bucket, last, dist_.get(), n_,
                                    block_piles_.get(), block_far_capacity_, block_outcome_.get()};
-      DS_CUDA(cudaEventRecord(start_, stream_));
-      fill_infinity<Distance><<<fill_blocks, 256, 0, stream_>>>(dist_.get(), n_);
-      DS_CUDA_LAUNCH("fill_infinity");
-      block_solve<Distance><<<1, block_driver_tuning::threads,
-                              block_driver_shared_bytes(block_driver_tuning::near_capacity), stream_>>>(v, nullptr,
-                                                                                                       source);
-      DS_CUDA_LAUNCH("block_solve");
-      DS_CUDA(cudaEventRecord(stop_, stream_));
-      DS_CUDA(cudaMemcpyAsync(host, block_outcome_.get(), sizeof(block_outcome), cudaMemcpyDeviceToHost, stream_));
-      const double ms = elapsed_ms();
-      DS_CUDA(cudaStreamSynchronize(stream_));
+      const double ms = run_block_solve<Distance, block_driver_tuning::near_capacity>(
+          v, nullptr, source, 1, block_driver_tuning::threads, fill_blocks, stream_, start_, stop_, host);
       blk = *host;
       if (!blk.capacity_exceeded) return ms;
       if (block_far_capacity_ >= 0x7FFFFFF0u) throw std::runtime_error("GPU block driver: far piles exceed 2^31 entries");

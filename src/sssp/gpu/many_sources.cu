@@ -87,10 +87,6 @@ struct batch_control {
   std::uint32_t iterations;      // relaxations that found a non-empty queue
 };
 
-// Non-negative distances compare like their bit patterns as unsigned integers.
-__device__ inline std::uint32_t order_bits(std::uint32_t d) { return d; }
-__device__ inline std::uint32_t order_bits(float d) { return __float_as_uint(d); }
-
 template <class Distance>
 struct batch_view {
   using weight = typename distance_ops<Distance>::weight;
@@ -374,7 +370,7 @@ __global__ void far_minimum(batch_view<Distance> s, std::uint32_t side) {
   for (std::uint64_t i = global_warp(); i < count; i += warp_count()) {
     bool dirty_lane;
     const Distance d = dirty_distance(s, s.far[side][i], dirty_lane);
-    if (dirty_lane) best = min(best, order_bits(d));
+    if (dirty_lane) best = min(best, distance_bits(d));
   }
   for (int offset = 16; offset > 0; offset >>= 1) best = min(best, __shfl_xor_sync(full_mask, best, offset));
   if (lane_id() == 0 && best != 0xFFFFFFFFu) atomicMin(&s.ctl->far_min, best);
@@ -547,17 +543,8 @@ class many_engine final : public detail::many_sources_engine, private engine_con
       while (true) {
         const block_view<Distance> v{offsets_.get(), targets_.get(), weights_.get(), n_, width, width(last), dist_.get(),
                                      n_, piles_.get(), far_capacity_, outcomes_.get()};
-        DS_CUDA(cudaEventRecord(start_, stream_));
-        fill_infinity<<<blocks_, 256, 0, stream_>>>(dist_.get(), std::size_t{rows} * n_);
-        DS_CUDA_LAUNCH("fill_infinity");
-        block_solve<Distance, Q><<<rows, block_driver_tuning::rows_threads, block_driver_shared_bytes(Q), stream_>>>(
-            v, d_sources.get() + first, 0);
-        DS_CUDA_LAUNCH("block_solve");
-        DS_CUDA(cudaEventRecord(stop_, stream_));
-        DS_CUDA(cudaMemcpyAsync(outcome.data(), outcomes_.get(), rows * sizeof(block_outcome), cudaMemcpyDeviceToHost,
-                                stream_));
-        ms += elapsed_ms();
-        DS_CUDA(cudaStreamSynchronize(stream_));
+        ms += run_block_solve<Distance, Q>(v, d_sources.get() + first, 0, rows, block_driver_tuning::rows_threads,
+                                           blocks_, stream_, start_, stop_, outcome.data());
         const bool exceeded =
             std::any_of(outcome.begin(), outcome.end(), [](const block_outcome& o) { return o.capacity_exceeded != 0; });
         if (!exceeded) break;

@@ -9,25 +9,14 @@
 
 #include "sssp/gpu/frontier_cluster.cuh"
 #include "sssp/gpu/frontier_state.cuh"
+#include "sssp/gpu/queue_slot.cuh"
 
 namespace deltasplit::sssp::gpu {
 
 // Appends v to a device queue; the active threads of a warp that append to the same queue take
-// their places with one atomic. Lanes are grouped by the counter, not merely by being active
-// together: one call site may serve several queues (file_by_key's bucket k differs per lane), and
-// the compiler may merge calls on different queues into one. The common case, one queue for all
-// active lanes, is recognised with a shuffle and a vote before paying for a match.
+// their places with one atomic (queue_slot.cuh; file_by_key's bucket k differs per lane).
 __device__ inline void push(vertex_t* queue, std::uint32_t* count, std::uint32_t capacity, vertex_t v, control* ctl) {
-  const unsigned active = __activemask();
-  const unsigned long long key = reinterpret_cast<unsigned long long>(count);
-  const unsigned long long first_key = __shfl_sync(active, key, __ffs(active) - 1);
-  const unsigned peers = __all_sync(active, key == first_key) ? active : __match_any_sync(active, key);
-  const unsigned lane = threadIdx.x & 31u;
-  const unsigned leader = static_cast<unsigned>(__ffs(peers)) - 1u;
-  std::uint32_t base = 0;
-  if (lane == leader) base = atomicAdd(count, static_cast<std::uint32_t>(__popc(peers)));
-  base = __shfl_sync(peers, base, static_cast<int>(leader)) +
-         static_cast<std::uint32_t>(__popc(peers & ((1u << lane) - 1u)));
+  const std::uint32_t base = queue_slot(count);
   if (base < capacity)
     queue[base] = v;
   else
