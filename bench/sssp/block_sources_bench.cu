@@ -104,13 +104,18 @@ int main(int argc, char** argv) {
                                       : launch<1024>(v, d_sources, k, threads, start, stop, o.data());
     int exceeded = 0;
     std::uint32_t longest = 0, largest_far = 0;
+    unsigned long long buckets = 0, passes = 0, frontier = 0;
     for (const block_outcome& x : o) {
       exceeded += x.capacity_exceeded != 0;
       longest = std::max(longest, x.iterations);
       largest_far = std::max(largest_far, x.max_far);
+      buckets += x.buckets, passes += x.passes, frontier += x.max_frontier;
     }
-    std::printf("%s k=%d threads=%u: %.2f ms, %.1f sources/s, %.3g distances/s, exceeded %d, max it %u, max far %u\n",
-                argv[1], k, threads, ms, k / ms * 1e3, double(k) * n / ms * 1e3, exceeded, longest, largest_far);
+    // Per source, on average: buckets taken, far-pile passes, the largest near set.
+    std::printf("%s k=%d threads=%u: %.2f ms, %.1f sources/s, %.3g distances/s, exceeded %d, max it %u, max far %u, "
+                "mean buckets %.0f, passes %.0f, largest near set %.0f\n",
+                argv[1], k, threads, ms, k / ms * 1e3, double(k) * n / ms * 1e3, exceeded, longest, largest_far,
+                double(buckets) / k, double(passes) / k, double(frontier) / k);
   }
   std::vector<std::uint32_t> row(n);
   int differ = 0;

@@ -13,7 +13,10 @@ STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast", "cpu"
 # graph first (a contraction hierarchy: seconds on a road network, once per Graph), then answers
 # each source with PHAST's sweep: for many queries on one road network.
 GPU_STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast")
-# The GPU loops (C++ sssp::gpu_driver): "auto" (the step loop), "steps", "partitioned", "block".
+# The GPU loops (C++ sssp::gpu_driver): "auto", "steps", "partitioned", "block". One source: "auto"
+# is the step loop. Many sources (distance_matrix): "auto" is one thread block per source on graphs
+# of mean out-degree below 6 (road networks), the vertex-major batch otherwise; "steps" forces the
+# vertex-major batch, "block" the blocks.
 DRIVERS = ("auto", "steps", "partitioned", "block")
 
 SSSPResult = namedtuple("SSSPResult", ["distances", "predecessors", "stats"])
@@ -314,9 +317,11 @@ class Graph:
         it). A new cutoff keeps the solver (no upload, no new hierarchy); a new strategy, device,
         delta, threads, batch_size or hierarchy builds a new one (an upload of the graph; with
         'phast', a new hierarchy or a load of the file).
-        driver='block' runs the GPU batches with one thread block per source instead (each source
-        Near-Far on its own, several per SM; 11-15x the shared-bound batches on road networks in
-        the project's H100 runs, opt-in until this path has run on a GPU; stats['driver']).
+        driver: the GPU batch engine. 'auto' runs one thread block per source (each source
+        Near-Far on its own, several per SM; 14-15x the shared-bound batches on road networks,
+        bench/results/block_driver.md) on graphs of mean out-degree below 6, and the vertex-major
+        batches (one bucket bound and one arc read for 32 sources) on denser graphs, where they
+        win; 'block' and 'steps' force one or the other; stats['driver'] says which ran.
         Device graphs (built from cupy or torch arrays) are solved one source at a time with
         sssp(strategy=..., driver=...) into the rows (the batched solver takes a host graph).
 

@@ -374,8 +374,9 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   d["batched"] = true;
   d["device"] = ms.device_name();
   d["on_gpu"] = ms.on_gpu();
-  // The GPU's batch engine: "block" (one thread block per source) or the vertex-major batches.
-  d["driver"] = ms.on_gpu() && !phast ? (b.driver == ds::sssp::gpu_driver::block ? "block" : "vertex-major") : "";
+  // The GPU's batch engine: "block" (one thread block per source) or "vertex-major" (driver auto
+  // picks by the graph's mean out-degree); empty for phast and on the CPU.
+  d["driver"] = ms.on_gpu() && !phast ? ms.method() : "";
   d["batch_size"] = k;
   d["batches"] = batches;
   d["blocks"] = blocks;

@@ -354,8 +354,13 @@ def test_block_driver_distance_matrix_equals_scipy_on_every_dataset(dataset, bat
     cutoff = cutoff_in_a_gap(reference)
     d = g.distance_matrix(sources, batch_size=batch_size, driver="block", cutoff=cutoff)
     assert_same_distances(d, np.where(reference > cutoff, np.inf, reference), integer)
-    d, stats = g.distance_matrix(sources, batch_size=batch_size, return_stats=True)
+    d, stats = g.distance_matrix(sources, batch_size=batch_size, driver="steps", return_stats=True)
     assert stats["driver"] == ("vertex-major" if GPU else "")
+    assert_same_distances(d, reference, integer)
+    # driver 'auto': one block per source below a mean out-degree of 6, the vertex-major batch above.
+    d, stats = g.distance_matrix(sources, batch_size=batch_size, return_stats=True)
+    sparse = g.num_arcs < 6 * g.num_vertices
+    assert stats["driver"] == (("block" if sparse else "vertex-major") if GPU else "")
     assert_same_distances(d, reference, integer)
 
 

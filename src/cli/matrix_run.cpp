@@ -127,9 +127,8 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
   }
 
   summary << std::fixed << std::setprecision(2);
-  summary << "solver      many sources" << (opts.how == sssp::strategy::phast ? " (phast)" : "") << " on "
-          << solver.device_name() << ", " << batches << " batches of up to " << solver.batch_size(rows, request.targets.size())
-          << "\n";
+  summary << "solver      many sources (" << solver.method() << ") on " << solver.device_name() << ", " << batches
+          << " batches of up to " << solver.batch_size(rows, request.targets.size()) << "\n";
   if (!solver.setup().empty())
     summary << "setup       " << solver.setup_ms() << " ms (" << describe_setup(solver.setup(), opts.hierarchy_file)
             << ", before the time below)\n";

@@ -132,6 +132,11 @@ double many_sources::setup_ms() const { return impl_->phast ? impl_->phast->setu
 
 std::string many_sources::setup() const { return impl_->phast ? impl_->phast->setup() : std::string(); }
 
+std::string many_sources::method() const {
+  if (on_gpu()) return impl_->batches()->method();
+  return impl_->phast ? "phast" : "dijkstra";
+}
+
 std::string many_sources::device_name() const {
   if (on_gpu()) return impl_->batches()->device_name();
   return "cpu (" + std::to_string(impl_->pool->size()) + " threads)";

@@ -44,6 +44,8 @@ class many_sources_engine {
   // Free device memory, counting what the engine's batch buffers hold as free (they are reused).
   virtual std::size_t free_bytes() const = 0;
   virtual std::string device_name() const = 0;
+  // How the batches are solved: "vertex-major", "block" (one thread block per source) or "phast".
+  virtual std::string method() const = 0;
 };
 
 // The block of one batch: `rows` rows from sources[first] on, `columns` columns, the batch's
@@ -73,8 +75,9 @@ void set_distances(distance_block& b, const Distance* rows) {
 }
 
 // The batched delta-stepping engine: uploads g; throws std::runtime_error when no device can be
-// used or the graph does not fit. opts.driver == gpu_driver::block: one thread block per source
-// (block_driver.cuh) instead of the vertex-major batch, its far piles starting at
+// used or the graph does not fit. One thread block per source (block_driver.cuh) instead of the
+// vertex-major batch when opts.driver is gpu_driver::block, or automatic and the graph's mean
+// out-degree is below block_driver_tuning::rows_below_degree; its far piles start at
 // opts.queue_capacity entries (0: automatic).
 std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g, const options& opts);
 

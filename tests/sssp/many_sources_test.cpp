@@ -20,6 +20,7 @@ TEST(ManySourcesCpu, RowsMatchDijkstraOnBundledRmatAndGridGraphs) {
   const csr ches = deltasplit::graph::read_graph(dataset_path("chesapeake.mtx"));
   ds::many_sources a(ches, on_cpu(), batch(16));
   ASSERT_FALSE(a.on_gpu());
+  EXPECT_EQ(a.method(), "dijkstra");
   EXPECT_EQ(expect_rows_match_dijkstra(ches, a, first_sources(ches.num_vertices, 48, 1), {}, "chesapeake"), 3u);
   EXPECT_EQ(expect_rows_match_dijkstra(ches, a, first_sources(ches.num_vertices, 50, 2), {}, "chesapeake 50/16"), 4u);
   const csr rmat = small_rmat(10, 4);

@@ -63,6 +63,7 @@ TEST(PhastCpu, OverflowOnlyForShortestDistances) {
   const phast_ds::result r = cut.run(0);
   EXPECT_EQ(r.int_distances, (std::vector<std::uint32_t>{0, phast_ds::int_infinity, phast_ds::int_infinity}));
   ds::many_sources rows(overflow, phast_on(cpu, false, 1000), batch(2));
+  EXPECT_EQ(rows.method(), "phast");
   rows.run({0, 1}, {}, [&](const ds::distance_block& b) {
     EXPECT_EQ(b.int_distances[2], phast_ds::int_infinity);
     EXPECT_EQ(b.int_distances[b.columns + 2], phast_ds::int_infinity);  // 3e9 is beyond the cutoff too

@@ -73,10 +73,12 @@ using block_consumer = std::function<void(const distance_block&)>;
 // threads, then one sweep over the levels for the whole batch, k distances per vertex read
 // together) or, without a GPU, phast_cpu per source on the CPU threads.
 // Any other strategy runs the batched delta-stepping above (GPU) or Dijkstra per source (CPU).
-// opts.driver == gpu_driver::block runs the GPU batches with one thread block per source instead
-// (src/sssp/gpu/block_driver.cuh: Near-Far per source in its own row, several sources per SM);
-// 11-15x the vertex-major batch on road networks (bench/results/block_driver.md), opt-in until
-// its integration here has run on the GPU.
+// opts.driver picks the GPU batch engine: gpu_driver::block runs one thread block per source
+// (src/sssp/gpu/block_driver.cuh: Near-Far per source in its own row, several sources per SM;
+// 14-15x the vertex-major batch on road networks, bench/results/block_driver.md), steps (or
+// partitioned) the vertex-major batch above, and automatic the blocks on graphs of mean out-degree
+// below 6 (roads, grids) and the vertex-major batch on denser ones, where one arc read serving 32
+// sources wins (block_driver_tuning::rows_below_degree has the measurements); method() says which.
 // Every strategy honours opts.cutoff (scipy's `limit`): the distances up to it equal Dijkstra's and
 // every farther vertex reads unreachable; a batch stops once its bucket bound passes the cutoff, a
 // Dijkstra once the next vertex lies past it (PHAST sweeps every level, then clears).
@@ -121,6 +123,9 @@ class many_sources {
   std::size_t batch_bytes(std::uint32_t k, std::size_t targets) const;
   bool on_gpu() const;
   std::string device_name() const;
+  // How the batches are solved: on the GPU "vertex-major" (the shared-bound batch above), "block"
+  // (one thread block per source) or "phast"; on the CPU "dijkstra" or "phast".
+  std::string method() const;
   // Wall time of the one-off work done when the object was built: phast's contraction hierarchy,
   // built or loaded from opts.hierarchy_file (and its upload). 0 for the other strategies.
   double setup_ms() const;

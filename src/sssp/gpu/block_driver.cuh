@@ -71,6 +71,15 @@ struct block_driver_tuning {
   // largest piles seen: NY n / 80, FLA n / 92, the 4000 x 4000 grid n / 650); a batch that fills
   // one doubles them and runs again.
   static constexpr std::uint32_t rows_far_divisor = 16;
+  // The automatic many-source engine (options::driver automatic) is one block per source below
+  // this mean out-degree, the vertex-major batch from it on. H100, 2026-11-26, 1,000 random sources,
+  // gpu-reduce (bench/results/block_driver.md): one block per source against the vertex-major batch
+  // NY (mean degree 2.8) 36 against 528 ms, road-FLA (2.5) 168 against 1,843, chicago-regional
+  // (2.9) all-pairs 40 against 250 (H200, 2dfbc2c); soc-slashdot0902 (11.5) 293 against 170 (H200,
+  // 2dfbc2c), Kronecker 20 (30) 10,205 against 2,999 (H200, 2dfbc2c): a power-law graph's wide
+  // frontiers fill one block and read every arc once per source, where the vertex-major batch
+  // reads it once for 32. The same cut as loop_tuning::block_light_below_degree.
+  static constexpr double rows_below_degree = 6.0;
   // Arcs whose loads and atomics a thread issues before it looks at any of their results (not
   // measured against other values).
   static constexpr unsigned arc_batch = 4;

@@ -423,7 +423,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   // opts.driver == block: one block per source; opts.queue_capacity: its far piles' start.
   many_engine(const graph::csr& g, const options& opts)
       : engine_context(nullptr, sizeof(batch_control)), g_(g), n_(g.num_vertices), m_(g.num_arcs()),
-        block_rows_(opts.driver == gpu_driver::block), queue_capacity_(opts.queue_capacity) {
+        block_rows_(block_rows(g, opts.driver)), queue_capacity_(opts.queue_capacity) {
     blocks_ = multiprocessors_ * (2048 / (warps_per_block * 32));
     const auto& w = weights();
     reserve((std::size_t{n_} + 1) * sizeof(edge_t) + m_ * (sizeof(vertex_t) + sizeof(weight)) + (1u << 20),
@@ -440,7 +440,17 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     for (vertex_t v = 0; v < n_; ++v) high_degree_ = high_degree_ || g.degree(v) > split_degree;
   }
 
+  // One block per source: asked for (driver block), or automatic on a graph of mean out-degree
+  // below block_driver_tuning::rows_below_degree (road networks); the vertex-major batch otherwise.
+  static bool block_rows(const graph::csr& g, gpu_driver driver) {
+    if (driver == gpu_driver::block) return true;
+    if (driver != gpu_driver::automatic) return false;
+    return static_cast<double>(g.num_arcs()) <
+           block_driver_tuning::rows_below_degree * static_cast<double>(g.num_vertices);
+  }
+
   std::string device_name() const override { return name_; }
+  std::string method() const override { return block_rows_ ? "block" : "vertex-major"; }
 
   std::size_t free_bytes() const override { return free_bytes_with(allocated_); }
 
@@ -802,7 +812,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   static constexpr graph::weight_kind kind_ =
       std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
   bool high_degree_ = false;
-  const bool block_rows_;              // one block per source (options::driver == block)
+  const bool block_rows_;              // one block per source (block_rows)
   const std::uint32_t queue_capacity_;  // options::queue_capacity: the far piles' first size, 0 for automatic
   device_array<uint2> piles_;
   device_array<block_outcome> outcomes_;

@@ -227,6 +227,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   }
 
   std::string device_name() const override { return name_; }
+  std::string method() const override { return "phast"; }
 
   std::size_t free_bytes() const override { return free_bytes_with(batch_allocated_); }
 

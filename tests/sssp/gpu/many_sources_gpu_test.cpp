@@ -3,8 +3,8 @@
 // that do and do not divide the source count, duplicate sources, sources without out-arcs, one
 // vertex, target subsets, real and zero weights, device blocks, the distance cutoff, and the errors
 // (a batch that does not fit, a distance that overflows). Every test runs for both GPU batch
-// engines: the vertex-major batch (driver auto) and one block per source (driver block,
-// block_driver.cuh). Skips without a GPU.
+// engines: the vertex-major batch (driver steps) and one block per source (driver block,
+// block_driver.cuh); one test checks which of them driver auto picks. Skips without a GPU.
 #include <cuda_runtime.h>
 
 #include <cstring>
@@ -20,7 +20,7 @@ namespace {
 using namespace deltasplit_test;
 
 // The GPU driver of the test that runs (the suite's parameter, set before each test).
-ds::gpu_driver engine_driver = ds::gpu_driver::automatic;
+ds::gpu_driver engine_driver = ds::gpu_driver::steps;
 
 ds::options on_gpu() {
   ds::options o;
@@ -40,6 +40,7 @@ TEST_P(ManySourcesGpu, BundledGraphs) {
     const csr g = deltasplit::graph::read_graph(dataset_path(name));
     ds::many_sources ms(g, on_gpu(), batch(32));
     ASSERT_TRUE(ms.on_gpu());
+    EXPECT_EQ(ms.method(), engine_driver == ds::gpu_driver::block ? "block" : "vertex-major") << name;
     // 40 sources in batches of 32: one full batch and one of 8.
     EXPECT_EQ(expect_rows_match_dijkstra(g, ms, first_sources(g.num_vertices, 40, 7), {}, name), 2u);
   }
@@ -283,11 +284,35 @@ TEST_P(ManySourcesGpu, WideBucketsSpillTheNearSet) {
   expect_rows_match_dijkstra(g, ms, {0, 1, 0, 4999}, {}, "star of 5,000 leaves");
 }
 
+// driver auto: one block per source on graphs of mean out-degree below 6 (a road network, a grid),
+// the vertex-major batch from 6 on (a social network, R-MAT); the rows equal Dijkstra's either way.
+TEST(ManySourcesGpuAutomatic, PicksOneBlockPerSourceOnSparseGraphsOnly) {
+  DELTASPLIT_REQUIRE_GPU();
+  ds::options o;
+  o.device = ds::device_kind::gpu;
+  ASSERT_EQ(o.driver, ds::gpu_driver::automatic);
+  deltasplit::graph::rmat_params rp;
+  rp.scale = 10, rp.edge_factor = 8, rp.undirected = true, rp.seed = 5;
+  rp.weight_min = 1, rp.weight_max = 100;
+  const csr rmat = deltasplit::graph::generate_rmat(rp);
+  const csr grid = small_grid(40, 7);
+  const csr ny = deltasplit::graph::read_graph(dataset_path("USA-road-d.NY.gr.gz"));
+  const csr slashdot = deltasplit::graph::read_graph(dataset_path("soc-slashdot0902.mtx.gz"));
+  struct expected { const csr* g; const char* name; bool sparse; };
+  for (const expected& e : {expected{&grid, "grid 40 x 43", true}, expected{&ny, "NY", true},
+                            expected{&rmat, "R-MAT 10", false}, expected{&slashdot, "slashdot", false}}) {
+    ASSERT_EQ(static_cast<double>(e.g->num_arcs()) < 6.0 * e.g->num_vertices, e.sparse) << e.name;
+    ds::many_sources ms(*e.g, o, batch(32));
+    EXPECT_EQ(ms.method(), e.sparse ? "block" : "vertex-major") << e.name;
+    expect_rows_match_dijkstra(*e.g, ms, first_sources(e.g->num_vertices, 40, 3), {}, e.name);
+  }
+}
+
 std::string driver_label(const ::testing::TestParamInfo<ds::gpu_driver>& info) {
   return info.param == ds::gpu_driver::block ? "block_per_source" : "vertex_major";
 }
 
-INSTANTIATE_TEST_SUITE_P(Engines, ManySourcesGpu, ::testing::Values(ds::gpu_driver::automatic, ds::gpu_driver::block),
+INSTANTIATE_TEST_SUITE_P(Engines, ManySourcesGpu, ::testing::Values(ds::gpu_driver::steps, ds::gpu_driver::block),
                          driver_label);
 
 }  // namespace
