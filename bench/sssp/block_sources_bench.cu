@@ -39,14 +39,22 @@ using namespace deltasplit::sssp::gpu;
     }                                                                                           \
   } while (0)
 
-// One timed run (the library's run_block_solve: fill, solve, outcomes) with near queues of Q entries.
+// One timed run (the library's run_block_solve: fill, solve, outcomes) with near queues of Q entries
+// and, as the library sets them, row_lanes lanes per near-set vertex for one source, rows_lanes for many.
+template <std::uint32_t Q, unsigned Lanes>
+float launch_lanes(const block_view<std::uint32_t>& v, const vertex_t* sources, int k, unsigned threads,
+                   cudaEvent_t start, cudaEvent_t stop, block_outcome* outcomes) {
+  BENCH_CUDA(cudaFuncSetAttribute(block_solve<std::uint32_t, Q, Lanes>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(block_driver_shared_bytes(Q))));
+  return run_block_solve<std::uint32_t, Q, Lanes>(v, sources, 0, static_cast<std::uint32_t>(k), threads, 1024, nullptr,
+                                                  start, stop, outcomes);
+}
+
 template <std::uint32_t Q>
 float launch(const block_view<std::uint32_t>& v, const vertex_t* sources, int k, unsigned threads, cudaEvent_t start,
              cudaEvent_t stop, block_outcome* outcomes) {
-  BENCH_CUDA(cudaFuncSetAttribute(block_solve<std::uint32_t, Q>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(block_driver_shared_bytes(Q))));
-  return run_block_solve<std::uint32_t, Q>(v, sources, 0, static_cast<std::uint32_t>(k), threads, 1024, nullptr, start,
-                                           stop, outcomes);
+  return k == 1 ? launch_lanes<Q, block_driver_tuning::row_lanes>(v, sources, k, threads, start, stop, outcomes)
+                : launch_lanes<Q, block_driver_tuning::rows_lanes>(v, sources, k, threads, start, stop, outcomes);
 }
 
 }  // namespace

@@ -83,6 +83,20 @@ struct block_driver_tuning {
   // Arcs whose loads and atomics a thread issues before it looks at any of their results (not
   // measured against other values).
   static constexpr unsigned arc_batch = 4;
+  // Lanes per near-set vertex, at most (block_solve's Lanes): row_lanes while the near set has at
+  // most a row_lanes-th of the block's threads, halved until it fits, so that every arc of a road
+  // vertex is one round of loads and atomics. ncu of one NY solve (H100, 1024 threads, one lane a
+  // vertex): 69% of the warps' samples wait at the block barrier for the few warps that walk the
+  // near set, and those wait 43% of their samples on global loads and atomics, a second round of
+  // arc_batch arcs for every vertex of degree 5 or more. Measured in one lease (H100, 2026-11-26,
+  // bench/results/block_driver.md), one lane against row_lanes = 4: one source NY 7.24 -> 5.82 ms,
+  // road-FLA 16.73 -> 15.00 ms (median of 10 sources); one block per source (256 threads, 1,000
+  // sources) NY 34.7 -> 33.5 ms but road-FLA 165.1 -> 178.0 ms: four blocks an SM hide each
+  // other's latency, and idle lanes cost issue slots. Hence one lane a vertex for many sources,
+  // fixed at compile time: a lane count read at run time (a division per near iteration, 64
+  // registers) cost road-FLA's 1,000 sources 180 ms against the 165 of the kernel without lanes.
+  static constexpr unsigned row_lanes = 4;
+  static constexpr unsigned rows_lanes = 1;
 };
 
 // Dynamic shared memory of block_solve<Distance, Q>: two near queues of Q entries.
@@ -125,10 +139,13 @@ __device__ __forceinline__ Distance read_l2(const Distance* p) {
 
 // Block b solves sources[b], or single_source when sources is null (see the file comment). Any
 // blockDim.x up to block_driver_tuning::threads; block_driver_shared_bytes(Q) of dynamic shared
-// memory. The distances must be infinity beforehand (fill_infinity).
-template <class Distance, std::uint32_t Q = block_driver_tuning::near_capacity>
+// memory; at most Lanes (1, 2 or 4) threads per near-set vertex. The distances must be infinity
+// beforehand (fill_infinity).
+template <class Distance, std::uint32_t Q = block_driver_tuning::near_capacity,
+          unsigned Lanes = block_driver_tuning::row_lanes>
 __global__ void __launch_bounds__(block_driver_tuning::threads)
     block_solve(block_view<Distance> v, const vertex_t* sources, vertex_t single_source) {
+  static_assert(Lanes == 1 || Lanes == 2 || Lanes == 4, "lanes per near-set vertex: 1, 2 or 4");
   using ops = distance_ops<Distance>;
   using namespace detail_block;
   constexpr std::uint32_t none = no_bucket;
@@ -195,15 +212,23 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
       const unsigned q = it % 2, next_queue = q ^ 1;
       std::uint32_t* next_count = &near_count[(it + 1) % 3];
       if (tid == 0) near_count[(it + 2) % 3] = 0;  // read last iteration, filled next iteration
-      for (std::uint32_t i = tid; i < count; i += blockDim.x) {
+      // Each near-set vertex gets `lanes` adjacent threads, which take its arcs in turn: a row of
+      // up to lanes * arc_batch arcs is one round of loads and atomics (Lanes, halved until the
+      // near set fits the block; block_driver_tuning::row_lanes).
+      unsigned shift = Lanes == 4 ? 2 : Lanes == 2 ? 1 : 0;  // lanes = 1 << shift
+      while (shift > 0 && (count << shift) > blockDim.x) --shift;
+      const unsigned lanes = 1u << shift, lane = tid & (lanes - 1);
+      for (std::uint32_t i = tid >> shift; i < count; i += blockDim.x >> shift) {
         const uint2 entry = near_queue[q * Q + i];
         const vertex_t x = entry.x;
         const Distance d = distance_from_bits<Distance>(entry.y);
         const edge_t begin = __ldg(&v.offsets[x]), end = __ldg(&v.offsets[x + 1]);
         if (read_l2(&dist[x]) < d) continue;  // stale: a newer, smaller entry of x was queued
-        ++vertices;
-        edges += end - begin;
-        for (edge_t e = begin; e < end; e += block_driver_tuning::arc_batch) {
+        if (lane == 0) {
+          ++vertices;
+          edges += end - begin;
+        }
+        for (edge_t e = begin + lane; e < end; e += lanes * block_driver_tuning::arc_batch) {
           constexpr unsigned B = block_driver_tuning::arc_batch;
           vertex_t u[B];
           Distance nd[B], old[B];
@@ -211,10 +236,11 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
           bool ok[B];
 #pragma unroll
           for (unsigned j = 0; j < B; ++j) {
-            ok[j] = e + j < end;
+            const edge_t a = e + j * lanes;  // this lane's j-th arc of the round
+            ok[j] = a < end;
             if (ok[j]) {
-              u[j] = __ldg(&v.targets[e + j]);
-              const auto w = __ldg(&v.weights[e + j]);
+              u[j] = __ldg(&v.targets[a]);
+              const auto w = __ldg(&v.weights[a]);
               if (!ops::extend(d, w, nd[j])) {
                 ok[j] = false;
                 atomicOr(&stop_flags, 1u);
@@ -310,18 +336,18 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
 }
 
 // One run of the block driver on stream: the distances of `blocks` rows (v.row_stride apart) filled
-// with infinity by fill_blocks blocks, then block_solve<Distance, Q> with `blocks` blocks of `threads`
+// with infinity by fill_blocks blocks, then block_solve<Distance, Q, Lanes> with `blocks` blocks of `threads`
 // threads (block b from sources[b], or single_source when sources is null), timed from start to
 // stop; the blocks' outcomes copied into `outcomes` (host memory). Returns the milliseconds, the
 // fill included. The caller sets the kernel's shared-memory limit where Q needs more than 48 KB.
-template <class Distance, std::uint32_t Q>
+template <class Distance, std::uint32_t Q, unsigned Lanes>
 float run_block_solve(const block_view<Distance>& v, const vertex_t* sources, vertex_t single_source,
                       std::uint32_t blocks, unsigned threads, unsigned fill_blocks, cudaStream_t stream,
                       cudaEvent_t start, cudaEvent_t stop, block_outcome* outcomes) {
   DS_CUDA(cudaEventRecord(start, stream));
   fill_infinity<Distance><<<fill_blocks, 256, 0, stream>>>(v.dist, std::size_t{blocks} * v.row_stride);
   DS_CUDA_LAUNCH("fill_infinity");
-  block_solve<Distance, Q><<<blocks, threads, block_driver_shared_bytes(Q), stream>>>(v, sources, single_source);
+  block_solve<Distance, Q, Lanes><<<blocks, threads, block_driver_shared_bytes(Q), stream>>>(v, sources, single_source);
   DS_CUDA_LAUNCH("block_solve");
   DS_CUDA(cudaEventRecord(stop, stream));
   DS_CUDA(cudaMemcpyAsync(outcomes, v.outcome, blocks * sizeof(block_outcome), cudaMemcpyDeviceToHost, stream));

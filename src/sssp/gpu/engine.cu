@@ -375,7 +375,8 @@ class engine final : public detail::gpu_engine, private engine_context {
   double solve_in_block(vertex_t source, bucket_of_distance<Distance> bucket, std::uint32_t last,
                         std::uint32_t queue_capacity, block_outcome& blk, std::uint32_t& growths) {
     if (!block_set_up_) {
-      DS_CUDA(cudaFuncSetAttribute(block_solve<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      DS_CUDA(cudaFuncSetAttribute(block_solve<Distance, block_driver_tuning::near_capacity, block_driver_tuning::row_lanes>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    static_cast<int>(block_driver_shared_bytes(block_driver_tuning::near_capacity))));
       block_outcome_ = device_array<block_outcome>(1, "the block driver's outcome");
       block_set_up_ = true;
@@ -386,7 +387,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     while (true) {
       const block_view<Distance> v{offsets_.get(), targets_.get(), weights_.get(), n_, bucket, last, dist_.get(), n_,
                                    block_piles_.get(), block_far_capacity_, block_outcome_.get()};
-      const double ms = run_block_solve<Distance, block_driver_tuning::near_capacity>(
+      const double ms = run_block_solve<Distance, block_driver_tuning::near_capacity, block_driver_tuning::row_lanes>(
           v, nullptr, source, 1, block_driver_tuning::threads, fill_blocks, stream_, start_, stop_, host);
       blk = *host;
       if (!blk.capacity_exceeded) return ms;

@@ -553,7 +553,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
       while (true) {
         const block_view<Distance> v{offsets_.get(), targets_.get(), weights_.get(), n_, width, width(last), dist_.get(),
                                      n_, piles_.get(), far_capacity_, outcomes_.get()};
-        ms += run_block_solve<Distance, Q>(v, d_sources.get() + first, 0, rows, block_driver_tuning::rows_threads,
+        ms += run_block_solve<Distance, Q, block_driver_tuning::rows_lanes>(v, d_sources.get() + first, 0, rows, block_driver_tuning::rows_threads,
                                            blocks_, stream_, start_, stop_, outcome.data());
         const bool exceeded =
             std::any_of(outcome.begin(), outcome.end(), [](const block_outcome& o) { return o.capacity_exceeded != 0; });
