@@ -36,10 +36,12 @@ step multisplit_bench "$bin/multisplit_bench" --sizes 25,28 --reps 9 --csv "$out
 step sssp_bench "$bin/sssp_bench" --runs 10 --out "$out"
 [ -f "$out/sssp_bench.csv" ] && rm -f "$out/sssp_bench_partial.csv"
 [ -x "$bin/many_sources_bench" ] && step many_sources_bench "$bin/many_sources_bench" --out "$out" --all-limit 30
-# The same with one thread block per source (options::driver block; bench/results/block_driver.md).
-mkdir -p "$out/block_per_source"
+# driver auto runs one thread block per source on the road graphs and the vertex-major batches on
+# the denser ones; the same with the vertex-major batches forced everywhere, for the ratio
+# (bench/results/block_driver.md).
+mkdir -p "$out/vertex_major"
 [ -x "$bin/many_sources_bench" ] &&
-  step many_sources_bench_block "$bin/many_sources_bench" --out "$out/block_per_source" --all-limit 30 --driver block
+  step many_sources_bench_vertex_major "$bin/many_sources_bench" --out "$out/vertex_major" --all-limit 10 --driver steps
 step graph_load_bench "$bin/graph_load_bench" --out "$out"
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
 if [ -n "$ncu" ]; then

@@ -14,8 +14,10 @@
 // reduction, stopped after --all-limit seconds),
 // road-FLA (1,000), chicago-regional (all-pairs), soc-slashdot0902 and Kronecker scale 20
 // (1,000 each; generated as sssp_bench does). Sweeps on NY: batch size and bucket width.
-// --driver block runs every batched mode with one thread block per source (options::driver,
-// block_driver.cuh) instead of the vertex-major batch; the mode column says so.
+// --driver sets the GPU batch engine of every batched mode (options::driver): auto (one thread
+// block per source on graphs of mean out-degree below 6, block_driver.cuh, else the vertex-major
+// batch), block or steps (the vertex-major batch); the mode column says "block per source" where
+// the blocks ran.
 // --phast adds PHAST's batches (strategy phast) on NY (1,000 random and all sources) and FLA
 // (1,000), one hierarchy per graph built once: its build time is the `setup ms` column, outside
 // `wall ms` (the total is the sum).
@@ -77,6 +79,7 @@ __global__ void fold(const Distance* d, std::size_t count, checksum* out) {
 
 struct measured {
   std::string graph, mode, order = "random";
+  std::string method;  // the batched solver's engine (many_sources::method); empty for the loop
   std::size_t sources = 0, targets = 0, done = 0;
   std::uint32_t k = 0;
   double delta = 0, wall_ms = 0, solve_ms = 0, setup_ms = 0;
@@ -112,6 +115,7 @@ sssp::many_sources reducing_solver(const graph::csr& g, sssp::many_source_option
 measured gpu_reduce(const graph::csr& g, sssp::many_sources& ms, const std::vector<vertex_t>& sources, double limit_s,
                     std::size_t validate_rows) {
   measured m;
+  m.method = ms.method();
   m.setup_ms = ms.setup_ms();
   m.sources = sources.size();
   m.targets = g.num_vertices;
@@ -174,6 +178,7 @@ measured host_blocks(const graph::csr& g, const std::vector<vertex_t>& sources, 
   o.driver = batch_driver;
   sssp::many_sources ms(g, o);
   measured m;
+  m.method = ms.method();
   m.mode = "host-blocks";
   m.sources = sources.size();
   m.targets = g.num_vertices;
@@ -243,8 +248,7 @@ struct table {
   std::string md_path, csv_path;
   void add(measured m, const std::string& graph) {
     m.graph = graph;
-    if (batch_driver == sssp::gpu_driver::block && m.mode.rfind("loop", 0) != 0 && m.mode.find("phast") == std::string::npos)
-      m.mode += ", block per source";
+    if (m.method == "block") m.mode += ", block per source";
     std::fprintf(stderr, "%-18s %-22s %-7s %7zu/%-7zu k %5u delta %10.6g  %10.2f ms (setup %.0f ms)  %12.1f src/s  %.3e dist/s  it %llu  valid %zu/%zu\n",
                  graph.c_str(), m.mode.c_str(), m.order.c_str(), m.done, m.sources, m.k, m.delta, m.wall_ms, m.setup_ms,
                  m.sources_per_s(), m.distances_per_s(), static_cast<unsigned long long>(m.iterations),
@@ -333,7 +337,7 @@ int main(int argc, char** argv) {
     else if (a == "--driver") batch_driver = sssp::driver_from_name(next());
     else {
       std::fprintf(stderr, "usage: many_sources_bench [--out DIR] [--datasets DIR] [--graph NAME]... [--all-limit S] "
-                           "[--loop-sources N] [--reps R] [--phast] [--driver auto|block]\n");
+                           "[--loop-sources N] [--reps R] [--phast] [--driver auto|steps|block]\n");
       return a == "--help" ? 0 : 2;
     }
   }

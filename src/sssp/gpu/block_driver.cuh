@@ -26,13 +26,15 @@
 // smaller entry of its vertex was queued after it, and a bucket ends only when its near set is
 // empty, so every distance below the bound is final when the bound moves (Meyer and Sanders).
 //
-// Measured (H100, bench/results/block_driver.md): exact on every bundled graph and sanitizer-clean,
-// but ~5 us an iteration on NY, not the hoped-for fraction of a microsecond (not profiled yet), so
-// one source runs slower than on the step loop (NY 7.19 against 5.04 ms) and the engine never picks
-// it on its own. Many sources are where it pays: the same kernel solves one source per block, each
-// block in its own distance row with its own far piles, several blocks per SM, no block waiting on
-// another (many_sources.cu with options::driver block): 1,000 NY sources in 35 ms, 11-15x the
-// vertex-major batches on roads.
+// Measured (H100, bench/results/block_driver.md): exact on every bundled graph and sanitizer-clean.
+// ncu of one NY solve: most warps wait at the barrier for the few that walk the near set, whose
+// chain of loads and atomics is the iteration; up to 4 lanes per near-set vertex (Lanes) make a
+// road vertex's row one round of it: 4.0 us an iteration on NY, not the hoped-for fraction of a
+// microsecond, so one source still runs slower than on the step loop (NY 5.77 against 5.30 ms)
+// and the engine never picks it for one source. Many sources are where it pays: the same kernel
+// solves one source per block, each block in its own distance row with its own far piles, four
+// blocks per SM, no block waiting on another (many_sources.cu, the automatic engine on roads):
+// 1,000 NY sources in 36 ms, all 264,346 in 9.0 s, 11-15x the vertex-major batches on roads.
 //
 // Every strategy runs the same Near-Far here (no frontier manager files anything);
 // statistics::driver says so.

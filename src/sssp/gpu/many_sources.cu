@@ -37,7 +37,8 @@
 // (a warp per piece, relax_chunks) in the same iteration. The host launches relax_launches
 // iterations, then reads the queue counts once (a relaxation of an empty queue does nothing).
 //
-// One block per source (options::driver == gpu_driver::block): the engine instead launches the
+// One block per source (options::driver block, or automatic on a graph of mean out-degree below
+// block_driver_tuning::rows_below_degree): the engine instead launches the
 // block driver's kernel (block_driver.cuh) with one block per source of the batch, each running
 // Near-Far for its source alone in its own row of every vertex, with block barriers only; the
 // rows are then picked for the targets (pick_rows). No arc read is shared between sources, but no
