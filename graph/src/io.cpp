@@ -124,30 +124,22 @@ csr read_graph(const std::string& path, const read_options& options) {
   throw std::logic_error("read_graph: no reader for the format");
 }
 
-void write_graph(const csr& g, const std::string& path, const write_options& options) {
-  file_format f = options.format;
-  if (f == file_format::automatic) f = format_from_extension(format_extension(path));
-  if (f == file_format::automatic)
-    throw std::invalid_argument(path + ": cannot tell the output format from the name; use .mtx, .gr, .txt/.edges "
-                                       "or .dsg (optionally .gz), or name the format");
+namespace {
+
+// The checks both writers make before any byte is written; f is the format, not automatic.
+void check_writable(const csr& g, const std::string& name, file_format f, bool gzip) {
   if (f == file_format::dimacs && g.kind == weight_kind::real)
-    throw std::invalid_argument(path + ": DIMACS .gr files hold integer weights only; this graph has real "
+    throw std::invalid_argument(name + ": DIMACS .gr files hold integer weights only; this graph has real "
                                        "weights (write Matrix Market, an edge list or a binary cache instead)");
-  if (f == file_format::binary && (options.gzip || gz_extension(path)))
-    throw std::invalid_argument(path + ": binary caches are not compressed (they exist to load fast); drop the .gz");
+  if (f == file_format::binary && gzip)
+    throw std::invalid_argument(name + ": binary caches are not compressed (they exist to load fast); drop the .gz");
   const std::size_t arcs = g.targets.size();
   if (g.offsets.size() != std::size_t{g.num_vertices} + 1 || g.offsets.back() != arcs ||
       (g.kind == weight_kind::integer ? g.int_weights.size() : g.real_weights.size()) != arcs)
-    throw std::invalid_argument(path + ": cannot write a malformed graph (offsets or weights do not match the arcs)");
-  struct stat out_st {};
-  if (::stat(path.c_str(), &out_st) == 0 && !options.overwrite) {
-    struct stat in_st {};
-    bool is_input = !g.origin.path.empty() && ::stat(g.origin.path.c_str(), &in_st) == 0 &&
-                    in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino;
-    throw std::invalid_argument(path + (is_input ? ": this is the input file itself" : ": file exists") +
-                                "; refusing to overwrite it (set overwrite to replace it)");
-  }
-  detail::output_file out(path, options.gzip || gz_extension(path));
+    throw std::invalid_argument(name + ": cannot write a malformed graph (offsets or weights do not match the arcs)");
+}
+
+void write_as(const csr& g, file_format f, detail::output_file& out, const write_options& options) {
   out.set_progress(&options.progress);
   switch (f) {
     case file_format::matrix_market: detail::write_matrix_market(g, out); break;
@@ -157,6 +149,35 @@ void write_graph(const csr& g, const std::string& path, const write_options& opt
     case file_format::automatic: break;
   }
   out.commit();
+}
+
+}  // namespace
+
+void write_graph(const csr& g, const std::string& path, const write_options& options) {
+  file_format f = options.format;
+  if (f == file_format::automatic) f = format_from_extension(format_extension(path));
+  if (f == file_format::automatic)
+    throw std::invalid_argument(path + ": cannot tell the output format from the name; use .mtx, .gr, .txt/.edges "
+                                       "or .dsg (optionally .gz), or name the format");
+  check_writable(g, path, f, options.gzip || gz_extension(path));
+  struct stat out_st {};
+  if (::stat(path.c_str(), &out_st) == 0 && !options.overwrite) {
+    struct stat in_st {};
+    bool is_input = !g.origin.path.empty() && ::stat(g.origin.path.c_str(), &in_st) == 0 &&
+                    in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino;
+    throw std::invalid_argument(path + (is_input ? ": this is the input file itself" : ": file exists") +
+                                "; refusing to overwrite it (set overwrite to replace it)");
+  }
+  detail::output_file out(path, options.gzip || gz_extension(path));
+  write_as(g, f, out, options);
+}
+
+void write_graph_to(const csr& g, int fd, const std::string& name, const write_options& options) {
+  if (options.format == file_format::automatic)
+    throw std::invalid_argument(name + ": name the output format (mtx, gr, edges or bin): a stream has no extension");
+  check_writable(g, name, options.format, options.gzip);
+  detail::output_file out(fd, name, options.gzip);
+  write_as(g, options.format, out, options);
 }
 
 }  // namespace deltasplit::graph

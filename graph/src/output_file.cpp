@@ -38,18 +38,32 @@ output_file::output_file(const std::string& path, bool gzip)
   if (fd_ < 0) throw write_error(path, std::string("cannot create a temporary file beside it: ") + std::strerror(errno));
   temp_.assign(name.data());
   ::fchmod(fd_, 0644);
-  if (gzip) {
-    gzip_ = std::make_unique<deflater>();
-    if (deflateInit2(&gzip_->z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-      ::close(fd_);
-      ::unlink(temp_.c_str());
-      throw write_error(path, "cannot initialise zlib");
-    }
+  try {
+    start_gzip(gzip);
+  } catch (...) {
+    ::close(fd_);
+    ::unlink(temp_.c_str());
+    throw;
+  }
+}
+
+output_file::output_file(int fd, const std::string& name, bool gzip)
+    : path_(name), fd_(fd), stream_(true), buffer_(new char[buffer_bytes]) {
+  if (fd < 0) throw write_error(name, "not an open file descriptor");
+  start_gzip(gzip);
+}
+
+void output_file::start_gzip(bool gzip) {
+  if (!gzip) return;
+  gzip_ = std::make_unique<deflater>();
+  if (deflateInit2(&gzip_->z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    gzip_.reset();
+    throw write_error(path_, "cannot initialise zlib");
   }
 }
 
 output_file::~output_file() {
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ >= 0 && !stream_) ::close(fd_);
   if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
 }
 
@@ -107,6 +121,7 @@ void output_file::write(const void* data, std::size_t n) {
 void output_file::finish() {
   flush();
   if (gzip_) sink(nullptr, 0, true);
+  if (stream_) return;
   if (::fsync(fd_) != 0) throw write_error(path_, std::string("fsync failed: ") + std::strerror(errno));
   int fd = fd_;
   fd_ = -1;
@@ -115,12 +130,17 @@ void output_file::finish() {
 
 void output_file::commit() {
   finish();
+  if (stream_) {
+    committed_ = true;
+    return;
+  }
   if (::rename(temp_.c_str(), path_.c_str()) != 0)
     throw write_error(path_, std::string("cannot rename the temporary file into place: ") + std::strerror(errno));
   committed_ = true;
 }
 
 bool output_file::commit_if_absent() {
+  if (stream_) throw std::logic_error("output_file::commit_if_absent: a stream has no place to link");
   finish();
   if (::link(temp_.c_str(), path_.c_str()) != 0) {
     if (errno == EEXIST) return false;

@@ -1,5 +1,9 @@
 // `deltasplit convert IN OUT`: rewrites a graph in another format (Matrix Market, DIMACS, edge
-// list, binary CSR cache), gzip-compressed when OUT ends in .gz or with --gzip.
+// list, binary CSR cache), gzip-compressed when OUT ends in .gz or with --gzip. OUT "-" is standard
+// output (with --format): a graph whose converted file would not fit on the disk beside its input
+// can be piped on (into a compressor, another machine, a byte count).
+#include <unistd.h>
+
 #include <filesystem>
 #include <iostream>
 
@@ -17,7 +21,8 @@ int run_convert(const arguments& args) {
   po::options_description options("options");
   options.add_options()
       ("in", po::value(&in_path)->value_name("IN")->required(), "input graph (first positional argument)")
-      ("out", po::value(&out_path)->value_name("OUT")->required(), "output file (second positional argument)")
+      ("out", po::value(&out_path)->value_name("OUT")->required(),
+       "output file (second positional argument); - for standard output (needs --format)")
       ("format", po::value(&out_format)->value_name("FORMAT"), "output format: mtx, gr, edges or bin (default: from OUT's extension)")
       ("gzip", po::bool_switch(&gzip), "compress the output (implied by a .gz extension)")
       ("force", po::bool_switch(&force), "replace OUT if it exists (never the input itself)");
@@ -37,6 +42,17 @@ int run_convert(const arguments& args) {
   if (vm.count("format")) wo.format = parse_format(out_format, "format");
   wo.gzip = gzip;
   wo.overwrite = force;
+  if (out_path == "-") {
+    if (!vm.count("format")) throw usage_error("convert: name the output format with --format when OUT is - (standard output)");
+    graph::csr g = load_graph(in_path, input);
+    {
+      progress_meter meter("writing standard output");
+      wo.progress = meter.callback();
+      graph::write_graph_to(g, STDOUT_FILENO, "standard output", wo);
+    }
+    std::cerr << "wrote standard output: " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs\n";
+    return exit_success;
+  }
   std::error_code ec;
   if (std::filesystem::exists(out_path, ec)) {
     if (std::filesystem::equivalent(in_path, out_path, ec))

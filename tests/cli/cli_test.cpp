@@ -336,6 +336,24 @@ TEST_F(Cli, ConvertRoundTripAndRefusals) {
   EXPECT_TRUE(contains(info.out, "arcs: 340")) << info.out;
 }
 
+// OUT "-": the converted graph on standard output (a pipe, a compressor downstream), the same
+// bytes as the file, the summary line on standard error; --format is required there.
+TEST_F(Cli, ConvertToStandardOutput) {
+  ASSERT_EQ(run("convert " + chesapeake + " " + path("file.gr")).status, 0);
+  outcome streamed = run("convert " + chesapeake + " - --format gr");
+  ASSERT_EQ(streamed.status, 0) << streamed.err;
+  EXPECT_EQ(streamed.out, slurp(path("file.gr")));
+  EXPECT_TRUE(contains(streamed.err, "wrote standard output: 39 vertices, 340 arcs")) << streamed.err;
+  outcome compressed = run("convert " + chesapeake + " - --format edges --gzip");
+  ASSERT_EQ(compressed.status, 0) << compressed.err;
+  const std::string back = write("back.edges.gz", compressed.out);
+  EXPECT_TRUE(contains(run("info " + back).out, "arcs: 340"));
+  outcome unnamed = run("convert " + chesapeake + " -");
+  EXPECT_EQ(unnamed.status, 2);
+  EXPECT_TRUE(contains(unnamed.err, "--format")) << unnamed.err;
+  EXPECT_TRUE(unnamed.out.empty());
+}
+
 TEST_F(Cli, GenerateRmatAndGrid) {
   outcome rmat = run("generate rmat --scale 8 --edge-factor 4 --preset paper --seed 3 -o " + path("r.mtx"));
   ASSERT_EQ(rmat.status, 0) << rmat.err;

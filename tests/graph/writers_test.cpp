@@ -1,9 +1,13 @@
 // write_graph: every format round-trips the graph exactly, gzip optional, temp file + rename,
-// and no existing file (nor the input) is replaced without overwrite.
+// and no existing file (nor the input) is replaced without overwrite; write_graph_to streams the
+// same bytes to a descriptor.
 #include <string>
+#include <thread>
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/datasets.hpp"
 #include "deltasplit/graph/generators.hpp"
@@ -136,4 +140,54 @@ TEST(GraphWriters, MalformedGraphIsRefused) {
   csr g = generate_grid({});
   g.int_weights.pop_back();
   EXPECT_THROW(write_graph(g, dir.file("g.mtx")), std::invalid_argument);
+}
+
+// write_graph_to: the same bytes as write_graph, through a pipe read on another thread (as a
+// downstream reader of `deltasplit convert IN - --format F` sees them), in every format and with
+// gzip; the descriptor stays open; a stream needs its format named, and a failed write names it.
+TEST(GraphWriters, StreamToADescriptor) {
+  deltasplit_test::temp_dir dir;
+  grid_params gp;
+  gp.rows = 40, gp.cols = 50, gp.keep_fraction = 0.8;
+  const csr g = generate_grid(gp);
+  struct case_t { file_format format; bool gzip; const char* name; };
+  for (const case_t& c : {case_t{file_format::matrix_market, false, "g.mtx"}, case_t{file_format::dimacs, false, "g.gr"},
+                          case_t{file_format::edge_list, true, "g.edges.gz"}, case_t{file_format::binary, false, "g.dsg"}}) {
+    SCOPED_TRACE(c.name);
+    int ends[2];
+    ASSERT_EQ(::pipe(ends), 0);
+    std::string streamed;
+    std::thread reader([&] {  // a pipe holds 64 KiB: the writer needs a reader as it goes
+      char buf[4096];
+      for (ssize_t got; (got = ::read(ends[0], buf, sizeof buf)) > 0;) streamed.append(buf, static_cast<std::size_t>(got));
+    });
+    write_options o;
+    o.format = c.format;
+    o.gzip = c.gzip;
+    write_graph_to(g, ends[1], "the pipe", o);
+    EXPECT_NE(::fcntl(ends[1], F_GETFD), -1) << "the descriptor stays open";
+    ::close(ends[1]);
+    reader.join();
+    ::close(ends[0]);
+    const std::string p = dir.file(c.name);
+    write_graph(g, p);
+    EXPECT_EQ(streamed, deltasplit_test::read_bytes(p)) << "the same bytes as the file";
+    expect_same_graph(g, read_graph(dir.write(std::string("streamed.") + c.name, streamed)));
+  }
+  write_options automatic;
+  EXPECT_THROW(write_graph_to(g, 1, "standard output", automatic), std::invalid_argument);
+  write_options gr;
+  gr.format = file_format::dimacs;
+  EXPECT_THROW(write_graph_to(real_graph(), 1, "standard output", gr), std::invalid_argument);
+  EXPECT_THROW(write_graph_to(g, -1, "nothing", gr), std::runtime_error);
+  const int read_only = ::open(dir.write("ro.txt", "x").c_str(), O_RDONLY);
+  ASSERT_GE(read_only, 0);
+  try {
+    write_graph_to(g, read_only, "a read-only descriptor", gr);
+    ADD_FAILURE() << "wrote to a read-only descriptor";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("a read-only descriptor: write failed"), std::string::npos) << e.what();
+  }
+  ::close(read_only);
+  EXPECT_EQ(dir.count_files_containing(".tmp."), 0u);
 }

@@ -56,4 +56,11 @@ struct write_options {
 // existing file (or the input itself) is never replaced unless options.overwrite is set.
 void write_graph(const csr& g, const std::string& path, const write_options& options = {});
 
+// Writes to an open file descriptor instead (a pipe, standard output): in order, no temporary file,
+// nothing replaced or renamed, the descriptor left open. options.format must name the format (a
+// descriptor has no extension); options.gzip compresses; overwrite does not apply. `name` names
+// the stream in errors (std::runtime_error on a failed write, std::invalid_argument as write_graph).
+// For graphs whose files would not fit where they are needed: `deltasplit convert IN - --format F`.
+void write_graph_to(const csr& g, int fd, const std::string& name, const write_options& options);
+
 }  // namespace deltasplit::graph
