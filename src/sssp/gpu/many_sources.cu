@@ -424,7 +424,8 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   // opts.driver == block: one block per source; opts.queue_capacity: its far piles' start.
   many_engine(const graph::csr& g, const options& opts)
       : engine_context(nullptr, sizeof(batch_control)), g_(g), n_(g.num_vertices), m_(g.num_arcs()),
-        block_rows_(block_rows(g, opts.driver)), queue_capacity_(opts.queue_capacity) {
+        stats_(sssp::detail::measure(g)), block_rows_(block_rows(stats_, opts.driver)),
+        queue_capacity_(opts.queue_capacity) {
     blocks_ = multiprocessors_ * (2048 / (warps_per_block * 32));
     const auto& w = weights();
     reserve((std::size_t{n_} + 1) * sizeof(edge_t) + m_ * (sizeof(vertex_t) + sizeof(weight)) + (1u << 20),
@@ -437,17 +438,14 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     upload(targets_, g.targets.data(), m_, stream_);
     upload(weights_, w.data(), m_, stream_);
     DS_CUDA(cudaStreamSynchronize(stream_));
-    stats_ = sssp::detail::measure(g);
     for (vertex_t v = 0; v < n_; ++v) high_degree_ = high_degree_ || g.degree(v) > split_degree;
   }
 
   // One block per source: asked for (driver block), or automatic on a graph of mean out-degree
   // below block_driver_tuning::rows_below_degree (road networks); the vertex-major batch otherwise.
-  static bool block_rows(const graph::csr& g, gpu_driver driver) {
+  static bool block_rows(const sssp::detail::graph_statistics& s, gpu_driver driver) {
     if (driver == gpu_driver::block) return true;
-    if (driver != gpu_driver::automatic) return false;
-    return static_cast<double>(g.num_arcs()) <
-           block_driver_tuning::rows_below_degree * static_cast<double>(g.num_vertices);
+    return driver == gpu_driver::automatic && s.mean_degree < block_driver_tuning::rows_below_degree;
   }
 
   std::string device_name() const override { return name_; }
@@ -809,7 +807,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   row_delivery rows_out_;
   std::uint32_t k_ = 0, columns_ = 0, iteration_ = 1;
   std::size_t allocated_ = 0;
-  sssp::detail::graph_statistics stats_;
+  const sssp::detail::graph_statistics stats_;  // before block_rows_, which is derived from it
   static constexpr graph::weight_kind kind_ =
       std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
   bool high_degree_ = false;
