@@ -13,6 +13,10 @@
 #              GPU machine's 64 GB disk)
 #   sssp       deltasplit sssp CACHE --source 0 --runs 3 --validate (the GPU when there is one)
 # Writes OUT.md (a table) and OUT.md.log (every stage's output); the cache is left in WORK_DIR.
+# BIG_STAGES (a knob of this script only; default "generate info convert sssp") runs a subset, so
+# that the stages can be split over several calls of a machine that limits a call's time: info
+# always runs when another stage does (its arcs are the divisor). A cache already in WORK_DIR is
+# kept, not generated again.
 set -uo pipefail
 exe=${1:?usage: big_graph.sh DELTASPLIT SCALE EDGE_FACTOR WORK_DIR OUT.md}
 scale=${2:?scale} factor=${3:?edge factor} work=${4:?work dir} out=${5:?OUT.md}
@@ -58,16 +62,21 @@ EOF
   [ "$rc" = 0 ]
 }
 
+stages=" ${BIG_STAGES:-generate info convert sssp} "
+wants() { [[ $stages == *" $1 "* ]]; }
 if [ -f "$cache" ]; then
   echo "== generate: $cache exists, kept" | tee -a "$log"
+elif ! wants generate; then
+  echo "== generate: not in BIG_STAGES and $cache missing" | tee -a "$log"
+  exit 1
 else
   stage generate "'$exe' generate rmat --scale $scale --edge-factor $factor --preset graph500 --seed 1 -o '$cache'" ||
     { echo "generation failed; see $log"; exit 1; }
 fi
 stage info "'$exe' info '$cache'"
 arcs=$(grep -oE '^arcs: [0-9]+' "$log" | tail -n 1 | grep -oE '[0-9]+')
-stage convert "'$exe' convert '$cache' - --format edges | wc -c"
-stage sssp "'$exe' sssp '$cache' --source 0 --runs 3 --validate"
+wants convert && stage convert "'$exe' convert '$cache' - --format edges | wc -c"
+wants sssp && stage sssp "'$exe' sssp '$cache' --source 0 --runs 3 --validate"
 
 {
   echo "R-MAT scale $scale, edge factor $factor (Graph500, seed 1): ${arcs:-?} arcs; $(date -u +%F), $(gpu_used >/dev/null && nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1 || echo 'no GPU')"
