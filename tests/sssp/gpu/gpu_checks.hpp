@@ -65,10 +65,16 @@ inline ::testing::AssertionResult same_distances(const sssp::result& expected, c
 
 // Runs o on g from each source (one engine) and compares with Dijkstra: distances vertex by vertex,
 // the statistics, the driver that ran when one was forced, and the predecessor tree when asked for.
-inline void expect_dijkstra(const graph::csr& g, const std::vector<vertex_t>& sources, const sssp::options& o,
-                     const std::string& what) {
+// Returns each solve's statistics, in the order of sources (none when the solver is not on the GPU),
+// for tests that check which paths the solves took.
+inline std::vector<sssp::statistics> expect_dijkstra(const graph::csr& g, const std::vector<vertex_t>& sources,
+                                                     const sssp::options& o, const std::string& what) {
+  std::vector<sssp::statistics> runs;
   sssp::solver s(g, o);
-  ASSERT_TRUE(s.on_gpu());
+  if (!s.on_gpu()) {
+    ADD_FAILURE() << what << ": the solver is not on the GPU";
+    return runs;
+  }
   for (vertex_t source : sources) {
     SCOPED_TRACE(what + ", " + sssp::strategy_name(o.how) + ", source " + std::to_string(source) + ", delta " +
                  std::to_string(o.delta) + ", K " + std::to_string(o.buckets));
@@ -90,7 +96,9 @@ inline void expect_dijkstra(const graph::csr& g, const std::vector<vertex_t>& so
       EXPECT_TRUE(tree.ok) << tree.message;
       EXPECT_TRUE(tree_reaches_source(g, source, got));
     }
+    runs.push_back(got.stats);
   }
+  return runs;
 }
 
 }  // namespace deltasplit_test
