@@ -18,6 +18,12 @@
 #   CHECK_PLAIN=1                                          0 skips the full-size runs
 #   CHECK_BINARIES="multisplit_tests ..."                  a subset of the binaries
 #   CHECK_TIMEOUT=SECONDS                                  a limit on each run (exit 124: timed out)
+#   CHECK_DEADLINE=SECONDS                                 a limit on the whole script, counted from its
+#                                                          start: each run's limit is cut to the time left,
+#                                                          runs that would start with under 10 s left are
+#                                                          reported as not run, and the summary is still
+#                                                          printed (a machine that stops a call at its
+#                                                          limit would otherwise take every result along)
 #   CHECK_SHARDS=N                                         processes per binary under a tool (default 8)
 #   CHECK_PER_TEST=1                                       under a tool, one process per test (CHECK_SHARDS
 #                                                          at a time, each with CHECK_TIMEOUT): a slow test
@@ -46,8 +52,20 @@ per_test=${CHECK_PER_TEST:-0}
 ms_filter=${MULTISPLIT_SANITIZER_FILTER:-*}
 driver_filter=${DRIVER_SANITIZER_FILTER:-Drivers/ForcedDriver.Small*}
 many_filter=${MANY_SANITIZER_FILTER:-*DuplicateSources*:*DeviceBlocks*:*OverflowIsReported*:*FarPilesThatFillGrow*:*WideBucketsSpillTheNearSet*:*AnOverflowPastTheCutoff*}
-limit=()
-[ -n "${CHECK_TIMEOUT:-}" ] && limit=(timeout "$CHECK_TIMEOUT")
+started=$(date +%s)
+deadline=${CHECK_DEADLINE:-}
+# Sets limit to the timeout of the next run (CHECK_TIMEOUT, cut to what CHECK_DEADLINE leaves);
+# fails when the deadline leaves under 10 s.
+next_limit() {
+  local t=${CHECK_TIMEOUT:-} left
+  limit=()
+  if [ -n "$deadline" ]; then
+    left=$((started + deadline - $(date +%s)))
+    [ "$left" -ge 10 ] || return 1
+    if [ -z "$t" ] || [ "$t" -gt "$left" ]; then t=$left; fi
+  fi
+  [ -z "$t" ] || limit=(timeout "$t")
+}
 sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer \
   /usr/local/cuda/compute-sanitizer/compute-sanitizer 2>/dev/null | head -n 1)
 status=0
@@ -66,8 +84,13 @@ for name in $binaries; do
     plog=$out/$name.plain.log
     t0=$(date +%s%N)
     echo "== $name (full size)" >> "$log"
-    "${limit[@]}" "$exe" --gtest_brief=1 > "$plog" 2>&1
-    rc=$?
+    if next_limit; then
+      "${limit[@]}" "$exe" --gtest_brief=1 > "$plog" 2>&1
+      rc=$?
+    else
+      echo "not run: CHECK_DEADLINE reached" > "$plog"
+      rc=125
+    fi
     cat "$plog" >> "$log"
     [ $rc -eq 0 ] || status=1
     summary+=("$(printf '%-28s %-10s exit %d, %s s, %s' "$name" plain $rc "$(seconds_since "$t0")" \
@@ -105,18 +128,28 @@ for name in $binaries; do
       else
         args=("${filter[@]}") env_piece=(GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i)
       fi
+      if ! next_limit; then
+        echo "not run: CHECK_DEADLINE reached" > "$tlog.$i"
+        echo deadline > "$tlog.$i.rc"
+        continue
+      fi
       { env "${env_piece[@]}" DELTASPLIT_TEST_SIZE=small "${limit[@]}" "$sanitizer" --tool "$tool" --error-exitcode 99 \
           "$exe" --gtest_brief=1 "${args[@]}" > "$tlog.$i" 2>&1; echo $? > "$tlog.$i.rc"; } &
       if ((++running >= shards)); then wait -n; running=$((running - 1)); fi
     done
     while ((running > 0)); do wait -n; running=$((running - 1)); done
     : > "$tlog"
-    errors=0 hazards=0 tests=0 missing=0
+    errors=0 hazards=0 tests=0 missing=0 not_run=0
     for ((i = 0; i < ${#pieces[@]}; ++i)); do
       echo "-- ${pieces[i]}" >> "$tlog"
       cat "$tlog.$i" >> "$tlog"
       piece_rc=$(cat "$tlog.$i.rc" 2>/dev/null || echo 1)
       rm -f "$tlog.$i.rc"
+      if [ "$piece_rc" = deadline ]; then
+        not_run=$((not_run + 1))
+        rm -f "$tlog.$i"
+        continue
+      fi
       # A shard that the filter left without tests runs no kernel: no summary, and the tool's exit
       # code is not the test's. It counts as empty, not as missing.
       if grep -qE '^\[  PASSED  \] 0 tests' "$tlog.$i" && ! grep -q FAILED "$tlog.$i"; then
@@ -135,10 +168,11 @@ for name in $binaries; do
       rm -f "$tlog.$i"
     done
     cat "$tlog" >> "$log"
-    [ $rc -eq 0 ] && [ $missing -eq 0 ] || status=1
-    summary+=("$(printf '%-28s %-10s exit %d, %s s, %d tests passed, errors: %d%s%s' "$name" "$tool" $rc \
+    [ $rc -eq 0 ] && [ $missing -eq 0 ] && [ $not_run -eq 0 ] || status=1
+    summary+=("$(printf '%-28s %-10s exit %d, %s s, %d tests passed, errors: %d%s%s%s' "$name" "$tool" $rc \
       "$(seconds_since "$t0")" $tests $errors "$([ "$tool" = racecheck ] && echo " (hazards: $hazards)")" \
-      "$([ $missing -gt 0 ] && echo ", $missing piece(s) without a summary")")")
+      "$([ $missing -gt 0 ] && echo ", $missing piece(s) without a summary")" \
+      "$([ $not_run -gt 0 ] && echo ", $not_run piece(s) not run (CHECK_DEADLINE)")")")
   done
 done
 {
