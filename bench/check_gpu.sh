@@ -10,10 +10,17 @@
 # reported and fails the check.
 # The small size: DELTASPLIT_TEST_SIZE=small, which the multisplit tests read (edge cases and tile
 # boundaries, no large inputs), and, for sssp_gpu_tests, the gtest filter SSSP_SANITIZER_FILTER
-# (default GpuSanitizer.*: every path of the loop on tiny graphs, gpu_sanitizer_test.cpp). Under a
-# tool each binary's tests are split over CHECK_SHARDS processes (gtest sharding) that run at once:
-# the persistent cluster kernel is some thousand times slower under racecheck, and the processes
-# overlap the tool's host-side work. Knobs of this script only (the library reads no environment):
+# (default GpuSanitizer.*: every path of the loop on tiny graphs, gpu_sanitizer_test.cpp), or under
+# racecheck SSSP_RACECHECK_FILTER (below). Under a tool each binary's tests are split over
+# CHECK_SHARDS processes (gtest sharding) that run at once: the persistent cluster kernel is some
+# thousand times slower under racecheck, and the processes overlap the tool's host-side work.
+# racecheck's cost grows with the loop's rounds times the cluster's threads: a 16-block cluster
+# costs 10-30x a 1-block one, and the 120 sanitizer instances under racecheck need well over 30
+# minutes of GPU time (bench/results/gpu_checks.md, 2026-11-26). So racecheck's small size is every
+# graph on the 1-block cluster and the block driver, and the star (whose first step runs on the
+# grid) on every cluster size: every phase of the loop, about 2 minutes at 8 processes by the
+# instances' separate times; SSSP_RACECHECK_FILTER=Paths/GpuSanitizer.* with CHECK_PER_TEST=1 and a
+# CHECK_DEADLINE is the whole set. Knobs of this script only (the library reads no environment):
 #   CHECK_TOOLS="memcheck racecheck synccheck initcheck"   the tools to run ("" for none)
 #   CHECK_PLAIN=1                                          0 skips the full-size runs
 #   CHECK_BINARIES="multisplit_tests ..."                  a subset of the binaries
@@ -28,6 +35,8 @@
 #   CHECK_PER_TEST=1                                       under a tool, one process per test (CHECK_SHARDS
 #                                                          at a time, each with CHECK_TIMEOUT): a slow test
 #                                                          then hides no other test's result
+#   SSSP_RACECHECK_FILTER=PATTERN                          sssp_gpu_tests' filter under racecheck (default:
+#                                                          the small size above)
 #   MULTISPLIT_SANITIZER_FILTER=PATTERN                    a gtest filter for the multisplit binaries
 #                                                          under the tools (default: every test)
 #   DRIVER_SANITIZER_FILTER=PATTERN                        the same for sssp_driver_tests (default: the
@@ -47,6 +56,7 @@ binaries=${CHECK_BINARIES:-multisplit_tests multisplit_tests_compute80 sssp_gpu_
   sssp_driver_tests}
 # The SSSP tests on small graphs (bundled datasets and large generated graphs run only plainly).
 sssp_filter=${SSSP_SANITIZER_FILTER:-Paths/GpuSanitizer.*}
+sssp_race_filter=${SSSP_RACECHECK_FILTER:-Paths/GpuSanitizer.*/*_cluster_1:Paths/GpuSanitizer.*/*_driver_block:Paths/GpuSanitizer.StarWiderThanTheCluster/*}
 shards=${CHECK_SHARDS:-8}
 per_test=${CHECK_PER_TEST:-0}
 ms_filter=${MULTISPLIT_SANITIZER_FILTER:-*}
@@ -112,6 +122,7 @@ for name in $binaries; do
   for tool in $tools; do
     tlog=$out/$name.$tool.log
     t0=$(date +%s%N)
+    [ "$name" = sssp_gpu_tests ] && filter=(--gtest_filter="$([ "$tool" = racecheck ] && echo "$sssp_race_filter" || echo "$sssp_filter")")
     # The pieces: gtest shards, or (CHECK_PER_TEST=1) one test each, run $shards at a time.
     pieces=()
     if [ "$per_test" = 1 ]; then
