@@ -27,19 +27,13 @@
 #include "deltasplit/sssp.hpp"
 #include "sssp/bucket_width.hpp"
 #include "sssp/delta_stepping_cpu.hpp"
+#include "comma_list.hpp"
 
 namespace {
 
 using namespace deltasplit;
+using deltasplit_bench::comma_list;
 namespace detail = deltasplit::sssp::detail;
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string part; std::getline(in, part, ',');)
-    if (!part.empty()) out.push_back(part);
-  return out;
-}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -82,14 +76,14 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--graphs") s.graphs = split(value());
+    if (a == "--graphs") s.graphs = comma_list(value());
     else if (a == "--threads") {
       s.threads.clear();
-      for (const auto& t : split(value())) s.threads.push_back(static_cast<unsigned>(std::stoul(t)));
-    } else if (a == "--deltas") s.deltas = split(value());
+      for (const auto& t : comma_list(value())) s.threads.push_back(static_cast<unsigned>(std::stoul(t)));
+    } else if (a == "--deltas") s.deltas = comma_list(value());
     else if (a == "--fusion") {
       s.fusion.clear();
-      for (const auto& f : split(value())) s.fusion.push_back(std::stoul(f));
+      for (const auto& f : comma_list(value())) s.fusion.push_back(std::stoul(f));
     } else if (a == "--runs") s.runs = static_cast<unsigned>(std::stoul(value()));
     else if (a == "--datasets") s.datasets = value();
     else if (a == "--out") s.out = value();

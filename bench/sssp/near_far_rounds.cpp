@@ -24,26 +24,19 @@
 #include <exception>
 #include <limits>
 #include <queue>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "deltasplit/graph/io.hpp"
 #include "sssp/bucket_width.hpp"
+#include "comma_list.hpp"
 
 namespace {
 
 using namespace deltasplit;
+using deltasplit_bench::comma_list;
 using graph::vertex_t;
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string part; std::getline(in, part, ',');)
-    if (!part.empty()) out.push_back(part);
-  return out;
-}
 
 double weight_of(const graph::csr& g, std::size_t e) {
   return g.kind == graph::weight_kind::integer ? double(g.int_weights[e]) : double(g.real_weights[e]);
@@ -140,9 +133,9 @@ int main(int argc, char** argv) {
       const std::string arg = argv[i];
       if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
       if (arg == "--deltas")
-        deltas = split(argv[++i]);
+        deltas = comma_list(argv[++i]);
       else if (arg == "--sources")
-        sources = split(argv[++i]);
+        sources = comma_list(argv[++i]);
       else
         throw std::invalid_argument("unknown option " + arg);
     }
@@ -157,7 +150,8 @@ int main(int argc, char** argv) {
                 "widest");
     for (const std::string& s : sources) {
       const unsigned long id = std::stoul(s);
-      if (id < first_id || id - first_id >= g.num_vertices) throw std::invalid_argument("source " + s + " is not a vertex");
+      if (id < first_id || id - first_id >= g.num_vertices)
+        throw std::invalid_argument("source " + s + " is not a vertex");
       const auto source = static_cast<vertex_t>(id - first_id);
       for (const std::string& d : deltas) {
         const double delta = d == "auto"           ? automatic
