@@ -25,6 +25,7 @@
 #include <limits>
 #include <queue>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -90,33 +91,32 @@ rounds near_far(const graph::csr& g, vertex_t source, double delta) {
   return r;
 }
 
-// The shortest-path tree's depth in arcs (among shortest paths, the fewest arcs), by Dijkstra.
+// The shortest-path tree's depth in arcs, among shortest paths the fewest arcs: Dijkstra on (distance,
+// arcs) pairs in lexicographic order, so a vertex's arcs are final when it is taken, zero-weight
+// ties included. Equal to the Bellman-Ford rounds (delta inf) less one, at the cost of one Dijkstra.
 std::uint64_t tree_depth(const graph::csr& g, vertex_t source) {
   std::vector<double> dist(g.num_vertices, std::numeric_limits<double>::infinity());
   std::vector<std::uint32_t> hops(g.num_vertices, 0);
-  using item = std::pair<double, vertex_t>;
+  using item = std::tuple<double, std::uint32_t, vertex_t>;
   std::priority_queue<item, std::vector<item>, std::greater<item>> heap;
   dist[source] = 0;
-  heap.push({0.0, source});
+  heap.push({0.0, 0, source});
+  std::uint64_t deepest = 0;
   while (!heap.empty()) {
-    const auto [dx, x] = heap.top();
+    const auto [dx, hx, x] = heap.top();
     heap.pop();
-    if (dx > dist[x]) continue;
+    if (dx > dist[x] || hx > hops[x]) continue;
+    deepest = std::max<std::uint64_t>(deepest, hx);
     for (auto e = g.offsets[x]; e < g.offsets[x + 1]; ++e) {
       const vertex_t u = g.targets[e];
       const double nd = dx + weight_of(g, e);
-      if (nd < dist[u]) {
+      if (nd < dist[u] || (nd == dist[u] && hx + 1 < hops[u])) {
         dist[u] = nd;
-        hops[u] = hops[x] + 1;
-        heap.push({nd, u});
-      } else if (nd == dist[u] && hops[x] + 1 < hops[u]) {
-        hops[u] = hops[x] + 1;  // x is final: its hops are too
+        hops[u] = hx + 1;
+        heap.push({nd, hx + 1, u});
       }
     }
   }
-  std::uint64_t deepest = 0;
-  for (vertex_t v = 0; v < g.num_vertices; ++v)
-    if (!std::isinf(dist[v])) deepest = std::max<std::uint64_t>(deepest, hops[v]);
   return deepest;
 }
 
