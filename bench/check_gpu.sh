@@ -112,17 +112,17 @@ for name in $binaries; do
     status=1
     continue
   fi
-  case $name in
-    multisplit_tests*) filter=(--gtest_filter="$ms_filter") ;;
-    sssp_gpu_tests) filter=(--gtest_filter="$sssp_filter") ;;
-    sssp_driver_tests) filter=(--gtest_filter="$driver_filter") ;;
-    many_sources_gpu_tests) filter=(--gtest_filter="$many_filter") ;;
-    *) filter=() ;;
-  esac
   for tool in $tools; do
     tlog=$out/$name.$tool.log
     t0=$(date +%s%N)
-    [ "$name" = sssp_gpu_tests ] && filter=(--gtest_filter="$([ "$tool" = racecheck ] && echo "$sssp_race_filter" || echo "$sssp_filter")")
+    case $name:$tool in
+      multisplit_tests*) filter=(--gtest_filter="$ms_filter") ;;
+      sssp_gpu_tests:racecheck) filter=(--gtest_filter="$sssp_race_filter") ;;
+      sssp_gpu_tests:*) filter=(--gtest_filter="$sssp_filter") ;;
+      sssp_driver_tests:*) filter=(--gtest_filter="$driver_filter") ;;
+      many_sources_gpu_tests:*) filter=(--gtest_filter="$many_filter") ;;
+      *) filter=() ;;
+    esac
     # The pieces: gtest shards, or (CHECK_PER_TEST=1) one test each, run $shards at a time.
     pieces=()
     if [ "$per_test" = 1 ]; then
