@@ -246,7 +246,7 @@ for name in "${present[@]}"; do
     tlog=$out/$name.$tool.log
     : > "$tlog"
     rc=0 errors=0 hazards=0 tests=0 missing=0 not_run=0 slowest=0 counts=""
-    for i in ${group[$name:$tool]}; do
+    for i in ${group[$name:$tool]-}; do  # none when CHECK_PER_TEST=1 and the filter matched no test
       read -r piece_rc secs < "${job_log[i]}.rc" 2>/dev/null || { piece_rc=1 secs=0; }
       piece_log=$(cat "${job_log[i]}" 2>/dev/null)
       printf -- '-- %s: exit %s, %s s\n%s\n' "${job_piece[i]}" "$piece_rc" "$secs" "$piece_log" >> "$tlog"
