@@ -69,13 +69,16 @@ namespace cg = cooperative_groups;
 // (227 KB per SM, less the static and reserved shared memory). The first version read the CSR
 // from global memory and made offers at once: NY 18.8 ms, 3.9 us per local iteration (each one a
 // chain of L2 round trips), against 5.2 ms for the step loop in the same run.
-inline constexpr unsigned partition_threads = 512;
+inline constexpr unsigned partition_worker_warps = 15;
+inline constexpr unsigned partition_workers = 32 * partition_worker_warps;
+inline constexpr unsigned partition_threads = partition_workers + 32;  // the workers and the postman warp
 inline constexpr unsigned partition_blocks_per_sm = 2;
 inline constexpr std::uint32_t partition_frontier = 512;
 // Threads that share a frontier vertex's row (a road row has 2-4 arcs): its arcs' shared-memory
 // round trips overlap instead of following one another.
 inline constexpr std::uint32_t partition_lanes = 4;
-inline constexpr std::uint32_t partition_outbox = 512;
+inline constexpr std::uint32_t partition_outbox = 256;
+inline constexpr std::uint32_t partition_inbox = 256;
 inline constexpr std::size_t partition_shared_budget = 111 * 1024;
 // Regions are balanced by the bytes their owner keeps on chip (owner_regions.hpp): a vertex's
 // distance and row offset, 6 bytes an arc (target and a 16-bit weight).
@@ -117,8 +120,8 @@ struct partitioned_view {
 // and the region's distances, then (SharedArcs) its row offsets, targets and weights (16 or 32 bits).
 inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t parts, std::uint32_t vertices,
                                           std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool narrow) {
-  std::size_t w = std::size_t{words} + 2 * partition_frontier + 2 * partition_outbox + parts + 1;
-  if (shared_dist) w += std::size_t{words} + vertices;
+  std::size_t w = 2 * std::size_t{words} + 2 * partition_frontier + 2 * partition_outbox + 2 * partition_inbox + parts + 1;
+  if (shared_dist) w += vertices;
   if (shared_arcs) w += std::size_t{vertices} + 1 + arcs + (narrow ? (std::size_t{arcs} + 1) / 2 : arcs);
   return w;
 }
@@ -141,34 +144,29 @@ __global__ void reset_partitioned(partitioned_view<Distance> s, vertex_t n, vert
 }
 
 // The region's distances: shared memory (SharedDist) or the global array, which its owner alone
-// writes. improve() lowers one and, when it dropped, marks it pending (and, SharedDist, changed:
-// the global copy, the senders' filter and the result, is written at each local fixpoint, not by a
-// global atomic per improvement; measured on NY: 10.76 ms with the atomics, 10.91 without, so this
-// only saves L2 traffic).
+// writes. improve() lowers one and, when it dropped, marks it pending: in the near set when its
+// bucket is at most the bound, else in the far set. With SharedDist the global copy (the senders'
+// filter) is written by a plain store at each improvement, so it may lag behind; it is never below
+// the owner's value, so it only lets through offers that cannot help. publish() writes the exact
+// distances at the end of the solve.
 template <class Distance, bool SharedDist>
 struct owned_distances {
   Distance* local;   // shared, region-relative (SharedDist)
   Distance* global;  // new ids
-  vertex_t lo;
-  std::uint32_t* pending;
-  std::uint32_t* changed;
+  vertex_t lo, owned;
+  std::uint32_t* near;
+  std::uint32_t* far;
+  bucket_of_distance<Distance> bucket;
   __device__ Distance load(vertex_t u) const { return SharedDist ? local[u] : __ldcg(&global[lo + u]); }
-  __device__ void improve(vertex_t u, Distance d) const {
+  __device__ void improve(vertex_t u, Distance d, std::uint32_t bound) const {
     using ops = distance_ops<Distance>;
     if (!(d < ops::atomic_min(SharedDist ? &local[u] : &global[lo + u], d))) return;
-    atomicOr(&pending[u >> 5], 1u << (u & 31u));
-    if (SharedDist) atomicOr(&changed[u >> 5], 1u << (u & 31u));
+    if (SharedDist) global[lo + u] = d;
+    atomicOr(&(bucket(d) <= bound ? near : far)[u >> 5], 1u << (u & 31u));
   }
-  // SharedDist: the changed distances to the global copy (called by the whole block between barriers).
-  __device__ void publish(std::uint32_t words) const {
+  __device__ void publish() const {  // the whole block, after its last barrier
     if constexpr (SharedDist) {
-      for (std::uint32_t w = threadIdx.x; w < words; w += blockDim.x) {
-        for (std::uint32_t rest = changed[w]; rest; rest &= rest - 1) {
-          const vertex_t u = w * 32 + __ffs(rest) - 1;
-          global[lo + u] = local[u];
-        }
-        changed[w] = 0;
-      }
+      for (vertex_t u = threadIdx.x; u < owned; u += blockDim.x) global[lo + u] = local[u];
     }
   }
 };
@@ -237,27 +235,41 @@ __device__ inline std::uint32_t volatile_load(const std::uint32_t* p) {
   return *reinterpret_cast<const volatile std::uint32_t*>(p);
 }
 
+// Named barrier 1: the worker warps only (the postman warp never waits on the workers' iterations).
+__device__ inline void workers_sync() { asm volatile("bar.sync 1, %0;" ::"r"(partition_workers) : "memory"); }
+
+// A shared word read or written by both roles between barriers: through atomics, so that each
+// access is whole and ordered by the fences beside it.
+__device__ inline std::uint32_t shared_read(std::uint32_t* p) { return atomicOr(p, 0u); }
+
 template <class Distance, bool SharedDist, bool SharedArcs>
 __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
     partitioned_solve(partitioned_view<Distance> s, vertex_t source) {
   using ops = distance_ops<Distance>;
   using weight = typename ops::weight;
   extern __shared__ __align__(16) std::uint32_t shared_words[];
-  std::uint32_t* const pending = shared_words;
-  vertex_t* const frontier = pending + s.words;
+  std::uint32_t* const near = shared_words;  // pending at or below the bound
+  std::uint32_t* const far = near + s.words;  // pending above it (stale bits dropped at each round's end)
+  vertex_t* const frontier = far + s.words;
   Distance* const frontier_d = reinterpret_cast<Distance*>(frontier + partition_frontier);
-  vertex_t* const outbox = reinterpret_cast<vertex_t*>(frontier_d + partition_frontier);
-  Distance* const outbox_d = reinterpret_cast<Distance*>(outbox + partition_outbox);
-  vertex_t* const begin = reinterpret_cast<vertex_t*>(outbox_d + partition_outbox);
-  std::uint32_t* const changed = begin + s.parts + 1;
-  Distance* const region_d = reinterpret_cast<Distance*>(changed + (SharedDist ? s.words : 0));
-  __shared__ std::uint32_t taken[2], next_bucket, largest, sent, mail_from, mail_count, round_over;
+  std::uint32_t* const outbox = reinterpret_cast<std::uint32_t*>(frontier_d + partition_frontier);  // target + 1
+  std::uint32_t* const outbox_d = outbox + partition_outbox;                                          // its bits
+  std::uint32_t* const inbox = outbox_d + partition_outbox;  // region-relative vertex + 1
+  std::uint32_t* const inbox_d = inbox + partition_inbox;
+  vertex_t* const begin = inbox_d + partition_inbox;
+  Distance* const region_d = reinterpret_cast<Distance*>(begin + s.parts + 1);
+  // state: (epoch << 1) | workers idle; the epoch counts the postman's deliveries to the inbox.
+  __shared__ std::uint32_t taken[2], in_from[2], in_n[2], state, round_over, next_bucket, largest;
+  __shared__ std::uint32_t out_tail, in_tail;
+  __shared__ int out_space, in_space;
   __shared__ unsigned long long relaxed, processed;
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tid = threadIdx.x, part = blockIdx.x, threads = blockDim.x;
+  const std::uint32_t lane = tid & 31u, warp = tid >> 5;
+  const bool postman = tid >= partition_workers;
   const vertex_t lo = s.begin[part], owned = s.begin[part + 1] - lo;
   const std::uint32_t words = (owned + 31) / 32;
-  const owned_distances<Distance, SharedDist> own{region_d, s.dist, lo, pending, changed};
+  const owned_distances<Distance, SharedDist> own{region_d, s.dist, lo, owned, near, far, s.bucket};
   const edge_t base = s.offsets[lo];
   const std::uint32_t count = SharedArcs ? static_cast<std::uint32_t>(s.offsets[lo + owned] - base) : 0;
   // The region's own layout after its distances (regions differ in vertices and arcs).
@@ -268,9 +280,9 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
   const region_arcs<Distance, SharedArcs> arcs{&s, lo, base, region_offsets, region_targets, region_weights,
                                                s.narrow_weights ? region_narrow : nullptr};
   for (std::uint32_t i = tid; i <= s.parts; i += threads) begin[i] = s.begin[i];
-  for (std::uint32_t i = tid; i < words; i += threads) pending[i] = 0;
-  if (SharedDist)
-    for (std::uint32_t i = tid; i < words; i += threads) changed[i] = 0;
+  for (std::uint32_t i = tid; i < words; i += threads) near[i] = far[i] = 0;
+  for (std::uint32_t i = tid; i < partition_outbox; i += threads) outbox[i] = outbox_d[i] = 0;
+  for (std::uint32_t i = tid; i < partition_inbox; i += threads) inbox[i] = inbox_d[i] = 0;
   if (SharedDist)
     for (std::uint32_t i = tid; i < owned; i += threads) region_d[i] = ops::infinity;
   if constexpr (SharedArcs) {  // the region's rows, copied once per solve
@@ -283,19 +295,24 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
   }
   if (tid == 0) {
     taken[0] = taken[1] = 0;
-    next_bucket = no_bucket;
-    largest = sent = 0;
+    largest = 0;
+    out_tail = in_tail = 0;
+    out_space = static_cast<int>(partition_outbox);
+    in_space = static_cast<int>(partition_inbox);
     relaxed = processed = 0;
+    state = 0;
   }
   __syncthreads();
   if (tid == 0 && source - lo < owned) {
     if (SharedDist) region_d[source - lo] = Distance(0);
-    pending[(source - lo) >> 5] = 1u << ((source - lo) & 31u);
+    near[(source - lo) >> 5] = 1u << ((source - lo) & 31u);
   }
   std::uint64_t my_arcs = 0;
   std::uint32_t current = 0;  // the bound: vertices of buckets <= current are taken
-  std::uint32_t head = 0;     // thread 0: mailbox entries taken so far
-  unsigned long long cycles[5] = {}, fixpoints = 0, iterations = 0;  // thread 0's profile
+  // Worker 0: inbox entries handed out so far, the epoch it last saw. The postman (lane-uniform):
+  // outbox entries sent, mailbox entries taken, inbox entries delivered.
+  std::uint32_t in_head = 0, epoch = 0, out_head = 0, mail_head = 0, delivered = 0;
+  unsigned long long cycles[5] = {}, fixpoints = 0, iterations = 0;  // thread 0's and the postman's profile
   long long clock = clock64();
   const auto lap = [&](int phase) {
     const long long now = clock64();
@@ -310,71 +327,73 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
       s.ctl->longest[z] = 0;
       s.ctl->outstanding[p ^ 1u] = s.parts;
     }
-    bool at_work = true;  // thread 0: this block is counted in outstanding[p]
-    std::uint32_t k = 0;  // local iterations this round
-    for (;;) {
-      // Offers queued for this region: taken at once, whoever sent them and whenever.
+    if (tid == 0) {
+      round_over = 0;
+      next_bucket = no_bucket;
+      state &= ~1u;
+    }
+    __syncthreads();
+    std::uint32_t k = 0;  // local iterations with work this round (workers)
+    if (!postman) {
+      // --- the workers: local iterations over the near set; idle when it and the inbox are empty ---
       if (tid == 0) {
-        const std::uint32_t tail = volatile_load(&s.mailbox_tail[part]);
-        mail_from = head;
-        mail_count = tail - head;
-        head = tail;
-        if (mail_count && !at_work) {
-          atomicAdd(&s.ctl->outstanding[p], 1u);  // at work again before the offers are taken
-          at_work = true;
-        }
+        epoch = shared_read(&state) >> 1;
+        const std::uint32_t tail = shared_read(&in_tail);
+        in_from[0] = in_head;
+        in_n[0] = tail - in_head;
+        in_head = tail;
+        taken[0] = taken[1] = 0;
       }
-      __syncthreads();
-      for (std::uint32_t i = tid; i < mail_count; i += threads) {
-        std::uint32_t* const entry = &s.mailbox[lo + (mail_from + i) % owned];
-        std::uint32_t queued;
-        while ((queued = atomicExch(entry, 0u)) == 0) {  // counted by its sender, written a moment later
-        }
-        const vertex_t v = queued - 1;
-        own.improve(v - lo, atomicExch(&s.offer[v], ops::infinity));
-      }
-      __syncthreads();
-      if (tid == 0 && mail_count) atomicSub(&s.ctl->outstanding[p], mail_count);
-      if (tid == 0) lap(0);
-      // Local iterations to the fixpoint below the bound.
-      const std::uint32_t k_before = k;
-      for (;; ++k) {
-        const std::uint32_t c = k & 1u;
-        for (std::uint32_t w = tid; w < words; w += threads) {
-          const std::uint32_t bits = pending[w];
-          std::uint32_t take = 0;
-          for (std::uint32_t rest = bits; rest; rest &= rest - 1) {
-            const std::uint32_t i = __ffs(rest) - 1;
-            if (s.bucket(own.load(w * 32 + i)) <= current) take |= 1u << i;
-          }
-          if (!take) continue;
-          const std::uint32_t want = __popc(take);
-          std::uint32_t at = atomicAdd(&taken[c], want);
-          if (at >= partition_frontier) continue;
-          while (at + __popc(take) > partition_frontier) take &= ~(1u << (31 - __clz(take)));  // the rest waits
-          pending[w] = bits & ~take;
+      workers_sync();
+      for (std::uint32_t pass = 0;; ++pass) {
+        const std::uint32_t c = pass & 1u;
+        // Take the near set (up to partition_frontier vertices; the rest waits).
+        for (std::uint32_t w = tid; w < words; w += partition_workers) {
+          const std::uint32_t bits = atomicExch(&near[w], 0u);
+          if (!bits) continue;
+          std::uint32_t at = atomicAdd(&taken[c], __popc(bits));
+          std::uint32_t take = at < partition_frontier ? bits : 0;
+          while (take && at + __popc(take) > partition_frontier) take &= ~(1u << (31 - __clz(take)));
+          if (take != bits) atomicOr(&near[w], bits & ~take);
           for (std::uint32_t rest = take; rest; rest &= rest - 1, ++at) {
             const vertex_t u = w * 32 + __ffs(rest) - 1;
             frontier[at] = u;
             frontier_d[at] = own.load(u);
           }
         }
-        __syncthreads();
+        if (tid == 0 && pass > 0) atomicAdd(&in_space, static_cast<int>(in_n[c ^ 1u]));  // read last pass
+        workers_sync();
         const std::uint32_t n = min(taken[c], partition_frontier);
-        if (tid == 0) taken[c ^ 1u] = 0;  // the next iteration's counter
-        if (n == 0) break;
+        const std::uint32_t mail = in_n[c];
+        if (n == 0 && mail == 0) {  // a local fixpoint: idle unless the postman delivered since
+          if (tid == 0) {
+            lap(1);
+            if (atomicCAS(&state, epoch << 1, (epoch << 1) | 1u) == epoch << 1) {
+              fixpoints += 1;
+              while (shared_read(&state) & 1u) {
+              }
+            }
+            lap(3);
+          }
+          workers_sync();
+          if (shared_read(&round_over)) break;
+        } else {
+          k += 1;
+        }
         if (tid == 0) {
+          taken[c ^ 1u] = 0;  // the next pass's counter
           processed += n;
           if (n > largest) largest = n;
         }
-        for (std::uint32_t i = tid; i < n * partition_lanes; i += threads) {
+        bool direct = false;
+        for (std::uint32_t i = tid; i < n * partition_lanes; i += partition_workers) {
           const vertex_t u = frontier[i / partition_lanes];
           const Distance du = frontier_d[i / partition_lanes];
-          const std::uint32_t lane = i % partition_lanes;
+          const std::uint32_t l = i % partition_lanes;
           edge_t first, last;
           arcs.row(u, first, last);
-          if (lane == 0) my_arcs += last - first;
-          for (edge_t a = first + lane; a < last; a += partition_lanes) {
+          if (l == 0) my_arcs += last - first;
+          for (edge_t a = first + l; a < last; a += partition_lanes) {
             const vertex_t t = arcs.target(a);
             Distance nd;
             if (!ops::extend(du, arcs.weight_of(a), nd)) {
@@ -383,65 +402,144 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
             }
             const vertex_t tl = t - lo;
             if (tl < owned) {
-              own.improve(tl, nd);
-            } else {  // kept for the local fixpoint, sent together
-              const std::uint32_t at = atomicAdd(&sent, 1u);
-              if (at < partition_outbox) {
-                outbox[at] = t;
-                outbox_d[at] = nd;
-              } else {
-                make_offer(s, begin, p, t, nd);
-              }
+              own.improve(tl, nd, current);
+            } else if (atomicSub(&out_space, 1) > 0) {  // to the postman
+              const std::uint32_t at = atomicAdd(&out_tail, 1u) % partition_outbox;
+              atomicExch(&outbox_d[at], distance_bits(nd));
+              __threadfence_block();
+              atomicExch(&outbox[at], t + 1);
+            } else {  // the outbox is full: sent from here
+              atomicAdd(&out_space, 1);
+              make_offer(s, begin, p, t, nd);
+              direct = true;
             }
           }
         }
-        __syncthreads();
+        for (std::uint32_t i = tid; i < mail; i += partition_workers) {  // offers taken by the postman
+          const std::uint32_t at = (in_from[c] + i) % partition_inbox;
+          const std::uint32_t v = atomicExch(&inbox[at], 0u) - 1;
+          own.improve(v, distance_from_bits<Distance>(atomicExch(&inbox_d[at], 0u)), current);
+        }
+        if (direct) __threadfence();  // counted before the postman may stop counting this block
+        if (tid == 0) {  // the next pass's inbox entries, after the epoch they belong to
+          epoch = shared_read(&state) >> 1;
+          const std::uint32_t tail = shared_read(&in_tail);
+          in_from[c ^ 1u] = in_head;
+          in_n[c ^ 1u] = tail - in_head;
+          in_head = tail;
+        }
+        workers_sync();
       }
       if (tid == 0) {
         lap(1);
-        fixpoints += 1;
-        iterations += k - k_before;
+        iterations += k;
       }
-      // At the fixpoint: the distances out, the offers out, and the lowest bucket pending here (all
-      // above the bound now).
-      own.publish(words);
-      const std::uint32_t kept = min(sent, partition_outbox);
-      for (std::uint32_t i = tid; i < kept; i += threads) make_offer(s, begin, p, outbox[i], outbox_d[i]);
-      __threadfence();  // this block's offers are counted before thread 0 stops counting the block
-      std::uint32_t mine = no_bucket;
-      for (std::uint32_t w = tid; w < words; w += threads)
-        for (std::uint32_t rest = pending[w]; rest; rest &= rest - 1) {
-          const std::uint32_t b = s.bucket(own.load(w * 32 + __ffs(rest) - 1));
-          if (b < mine) mine = b;
-        }
-      mine = __reduce_min_sync(0xFFFFFFFFu, mine);
-      if ((tid & 31u) == 0 && mine != no_bucket) atomicMin(&next_bucket, mine);
-      __syncthreads();
-      // Idle: wait for new offers, or for the whole grid to be idle with nothing queued.
-      if (tid == 0) {
-        lap(2);
-        sent = 0;
-        round_over = 0;
-        if (next_bucket != no_bucket) atomicMin(&s.ctl->next_bucket[slot], next_bucket);
-        next_bucket = no_bucket;
-        for (;;) {
-          if (volatile_load(&s.mailbox_tail[part]) != head) break;
-          if (at_work) {
-            __threadfence();  // the offers sent are counted before this block stops counting itself
-            atomicSub(&s.ctl->outstanding[p], 1u);
-            at_work = false;
+    } else {
+      // --- the postman: sends the outbox, takes the mail, and tells when the block is idle ---
+      bool at_work = true;  // this block is counted in outstanding[p]
+      for (;;) {
+        bool busy = false;
+        const std::uint32_t out_end = __shfl_sync(0xFFFFFFFFu, lane == 0 ? shared_read(&out_tail) : 0u, 0);
+        if (out_end != out_head) {
+          const long long t0 = clock64();
+          const std::uint32_t m = min(out_end - out_head, 32u);
+          if (lane < m) {
+            const std::uint32_t at = (out_head + lane) % partition_outbox;
+            std::uint32_t target;
+            while ((target = atomicExch(&outbox[at], 0u)) == 0) {  // reserved, written a moment later
+            }
+            __threadfence_block();
+            make_offer(s, begin, p, target - 1, distance_from_bits<Distance>(atomicExch(&outbox_d[at], 0u)));
           }
-          if (volatile_load(&s.ctl->outstanding[p]) == 0) {
-            round_over = 1;
-            break;
+          __syncwarp();
+          out_head += m;
+          if (lane == 0) {
+            atomicAdd(&out_space, static_cast<int>(m));
+            cycles[2] += static_cast<unsigned long long>(clock64() - t0);
+          }
+          busy = true;
+        }
+        const std::uint32_t mail_end = __shfl_sync(0xFFFFFFFFu, lane == 0 ? volatile_load(&s.mailbox_tail[part]) : 0u, 0);
+        if (mail_end != mail_head) {
+          const long long t0 = clock64();
+          const int room = __shfl_sync(0xFFFFFFFFu, lane == 0 ? static_cast<int>(shared_read(reinterpret_cast<std::uint32_t*>(&in_space))) : 0, 0);
+          const std::uint32_t m = min(min(mail_end - mail_head, 32u), static_cast<std::uint32_t>(max(room, 0)));
+          if (m) {
+            if (!at_work) {
+              if (lane == 0) atomicAdd(&s.ctl->outstanding[p], 1u);  // at work again before the offers are taken
+              at_work = true;
+            }
+            if (lane < m) {
+              std::uint32_t* const entry = &s.mailbox[lo + (mail_head + lane) % owned];
+              std::uint32_t queued;
+              while ((queued = atomicExch(entry, 0u)) == 0) {  // counted by its sender, written a moment later
+              }
+              const vertex_t v = queued - 1;
+              const Distance d = atomicExch(&s.offer[v], ops::infinity);
+              const std::uint32_t at = (delivered + lane) % partition_inbox;
+              atomicExch(&inbox_d[at], distance_bits(d));
+              atomicExch(&inbox[at], v - lo + 1);
+            }
+            __syncwarp();
+            mail_head += m;
+            delivered += m;
+            if (lane == 0) {
+              atomicSub(&in_space, static_cast<int>(m));
+              __threadfence_block();
+              atomicAdd(&in_tail, m);
+              const std::uint32_t old = atomicAdd(&state, 2u);  // a new epoch; wakes idle workers
+              if (old & 1u) atomicAnd(&state, ~1u);
+              atomicSub(&s.ctl->outstanding[p], m);  // taken; the block is at work
+              cycles[0] += static_cast<unsigned long long>(clock64() - t0);
+            }
+            busy = true;
           }
         }
-        lap(3);
+        if (busy) continue;
+        // Idle when the workers are (they have taken every delivery: a delivery after they
+        // went idle woke them) and the outbox is empty; the round is over when every block is.
+        const bool quiet = __shfl_sync(0xFFFFFFFFu, lane == 0 ? (shared_read(&state) & 1u) != 0 && shared_read(&out_tail) == out_head : false, 0);
+        if (!quiet) continue;
+        if (at_work) {
+          __threadfence();  // the offers sent are counted before this block stops counting itself
+          if (lane == 0) atomicSub(&s.ctl->outstanding[p], 1u);
+          at_work = false;
+        }
+        const bool over = __shfl_sync(0xFFFFFFFFu, lane == 0 ? volatile_load(&s.ctl->outstanding[p]) == 0 : false, 0);
+        if (over) {
+          if (lane == 0) {
+            atomicExch(&round_over, 1u);
+            __threadfence_block();
+            atomicAnd(&state, ~1u);
+          }
+          break;
+        }
       }
-      __syncthreads();
-      if (round_over) break;
     }
-    if (tid == 0) atomicMax(&s.ctl->longest[slot], k);
+    __syncthreads();
+    // The round's end: far bits at or below the bound are stale (their vertices were taken in the
+    // near set this round); the lowest bucket of the rest is this block's vote for the next bound.
+    std::uint32_t mine = no_bucket;
+    for (std::uint32_t w = warp; w < words; w += threads / 32) {
+      const std::uint32_t bits = far[w];
+      if (!bits) continue;
+      bool stale = false;
+      if ((bits >> lane) & 1u) {
+        const std::uint32_t b = s.bucket(own.load(w * 32 + lane));
+        stale = b <= current;
+        if (!stale) mine = min(mine, b);
+      }
+      const std::uint32_t drop = __ballot_sync(0xFFFFFFFFu, stale);
+      if (lane == 0 && drop) far[w] = bits & ~drop;
+    }
+    mine = __reduce_min_sync(0xFFFFFFFFu, mine);
+    if (lane == 0 && mine != no_bucket) atomicMin(&next_bucket, mine);
+    if (tid == 0) lap(3);
+    __syncthreads();
+    if (tid == 0) {
+      if (next_bucket != no_bucket) atomicMin(&s.ctl->next_bucket[slot], next_bucket);
+      atomicMax(&s.ctl->longest[slot], k);
+    }
     grid.sync();
     const std::uint32_t lowest = __ldcg(&s.ctl->next_bucket[slot]);
     if (part == 0 && tid == 0) {
@@ -452,16 +550,30 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
     if (tid == 0) lap(4);
     if (lowest == no_bucket) break;
     if (lowest > current) current = lowest;
+    // The next round's near set: far vertices now at or below the bound.
+    for (std::uint32_t w = warp; w < words; w += threads / 32) {
+      const std::uint32_t bits = far[w];
+      if (!bits) continue;
+      const bool go = ((bits >> lane) & 1u) && s.bucket(own.load(w * 32 + lane)) <= current;
+      const std::uint32_t move = __ballot_sync(0xFFFFFFFFu, go);
+      if (lane == 0 && move) {
+        far[w] = bits & ~move;
+        near[w] |= move;
+      }
+    }
   }
+  own.publish();  // the exact distances (the senders' copy may lag)
   unsigned long long mine_arcs = my_arcs;
   for (std::uint32_t o = 16; o > 0; o >>= 1) mine_arcs += __shfl_down_sync(0xFFFFFFFFu, mine_arcs, o);
-  if ((tid & 31u) == 0 && mine_arcs) atomicAdd(&relaxed, mine_arcs);
+  if (lane == 0 && mine_arcs) atomicAdd(&relaxed, mine_arcs);
   __syncthreads();
+  if (tid == 0 || tid == partition_workers) {
+    for (int i = 0; i < 5; ++i) atomicAdd(&s.ctl->cycles[i], cycles[i]);
+  }
   if (tid == 0) {
     atomicAdd(&s.ctl->edges, relaxed);
     atomicAdd(&s.ctl->vertices, processed);
     atomicMax(&s.ctl->max_frontier, largest);
-    for (int i = 0; i < 5; ++i) atomicAdd(&s.ctl->cycles[i], cycles[i]);
     atomicAdd(&s.ctl->iterations, iterations);
     atomicAdd(&s.ctl->fixpoints, fixpoints);
   }
