@@ -58,10 +58,13 @@ enum class light_phase { automatic, block, cluster };
 // large ones); partitioned: every SM owns a region of the graph, relaxes it on chip and sends
 // offers to the other regions' owners (src/sssp/gpu/partitioned_driver.cu); block: the whole solve
 // is Near-Far in one thread block with one block barrier per light iteration
-// (src/sssp/gpu/block_driver.cuh; many_sources runs one such block per source); automatic: steps
-// (both other drivers are still slower for one source on the graphs measured). Every strategy
-// runs the partitioned and the block drivers the same way: they file no vertex through a frontier
-// manager, and statistics::driver says so.
+// (src/sssp/gpu/block_driver.cuh; many_sources runs one such block per source); automatic:
+// partitioned on sparse graphs (mean out-degree below 6: road networks, meshes) whose regions keep
+// their distances and arcs in shared memory, when no cutoff is set and none of light,
+// cluster_blocks and queue_capacity is set (they are the step loop's); steps otherwise. The
+// partitioned driver builds its regions on its first run (statistics::setup_ms) and uses twice
+// the automatic delta. Every strategy runs the partitioned and the block drivers the same way:
+// they file no vertex through a frontier manager, and statistics::driver says so.
 enum class gpu_driver { automatic, steps, partitioned, block };
 const char* driver_name(gpu_driver d);                 // "auto", "steps", "partitioned", "block"
 gpu_driver driver_from_name(const std::string& name);  // throws std::invalid_argument
@@ -122,11 +125,12 @@ struct statistics {
   std::string device;          // GPU name or "cpu (N threads)"
   std::string driver;          // GPU: the loop that ran ("steps", or "partitioned: ..." with its rounds)
   double milliseconds = 0;     // solve time, graph upload excluded (phast: upward search + sweep)
-  // One-off work the solver did when it was built, not in milliseconds: phast's contraction
-  // hierarchy, built (the contraction, and writing options::hierarchy_file when one is named) or
-  // loaded from options::hierarchy_file, and its upload to the GPU. 0 for the other strategies.
+  // One-off work the solver did, not in milliseconds: phast's contraction hierarchy, built (the
+  // contraction, and writing options::hierarchy_file when one is named) or loaded from
+  // options::hierarchy_file, and its upload to the GPU; the partitioned driver's owner regions
+  // (host bisection and the reordered graph's upload), on the run that built them. 0 otherwise.
   double setup_ms = 0;
-  std::string setup;           // phast: "built" or "loaded" (setup_ms above); empty otherwise
+  std::string setup;           // phast: "built" or "loaded"; partitioned: "regions built"; else empty
   double relax_ms = 0;         // time in relaxation (GPU: only with options::phase_times)
   double frontier_ms = 0;      // time in frontier management (filing, splitting, compaction), idem
   double delta = 0;            // bucket width used

@@ -17,6 +17,7 @@
 // current for its calls, and the small-frontier kernel's attributes and cluster size are set up
 // for it (small_frontier_blocks), not once per process.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -232,18 +233,16 @@ class engine final : public detail::gpu_engine, private engine_context {
     if (K == 0 || K > max_window_buckets)
       throw std::invalid_argument("the number of buckets must be between 1 and " + std::to_string(max_window_buckets) +
                                   "; got " + std::to_string(K));
-    const bucket_of_distance<Distance> bucket = bucket_width(opts);
+    // --- driver hook (issue 9): the partitioned driver, or the step loop below. ---
+    const double built_before = regions_built_ms_;
+    const bool partitioned = use_partitioned_driver(opts);
+    const bucket_of_distance<Distance> bucket =
+        bucket_width(opts, partitioned ? partition_tuning::auto_delta_scale : 1.0);
     const std::uint32_t last = last_bucket(opts.cutoff, bucket);
     loop_outcome out;
-    // --- driver hook (issue 9): the partitioned driver, or the step loop below. ---
     std::string driver = "steps";
     partitioned_outcome regions{};
-    const bool partitioned = use_partitioned_driver(opts.driver);
     if (partitioned) {
-      if (g_.space == memory_space::device)
-        throw std::invalid_argument("the partitioned driver reads the graph from host memory; a graph in device "
-                                    "memory takes the step loop (driver steps)");
-      if (!partitioned_) partitioned_ = make_partitioned_driver<Distance>(g_, weights_of<Distance>(g_));
       regions = partitioned_->solve(source, bucket, dist_.get(), stream_, start_, stop_);
       out.milliseconds = regions.milliseconds;
       out.final.overflowed = regions.overflowed;
@@ -324,6 +323,10 @@ class engine final : public detail::gpu_engine, private engine_context {
     st.cluster_blocks = cluster_blocks_;
     st.block_light_phase = block_light && cluster_blocks_ >= loop_tuning::local_min_blocks;
     st.driver = driver;
+    if (regions_built_ms_ != built_before) {  // this run built the owner regions (once per solver)
+      st.setup_ms = regions_built_ms_;
+      st.setup = "regions built";
+    }
     if (partitioned || in_block) {  // no cluster, no manager; the driver's own figures
       // partitioned: iterations are the most local iterations one block ran in a round, summed over rounds
       st.iterations = partitioned ? regions.chain : blk.iterations;
@@ -352,14 +355,42 @@ class engine final : public detail::gpu_engine, private engine_context {
                                std::to_string(cluster_blocks_));
   }
 
-  // options.driver == automatic keeps the step loop on every graph: the partitioned driver
-  // (partitioned_driver.cu) is slower on every road graph measured so far (H200, median of 10
-  // sources, same run as the step loop, fe3d457: USA-road-d.NY 7.29 against 5.16 ms, road-FLA 12.6
-  // against 10.35 ms; the 4000 x 4000 grid, whose regions do not fit on chip, 298 against 94 ms;
-  // bench/results/sssp_roads.md), so it runs only when asked for (options.driver, --driver
-  // partitioned) until it wins somewhere.
-  bool use_partitioned_driver(gpu_driver d) const {
-    return d == gpu_driver::partitioned && n_ > 0;
+  // The partitioned driver (partitioned_driver.cu) runs when asked for (options.driver, --driver
+  // partitioned) and, with options.driver == automatic, on sparse graphs whose regions keep their
+  // distances and arcs on chip (partition_tuning::automatic_below_degree, with the measurements: on
+  // road graphs it takes about half the step loop's time), unless the options ask for the step
+  // loop's own machinery (a cutoff, which the step loop stops at; a light-phase mode, cluster size
+  // or queue size) or the graph lives in device memory. Its owner regions are built on its first
+  // run (host work, reported as that run's setup_ms, "regions built") and kept by the solver.
+  bool use_partitioned_driver(const options& opts) {
+    if (n_ == 0) return false;
+    if (opts.driver == gpu_driver::partitioned) {
+      if (g_.space == memory_space::device)
+        throw std::invalid_argument("the partitioned driver reads the graph from host memory; a graph in device "
+                                    "memory takes the step loop (driver steps)");
+      build_regions();
+      return true;
+    }
+    if (opts.driver != gpu_driver::automatic || g_.space == memory_space::device || !std::isinf(opts.cutoff) ||
+        opts.light != light_phase::automatic || opts.cluster_blocks != 0 || opts.queue_capacity != 0 ||
+        static_cast<double>(m_) >= partition_tuning::automatic_below_degree * static_cast<double>(n_) ||
+        regions_unusable_ || !partition_may_fit_on_chip(n_, m_, multiprocessors_))
+      return false;
+    try {
+      build_regions();
+    } catch (const std::runtime_error&) {  // the driver's blocks cannot all be resident on this GPU
+      (void)cudaGetLastError();
+      regions_unusable_ = true;
+      return false;
+    }
+    return partitioned_->on_chip();
+  }
+
+  void build_regions() {
+    if (partitioned_) return;
+    const auto begin = std::chrono::steady_clock::now();
+    partitioned_ = make_partitioned_driver<Distance>(g_, weights_of<Distance>(g_));
+    regions_built_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
   }
 
   // The block driver (block_driver.cuh) runs only when asked for (options.driver, --driver block):
@@ -441,9 +472,11 @@ class engine final : public detail::gpu_engine, private engine_context {
     light_split_delta_ = delta;
   }
 
-  bucket_of_distance<Distance> bucket_width(const options& opts) const {
+  // The bucket width: options.delta, or the automatic width times auto_scale (the partitioned
+  // driver's partition_tuning::auto_delta_scale).
+  bucket_of_distance<Distance> bucket_width(const options& opts, double auto_scale) const {
     const auto kind = std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
-    double delta = opts.delta > 0 ? opts.delta : detail::gpu_auto_width(statistics_, kind);
+    double delta = opts.delta > 0 ? opts.delta : detail::gpu_auto_width(statistics_, kind) * auto_scale;
     if constexpr (std::is_same_v<Distance, float>) {
       if (opts.how == strategy::workfront) return {std::numeric_limits<float>::infinity()};
       float d = static_cast<float>(delta);
@@ -559,6 +592,8 @@ class engine final : public detail::gpu_engine, private engine_context {
   std::unique_ptr<frontier_manager<Distance>> atomic_, bucketing_, multisplit_;
   detail::graph_statistics statistics_;
   std::unique_ptr<partitioned_driver<Distance>> partitioned_;  // made on first use (driver hook)
+  double regions_built_ms_ = 0;    // what building partitioned_ took (host)
+  bool regions_unusable_ = false;  // automatic: the partitioned driver cannot run on this GPU
   bool block_set_up_ = false;                                  // the block driver, on first use
   device_array<block_outcome> block_outcome_;
   device_array<uint2> block_piles_;

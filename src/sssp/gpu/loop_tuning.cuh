@@ -4,6 +4,7 @@
 // they are laid out (cluster_driver.cuh) and checked there by static_assert.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "deltasplit/graph/csr.hpp"
@@ -80,6 +81,52 @@ struct loop_tuning {
   // to the cluster after the next one: dense frontiers are shared by all blocks again, road
   // frontiers (tens of arcs per block) stay local (c7fdeb0; not measured against other values).
   static constexpr std::uint64_t local_spread_arcs = 4 * small_frontier_threads;
+};
+
+// The partitioned driver's constants (partitioned_driver.cu), each with the measurement that chose
+// it: median of 10 sources of each source's median of 5 solves, every solve validated, against the
+// earlier binary and the step loop in the same call (bench/results/sssp_roads.md). All on an
+// H100 80GB HBM3 (the device tool served the H200 kind with H100s on 2026-11-27).
+struct partition_tuning {
+  // Blocks of 512 threads, 2 per SM (264 regions on 132 SMs): 15 worker warps and one postman
+  // warp measured NY 3.20 ms, FLA 4.87; 256 threads and 4 per SM (528 regions) 3.46 / 7.21 (FLA's
+  // regions no longer kept their arcs on chip); 128 and 8 per SM (1,056 regions) 3.89 / 8.72.
+  static constexpr unsigned blocks_per_sm = 2;
+  // Two postman warps (one sends the outbox, one takes the mail) against one that does both:
+  // NY 3.13 against 3.31 ms, FLA 4.79 against 4.96 (delta x2: 2.87 / 3.03 and 4.56 / 4.67).
+  static constexpr unsigned postman_warps = 2;
+  static constexpr unsigned worker_warps = 16 - postman_warps;
+  static constexpr unsigned workers = 32 * worker_warps;
+  static constexpr unsigned threads = workers + 32 * postman_warps;
+  // Vertices one local iteration takes at most (the rest waits for the next); a road region has
+  // tens in flight. Not measured against other sizes.
+  static constexpr std::uint32_t frontier = 512;
+  // Threads that share a frontier vertex's row (a road row has 2-4 arcs): its arcs' shared-memory
+  // round trips overlap instead of following one another (step 6 of sssp_roads.md, with the
+  // bisection: NY 8.60 -> 7.19 ms together).
+  static constexpr std::uint32_t lanes = 4;
+  // Shared rings between the workers and the postmen: offers to other regions (a full outbox is
+  // sent by the worker itself) and offers taken from the mailbox. Not measured against other sizes.
+  static constexpr std::uint32_t outbox = 256;
+  static constexpr std::uint32_t inbox = 256;
+  // Dynamic shared memory a block may use: 222 KB of an SM's 227 KB over its blocks (the rest is
+  // the static shared memory and the per-block reservation).
+  static constexpr std::size_t shared_budget = 222 * 1024 / blocks_per_sm;
+  // Regions are balanced by the bytes their owner keeps on chip (owner_regions.hpp): a vertex's
+  // distance and row offset, 6 bytes an arc (target and a 16-bit weight).
+  static constexpr std::uint64_t region_vertex_bytes = 8, region_arc_bytes = 6;
+  // The automatic delta (bucket_width.cpp, fitted to the step loop) times this. x1 / x2 / x4:
+  // NY 3.20 / 2.93 / 2.90 ms, FLA 4.85 / 4.57 / 5.00 (one postman warp, same call); x2 with two
+  // postman warps: NY 2.87, FLA 4.56.
+  static constexpr double auto_delta_scale = 2.0;
+  // options.driver == automatic takes this driver below this mean out-degree, when the regions
+  // keep their distances and arcs on chip and no cutoff is set (the step loop stops at the cutoff's
+  // bucket; this driver solves everything). Same call, partitioned against the step loop:
+  // USA-road-d.NY (2.8) 2.87 against 5.01 ms, road-FLA (2.5) 4.56 against 9.60, chicago-regional
+  // 0.73 against 0.89, cit-HepPh (12.2) 1.15 against 1.53, soc-slashdot0902 (11.5) 1.15 against
+  // 0.97; the 4000 x 4000 grid (regions in global memory) 93.7 against 92.5 ms. The threshold is
+  // the light-phase rule's (block_light_below_degree): only sparse graphs were measured enough.
+  static constexpr double automatic_below_degree = 6.0;
 };
 
 }  // namespace deltasplit::sssp::gpu

@@ -3,15 +3,15 @@
 // Why: a road solve is thousands of dependent relaxation iterations over a few hundred vertices
 // each; the step loop (delta_stepping.cuh) runs them in one 16-SM cluster at ~3.3 us per iteration
 // while the other SMs wait (issue 9; bench/results/sssp.md). Here every block of a persistent
-// cooperative grid (partition_blocks_per_sm per SM, all resident) OWNS one region of the graph
+// cooperative grid (tuning::blocks_per_sm per SM, all resident) OWNS one region of the graph
 // (owner_regions.hpp: recursive breadth-first bisection, renumbered to a contiguous id range at
 // upload, results mapped back to the caller's ids) and is the only writer of its vertices' distances:
 //   - its distances and its rows (targets, 16-bit weights where every weight fits) live in shared
-//     memory when the region fits (partition_shared_budget), else in global memory; bitmaps in
+//     memory when the region fits (tuning::shared_budget), else in global memory; bitmaps in
 //     shared memory mark its pending and its changed vertices;
 //   - it runs the dependent chains inside its region on chip: a local iteration takes the pending
 //     vertices whose bucket is at most the current bound (delta-stepping's current bucket; Meyer
-//     and Sanders, Section 2) and relaxes all their arcs, partition_lanes threads per row; improved
+//     and Sanders, Section 2) and relaxes all their arcs, tuning::lanes threads per row; improved
 //     vertices of the region are marked pending again, and the block iterates with block barriers
 //     only, until nothing of its region lies at or below the bound (a local fixpoint);
 //   - an arc into another region becomes an offer, kept in a shared outbox until the fixpoint, then
@@ -54,35 +54,16 @@
 
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/device_memory.cuh"
+#include "sssp/gpu/loop_tuning.cuh"
 #include "sssp/gpu/owner_regions.hpp"
 
 namespace deltasplit::sssp::gpu {
 
 namespace cg = cooperative_groups;
 
-// Tuning constants (one place). Set by reasoning, not swept yet (each change measured on the H200
-// is in bench/results/sssp_roads.md): 512 threads and 2 blocks per SM give 264 regions, small
-// enough that FLA's regions keep distances and arcs in shared memory; a block's local frontier on
-// a road is tens of vertices. partition_frontier bounds one local iteration (more pending vertices
-// wait for the next); partition_outbox holds a session's offers until its fixpoint (past it an
-// offer goes out at once); partition_shared_budget is what a block may use with two blocks per SM
-// (227 KB per SM, less the static and reserved shared memory). The first version read the CSR
-// from global memory and made offers at once: NY 18.8 ms, 3.9 us per local iteration (each one a
-// chain of L2 round trips), against 5.2 ms for the step loop in the same run.
-inline constexpr unsigned partition_worker_warps = 15;
-inline constexpr unsigned partition_workers = 32 * partition_worker_warps;
-inline constexpr unsigned partition_threads = partition_workers + 32;  // the workers and the postman warp
-inline constexpr unsigned partition_blocks_per_sm = 2;
-inline constexpr std::uint32_t partition_frontier = 512;
-// Threads that share a frontier vertex's row (a road row has 2-4 arcs): its arcs' shared-memory
-// round trips overlap instead of following one another.
-inline constexpr std::uint32_t partition_lanes = 4;
-inline constexpr std::uint32_t partition_outbox = 256;
-inline constexpr std::uint32_t partition_inbox = 256;
-inline constexpr std::size_t partition_shared_budget = 111 * 1024;
-// Regions are balanced by the bytes their owner keeps on chip (owner_regions.hpp): a vertex's
-// distance and row offset, 6 bytes an arc (target and a 16-bit weight).
-inline constexpr std::uint64_t region_vertex_bytes = 8, region_arc_bytes = 6;
+// The constants that shape this driver (block shape, postman warps, rings, shared budget, the
+// automatic delta's scale) are partition_tuning's (loop_tuning.cuh), with the measurements.
+using tuning = partition_tuning;
 
 struct partitioned_control {
   std::uint32_t next_bucket[3];  // per round, three slots in rotation: the lowest bucket pending or offered
@@ -120,7 +101,7 @@ struct partitioned_view {
 // and the region's distances, then (SharedArcs) its row offsets, targets and weights (16 or 32 bits).
 inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t parts, std::uint32_t vertices,
                                           std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool narrow) {
-  std::size_t w = 2 * std::size_t{words} + 2 * partition_frontier + 2 * partition_outbox + 2 * partition_inbox + parts + 1;
+  std::size_t w = 2 * std::size_t{words} + 2 * tuning::frontier + 2 * tuning::outbox + 2 * tuning::inbox + parts + 1;
   if (shared_dist) w += vertices;
   if (shared_arcs) w += std::size_t{vertices} + 1 + arcs + (narrow ? (std::size_t{arcs} + 1) / 2 : arcs);
   return w;
@@ -143,6 +124,27 @@ __global__ void reset_partitioned(partitioned_view<Distance> s, vertex_t n, vert
   }
 }
 
+// "Is distance d in a bucket at most the bound?": for integer distances d < (bound + 1) * delta,
+// without the division of bucket_of_distance; for real distances, the bucket itself.
+template <class Distance>
+struct near_bound;
+
+template <>
+struct near_bound<std::uint32_t> {
+  std::uint64_t below;
+  __device__ near_bound(bucket_of_distance<std::uint32_t> b, std::uint32_t bound)
+      : below((std::uint64_t{bound} + 1) * b.delta) {}
+  __device__ bool operator()(std::uint32_t d) const { return d < below; }
+};
+
+template <>
+struct near_bound<float> {
+  bucket_of_distance<float> bucket;
+  std::uint32_t bound;
+  __device__ near_bound(bucket_of_distance<float> b, std::uint32_t k) : bucket(b), bound(k) {}
+  __device__ bool operator()(float d) const { return bucket(d) <= bound; }
+};
+
 // The region's distances: shared memory (SharedDist) or the global array, which its owner alone
 // writes. improve() lowers one and, when it dropped, marks it pending: in the near set when its
 // bucket is at most the bound, else in the far set. With SharedDist the global copy (the senders'
@@ -156,13 +158,12 @@ struct owned_distances {
   vertex_t lo, owned;
   std::uint32_t* near;
   std::uint32_t* far;
-  bucket_of_distance<Distance> bucket;
   __device__ Distance load(vertex_t u) const { return SharedDist ? local[u] : __ldcg(&global[lo + u]); }
-  __device__ void improve(vertex_t u, Distance d, std::uint32_t bound) const {
+  __device__ void improve(vertex_t u, Distance d, const near_bound<Distance>& is_near) const {
     using ops = distance_ops<Distance>;
     if (!(d < ops::atomic_min(SharedDist ? &local[u] : &global[lo + u], d))) return;
     if (SharedDist) global[lo + u] = d;
-    atomicOr(&(bucket(d) <= bound ? near : far)[u >> 5], 1u << (u & 31u));
+    atomicOr(&(is_near(d) ? near : far)[u >> 5], 1u << (u & 31u));
   }
   __device__ void publish() const {  // the whole block, after its last barrier
     if constexpr (SharedDist) {
@@ -236,14 +237,14 @@ __device__ inline std::uint32_t volatile_load(const std::uint32_t* p) {
 }
 
 // Named barrier 1: the worker warps only (the postman warp never waits on the workers' iterations).
-__device__ inline void workers_sync() { asm volatile("bar.sync 1, %0;" ::"r"(partition_workers) : "memory"); }
+__device__ inline void workers_sync() { asm volatile("bar.sync 1, %0;" ::"r"(tuning::workers) : "memory"); }
 
 // A shared word read or written by both roles between barriers: through atomics, so that each
 // access is whole and ordered by the fences beside it.
 __device__ inline std::uint32_t shared_read(std::uint32_t* p) { return atomicOr(p, 0u); }
 
 template <class Distance, bool SharedDist, bool SharedArcs>
-__global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
+__global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     partitioned_solve(partitioned_view<Distance> s, vertex_t source) {
   using ops = distance_ops<Distance>;
   using weight = typename ops::weight;
@@ -251,25 +252,27 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
   std::uint32_t* const near = shared_words;  // pending at or below the bound
   std::uint32_t* const far = near + s.words;  // pending above it (stale bits dropped at each round's end)
   vertex_t* const frontier = far + s.words;
-  Distance* const frontier_d = reinterpret_cast<Distance*>(frontier + partition_frontier);
-  std::uint32_t* const outbox = reinterpret_cast<std::uint32_t*>(frontier_d + partition_frontier);  // target + 1
-  std::uint32_t* const outbox_d = outbox + partition_outbox;                                          // its bits
-  std::uint32_t* const inbox = outbox_d + partition_outbox;  // region-relative vertex + 1
-  std::uint32_t* const inbox_d = inbox + partition_inbox;
-  vertex_t* const begin = inbox_d + partition_inbox;
+  Distance* const frontier_d = reinterpret_cast<Distance*>(frontier + tuning::frontier);
+  std::uint32_t* const outbox = reinterpret_cast<std::uint32_t*>(frontier_d + tuning::frontier);  // target + 1
+  std::uint32_t* const outbox_d = outbox + tuning::outbox;                                          // its bits
+  std::uint32_t* const inbox = outbox_d + tuning::outbox;  // region-relative vertex + 1
+  std::uint32_t* const inbox_d = inbox + tuning::inbox;
+  vertex_t* const begin = inbox_d + tuning::inbox;
   Distance* const region_d = reinterpret_cast<Distance*>(begin + s.parts + 1);
-  // state: (epoch << 1) | workers idle; the epoch counts the postman's deliveries to the inbox.
-  __shared__ std::uint32_t taken[2], in_from[2], in_n[2], state, round_over, next_bucket, largest;
-  __shared__ std::uint32_t out_tail, in_tail;
+  // delivery: (inbox entries delivered, modulo 2^31) << 1 | workers idle. One word, so that the
+  // workers go idle only if nothing was delivered since they last looked (a compare-and-swap).
+  // in_from/in_n: the inbox entries a pass takes, by pass parity, and [2] for those that woke the workers.
+  __shared__ std::uint32_t taken[2], in_from[3], in_n[3], delivery, round_over, next_bucket, largest;
+  __shared__ std::uint32_t out_tail, out_sent;
   __shared__ int out_space, in_space;
   __shared__ unsigned long long relaxed, processed;
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tid = threadIdx.x, part = blockIdx.x, threads = blockDim.x;
   const std::uint32_t lane = tid & 31u, warp = tid >> 5;
-  const bool postman = tid >= partition_workers;
+  const bool postman = tid >= tuning::workers;
   const vertex_t lo = s.begin[part], owned = s.begin[part + 1] - lo;
   const std::uint32_t words = (owned + 31) / 32;
-  const owned_distances<Distance, SharedDist> own{region_d, s.dist, lo, owned, near, far, s.bucket};
+  const owned_distances<Distance, SharedDist> own{region_d, s.dist, lo, owned, near, far};
   const edge_t base = s.offsets[lo];
   const std::uint32_t count = SharedArcs ? static_cast<std::uint32_t>(s.offsets[lo + owned] - base) : 0;
   // The region's own layout after its distances (regions differ in vertices and arcs).
@@ -281,8 +284,8 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
                                                s.narrow_weights ? region_narrow : nullptr};
   for (std::uint32_t i = tid; i <= s.parts; i += threads) begin[i] = s.begin[i];
   for (std::uint32_t i = tid; i < words; i += threads) near[i] = far[i] = 0;
-  for (std::uint32_t i = tid; i < partition_outbox; i += threads) outbox[i] = outbox_d[i] = 0;
-  for (std::uint32_t i = tid; i < partition_inbox; i += threads) inbox[i] = inbox_d[i] = 0;
+  for (std::uint32_t i = tid; i < tuning::outbox; i += threads) outbox[i] = outbox_d[i] = 0;
+  for (std::uint32_t i = tid; i < tuning::inbox; i += threads) inbox[i] = inbox_d[i] = 0;
   if (SharedDist)
     for (std::uint32_t i = tid; i < owned; i += threads) region_d[i] = ops::infinity;
   if constexpr (SharedArcs) {  // the region's rows, copied once per solve
@@ -296,11 +299,11 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
   if (tid == 0) {
     taken[0] = taken[1] = 0;
     largest = 0;
-    out_tail = in_tail = 0;
-    out_space = static_cast<int>(partition_outbox);
-    in_space = static_cast<int>(partition_inbox);
+    out_tail = out_sent = 0;
+    out_space = static_cast<int>(tuning::outbox);
+    in_space = static_cast<int>(tuning::inbox);
     relaxed = processed = 0;
-    state = 0;
+    delivery = 0;
   }
   __syncthreads();
   if (tid == 0 && source - lo < owned) {
@@ -309,9 +312,16 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
   }
   std::uint64_t my_arcs = 0;
   std::uint32_t current = 0;  // the bound: vertices of buckets <= current are taken
-  // Worker 0: inbox entries handed out so far, the epoch it last saw. The postman (lane-uniform):
-  // outbox entries sent, mailbox entries taken, inbox entries delivered.
-  std::uint32_t in_head = 0, epoch = 0, out_head = 0, mail_head = 0, delivered = 0;
+  // Worker 0: inbox entries handed out so far (modulo 2^31). The postman (lane-uniform): outbox
+  // entries sent, mailbox entries taken, inbox entries delivered.
+  std::uint32_t in_head = 0, consumed = 0, out_head = 0, mail_head = 0, delivered = 0;
+  // Worker 0: the entries delivered since it last looked are the pass's (x) to take.
+  const auto look_at_inbox = [&](std::uint32_t x) {
+    const std::uint32_t seen = shared_read(&delivery) >> 1;
+    in_from[x] = in_head;
+    in_n[x] = (seen - in_head) & 0x7FFFFFFFu;
+    in_head = seen;
+  };
   unsigned long long cycles[5] = {}, fixpoints = 0, iterations = 0;  // thread 0's and the postman's profile
   long long clock = clock64();
   const auto lap = [&](int phase) {
@@ -330,70 +340,71 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
     if (tid == 0) {
       round_over = 0;
       next_bucket = no_bucket;
-      state &= ~1u;
     }
     __syncthreads();
     std::uint32_t k = 0;  // local iterations with work this round (workers)
+    const near_bound<Distance> is_near(s.bucket, current);
     if (!postman) {
       // --- the workers: local iterations over the near set; idle when it and the inbox are empty ---
       if (tid == 0) {
-        epoch = shared_read(&state) >> 1;
-        const std::uint32_t tail = shared_read(&in_tail);
-        in_from[0] = in_head;
-        in_n[0] = tail - in_head;
-        in_head = tail;
+        look_at_inbox(0);
         taken[0] = taken[1] = 0;
       }
       workers_sync();
       for (std::uint32_t pass = 0;; ++pass) {
         const std::uint32_t c = pass & 1u;
-        // Take the near set (up to partition_frontier vertices; the rest waits).
-        for (std::uint32_t w = tid; w < words; w += partition_workers) {
-          const std::uint32_t bits = atomicExch(&near[w], 0u);
+        // Take the near set (up to tuning::frontier vertices; the rest waits).
+        for (std::uint32_t w = tid; w < words; w += tuning::workers) {
+          const std::uint32_t bits = near[w];  // the near set is written in the relaxation half only
           if (!bits) continue;
           std::uint32_t at = atomicAdd(&taken[c], __popc(bits));
-          std::uint32_t take = at < partition_frontier ? bits : 0;
-          while (take && at + __popc(take) > partition_frontier) take &= ~(1u << (31 - __clz(take)));
-          if (take != bits) atomicOr(&near[w], bits & ~take);
+          std::uint32_t take = at < tuning::frontier ? bits : 0;
+          while (take && at + __popc(take) > tuning::frontier) take &= ~(1u << (31 - __clz(take)));
+          near[w] = bits & ~take;
           for (std::uint32_t rest = take; rest; rest &= rest - 1, ++at) {
             const vertex_t u = w * 32 + __ffs(rest) - 1;
             frontier[at] = u;
             frontier_d[at] = own.load(u);
           }
         }
-        if (tid == 0 && pass > 0) atomicAdd(&in_space, static_cast<int>(in_n[c ^ 1u]));  // read last pass
+        if (tid == 0 && pass > 0) atomicAdd(&in_space, static_cast<int>(in_n[consumed]));  // read last pass
         workers_sync();
-        const std::uint32_t n = min(taken[c], partition_frontier);
-        const std::uint32_t mail = in_n[c];
-        if (n == 0 && mail == 0) {  // a local fixpoint: idle unless the postman delivered since
+        const std::uint32_t n = min(taken[c], tuning::frontier);
+        std::uint32_t x = c;  // the inbox entries this pass takes
+        if (n == 0 && in_n[c] == 0) {  // a local fixpoint: idle unless the postman delivered since
           if (tid == 0) {
             lap(1);
-            if (atomicCAS(&state, epoch << 1, (epoch << 1) | 1u) == epoch << 1) {
+            const std::uint32_t seen = in_head << 1;
+            if (atomicCAS(&delivery, seen, seen | 1u) == seen) {
               fixpoints += 1;
-              while (shared_read(&state) & 1u) {
+              while (shared_read(&delivery) & 1u) {
               }
             }
             lap(3);
+            look_at_inbox(2);  // what woke the workers (or came in before they could sleep): this pass's
           }
+          x = 2;
           workers_sync();
           if (shared_read(&round_over)) break;
         } else {
           k += 1;
         }
         if (tid == 0) {
+          consumed = x;
+          look_at_inbox(c ^ 1u);  // the next pass's entries, looked at early (the load overlaps the relaxation)
           taken[c ^ 1u] = 0;  // the next pass's counter
           processed += n;
           if (n > largest) largest = n;
         }
         bool direct = false;
-        for (std::uint32_t i = tid; i < n * partition_lanes; i += partition_workers) {
-          const vertex_t u = frontier[i / partition_lanes];
-          const Distance du = frontier_d[i / partition_lanes];
-          const std::uint32_t l = i % partition_lanes;
+        for (std::uint32_t i = tid; i < n * tuning::lanes; i += tuning::workers) {
+          const vertex_t u = frontier[i / tuning::lanes];
+          const Distance du = frontier_d[i / tuning::lanes];
+          const std::uint32_t l = i % tuning::lanes;
           edge_t first, last;
           arcs.row(u, first, last);
           if (l == 0) my_arcs += last - first;
-          for (edge_t a = first + l; a < last; a += partition_lanes) {
+          for (edge_t a = first + l; a < last; a += tuning::lanes) {
             const vertex_t t = arcs.target(a);
             Distance nd;
             if (!ops::extend(du, arcs.weight_of(a), nd)) {
@@ -402,9 +413,9 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
             }
             const vertex_t tl = t - lo;
             if (tl < owned) {
-              own.improve(tl, nd, current);
+              own.improve(tl, nd, is_near);
             } else if (atomicSub(&out_space, 1) > 0) {  // to the postman
-              const std::uint32_t at = atomicAdd(&out_tail, 1u) % partition_outbox;
+              const std::uint32_t at = atomicAdd(&out_tail, 1u) % tuning::outbox;
               atomicExch(&outbox_d[at], distance_bits(nd));
               __threadfence_block();
               atomicExch(&outbox[at], t + 1);
@@ -415,19 +426,13 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
             }
           }
         }
-        for (std::uint32_t i = tid; i < mail; i += partition_workers) {  // offers taken by the postman
-          const std::uint32_t at = (in_from[c] + i) % partition_inbox;
+        const std::uint32_t mail = in_n[x], mail_from = in_from[x];
+        for (std::uint32_t i = tid; i < mail; i += tuning::workers) {  // offers taken by the postman
+          const std::uint32_t at = (mail_from + i) % tuning::inbox;
           const std::uint32_t v = atomicExch(&inbox[at], 0u) - 1;
-          own.improve(v, distance_from_bits<Distance>(atomicExch(&inbox_d[at], 0u)), current);
+          own.improve(v, distance_from_bits<Distance>(atomicExch(&inbox_d[at], 0u)), is_near);
         }
         if (direct) __threadfence();  // counted before the postman may stop counting this block
-        if (tid == 0) {  // the next pass's inbox entries, after the epoch they belong to
-          epoch = shared_read(&state) >> 1;
-          const std::uint32_t tail = shared_read(&in_tail);
-          in_from[c ^ 1u] = in_head;
-          in_n[c ^ 1u] = tail - in_head;
-          in_head = tail;
-        }
         workers_sync();
       }
       if (tid == 0) {
@@ -436,15 +441,16 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
       }
     } else {
       // --- the postman: sends the outbox, takes the mail, and tells when the block is idle ---
+      const bool sender = warp == tuning::worker_warps, receiver = warp == threads / 32 - 1;
       bool at_work = true;  // this block is counted in outstanding[p]
       for (;;) {
         bool busy = false;
-        const std::uint32_t out_end = __shfl_sync(0xFFFFFFFFu, lane == 0 ? shared_read(&out_tail) : 0u, 0);
+        const std::uint32_t out_end = sender ? __shfl_sync(0xFFFFFFFFu, lane == 0 ? shared_read(&out_tail) : 0u, 0) : out_head;
         if (out_end != out_head) {
           const long long t0 = clock64();
           const std::uint32_t m = min(out_end - out_head, 32u);
           if (lane < m) {
-            const std::uint32_t at = (out_head + lane) % partition_outbox;
+            const std::uint32_t at = (out_head + lane) % tuning::outbox;
             std::uint32_t target;
             while ((target = atomicExch(&outbox[at], 0u)) == 0) {  // reserved, written a moment later
             }
@@ -454,12 +460,14 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
           __syncwarp();
           out_head += m;
           if (lane == 0) {
+            __threadfence();  // the offers are counted before the receiver may stop counting the block
+            atomicExch(&out_sent, out_head);
             atomicAdd(&out_space, static_cast<int>(m));
             cycles[2] += static_cast<unsigned long long>(clock64() - t0);
           }
           busy = true;
         }
-        const std::uint32_t mail_end = __shfl_sync(0xFFFFFFFFu, lane == 0 ? volatile_load(&s.mailbox_tail[part]) : 0u, 0);
+        const std::uint32_t mail_end = receiver ? __shfl_sync(0xFFFFFFFFu, lane == 0 ? volatile_load(&s.mailbox_tail[part]) : 0u, 0) : mail_head;
         if (mail_end != mail_head) {
           const long long t0 = clock64();
           const int room = __shfl_sync(0xFFFFFFFFu, lane == 0 ? static_cast<int>(shared_read(reinterpret_cast<std::uint32_t*>(&in_space))) : 0, 0);
@@ -476,7 +484,7 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
               }
               const vertex_t v = queued - 1;
               const Distance d = atomicExch(&s.offer[v], ops::infinity);
-              const std::uint32_t at = (delivered + lane) % partition_inbox;
+              const std::uint32_t at = (delivered + lane) % tuning::inbox;
               atomicExch(&inbox_d[at], distance_bits(d));
               atomicExch(&inbox[at], v - lo + 1);
             }
@@ -486,9 +494,8 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
             if (lane == 0) {
               atomicSub(&in_space, static_cast<int>(m));
               __threadfence_block();
-              atomicAdd(&in_tail, m);
-              const std::uint32_t old = atomicAdd(&state, 2u);  // a new epoch; wakes idle workers
-              if (old & 1u) atomicAnd(&state, ~1u);
+              const std::uint32_t old = atomicAdd(&delivery, 2 * m);  // delivered; wakes idle workers
+              if (old & 1u) atomicAnd(&delivery, ~1u);
               atomicSub(&s.ctl->outstanding[p], m);  // taken; the block is at work
               cycles[0] += static_cast<unsigned long long>(clock64() - t0);
             }
@@ -496,9 +503,13 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
           }
         }
         if (busy) continue;
+        if (!receiver) {  // the sender alone: done when the receiver says the round is over
+          if (__shfl_sync(0xFFFFFFFFu, lane == 0 ? shared_read(&round_over) : 0u, 0)) break;
+          continue;
+        }
         // Idle when the workers are (they have taken every delivery: a delivery after they
         // went idle woke them) and the outbox is empty; the round is over when every block is.
-        const bool quiet = __shfl_sync(0xFFFFFFFFu, lane == 0 ? (shared_read(&state) & 1u) != 0 && shared_read(&out_tail) == out_head : false, 0);
+        const bool quiet = __shfl_sync(0xFFFFFFFFu, lane == 0 ? (shared_read(&delivery) & 1u) != 0 && shared_read(&out_tail) == shared_read(&out_sent) : false, 0);
         if (!quiet) continue;
         if (at_work) {
           __threadfence();  // the offers sent are counted before this block stops counting itself
@@ -510,7 +521,7 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
           if (lane == 0) {
             atomicExch(&round_over, 1u);
             __threadfence_block();
-            atomicAnd(&state, ~1u);
+            atomicAnd(&delivery, ~1u);
           }
           break;
         }
@@ -567,7 +578,7 @@ __global__ void __launch_bounds__(partition_threads, partition_blocks_per_sm)
   for (std::uint32_t o = 16; o > 0; o >>= 1) mine_arcs += __shfl_down_sync(0xFFFFFFFFu, mine_arcs, o);
   if (lane == 0 && mine_arcs) atomicAdd(&relaxed, mine_arcs);
   __syncthreads();
-  if (tid == 0 || tid == partition_workers) {
+  if (tid == 0 || (postman && lane == 0)) {
     for (int i = 0; i < 5; ++i) atomicAdd(&s.ctl->cycles[i], cycles[i]);
   }
   if (tid == 0) {
@@ -597,8 +608,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     DS_CUDA(cudaGetDeviceProperties(&prop, device));
     sms_ = static_cast<std::uint32_t>(prop.multiProcessorCount);
     DS_CUDA(cudaDeviceGetAttribute(&clock_khz_, cudaDevAttrClockRate, device));
-    parts_ = std::max<std::uint32_t>(1, std::min<std::uint32_t>(sms_ * partition_blocks_per_sm, n_));
-    const owner_regions regions = grow_owner_regions(g, parts_, region_vertex_bytes, region_arc_bytes);
+    parts_ = std::max<std::uint32_t>(1, std::min<std::uint32_t>(sms_ * tuning::blocks_per_sm, n_));
+    const owner_regions regions = grow_owner_regions(g, parts_, tuning::region_vertex_bytes, tuning::region_arc_bytes);
     std::uint32_t largest = 0;
     edge_t most_arcs = 0;
     std::vector<std::pair<std::uint32_t, edge_t>> sizes(parts_);  // vertices and arcs of each region
@@ -620,15 +631,15 @@ class partitioned_engine final : public partitioned_driver<Distance> {
                                                          dist, arcs, narrow_));
       return most;
     };
-    shared_dist_ = bytes(true, false) <= partition_shared_budget;
-    shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true) <= partition_shared_budget;
+    shared_dist_ = bytes(true, false) <= tuning::shared_budget;
+    shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true) <= tuning::shared_budget;
     shared_bytes_ = bytes(shared_dist_, shared_arcs_);
     kernel_ = shared_arcs_   ? partitioned_solve<Distance, true, true>
               : shared_dist_ ? partitioned_solve<Distance, true, false>
                              : partitioned_solve<Distance, false, false>;
     DS_CUDA(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
     int per_sm = 0;
-    DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_, partition_threads, shared_bytes_));
+    DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_, tuning::threads, shared_bytes_));
     if (static_cast<std::uint64_t>(per_sm) * sms_ < parts_)
       throw std::runtime_error("the partitioned driver cannot keep its " + std::to_string(parts_) +
                                " blocks resident on this GPU (" + std::to_string(per_sm) + " per SM)");
@@ -693,7 +704,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     reset_partitioned<<<spread, 256, 0, stream>>>(s, n_, from);
     DS_CUDA_LAUNCH("reset_partitioned");
     void* args[] = {&s, &from};
-    DS_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel_), dim3(parts_), dim3(partition_threads),
+    DS_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel_), dim3(parts_), dim3(tuning::threads),
                                         args, shared_bytes_, stream));
     to_caller_ids<<<spread, 256, 0, stream>>>(dist_.get(), old_of_new_.get(), n_, dist);
     DS_CUDA_LAUNCH("to_caller_ids");
@@ -719,8 +730,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     return out;
   }
 
+  bool on_chip() const override { return shared_dist_ && shared_arcs_; }
+
   std::string describe() const override {
-    return "partitioned: " + std::to_string(parts_) + " blocks of " + std::to_string(partition_threads) + " threads on " +
+    return "partitioned: " + std::to_string(parts_) + " blocks of " + std::to_string(tuning::threads) + " threads on " +
            std::to_string(sms_) + " SMs, distances in " + (shared_dist_ ? "shared" : "global") + " memory, arcs in " +
            (shared_arcs_ ? "shared" : "global") + " memory";
   }
@@ -743,6 +756,12 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   device_array<partitioned_control> ctl_;
   std::vector<vertex_t> new_of_old_;
 };
+
+bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms) {
+  const double regions = static_cast<double>(sms) * tuning::blocks_per_sm;
+  const double bytes = static_cast<double>(n) * tuning::region_vertex_bytes + static_cast<double>(m) * tuning::region_arc_bytes;
+  return regions > 0 && bytes / regions <= static_cast<double>(tuning::shared_budget);
+}
 
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(

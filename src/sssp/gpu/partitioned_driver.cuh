@@ -45,7 +45,14 @@ class partitioned_driver {
                                     cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop) = 0;
   // "partitioned: B blocks on S SMs, distances in shared memory" (statistics::driver).
   virtual std::string describe() const = 0;
+  // Every region keeps its distances and its arcs in shared memory (the case the driver is for).
+  virtual bool on_chip() const = 0;
 };
+
+// Whether g's regions could keep their distances and arcs on chip at all (the mean region within
+// a block's shared-memory budget on a GPU of `sms` SMs): a check of sizes, before any region is
+// built. The regions' own layout decides (on_chip()).
+bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms);
 
 // Cuts g into owner regions and uploads its reordered copy. Throws std::runtime_error when the
 // device cannot hold the graph or keep every block resident.

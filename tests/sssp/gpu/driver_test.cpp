@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -221,16 +222,77 @@ TEST_P(ForcedDriver, DriverIsReported) {
     EXPECT_GT(got.stats.edges_relaxed, 0u);
   }
   EXPECT_EQ(got.stats.relax_ms + got.stats.frontier_ms, 0);  // no manager filed anything
-  for (sssp::gpu_driver other : {sssp::gpu_driver::automatic, sssp::gpu_driver::steps}) {
-    o.driver = other;
-    const sssp::result steps = sssp::solver(road, o).run(0);
-    EXPECT_EQ(steps.stats.driver, "steps") << sssp::driver_name(other);
-    EXPECT_TRUE(same_distances(steps, got));
-  }
+  o.driver = sssp::gpu_driver::steps;
+  const sssp::result steps = sssp::solver(road, o).run(0);
+  EXPECT_EQ(steps.stats.driver, "steps");
+  EXPECT_TRUE(same_distances(steps, got));
   EXPECT_EQ(sssp::driver_from_name("partitioned"), sssp::gpu_driver::partitioned);
   EXPECT_EQ(sssp::driver_from_name("block"), sssp::gpu_driver::block);
   EXPECT_EQ(sssp::driver_from_name("auto"), sssp::gpu_driver::automatic);
   EXPECT_THROW(sssp::driver_from_name("cluster"), std::invalid_argument);
+}
+
+// options.driver == automatic: the partitioned driver on a sparse graph whose regions fit on chip
+// (its regions built on the first run only, reported as setup, and twice the automatic delta), the
+// step loop on a dense graph, with a cutoff, with any of the step loop's own options, and where the
+// regions cannot keep their arcs on chip. Exact in every case.
+TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::grid_params gp;
+  gp.rows = 300, gp.cols = 200, gp.keep_fraction = 0.9;
+  const graph::csr road = graph::generate_grid(gp);
+  sssp::options o;
+  o.how = sssp::strategy::bucketing;
+  o.device = sssp::device_kind::gpu;
+  o.predecessors = true;
+  sssp::solver automatic(road, o);
+  const sssp::result first = automatic.run(0);
+  EXPECT_EQ(first.stats.driver.rfind("partitioned", 0), 0u) << first.stats.driver;
+  EXPECT_EQ(first.stats.setup, "regions built");
+  EXPECT_GT(first.stats.setup_ms, 0);
+  const sssp::result second = automatic.run(7);
+  EXPECT_EQ(second.stats.driver.rfind("partitioned", 0), 0u) << second.stats.driver;
+  EXPECT_TRUE(second.stats.setup.empty()) << "regions built again: " << second.stats.setup;
+  EXPECT_EQ(second.stats.setup_ms, 0);
+  for (const auto& [source, got] : {std::pair<vertex_t, const sssp::result*>{0, &first}, {7, &second}}) {
+    EXPECT_TRUE(same_distances(sssp::dijkstra(road, source), *got)) << "source " << source;
+    const sssp::validation tree = sssp::check_predecessors(road, source, *got);
+    EXPECT_TRUE(tree.ok) << tree.message;
+  }
+  sssp::options steps = o;
+  steps.driver = sssp::gpu_driver::steps;
+  const sssp::result loop = sssp::solver(road, steps).run(0);
+  EXPECT_EQ(loop.stats.driver, "steps");
+  EXPECT_NEAR(first.stats.delta, 2 * loop.stats.delta, 1.0);  // partition_tuning::auto_delta_scale (rounded down)
+  EXPECT_TRUE(same_distances(loop, first));
+
+  // The step loop's own options, and a cutoff, keep the step loop.
+  std::vector<sssp::options> own(5, o);
+  own[0].cutoff = 5000;
+  own[1].light = sssp::light_phase::cluster;
+  own[2].cluster_blocks = 8;
+  own[3].queue_capacity = 64;
+  own[4].light = sssp::light_phase::block;
+  for (std::size_t i = 0; i < own.size(); ++i) {
+    const sssp::result r = sssp::solver(road, own[i]).run(0);
+    EXPECT_EQ(r.stats.driver, "steps") << "options " << i;
+    if (i > 0) {
+      EXPECT_TRUE(same_distances(loop, r)) << "options " << i;
+    }
+  }
+  // A dense graph, and regions too large for shared memory, take the step loop.
+  graph::rmat_params rp;
+  rp.scale = 12, rp.edge_factor = 16;
+  const graph::csr dense = graph::generate_rmat(rp);
+  const sssp::result d = sssp::solver(dense, o).run(0);
+  EXPECT_EQ(d.stats.driver, "steps");
+  EXPECT_TRUE(same_distances(sssp::dijkstra(dense, 0), d));
+  gp.rows = gp.cols = 1500, gp.keep_fraction = 0.95;  // ~270 KB of distances and arcs a region
+  const graph::csr large = graph::generate_grid(gp);
+  const sssp::result l = sssp::solver(large, o).run(3);
+  EXPECT_EQ(l.stats.driver, "steps");
+  EXPECT_TRUE(l.stats.setup.empty());
+  EXPECT_TRUE(same_distances(sssp::dijkstra(large, 3), l));
 }
 
 // The block driver's far piles start at options::queue_capacity entries: 16 fill at once, the

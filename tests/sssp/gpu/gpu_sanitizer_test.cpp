@@ -34,7 +34,7 @@ struct loop_path {
   sssp::strategy how;
   sssp::light_phase light;
   std::uint32_t blocks;
-  sssp::gpu_driver driver = sssp::gpu_driver::automatic;
+  sssp::gpu_driver driver = sssp::gpu_driver::steps;
 };
 
 std::string path_name(const ::testing::TestParamInfo<loop_path>& info) {

@@ -42,6 +42,9 @@ sssp::options gpu_options(sssp::strategy how, double delta = 0, std::uint32_t bu
   o.delta = delta;
   o.buckets = buckets;
   o.predecessors = predecessors;
+  // This suite tests the step loop; the other drivers and the automatic choice between them are
+  // driver_test.cpp's.
+  o.driver = sssp::gpu_driver::steps;
   return o;
 }
 
