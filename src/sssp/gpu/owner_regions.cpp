@@ -86,13 +86,13 @@ owner_regions grow_owner_regions(const csr_view& g, std::uint32_t parts, std::ui
     while (cut < order.size() && (spent < share || cut < left_parts) && order.size() - cut > p.parts - left_parts)
       spent += cost(order[cut++]);
     piece left{next_label++, left_parts, {}}, right{next_label++, p.parts - left_parts, {}};
-    left.members.assign(order.begin(), order.begin() + cut);
-    right.members.assign(order.begin() + cut, order.end());
-    for (vertex_t v : left.members) label[v] = left.label;
-    for (vertex_t v : right.members) label[v] = right.label;
-    // Sorted members keep part_order's fallback seeds deterministic.
-    std::sort(left.members.begin(), left.members.end());
-    std::sort(right.members.begin(), right.members.end());
+    for (std::size_t i = 0; i < order.size(); ++i) label[order[i]] = i < cut ? left.label : right.label;
+    // Members in increasing id order (part_order's fallback seeds, and the first search's start):
+    // the piece's own members are, so splitting them by label keeps the order without a sort
+    // (a sort per level was half of road-FLA's 1.2 s).
+    left.members.reserve(cut);
+    right.members.reserve(order.size() - cut);
+    for (vertex_t v : p.members) (label[v] == left.label ? left.members : right.members).push_back(v);
     todo.push_back(std::move(right));
     todo.push_back(std::move(left));
   }
