@@ -62,7 +62,7 @@ enum class light_phase { automatic, block, cluster };
 // partitioned on sparse graphs (mean out-degree below 6: road networks, meshes) whose regions keep
 // their distances and arcs in shared memory, when no cutoff is set and none of light,
 // cluster_blocks and queue_capacity is set (they are the step loop's); steps otherwise. The
-// partitioned driver builds its regions on its first run (statistics::setup_ms) and uses twice
+// partitioned driver builds its regions once, on its first run (statistics::setup_ms), and uses twice
 // the automatic delta. Every strategy runs the partitioned and the block drivers the same way:
 // they file no vertex through a frontier manager, and statistics::driver says so.
 enum class gpu_driver { automatic, steps, partitioned, block };
@@ -128,7 +128,8 @@ struct statistics {
   // One-off work the solver did, not in milliseconds: phast's contraction hierarchy, built (the
   // contraction, and writing options::hierarchy_file when one is named) or loaded from
   // options::hierarchy_file, and its upload to the GPU; the partitioned driver's owner regions
-  // (host bisection and the reordered graph's upload), on the run that built them. 0 otherwise.
+  // (host bisection and the reordered graph's upload, on its first run). Reported on every run
+  // that uses them. 0 otherwise.
   double setup_ms = 0;
   std::string setup;           // phast: "built" or "loaded"; partitioned: "regions built"; else empty
   double relax_ms = 0;         // time in relaxation (GPU: only with options::phase_times)

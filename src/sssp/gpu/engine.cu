@@ -234,7 +234,6 @@ class engine final : public detail::gpu_engine, private engine_context {
       throw std::invalid_argument("the number of buckets must be between 1 and " + std::to_string(max_window_buckets) +
                                   "; got " + std::to_string(K));
     // --- driver hook (issue 9): the partitioned driver, or the step loop below. ---
-    const double built_before = regions_built_ms_;
     const bool partitioned = use_partitioned_driver(opts);
     const bucket_of_distance<Distance> bucket =
         bucket_width(opts, partitioned ? partition_tuning::auto_delta_scale : 1.0);
@@ -323,7 +322,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     st.cluster_blocks = cluster_blocks_;
     st.block_light_phase = block_light && cluster_blocks_ >= loop_tuning::local_min_blocks;
     st.driver = driver;
-    if (regions_built_ms_ != built_before) {  // this run built the owner regions (once per solver)
+    if (partitioned) {  // the owner regions, built once per solver (as phast reports its hierarchy)
       st.setup_ms = regions_built_ms_;
       st.setup = "regions built";
     }
@@ -361,7 +360,8 @@ class engine final : public detail::gpu_engine, private engine_context {
   // road graphs it takes about half the step loop's time), unless the options ask for the step
   // loop's own machinery (a cutoff, which the step loop stops at; a light-phase mode, cluster size
   // or queue size) or the graph lives in device memory. Its owner regions are built on its first
-  // run (host work, reported as that run's setup_ms, "regions built") and kept by the solver.
+  // run (host work and an upload) and kept by the solver; every run on them reports what building
+  // them took (setup_ms, "regions built").
   bool use_partitioned_driver(const options& opts) {
     if (n_ == 0) return false;
     if (opts.driver == gpu_driver::partitioned) {
