@@ -14,7 +14,8 @@ STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast", "cpu"
 # each source with PHAST's sweep: for many queries on one road network.
 GPU_STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast")
 # The GPU loops (C++ sssp::gpu_driver): "auto", "steps", "partitioned", "block". One source: "auto"
-# is the step loop. Many sources (distance_matrix): "auto" is one thread block per source on graphs
+# is the partitioned driver on sparse host graphs (mean out-degree below 6) whose regions fit on chip
+# and without a cutoff, the step loop otherwise. Many sources (distance_matrix): "auto" is one thread block per source on graphs
 # of mean out-degree below 6 (road networks), the vertex-major batch otherwise; "steps" forces the
 # vertex-major batch, "block" the blocks.
 DRIVERS = ("auto", "steps", "partitioned", "block")
@@ -256,8 +257,11 @@ class Graph:
         naming the file), else built and written there (never replacing a file); stats['setup']
         says 'built' or 'loaded'. delta: bucket width, 0 = automatic. cutoff:
         vertices farther than this are reported unreachable (the solve stops there). driver: the
-        GPU loop, one of DRIVERS ('auto': the step loop; 'block': the whole solve in one thread
-        block, slower for one source; stats['driver'] names what ran; ignored on the CPU).
+        GPU loop, one of DRIVERS ('auto': the partitioned driver on sparse graphs whose regions
+        fit in shared memory, with no cutoff; its regions are built once per Graph, reported as
+        stats['setup'] 'regions built' with stats['setup_ms']; else the step loop, 'steps';
+        'block': the whole solve in one thread block, slower for one source; stats['driver'] names
+        what ran; ignored on the CPU).
         Results are numpy arrays for host graphs and cupy arrays (torch tensors for a graph built
         from torch tensors) for device graphs, written by the solver in place. `out`: optional
         (distances, predecessors-or-None) arrays to write into instead of new ones.

@@ -5,44 +5,50 @@
 // while the other SMs wait (issue 9; bench/results/sssp.md). Here every block of a persistent
 // cooperative grid (tuning::blocks_per_sm per SM, all resident) OWNS one region of the graph
 // (owner_regions.hpp: recursive breadth-first bisection, renumbered to a contiguous id range at
-// upload, results mapped back to the caller's ids) and is the only writer of its vertices' distances:
-//   - its distances and its rows (targets, 16-bit weights where every weight fits) live in shared
-//     memory when the region fits (tuning::shared_budget), else in global memory; bitmaps in
-//     shared memory mark its pending and its changed vertices;
-//   - it runs the dependent chains inside its region on chip: a local iteration takes the pending
-//     vertices whose bucket is at most the current bound (delta-stepping's current bucket; Meyer
-//     and Sanders, Section 2) and relaxes all their arcs, tuning::lanes threads per row; improved
-//     vertices of the region are marked pending again, and the block iterates with block barriers
-//     only, until nothing of its region lies at or below the bound (a local fixpoint);
-//   - an arc into another region becomes an offer, kept in a shared outbox until the fixpoint, then
-//     sent: atomicMin into the target's offer word in global memory (L2); the sender that fills an
-//     empty word queues the vertex in its owner's mailbox ring (one entry per fill, so a ring never
-//     holds more than its region), later senders only lower the word. An owner takes its mail
-//     before every session of local iterations, emptying each word by an exchange;
+// upload, results mapped back to the caller's ids) and is the only writer of its vertices' distances.
+// A block is two roles, which never wait on each other's barriers:
+//   - the workers (tuning::worker_warps warps, named barrier 1) run the dependent chains inside the
+//     region on chip. Its distances and rows (targets, 16-bit weights where every weight fits) live
+//     in shared memory when the region fits (tuning::shared_budget), else in global memory. Pending
+//     vertices are bits of two shared bitmaps, filed when their distance drops: the near set
+//     (bucket at most the current bound: delta-stepping's current bucket, Meyer and Sanders,
+//     Section 2) and the far set (above it). A local iteration takes the near set (a bitmap read,
+//     no distance compared) and relaxes every arc of its vertices, tuning::lanes threads per row;
+//     an arc into another region becomes an offer in a shared outbox ring. The workers iterate,
+//     two barriers an iteration, until the near set and the inbox are empty, then go idle;
+//   - the postman warps (tuning::postman_warps: one sends, one receives) move offers between
+//     regions through global memory (L2) while the workers iterate. The sender takes the outbox:
+//     atomicMin into the target's offer word; the sender that fills an empty word queues the
+//     vertex in its owner's mailbox ring (one entry per fill, so a ring never holds more than its
+//     region), later senders only lower the word. The receiver polls its region's mailbox, empties
+//     each offer word by an exchange, and hands the offers to the workers through a shared inbox
+//     ring, waking them when idle. One shared word (deliveries << 1 | idle) makes "idle" a
+//     compare-and-swap that fails when anything was delivered since the workers last looked;
 //   - a round is one bucket bound. It ends when no block is at work and no offer is queued (one
 //     counter, outstanding: blocks at work plus offers queued; a sender counts an offer before it
-//     queues it and while it is itself counted, an owner counts itself at work before it takes
-//     mail), then one grid barrier (cooperative groups), where the blocks agree on the next bound:
-//     the lowest bucket any block still has pending. Work is that of delta-stepping with buckets of
-//     width delta, except that a vertex relaxes its heavy arcs each time it is taken (no
-//     light/heavy split) and that regions converge on their own, in the order their mail arrives.
-// A vertex is queued only when its distance strictly drops, so zero-weight cycles end; when every
-// block is idle and no offer is queued, no arc can lower any distance: the distances are
-// Dijkstra's (integer sums exact; float sums one addition per arc, as everywhere in this solver).
-// This is the design issue 9 asks for ("each SM owns a locality-ordered part of the graph and runs
-// its dependent chains in shared memory, exchanging only boundary distances through L2"); the
-// persistent blocks with their own work lists follow ADDS (Wang, Fussell and Lin, PPoPP 2021) in
-// spirit, but ownership replaces ADDS's shared work queues and the bucket bound is exact.
+//     queues it and while its block is counted; a receiver counts its block at work again before
+//     it takes mail, and uncounts it only when its workers are idle and its outbox is sent), then
+//     one grid barrier (cooperative groups), where the blocks agree on the next bound: the lowest
+//     bucket of any far set. Far vertices at or below the new bound move to the near set.
+// Work is that of delta-stepping with buckets of width delta, except that a vertex relaxes its
+// heavy arcs each time it is taken (no light/heavy split) and that regions converge on their own,
+// in the order their mail arrives. A vertex is filed only when its distance strictly drops, so
+// zero-weight cycles end; when every block is idle and no offer is queued, no arc can lower any
+// distance: the distances are Dijkstra's (integer sums exact; float sums one addition per arc, as
+// everywhere in this solver). This is the design issue 9 asks for ("each SM owns a locality-ordered
+// part of the graph and runs its dependent chains in shared memory, exchanging only boundary
+// distances through L2"); the persistent blocks with their own work lists follow ADDS (Wang,
+// Fussell and Lin, PPoPP 2021) in spirit, but ownership replaces ADDS's shared work queues and the
+// bucket bound is exact.
 //
-// Status (H200, median of 10 sources, same run as the step loop, bench/results/sssp_roads.md):
-// correct on every test and sanitizer-clean, but slower than the step loop: USA-road-d.NY 7.29 ms
-// against 5.16, road-FLA 12.6 against 10.35, so engine.cu does not choose it on its own. Its own
-// profile (statistics::driver) says why: a mean block is idle 85-95% of the solve, and the blocks
-// that are not run long chains: summed over rounds, the most local iterations one block ran is
-// ~3,500 on NY (the step loop: 1,565 iterations of 3.3 us), at ~1-1.4 us each (a mean block's
-// local time over its iterations). The regions' waves wait on each other's mail, and a local
-// iteration (two block barriers, shared-memory atomics) costs far more than the tens of
-// nanoseconds hoped for.
+// Status (H100 80GB HBM3, median of 10 sources, same call as the step loop, 2026-11-27,
+// bench/results/sssp_roads.md): USA-road-d.NY 2.88 ms against the step loop's 5.05, road-FLA 4.59
+// against 9.61; engine.cu chooses it by default on sparse graphs whose regions fit on chip
+// (partition_tuning::automatic_below_degree). The first version, with offers sent only at a
+// local fixpoint, mail taken between sessions of iterations and the near set found by comparing
+// every pending vertex's bucket, took 7.2 and 11.6 ms: its blocks waited on each other's mail.
+// A mean block is still idle ~85% of the NY solve (statistics::driver): the critical path is a
+// chain of ~2,000 local iterations (~1 us each, two barriers) and mail hops through L2.
 #include "sssp/gpu/partitioned_driver.cuh"
 
 #include <algorithm>
@@ -92,13 +98,14 @@ struct partitioned_view {
   std::uint32_t* mailbox_tail;  // per region: entries ever queued (the ring position is this modulo its size)
   partitioned_control* ctl;
   std::uint32_t parts;
-  std::uint32_t words;      // pending-bitmap words of the largest region
+  std::uint32_t words;      // bitmap words (near or far) of the largest region
   bucket_of_distance<Distance> bucket;
 };
 
-// Dynamic shared memory of a block, in 4-byte words: pending bitmap, local frontier (ids and
-// distances), outbox (targets and offers), the region bounds, then (SharedDist) the changed bitmap
-// and the region's distances, then (SharedArcs) its row offsets, targets and weights (16 or 32 bits).
+// Dynamic shared memory of a block, in 4-byte words: the near and far bitmaps, the local frontier
+// (ids and distances), the outbox and the inbox (vertices and distances), the region bounds, then
+// (SharedDist) the region's distances, then (SharedArcs) its row offsets, targets and weights (16
+// or 32 bits).
 inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t parts, std::uint32_t vertices,
                                           std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool narrow) {
   std::size_t w = 2 * std::size_t{words} + 2 * tuning::frontier + 2 * tuning::outbox + 2 * tuning::inbox + parts + 1;
