@@ -88,14 +88,20 @@ struct loop_tuning {
 // earlier binary and the step loop in the same call (bench/results/sssp_roads.md). All on an
 // H100 80GB HBM3 (the device tool served the H200 kind with H100s on 2026-11-27).
 struct partition_tuning {
-  // Blocks of 512 threads, 2 per SM (264 regions on 132 SMs): 15 worker warps and one postman
-  // warp measured NY 3.20 ms, FLA 4.87; 256 threads and 4 per SM (528 regions) 3.46 / 7.21 (FLA's
-  // regions no longer kept their arcs on chip); 128 and 8 per SM (1,056 regions) 3.89 / 8.72.
+  // Two blocks of 512 threads per SM (264 regions), 14 worker warps and 2 postman warps: NY 2.87
+  // ms, FLA 4.59; 2 blocks of 256 (264 regions, 6 worker warps) 3.16 / 5.73; one block of 1,024
+  // (132 regions, 30 worker warps) 2.77 / 4.40, all in one call, twice. The 1,024-thread shape is
+  // faster but not yet taken: its plain tests, memcheck and synccheck passed, racecheck did not
+  // finish in the time left (2026-11-27). With one postman warp: 2 blocks of 512, NY 3.20 ms, FLA
+  // 4.87; 4 of 256 (528 regions) 3.46 / 7.21 (FLA's regions no longer kept their arcs on chip); 8
+  // of 128 (1,056 regions) 3.89 / 8.72.
   static constexpr unsigned blocks_per_sm = 2;
   // Two postman warps (one sends the outbox, one takes the mail) against one that does both:
-  // NY 3.13 against 3.31 ms, FLA 4.79 against 4.96 (delta x2: 2.87 / 3.03 and 4.56 / 4.67).
+  // NY 3.13 against 3.31 ms, FLA 4.79 against 4.96 (2 blocks of 512; delta x2: 2.87 / 3.03 and
+  // 4.56 / 4.67). Idle postmen and an idle worker 0 spin on shared words: sleeping 32 ns between
+  // looks changed nothing (NY 2.86-2.87, FLA 4.58-4.59 either way).
   static constexpr unsigned postman_warps = 2;
-  static constexpr unsigned worker_warps = 16 - postman_warps;
+  static constexpr unsigned worker_warps = 14;
   static constexpr unsigned workers = 32 * worker_warps;
   static constexpr unsigned threads = workers + 32 * postman_warps;
   // Vertices one local iteration takes at most (the rest waits for the next); a road region has
@@ -103,7 +109,8 @@ struct partition_tuning {
   static constexpr std::uint32_t frontier = 512;
   // Threads that share a frontier vertex's row (a road row has 2-4 arcs): its arcs' shared-memory
   // round trips overlap instead of following one another (step 6 of sssp_roads.md, with the
-  // bisection: NY 8.60 -> 7.19 ms together).
+  // bisection: NY 8.60 -> 7.19 ms together). 2 / 4 / 8 lanes (2 blocks of 512): NY 3.29 / 2.87 /
+  // 2.96 ms, FLA 4.93 / 4.59 / 5.28.
   static constexpr std::uint32_t lanes = 4;
   // Shared rings between the workers and the postmen: offers to other regions (a full outbox is
   // sent by the worker itself) and offers taken from the mailbox. Not measured against other sizes.
