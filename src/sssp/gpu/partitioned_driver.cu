@@ -78,9 +78,10 @@ struct partitioned_control {
   std::uint32_t rounds, buckets, max_frontier;
   std::uint32_t outstanding[2];  // by round parity: blocks at work plus offers queued and not yet taken
   unsigned long long chain, edges, vertices;
-  // The profile, summed over blocks (thread 0's clock): taking mail, local iterations, sending
-  // (publishing distances, offers, the pending bucket), idle, grid barriers; local iterations and
-  // fixpoints (each session of local iterations between two looks at the mailbox).
+  // The profile, summed over blocks (SM clocks): the receiver taking mail, worker 0 in local
+  // iterations, the sender sending offers, worker 0 idle (and the round's end), grid barriers (the
+  // postmen's time overlaps the workers'); local iterations with work, and idle periods
+  // (fixpoints: the workers' near set and inbox empty).
   unsigned long long cycles[5], iterations, fixpoints;
 };
 

@@ -29,8 +29,9 @@ struct partitioned_outcome {
   std::uint64_t vertices_processed = 0;
   std::uint64_t max_frontier = 0;  // largest local frontier of one block
   bool overflowed = false;
-  // Where a block's time goes (mean over blocks, from its SM clock): taking mail, local iterations,
-  // sending (distances, offers, its lowest pending bucket), idle, grid barriers.
+  // Where a block's time goes (mean over blocks, from its SM clocks): the receiver taking mail,
+  // the workers' local iterations, the sender sending offers, the workers idle, grid barriers
+  // (mail and sending overlap the workers' time).
   double phase_ms[5] = {};
   double iterations_per_block = 0, fixpoints_per_block = 0;
 };
