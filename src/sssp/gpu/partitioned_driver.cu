@@ -244,7 +244,7 @@ __device__ inline std::uint32_t volatile_load(const std::uint32_t* p) {
   return *reinterpret_cast<const volatile std::uint32_t*>(p);
 }
 
-// Named barrier 1: the worker warps only (the postman warp never waits on the workers' iterations).
+// Named barrier 1: the worker warps only (the postman warps never wait on the workers' iterations).
 __device__ inline void workers_sync() { asm volatile("bar.sync 1, %0;" ::"r"(tuning::workers) : "memory"); }
 
 // A shared word read or written by both roles between barriers: through atomics, so that each
@@ -320,8 +320,9 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   }
   std::uint64_t my_arcs = 0;
   std::uint32_t current = 0;  // the bound: vertices of buckets <= current are taken
-  // Worker 0: inbox entries handed out so far (modulo 2^31). The postman (lane-uniform): outbox
-  // entries sent, mailbox entries taken, inbox entries delivered.
+  // Worker 0: inbox entries handed out so far (modulo 2^31), and the slot of those its last pass
+  // took (their room goes back to the receiver in the next pass). The postmen (lane-uniform):
+  // outbox entries sent (the sender), mailbox entries taken and inbox entries delivered (the receiver).
   std::uint32_t in_head = 0, consumed = 0, out_head = 0, mail_head = 0, delivered = 0;
   // Worker 0: the entries delivered since it last looked are the pass's (x) to take.
   const auto look_at_inbox = [&](std::uint32_t x) {
@@ -330,7 +331,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     in_n[x] = (seen - in_head) & 0x7FFFFFFFu;
     in_head = seen;
   };
-  unsigned long long cycles[5] = {}, fixpoints = 0, iterations = 0;  // thread 0's and the postman's profile
+  unsigned long long cycles[5] = {}, fixpoints = 0, iterations = 0;  // worker 0's and the postmen's profile
   long long clock = clock64();
   const auto lap = [&](int phase) {
     const long long now = clock64();
@@ -379,7 +380,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         workers_sync();
         const std::uint32_t n = min(taken[c], tuning::frontier);
         std::uint32_t x = c;  // the inbox entries this pass takes
-        if (n == 0 && in_n[c] == 0) {  // a local fixpoint: idle unless the postman delivered since
+        if (n == 0 && in_n[c] == 0) {  // a local fixpoint: idle unless the receiver delivered since
           if (tid == 0) {
             lap(1);
             const std::uint32_t seen = in_head << 1;
@@ -422,7 +423,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             const vertex_t tl = t - lo;
             if (tl < owned) {
               own.improve(tl, nd, is_near);
-            } else if (atomicSub(&out_space, 1) > 0) {  // to the postman
+            } else if (atomicSub(&out_space, 1) > 0) {  // to the sender
               const std::uint32_t at = atomicAdd(&out_tail, 1u) % tuning::outbox;
               atomicExch(&outbox_d[at], distance_bits(nd));
               __threadfence_block();
@@ -435,12 +436,12 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           }
         }
         const std::uint32_t mail = in_n[x], mail_from = in_from[x];
-        for (std::uint32_t i = tid; i < mail; i += tuning::workers) {  // offers taken by the postman
+        for (std::uint32_t i = tid; i < mail; i += tuning::workers) {  // offers taken by the receiver
           const std::uint32_t at = (mail_from + i) % tuning::inbox;
           const std::uint32_t v = atomicExch(&inbox[at], 0u) - 1;
           own.improve(v, distance_from_bits<Distance>(atomicExch(&inbox_d[at], 0u)), is_near);
         }
-        if (direct) __threadfence();  // counted before the postman may stop counting this block
+        if (direct) __threadfence();  // counted before the receiver may stop counting this block
         workers_sync();
       }
       if (tid == 0) {
@@ -448,7 +449,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         iterations += k;
       }
     } else {
-      // --- the postman: sends the outbox, takes the mail, and tells when the block is idle ---
+      // --- the postmen: the sender sends the outbox; the receiver takes the mail and tells when the block is idle ---
       const bool sender = warp == tuning::worker_warps, receiver = warp == threads / 32 - 1;
       bool at_work = true;  // this block is counted in outstanding[p]
       for (;;) {
