@@ -14,10 +14,10 @@ STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast", "cpu"
 # each source with PHAST's sweep: for many queries on one road network.
 GPU_STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast")
 # The GPU loops (C++ sssp::gpu_driver): "auto", "steps", "partitioned", "block". One source: "auto"
-# is the partitioned driver on sparse host graphs (mean out-degree below 6) whose regions fit on chip
-# and without a cutoff, the step loop otherwise. Many sources (distance_matrix): "auto" is one thread block per source on graphs
-# of mean out-degree below 6 (road networks), the vertex-major batch otherwise; "steps" forces the
-# vertex-major batch, "block" the blocks.
+# is the partitioned driver on sparse host graphs (mean out-degree below 6) whose regions fit on
+# chip, without a cutoff; the step loop otherwise. Many sources (distance_matrix): "auto" is one
+# thread block per source on graphs of mean out-degree below 6 (road networks), the vertex-major
+# batch otherwise; "steps" forces the vertex-major batch, "block" the blocks.
 DRIVERS = ("auto", "steps", "partitioned", "block")
 
 SSSPResult = namedtuple("SSSPResult", ["distances", "predecessors", "stats"])

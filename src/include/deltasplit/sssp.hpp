@@ -62,9 +62,9 @@ enum class light_phase { automatic, block, cluster };
 // partitioned on sparse graphs (mean out-degree below 6: road networks, meshes) whose regions keep
 // their distances and arcs in shared memory, when no cutoff is set and none of light,
 // cluster_blocks and queue_capacity is set (they are the step loop's); steps otherwise. The
-// partitioned driver builds its regions once, on its first run (statistics::setup_ms), and uses twice
-// the automatic delta. Every strategy runs the partitioned and the block drivers the same way:
-// they file no vertex through a frontier manager, and statistics::driver says so.
+// partitioned driver builds its regions once, on its first run (statistics::setup_ms), and uses
+// twice the automatic delta. Every strategy runs the partitioned and the block drivers the same
+// way: they file no vertex through a frontier manager, and statistics::driver says so.
 enum class gpu_driver { automatic, steps, partitioned, block };
 const char* driver_name(gpu_driver d);                 // "auto", "steps", "partitioned", "block"
 gpu_driver driver_from_name(const std::string& name);  // throws std::invalid_argument
