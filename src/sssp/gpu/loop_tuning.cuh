@@ -88,20 +88,20 @@ struct loop_tuning {
 // earlier binary and the step loop in the same call (bench/results/sssp_roads.md). All on an
 // H100 80GB HBM3 (the device tool served the H200 kind with H100s on 2026-11-27).
 struct partition_tuning {
-  // Two blocks of 512 threads per SM (264 regions), 14 worker warps and 2 postman warps: NY 2.87
-  // ms, FLA 4.59; 2 blocks of 256 (264 regions, 6 worker warps) 3.16 / 5.73; one block of 1,024
-  // (132 regions, 30 worker warps) 2.77 / 4.40, all in one call, twice. The 1,024-thread shape is
-  // faster but not yet taken: its plain tests, memcheck and synccheck passed, racecheck did not
-  // finish in the time left (2026-11-27). With one postman warp: 2 blocks of 512, NY 3.20 ms, FLA
-  // 4.87; 4 of 256 (528 regions) 3.46 / 7.21 (FLA's regions no longer kept their arcs on chip); 8
-  // of 128 (1,056 regions) 3.89 / 8.72.
-  static constexpr unsigned blocks_per_sm = 2;
+  // One block of 1,024 threads per SM (132 regions: 30 worker warps and 2 postman warps) against
+  // two of 512 (264 regions, 14 worker warps): NY 2.75-2.78 ms against 2.86-2.88, FLA 4.39-4.41
+  // against 4.57-4.58 (H100, 2026-11-27: three calls, each with both). Fewer, larger regions
+  // mean fewer mail hops on a wave's way across the map; racecheck, memcheck and synccheck clean
+  // on the Small* tests. Smaller blocks lose: 2 of 256 (264 regions, 6 worker warps) 3.16 / 5.73;
+  // with one postman warp, 4 of 256 (528 regions) 3.46 / 7.21 (FLA's regions no longer kept their
+  // arcs on chip), 8 of 128 (1,056 regions) 3.89 / 8.72.
+  static constexpr unsigned blocks_per_sm = 1;
   // Two postman warps (one sends the outbox, one takes the mail) against one that does both:
   // NY 3.13 against 3.31 ms, FLA 4.79 against 4.96 (2 blocks of 512; delta x2: 2.87 / 3.03 and
   // 4.56 / 4.67). Idle postmen and an idle worker 0 spin on shared words: sleeping 32 ns between
   // looks changed nothing (NY 2.86-2.87, FLA 4.58-4.59 either way).
   static constexpr unsigned postman_warps = 2;
-  static constexpr unsigned worker_warps = 14;
+  static constexpr unsigned worker_warps = 30;
   static constexpr unsigned workers = 32 * worker_warps;
   static constexpr unsigned threads = workers + 32 * postman_warps;
   // Vertices one local iteration takes at most (the rest waits for the next); a road region has
@@ -124,7 +124,8 @@ struct partition_tuning {
   static constexpr std::uint64_t region_vertex_bytes = 8, region_arc_bytes = 6;
   // The automatic delta (bucket_width.cpp, fitted to the step loop) times this. x1 / x2 / x4:
   // NY 3.20 / 2.93 / 2.90 ms, FLA 4.85 / 4.57 / 5.00 (one postman warp, same call); x2 with two
-  // postman warps: NY 2.87, FLA 4.56.
+  // postman warps: NY 2.87, FLA 4.56. One block of 1,024 per SM, delta x0.25 / x0.5 / x1 / x2
+  // (same call): NY 4.84 / 3.70 / 3.00 / 2.75 ms; FLA (x0.125 first) 9.52 / 6.76 / 5.26 / 4.54 / 4.39.
   static constexpr double auto_delta_scale = 2.0;
   // options.driver == automatic takes this driver below this mean out-degree, when the regions
   // keep their distances and arcs on chip and no cutoff is set (the step loop stops at the cutoff's

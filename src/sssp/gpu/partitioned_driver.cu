@@ -250,6 +250,28 @@ __device__ inline void workers_sync() { asm volatile("bar.sync 1, %0;" ::"r"(tun
 // A shared word read or written by both roles between barriers: through atomics, so that each
 // access is whole and ordered by the fences beside it.
 __device__ inline std::uint32_t shared_read(std::uint32_t* p) { return atomicOr(p, 0u); }
+__device__ inline int shared_read(int* p) { return atomicOr(p, 0); }
+
+// Lane 0 evaluates f() and the whole warp gets its value (the postmen's looks at shared and global
+// words: one access a warp, not 32).
+template <class F>
+__device__ inline auto from_lane0(F f) -> decltype(f()) {
+  using value = decltype(f());
+  using word = std::conditional_t<std::is_same_v<value, bool>, int, value>;
+  word v{};
+  if ((threadIdx.x & 31u) == 0) v = static_cast<word>(f());
+  return static_cast<value>(__shfl_sync(0xFFFFFFFFu, v, 0));
+}
+
+// Each warp of the block takes bitmap words warp, warp + warps, ...: f(w, bits) for each nonzero
+// word, warp-uniform (the round's-end passes over the far set, between block barriers).
+template <class F>
+__device__ inline void for_far_words(const std::uint32_t* far, std::uint32_t words, F f) {
+  for (std::uint32_t w = threadIdx.x >> 5; w < words; w += blockDim.x >> 5) {
+    const std::uint32_t bits = far[w];
+    if (bits) f(w, bits);
+  }
+}
 
 template <class Distance, bool SharedDist, bool SharedArcs>
 __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
@@ -454,7 +476,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
       bool at_work = true;  // this block is counted in outstanding[p]
       for (;;) {
         bool busy = false;
-        const std::uint32_t out_end = sender ? __shfl_sync(0xFFFFFFFFu, lane == 0 ? shared_read(&out_tail) : 0u, 0) : out_head;
+        const std::uint32_t out_end = sender ? from_lane0([&] { return shared_read(&out_tail); }) : out_head;
         if (out_end != out_head) {
           const long long t0 = clock64();
           const std::uint32_t m = min(out_end - out_head, 32u);
@@ -476,10 +498,10 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           }
           busy = true;
         }
-        const std::uint32_t mail_end = receiver ? __shfl_sync(0xFFFFFFFFu, lane == 0 ? volatile_load(&s.mailbox_tail[part]) : 0u, 0) : mail_head;
+        const std::uint32_t mail_end = receiver ? from_lane0([&] { return volatile_load(&s.mailbox_tail[part]); }) : mail_head;
         if (mail_end != mail_head) {
           const long long t0 = clock64();
-          const int room = __shfl_sync(0xFFFFFFFFu, lane == 0 ? static_cast<int>(shared_read(reinterpret_cast<std::uint32_t*>(&in_space))) : 0, 0);
+          const int room = from_lane0([&] { return shared_read(&in_space); });
           const std::uint32_t m = min(min(mail_end - mail_head, 32u), static_cast<std::uint32_t>(max(room, 0)));
           if (m) {
             if (!at_work) {
@@ -513,19 +535,21 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         }
         if (busy) continue;
         if (!receiver) {  // the sender alone: done when the receiver says the round is over
-          if (__shfl_sync(0xFFFFFFFFu, lane == 0 ? shared_read(&round_over) : 0u, 0)) break;
+          if (from_lane0([&] { return shared_read(&round_over); })) break;
           continue;
         }
         // Idle when the workers are (they have taken every delivery: a delivery after they
         // went idle woke them) and the outbox is empty; the round is over when every block is.
-        const bool quiet = __shfl_sync(0xFFFFFFFFu, lane == 0 ? (shared_read(&delivery) & 1u) != 0 && shared_read(&out_tail) == shared_read(&out_sent) : false, 0);
+        const bool quiet = from_lane0([&] {
+          return (shared_read(&delivery) & 1u) != 0 && shared_read(&out_tail) == shared_read(&out_sent);
+        });
         if (!quiet) continue;
         if (at_work) {
           __threadfence();  // the offers sent are counted before this block stops counting itself
           if (lane == 0) atomicSub(&s.ctl->outstanding[p], 1u);
           at_work = false;
         }
-        const bool over = __shfl_sync(0xFFFFFFFFu, lane == 0 ? volatile_load(&s.ctl->outstanding[p]) == 0 : false, 0);
+        const bool over = from_lane0([&] { return volatile_load(&s.ctl->outstanding[p]) == 0; });
         if (over) {
           if (lane == 0) {
             atomicExch(&round_over, 1u);
@@ -540,9 +564,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     // The round's end: far bits at or below the bound are stale (their vertices were taken in the
     // near set this round); the lowest bucket of the rest is this block's vote for the next bound.
     std::uint32_t mine = no_bucket;
-    for (std::uint32_t w = warp; w < words; w += threads / 32) {
-      const std::uint32_t bits = far[w];
-      if (!bits) continue;
+    for_far_words(far, words, [&](std::uint32_t w, std::uint32_t bits) {
       bool stale = false;
       if ((bits >> lane) & 1u) {
         const std::uint32_t b = s.bucket(own.load(w * 32 + lane));
@@ -551,7 +573,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
       }
       const std::uint32_t drop = __ballot_sync(0xFFFFFFFFu, stale);
       if (lane == 0 && drop) far[w] = bits & ~drop;
-    }
+    });
     mine = __reduce_min_sync(0xFFFFFFFFu, mine);
     if (lane == 0 && mine != no_bucket) atomicMin(&next_bucket, mine);
     if (tid == 0) lap(3);
@@ -571,16 +593,14 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     if (lowest == no_bucket) break;
     if (lowest > current) current = lowest;
     // The next round's near set: far vertices now at or below the bound.
-    for (std::uint32_t w = warp; w < words; w += threads / 32) {
-      const std::uint32_t bits = far[w];
-      if (!bits) continue;
+    for_far_words(far, words, [&](std::uint32_t w, std::uint32_t bits) {
       const bool go = ((bits >> lane) & 1u) && s.bucket(own.load(w * 32 + lane)) <= current;
       const std::uint32_t move = __ballot_sync(0xFFFFFFFFu, go);
       if (lane == 0 && move) {
         far[w] = bits & ~move;
         near[w] |= move;
       }
-    }
+    });
   }
   own.publish();  // the exact distances (the senders' copy may lag)
   unsigned long long mine_arcs = my_arcs;
