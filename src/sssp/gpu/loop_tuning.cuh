@@ -112,8 +112,12 @@ struct partition_tuning {
   // bisection: NY 8.60 -> 7.19 ms together). 2 / 4 / 8 lanes (2 blocks of 512): NY 3.29 / 2.87 /
   // 2.96 ms, FLA 4.93 / 4.59 / 5.28.
   static constexpr std::uint32_t lanes = 4;
-  // Shared rings between the workers and the postmen: offers to other regions (a full outbox is
-  // sent by the worker itself) and offers taken from the mailbox. Not measured against other sizes.
+  // Shared rings between the workers and the postmen: offers to other regions (a worker whose
+  // slot is still full waits for the sender) and offers taken from the mailbox. Not measured
+  // against other sizes. The outbox's one-atomic push (an 8-byte slot reserved by one atomicAdd,
+  // instead of a room counter, a tail and two words, and sends from the worker when full) with the
+  // inbox's offers taken by the last workers: NY 2.59-2.60 ms against 2.77-2.79, FLA 4.25-4.27
+  // against 4.43-4.48; with the books kept off thread 0 too, 2.51 and 4.19-4.20 (H100, same call).
   static constexpr std::uint32_t outbox = 256;
   static constexpr std::uint32_t inbox = 256;
   // Dynamic shared memory a block may use: 222 KB of an SM's 227 KB over its blocks (the rest is

@@ -14,8 +14,13 @@
 //     (bucket at most the current bound: delta-stepping's current bucket, Meyer and Sanders,
 //     Section 2) and the far set (above it). A local iteration takes the near set (a bitmap read,
 //     no distance compared) and relaxes every arc of its vertices, tuning::lanes threads per row;
-//     an arc into another region becomes an offer in a shared outbox ring. The workers iterate,
-//     two barriers an iteration, until the near set and the inbox are empty, then go idle;
+//     an arc into another region becomes an offer in a slot of a shared outbox ring (one atomic
+//     reserves it; a worker whose slot the sender has not emptied yet waits for it, and the sender
+//     never waits on the workers). The workers iterate, two barriers an iteration, until the near
+//     set and the inbox are empty, then go idle. An iteration's critical path is its longest
+//     chain of shared-memory atomics between the barriers: offers taken from the inbox are
+//     improved by the last workers while the first relax, and one worker off both ends keeps the
+//     books (the inbox's counts, the fixpoint test);
 //   - the postman warps (tuning::postman_warps: one sends, one receives) move offers between
 //     regions through global memory (L2) while the workers iterate. The sender takes the outbox:
 //     atomicMin into the target's offer word; the sender that fills an empty word queues the
@@ -42,13 +47,16 @@
 // bucket bound is exact.
 //
 // Status (H100 80GB HBM3, median of 10 sources, same call as the step loop, 2026-11-27,
-// bench/results/sssp_roads.md): USA-road-d.NY 2.88 ms against the step loop's 5.05, road-FLA 4.59
-// against 9.61; engine.cu chooses it by default on sparse graphs whose regions fit on chip
+// bench/results/sssp_roads.md): USA-road-d.NY 2.50 ms against the step loop's 5.02, road-FLA 4.18
+// against 9.51; engine.cu chooses it by default on sparse graphs whose regions fit on chip
 // (partition_tuning::automatic_below_degree). The first version, with offers sent only at a
 // local fixpoint, mail taken between sessions of iterations and the near set found by comparing
 // every pending vertex's bucket, took 7.2 and 11.6 ms: its blocks waited on each other's mail.
-// A mean block is still idle ~85% of the NY solve (statistics::driver): the critical path is a
-// chain of ~2,000 local iterations (~1 us each, two barriers) and mail hops through L2.
+// Now the critical path is the busiest block's chain of local iterations, round by round (NY:
+// summed per-round maxima ~1,700 iterations at ~1.4 us each make the whole solve); what shortened
+// an iteration's chain of shared-memory atomics paid in proportion, while one fewer L2 round trip
+// a mail hop paid nothing, and neither did workers without barriers (warps taking near-set
+// vertices on their own: NY 2.64 ms, FLA 11 ms; sssp_roads.md).
 #include "sssp/gpu/partitioned_driver.cuh"
 
 #include <algorithm>
@@ -103,8 +111,9 @@ struct partitioned_view {
   bucket_of_distance<Distance> bucket;
 };
 
-// Dynamic shared memory of a block, in 4-byte words: the near and far bitmaps, the local frontier
-// (ids and distances), the outbox and the inbox (vertices and distances), the region bounds, then
+// Dynamic shared memory of a block, in 4-byte words: the outbox (8-byte entries, first for their
+// alignment), the near and far bitmaps, the local frontier (ids and distances), the inbox
+// (vertices and distances), the region bounds, then
 // (SharedDist) the region's distances, then (SharedArcs) its row offsets, targets and weights (16
 // or 32 bits).
 inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t parts, std::uint32_t vertices,
@@ -279,13 +288,13 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   using ops = distance_ops<Distance>;
   using weight = typename ops::weight;
   extern __shared__ __align__(16) std::uint32_t shared_words[];
-  std::uint32_t* const near = shared_words;  // pending at or below the bound
+  // The outbox: offers to other regions, (distance bits << 32) | (target + 1), 0 when free.
+  unsigned long long* const outbox = reinterpret_cast<unsigned long long*>(shared_words);
+  std::uint32_t* const near = shared_words + 2 * tuning::outbox;  // pending at or below the bound
   std::uint32_t* const far = near + s.words;  // pending above it (stale bits dropped at each round's end)
   vertex_t* const frontier = far + s.words;
   Distance* const frontier_d = reinterpret_cast<Distance*>(frontier + tuning::frontier);
-  std::uint32_t* const outbox = reinterpret_cast<std::uint32_t*>(frontier_d + tuning::frontier);  // target + 1
-  std::uint32_t* const outbox_d = outbox + tuning::outbox;                                          // its bits
-  std::uint32_t* const inbox = outbox_d + tuning::outbox;  // region-relative vertex + 1
+  std::uint32_t* const inbox = reinterpret_cast<std::uint32_t*>(frontier_d + tuning::frontier);  // region-relative vertex + 1
   std::uint32_t* const inbox_d = inbox + tuning::inbox;
   vertex_t* const begin = inbox_d + tuning::inbox;
   Distance* const region_d = reinterpret_cast<Distance*>(begin + s.parts + 1);
@@ -294,12 +303,17 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   // in_from/in_n: the inbox entries a pass takes, by pass parity, and [2] for those that woke the workers.
   __shared__ std::uint32_t taken[2], in_from[3], in_n[3], delivery, round_over, next_bucket, largest;
   __shared__ std::uint32_t out_tail, out_sent;
-  __shared__ int out_space, in_space;
+  __shared__ int in_space;
   __shared__ unsigned long long relaxed, processed;
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tid = threadIdx.x, part = blockIdx.x, threads = blockDim.x;
   const std::uint32_t lane = tid & 31u, warp = tid >> 5;
   const bool postman = tid >= tuning::workers;
+  // The worker that keeps the passes' books (looks at the inbox, detects a fixpoint, counts): lane 0
+  // of the second-last worker warp, which the relaxation (from the first worker up) and the mail
+  // (from the last down) reach last.
+  constexpr std::uint32_t keeper = 32 * (tuning::worker_warps - 2);
+  static_assert(tuning::worker_warps >= 2, "the keeper is lane 0 of the second-last worker warp");
   const vertex_t lo = s.begin[part], owned = s.begin[part + 1] - lo;
   const std::uint32_t words = (owned + 31) / 32;
   const owned_distances<Distance, SharedDist> own{region_d, s.dist, lo, owned, near, far};
@@ -314,7 +328,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
                                                s.narrow_weights ? region_narrow : nullptr};
   for (std::uint32_t i = tid; i <= s.parts; i += threads) begin[i] = s.begin[i];
   for (std::uint32_t i = tid; i < words; i += threads) near[i] = far[i] = 0;
-  for (std::uint32_t i = tid; i < tuning::outbox; i += threads) outbox[i] = outbox_d[i] = 0;
+  for (std::uint32_t i = tid; i < tuning::outbox; i += threads) outbox[i] = 0;
   for (std::uint32_t i = tid; i < tuning::inbox; i += threads) inbox[i] = inbox_d[i] = 0;
   if (SharedDist)
     for (std::uint32_t i = tid; i < owned; i += threads) region_d[i] = ops::infinity;
@@ -330,7 +344,6 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     taken[0] = taken[1] = 0;
     largest = 0;
     out_tail = out_sent = 0;
-    out_space = static_cast<int>(tuning::outbox);
     in_space = static_cast<int>(tuning::inbox);
     relaxed = processed = 0;
     delivery = 0;
@@ -377,7 +390,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     const near_bound<Distance> is_near(s.bucket, current);
     if (!postman) {
       // --- the workers: local iterations over the near set; idle when it and the inbox are empty ---
-      if (tid == 0) {
+      if (tid == keeper) {
         look_at_inbox(0);
         taken[0] = taken[1] = 0;
       }
@@ -398,12 +411,12 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             frontier_d[at] = own.load(u);
           }
         }
-        if (tid == 0 && pass > 0) atomicAdd(&in_space, static_cast<int>(in_n[consumed]));  // read last pass
+        if (tid == keeper && pass > 0) atomicAdd(&in_space, static_cast<int>(in_n[consumed]));  // read last pass
         workers_sync();
         const std::uint32_t n = min(taken[c], tuning::frontier);
         std::uint32_t x = c;  // the inbox entries this pass takes
         if (n == 0 && in_n[c] == 0) {  // a local fixpoint: idle unless the receiver delivered since
-          if (tid == 0) {
+          if (tid == keeper) {
             lap(1);
             const std::uint32_t seen = in_head << 1;
             if (atomicCAS(&delivery, seen, seen | 1u) == seen) {
@@ -420,14 +433,13 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         } else {
           k += 1;
         }
-        if (tid == 0) {
+        if (tid == keeper) {
           consumed = x;
           look_at_inbox(c ^ 1u);  // the next pass's entries, looked at early (the load overlaps the relaxation)
           taken[c ^ 1u] = 0;  // the next pass's counter
           processed += n;
           if (n > largest) largest = n;
         }
-        bool direct = false;
         for (std::uint32_t i = tid; i < n * tuning::lanes; i += tuning::workers) {
           const vertex_t u = frontier[i / tuning::lanes];
           const Distance du = frontier_d[i / tuning::lanes];
@@ -445,28 +457,24 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             const vertex_t tl = t - lo;
             if (tl < owned) {
               own.improve(tl, nd, is_near);
-            } else if (atomicSub(&out_space, 1) > 0) {  // to the sender
+            } else {  // to the sender: a slot of the outbox, written once the sender has emptied it
               const std::uint32_t at = atomicAdd(&out_tail, 1u) % tuning::outbox;
-              atomicExch(&outbox_d[at], distance_bits(nd));
-              __threadfence_block();
-              atomicExch(&outbox[at], t + 1);
-            } else {  // the outbox is full: sent from here
-              atomicAdd(&out_space, 1);
-              make_offer(s, begin, p, t, nd);
-              direct = true;
+              const unsigned long long offer = static_cast<unsigned long long>(distance_bits(nd)) << 32 | (t + 1);
+              while (atomicCAS(&outbox[at], 0ull, offer) != 0ull) {
+              }
             }
           }
         }
         const std::uint32_t mail = in_n[x], mail_from = in_from[x];
-        for (std::uint32_t i = tid; i < mail; i += tuning::workers) {  // offers taken by the receiver
+        // Offers taken by the receiver, from the last worker down (the relaxation runs from the first up).
+        for (std::uint32_t i = tuning::workers - 1 - tid; i < mail; i += tuning::workers) {
           const std::uint32_t at = (mail_from + i) % tuning::inbox;
           const std::uint32_t v = atomicExch(&inbox[at], 0u) - 1;
           own.improve(v, distance_from_bits<Distance>(atomicExch(&inbox_d[at], 0u)), is_near);
         }
-        if (direct) __threadfence();  // counted before the receiver may stop counting this block
         workers_sync();
       }
-      if (tid == 0) {
+      if (tid == keeper) {
         lap(1);
         iterations += k;
       }
@@ -482,18 +490,16 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           const std::uint32_t m = min(out_end - out_head, 32u);
           if (lane < m) {
             const std::uint32_t at = (out_head + lane) % tuning::outbox;
-            std::uint32_t target;
-            while ((target = atomicExch(&outbox[at], 0u)) == 0) {  // reserved, written a moment later
+            unsigned long long offer;
+            while ((offer = atomicExch(&outbox[at], 0ull)) == 0ull) {  // reserved, written a moment later
             }
-            __threadfence_block();
-            make_offer(s, begin, p, target - 1, distance_from_bits<Distance>(atomicExch(&outbox_d[at], 0u)));
+            make_offer(s, begin, p, static_cast<vertex_t>(offer) - 1, distance_from_bits<Distance>(static_cast<std::uint32_t>(offer >> 32)));
           }
           __syncwarp();
           out_head += m;
           if (lane == 0) {
             __threadfence();  // the offers are counted before the receiver may stop counting the block
             atomicExch(&out_sent, out_head);
-            atomicAdd(&out_space, static_cast<int>(m));
             cycles[2] += static_cast<unsigned long long>(clock64() - t0);
           }
           busy = true;
@@ -576,7 +582,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     });
     mine = __reduce_min_sync(0xFFFFFFFFu, mine);
     if (lane == 0 && mine != no_bucket) atomicMin(&next_bucket, mine);
-    if (tid == 0) lap(3);
+    if (tid == keeper) lap(3);
     __syncthreads();
     if (tid == 0) {
       if (next_bucket != no_bucket) atomicMin(&s.ctl->next_bucket[slot], next_bucket);
@@ -589,7 +595,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
       s.ctl->chain += __ldcg(&s.ctl->longest[slot]);
       if (lowest != no_bucket && lowest > current) s.ctl->buckets += 1;
     }
-    if (tid == 0) lap(4);
+    if (tid == keeper) lap(4);
     if (lowest == no_bucket) break;
     if (lowest > current) current = lowest;
     // The next round's near set: far vertices now at or below the bound.
@@ -607,10 +613,10 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   for (std::uint32_t o = 16; o > 0; o >>= 1) mine_arcs += __shfl_down_sync(0xFFFFFFFFu, mine_arcs, o);
   if (lane == 0 && mine_arcs) atomicAdd(&relaxed, mine_arcs);
   __syncthreads();
-  if (tid == 0 || (postman && lane == 0)) {
+  if (tid == keeper || (postman && lane == 0)) {
     for (int i = 0; i < 5; ++i) atomicAdd(&s.ctl->cycles[i], cycles[i]);
   }
-  if (tid == 0) {
+  if (tid == keeper) {
     atomicAdd(&s.ctl->edges, relaxed);
     atomicAdd(&s.ctl->vertices, processed);
     atomicMax(&s.ctl->max_frontier, largest);
