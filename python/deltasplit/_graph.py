@@ -259,7 +259,8 @@ class Graph:
         vertices farther than this are reported unreachable (the solve stops there). driver: the
         GPU loop, one of DRIVERS ('auto': the partitioned driver on sparse graphs whose regions
         fit in shared memory, with no cutoff; its regions are built once per Graph, reported as
-        stats['setup'] 'regions built' with stats['setup_ms']; else the step loop, 'steps';
+        stats['setup'] 'regions built' with stats['setup_ms'], or once 'regions built, not used'
+        when a region proved too large for shared memory; else the step loop, 'steps';
         'block': the whole solve in one thread block, slower for one source; stats['driver'] names
         what ran; ignored on the CPU).
         Results are numpy arrays for host graphs and cupy arrays (torch tensors for a graph built

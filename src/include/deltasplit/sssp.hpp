@@ -131,7 +131,10 @@ struct statistics {
   // (host bisection and the reordered graph's upload, on its first run). Reported on every run
   // that uses them. 0 otherwise.
   double setup_ms = 0;
-  std::string setup;           // phast: "built" or "loaded"; partitioned: "regions built"; else empty
+  // phast: "built" or "loaded"; partitioned: "regions built" (or, once, "regions built, not used":
+  // the automatic driver built the regions, found one too large for shared memory and took the
+  // step loop); else empty
+  std::string setup;
   double relax_ms = 0;         // time in relaxation (GPU: only with options::phase_times)
   double frontier_ms = 0;      // time in frontier management (filing, splitting, compaction), idem
   double delta = 0;            // bucket width used

@@ -325,6 +325,10 @@ class engine final : public detail::gpu_engine, private engine_context {
     if (partitioned) {  // the owner regions, built once per solver (as phast reports its hierarchy)
       st.setup_ms = regions_built_ms_;
       st.setup = "regions built";
+    } else if (declined_setup_ms_ > 0) {  // built by this run's automatic choice, then not used
+      st.setup_ms = declined_setup_ms_;
+      st.setup = "regions built, not used";
+      declined_setup_ms_ = 0;
     }
     if (partitioned || in_block) {  // no cluster, no manager; the driver's own figures
       // partitioned: iterations are the most local iterations one block ran in a round, summed over rounds
@@ -361,7 +365,9 @@ class engine final : public detail::gpu_engine, private engine_context {
   // loop's own machinery (a cutoff, which the step loop stops at; a light-phase mode, cluster size
   // or queue size) or the graph lives in device memory. Its owner regions are built on its first
   // run (host work and an upload) and kept by the solver; every run on them reports what building
-  // them took (setup_ms, "regions built").
+  // them took (setup_ms, "regions built"). Regions that the automatic choice built and then found
+  // too large for shared memory are reported once, by that run ("regions built, not used"), and
+  // not built again.
   bool use_partitioned_driver(const options& opts) {
     if (n_ == 0) return false;
     if (opts.driver == gpu_driver::partitioned) {
@@ -383,7 +389,13 @@ class engine final : public detail::gpu_engine, private engine_context {
       regions_unusable_ = true;
       return false;
     }
-    return partitioned_->on_chip();
+    if (partitioned_->on_chip()) return true;
+    // A region's distances or arcs do not fit after all (the size check is of the mean region): the
+    // build was paid for, and this run reports it; the regions and their device copy are let go.
+    declined_setup_ms_ = regions_built_ms_;
+    partitioned_.reset();
+    regions_unusable_ = true;
+    return false;
   }
 
   void build_regions() {
@@ -593,7 +605,8 @@ class engine final : public detail::gpu_engine, private engine_context {
   detail::graph_statistics statistics_;
   std::unique_ptr<partitioned_driver<Distance>> partitioned_;  // made on first use (driver hook)
   double regions_built_ms_ = 0;    // what building partitioned_ took (host)
-  bool regions_unusable_ = false;  // automatic: the partitioned driver cannot run on this GPU
+  bool regions_unusable_ = false;  // automatic: the partitioned driver cannot run on this GPU, or its regions do not fit
+  double declined_setup_ms_ = 0;   // regions built and not used, not yet reported by a run
   bool block_set_up_ = false;                                  // the block driver, on first use
   device_array<block_outcome> block_outcome_;
   device_array<uint2> block_piles_;

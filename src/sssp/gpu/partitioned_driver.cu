@@ -793,9 +793,16 @@ class partitioned_engine final : public partitioned_driver<Distance> {
 };
 
 bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms) {
-  const double regions = static_cast<double>(sms) * tuning::blocks_per_sm;
-  const double bytes = static_cast<double>(n) * tuning::region_vertex_bytes + static_cast<double>(m) * tuning::region_arc_bytes;
-  return regions > 0 && bytes / regions <= static_cast<double>(tuning::shared_budget);
+  // The mean region in the layout the engine checks (partition_shared_words), with 16-bit weights:
+  // the largest region is at least the mean, and its weights at least that wide, so a graph that
+  // fails this cannot keep every region on chip.
+  const std::uint64_t parts = std::max<std::uint64_t>(1, std::min<std::uint64_t>(std::uint64_t{sms} * tuning::blocks_per_sm, n));
+  if (sms == 0 || n == 0) return false;
+  const std::uint64_t vertices = (std::uint64_t{n} + parts - 1) / parts, arcs = (m + parts - 1) / parts;
+  if (arcs >= 0xFFFFFFFFu) return false;
+  const std::size_t words = partition_shared_words(static_cast<std::uint32_t>((vertices + 31) / 32), static_cast<std::uint32_t>(parts),
+                                                   static_cast<std::uint32_t>(vertices), static_cast<std::uint32_t>(arcs), true, true, true);
+  return 4 * words <= tuning::shared_budget;
 }
 
 template <class Distance>

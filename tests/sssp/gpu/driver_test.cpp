@@ -287,12 +287,49 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   const sssp::result d = sssp::solver(dense, o).run(0);
   EXPECT_EQ(d.stats.driver, "steps");
   EXPECT_TRUE(same_distances(sssp::dijkstra(dense, 0), d));
-  gp.rows = gp.cols = 1500, gp.keep_fraction = 0.95;  // ~270 KB of distances and arcs a region
+  gp.rows = gp.cols = 1500, gp.keep_fraction = 0.95;  // ~450 KB of distances and arcs a region (132 SMs)
   const graph::csr large = graph::generate_grid(gp);
   const sssp::result l = sssp::solver(large, o).run(3);
   EXPECT_EQ(l.stats.driver, "steps");
   EXPECT_TRUE(l.stats.setup.empty());
   EXPECT_TRUE(same_distances(sssp::dijkstra(large, 3), l));
+}
+
+// Regions that the automatic choice builds and then declines: its size check (before building) is
+// of the mean region with 16-bit weights, so a grid whose weights need 32 bits, with regions
+// between the two layouts' limits, passes it, is built, and does not fit. That run reports the
+// build ("regions built, not used") and takes the step loop, exactly; the next run builds nothing
+// and reports nothing. Sized for one block per SM with 222 KB of shared memory (partition_tuning):
+// ~5,800 vertices a region, ~197 KB with 16-bit weights, ~243 KB with 32-bit ones.
+TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
+  DELTASPLIT_REQUIRE_GPU();
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  graph::grid_params gp;
+  gp.rows = gp.cols = static_cast<std::uint32_t>(std::sqrt(5800.0 * sms));
+  gp.weight_min = 70000, gp.weight_max = 100000;
+  const graph::csr wide = graph::generate_grid(gp);
+  sssp::options o;
+  o.how = sssp::strategy::near_far;
+  o.device = sssp::device_kind::gpu;
+  sssp::solver automatic(wide, o);
+  const sssp::result first = automatic.run(0);
+  EXPECT_EQ(first.stats.driver, "steps");
+  EXPECT_EQ(first.stats.setup, "regions built, not used");
+  EXPECT_GT(first.stats.setup_ms, 0);
+  EXPECT_TRUE(same_distances(sssp::dijkstra(wide, 0), first));
+  const sssp::result second = automatic.run(5);
+  EXPECT_EQ(second.stats.driver, "steps");
+  EXPECT_TRUE(second.stats.setup.empty());
+  EXPECT_EQ(second.stats.setup_ms, 0);
+  EXPECT_TRUE(same_distances(sssp::dijkstra(wide, 5), second));
+  // The same grid with weights of 16 bits keeps its regions on chip: the partitioned driver.
+  gp.weight_min = 1, gp.weight_max = 1000;
+  const graph::csr narrow = graph::generate_grid(gp);
+  const sssp::result on_chip = sssp::solver(narrow, o).run(0);
+  EXPECT_EQ(on_chip.stats.driver.rfind("partitioned", 0), 0u) << on_chip.stats.driver;
+  EXPECT_EQ(on_chip.stats.setup, "regions built");
+  EXPECT_TRUE(same_distances(sssp::dijkstra(narrow, 0), on_chip));
 }
 
 // The block driver's far piles start at options::queue_capacity entries: 16 fill at once, the
