@@ -35,7 +35,7 @@
 #   sssp_driver_tests     the Small* tests (both drivers); racecheck at the small size leaves out the
 #                         1,500-hop path (1,500 buckets), real weights in buckets of 0.01 and the block
 #                         driver's growing far piles (a 60 x 50 grid from three sources), each over 200 s
-#                         under racecheck (rounds of the partitioned driver's 264 blocks, or of the block
+#                         under racecheck (rounds of the partitioned driver's 132 blocks, or of the block
 #                         driver's one block); the sanitizer suite's random graph regrows the block driver's far
 #                         piles (DRIVER_RACECHECK_FILTER)
 #   many_sources_gpu_tests  the tests on small graphs, both batch engines
