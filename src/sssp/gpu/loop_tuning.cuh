@@ -89,7 +89,7 @@ struct loop_tuning {
 // H100 80GB HBM3 (the device tool served the H200 kind with H100s on 2026-11-27).
 struct partition_tuning {
   // One block of 1,024 threads per SM (132 regions: 30 worker warps and 2 postman warps) against
-  // two of 512 (264 regions, 14 worker warps): NY 2.75-2.78 ms against 2.86-2.88, FLA 4.39-4.41
+  // two of 512 (264 regions, 14 worker warps): NY 2.75-2.78 ms against 2.86-2.88, FLA 4.39-4.42
   // against 4.57-4.58 (H100, 2026-11-27: three calls, each with both). Fewer, larger regions
   // mean fewer mail hops on a wave's way across the map; racecheck, memcheck and synccheck clean
   // on the Small* tests. Smaller blocks lose: 2 of 256 (264 regions, 6 worker warps) 3.16 / 5.73;
