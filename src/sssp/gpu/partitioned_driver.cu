@@ -86,8 +86,8 @@ struct partitioned_control {
   std::uint32_t rounds, buckets, max_frontier;
   std::uint32_t outstanding[2];  // by round parity: blocks at work plus offers queued and not yet taken
   unsigned long long chain, edges, vertices;
-  // The profile, summed over blocks (SM clocks): the receiver taking mail, worker 0 in local
-  // iterations, the sender sending offers, worker 0 idle (and the round's end), grid barriers (the
+  // The profile, summed over blocks (SM clocks): the receiver taking mail, the keeper in local
+  // iterations, the sender sending offers, the keeper idle (and the round's end), grid barriers (the
   // postmen's time overlaps the workers'); local iterations with work, and idle periods
   // (fixpoints: the workers' near set and inbox empty).
   unsigned long long cycles[5], iterations, fixpoints;
@@ -301,10 +301,10 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   // delivery: (inbox entries delivered, modulo 2^31) << 1 | workers idle. One word, so that the
   // workers go idle only if nothing was delivered since they last looked (a compare-and-swap).
   // in_from/in_n: the inbox entries a pass takes, by pass parity, and [2] for those that woke the workers.
-  __shared__ std::uint32_t taken[2], in_from[3], in_n[3], delivery, round_over, next_bucket, largest;
+  __shared__ std::uint32_t taken[2], in_from[3], in_n[3], delivery, round_over, next_bucket;
   __shared__ std::uint32_t out_tail, out_sent;
   __shared__ int in_space;
-  __shared__ unsigned long long relaxed, processed;
+  __shared__ unsigned long long relaxed;
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tid = threadIdx.x, part = blockIdx.x, threads = blockDim.x;
   const std::uint32_t lane = tid & 31u, warp = tid >> 5;
@@ -342,10 +342,9 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   }
   if (tid == 0) {
     taken[0] = taken[1] = 0;
-    largest = 0;
     out_tail = out_sent = 0;
     in_space = static_cast<int>(tuning::inbox);
-    relaxed = processed = 0;
+    relaxed = 0;
     delivery = 0;
   }
   __syncthreads();
@@ -355,18 +354,20 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   }
   std::uint64_t my_arcs = 0;
   std::uint32_t current = 0;  // the bound: vertices of buckets <= current are taken
-  // Worker 0: inbox entries handed out so far (modulo 2^31), and the slot of those its last pass
+  // The keeper: inbox entries handed out so far (modulo 2^31), and the slot of those its last pass
   // took (their room goes back to the receiver in the next pass). The postmen (lane-uniform):
   // outbox entries sent (the sender), mailbox entries taken and inbox entries delivered (the receiver).
   std::uint32_t in_head = 0, consumed = 0, out_head = 0, mail_head = 0, delivered = 0;
-  // Worker 0: the entries delivered since it last looked are the pass's (x) to take.
+  // The keeper: the entries delivered since it last looked are the pass's (x) to take.
   const auto look_at_inbox = [&](std::uint32_t x) {
     const std::uint32_t seen = shared_read(&delivery) >> 1;
     in_from[x] = in_head;
     in_n[x] = (seen - in_head) & 0x7FFFFFFFu;
     in_head = seen;
   };
-  unsigned long long cycles[5] = {}, fixpoints = 0, iterations = 0;  // worker 0's and the postmen's profile
+  // The keeper's and the postmen's profile, and the keeper's counts (registers, written out at the end).
+  unsigned long long cycles[5] = {}, fixpoints = 0, iterations = 0, processed = 0;
+  std::uint32_t largest = 0;
   long long clock = clock64();
   const auto lap = [&](int phase) {
     const long long now = clock64();
