@@ -13,21 +13,22 @@
 //     vertices are bits of two shared bitmaps, filed when their distance drops: the near set
 //     (bucket at most the current bound: delta-stepping's current bucket, Meyer and Sanders,
 //     Section 2) and the far set (above it). A local iteration takes the near set (a bitmap read,
-//     no distance compared) and relaxes every arc of its vertices, tuning::lanes threads per row;
-//     an arc into another region becomes an offer in a slot of a shared outbox ring (one atomic
-//     reserves it; a worker whose slot the sender has not emptied yet waits for it, and the sender
-//     never waits on the workers). The workers iterate, two barriers an iteration, until the near
-//     set and the inbox are empty, then go idle. An iteration's critical path is its longest
-//     chain of shared-memory atomics between the barriers: offers taken from the inbox are
-//     improved by the last workers while the first relax, and one worker off both ends keeps the
-//     books (the inbox's counts, the fixpoint test);
+//     no distance compared; a warp places 32 words' bits with one atomic and a scan) and relaxes
+//     every arc of its vertices from their distances then, tuning::lanes threads per row; an arc
+//     into another region becomes an offer in a slot of a shared outbox ring (one atomic reserves
+//     it; a worker whose slot the sender has not emptied yet waits for it, and the sender never
+//     waits on the workers). The workers iterate, two barriers an iteration, until the near set is
+//     empty and nothing was delivered since they last looked, then go idle. An iteration's
+//     critical path is its longest chain of shared-memory operations between the barriers; one
+//     worker at the far end keeps the books (the deliveries seen, the fixpoint test);
 //   - the postman warps (tuning::postman_warps: one sends, one receives) move offers between
 //     regions through global memory (L2) while the workers iterate. The sender takes the outbox:
 //     atomicMin into the target's offer word; the sender that fills an empty word queues the
 //     vertex in its owner's mailbox ring (one entry per fill, so a ring never holds more than its
 //     region), later senders only lower the word. The receiver polls its region's mailbox, empties
-//     each offer word by an exchange, and hands the offers to the workers through a shared inbox
-//     ring, waking them when idle. One shared word (deliveries << 1 | idle) makes "idle" a
+//     each offer word by an exchange and improves the vertex itself (the same atomics as the
+//     workers': the distance, then its bit in the near or far set), then counts a delivery, waking
+//     the workers when idle. One shared word (deliveries << 1 | idle) makes "idle" a
 //     compare-and-swap that fails when anything was delivered since the workers last looked;
 //   - a round is one bucket bound. It ends when no block is at work and no offer is queued (one
 //     counter, outstanding: blocks at work plus offers queued; a sender counts an offer before it
@@ -46,17 +47,19 @@
 // Fussell and Lin, PPoPP 2021) in spirit, but ownership replaces ADDS's shared work queues and the
 // bucket bound is exact.
 //
-// Status (H100 80GB HBM3, median of 10 sources, same call as the step loop, 2026-11-27,
-// bench/results/sssp_roads.md): USA-road-d.NY 2.50 ms against the step loop's 5.02, road-FLA 4.18
-// against 9.51; engine.cu chooses it by default on sparse graphs whose regions fit on chip
+// Status (H100 80GB HBM3, median of 10 sources, same call as the previous kernel, 2026-11-27,
+// bench/results/sssp_roads.md): USA-road-d.NY 2.16 ms (step loop 5.02), road-FLA 3.54 (9.51);
+// engine.cu chooses it by default on sparse graphs whose regions fit on chip
 // (partition_tuning::automatic_below_degree). The first version, with offers sent only at a
 // local fixpoint, mail taken between sessions of iterations and the near set found by comparing
 // every pending vertex's bucket, took 7.2 and 11.6 ms: its blocks waited on each other's mail.
-// Now the critical path is the busiest block's chain of local iterations, round by round (NY:
-// summed per-round maxima ~1,700 iterations at ~1.4 us each make the whole solve); what shortened
-// an iteration's chain of shared-memory atomics paid in proportion, while one fewer L2 round trip
-// a mail hop paid nothing, and neither did workers without barriers (warps taking near-set
-// vertices on their own: NY 2.64 ms, FLA 11 ms; sssp_roads.md).
+// Now the critical path is the busiest block's chain of local iterations, round by round (the
+// summed per-round maxima times an iteration's latency make the whole solve): what shortened an
+// iteration or let mail land without one paid in proportion (the receiver improving its mail
+// itself instead of handing it to the workers through a shared ring: NY 2.51 -> 2.16 ms), while
+// one fewer L2 round trip a mail hop paid nothing, and neither did workers without barriers
+// (NY 2.64 ms, FLA 11 ms) or one warp running small iterations alone (slower: its take, a scan of
+// every word by one warp, cost more than the barriers it saved; sssp_roads.md).
 #include "sssp/gpu/partitioned_driver.cuh"
 
 #include <algorithm>
@@ -86,10 +89,10 @@ struct partitioned_control {
   std::uint32_t rounds, buckets, max_frontier;
   std::uint32_t outstanding[2];  // by round parity: blocks at work plus offers queued and not yet taken
   unsigned long long chain, edges, vertices;
-  // The profile, summed over blocks (SM clocks): the receiver taking mail, the keeper in local
-  // iterations, the sender sending offers, the keeper idle (and the round's end), grid barriers (the
-  // postmen's time overlaps the workers'); local iterations with work, and idle periods
-  // (fixpoints: the workers' near set and inbox empty).
+  // The profile, summed over blocks (SM clocks): the receiver taking and improving mail, the
+  // keeper in local iterations, the sender sending offers, the keeper idle (and the round's end),
+  // grid barriers (the postmen's time overlaps the workers'); local iterations with work, and
+  // idle periods (fixpoints: the near set empty and nothing delivered).
   unsigned long long cycles[5], iterations, fixpoints;
 };
 
@@ -112,13 +115,12 @@ struct partitioned_view {
 };
 
 // Dynamic shared memory of a block, in 4-byte words: the outbox (8-byte entries, first for their
-// alignment), the near and far bitmaps, the local frontier (ids and distances), the inbox
-// (vertices and distances), the region bounds, then
+// alignment), the near and far bitmaps, the local frontier (vertex ids), the region bounds, then
 // (SharedDist) the region's distances, then (SharedArcs) its row offsets, targets and weights (16
 // or 32 bits).
 inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t parts, std::uint32_t vertices,
                                           std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool narrow) {
-  std::size_t w = 2 * std::size_t{words} + 2 * tuning::frontier + 2 * tuning::outbox + 2 * tuning::inbox + parts + 1;
+  std::size_t w = 2 * std::size_t{words} + tuning::frontier + 2 * tuning::outbox + parts + 1;
   if (shared_dist) w += vertices;
   if (shared_arcs) w += std::size_t{vertices} + 1 + arcs + (narrow ? (std::size_t{arcs} + 1) / 2 : arcs);
   return w;
@@ -293,27 +295,23 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   std::uint32_t* const near = shared_words + 2 * tuning::outbox;  // pending at or below the bound
   std::uint32_t* const far = near + s.words;  // pending above it (stale bits dropped at each round's end)
   vertex_t* const frontier = far + s.words;
-  Distance* const frontier_d = reinterpret_cast<Distance*>(frontier + tuning::frontier);
-  std::uint32_t* const inbox = reinterpret_cast<std::uint32_t*>(frontier_d + tuning::frontier);  // region-relative vertex + 1
-  std::uint32_t* const inbox_d = inbox + tuning::inbox;
-  vertex_t* const begin = inbox_d + tuning::inbox;
+  vertex_t* const begin = frontier + tuning::frontier;
   Distance* const region_d = reinterpret_cast<Distance*>(begin + s.parts + 1);
-  // delivery: (inbox entries delivered, modulo 2^31) << 1 | workers idle. One word, so that the
-  // workers go idle only if nothing was delivered since they last looked (a compare-and-swap).
-  // in_from/in_n: the inbox entries a pass takes, by pass parity, and [2] for those that woke the workers.
-  __shared__ std::uint32_t taken[2], in_from[3], in_n[3], delivery, round_over, next_bucket;
+  // delivery: (mail deliveries, modulo 2^31) << 1 | workers idle. One word, so that the workers
+  // go idle only if nothing was delivered since they last looked (a compare-and-swap).
+  // taken: the near-set vertices a pass takes, by pass parity.
+  __shared__ std::uint32_t taken[2], delivery, round_over, next_bucket;
   __shared__ std::uint32_t out_tail, out_sent;
-  __shared__ int in_space;
   __shared__ unsigned long long relaxed;
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tid = threadIdx.x, part = blockIdx.x, threads = blockDim.x;
   const std::uint32_t lane = tid & 31u, warp = tid >> 5;
   const bool postman = tid >= tuning::workers;
-  // The worker that keeps the passes' books (looks at the inbox, detects a fixpoint, counts): lane 0
-  // of the second-last worker warp, which the relaxation (from the first worker up) and the mail
-  // (from the last down) reach last.
-  constexpr std::uint32_t keeper = 32 * (tuning::worker_warps - 2);
-  static_assert(tuning::worker_warps >= 2, "the keeper is lane 0 of the second-last worker warp");
+  // The worker that keeps the passes' books (looks at the deliveries, detects a fixpoint,
+  // counts): lane 0 of the last worker warp, which the relaxation (from the first worker up)
+  // reaches last.
+  constexpr std::uint32_t keeper = 32 * (tuning::worker_warps - 1);
+  std::uint32_t seen = 0;  // the keeper: deliveries seen before the take
   const vertex_t lo = s.begin[part], owned = s.begin[part + 1] - lo;
   const std::uint32_t words = (owned + 31) / 32;
   const owned_distances<Distance, SharedDist> own{region_d, s.dist, lo, owned, near, far};
@@ -329,7 +327,6 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   for (std::uint32_t i = tid; i <= s.parts; i += threads) begin[i] = s.begin[i];
   for (std::uint32_t i = tid; i < words; i += threads) near[i] = far[i] = 0;
   for (std::uint32_t i = tid; i < tuning::outbox; i += threads) outbox[i] = 0;
-  for (std::uint32_t i = tid; i < tuning::inbox; i += threads) inbox[i] = inbox_d[i] = 0;
   if (SharedDist)
     for (std::uint32_t i = tid; i < owned; i += threads) region_d[i] = ops::infinity;
   if constexpr (SharedArcs) {  // the region's rows, copied once per solve
@@ -341,9 +338,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
       for (std::uint32_t i = tid; i < count; i += threads) region_weights[i] = s.weights[base + i];
   }
   if (tid == 0) {
-    taken[0] = taken[1] = 0;
     out_tail = out_sent = 0;
-    in_space = static_cast<int>(tuning::inbox);
     relaxed = 0;
     delivery = 0;
   }
@@ -354,21 +349,20 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   }
   std::uint64_t my_arcs = 0;
   std::uint32_t current = 0;  // the bound: vertices of buckets <= current are taken
-  // The keeper: inbox entries handed out so far (modulo 2^31), and the slot of those its last pass
-  // took (their room goes back to the receiver in the next pass). The postmen (lane-uniform):
-  // outbox entries sent (the sender), mailbox entries taken and inbox entries delivered (the receiver).
-  std::uint32_t in_head = 0, consumed = 0, out_head = 0, mail_head = 0, delivered = 0;
-  // The keeper: the entries delivered since it last looked are the pass's (x) to take.
-  const auto look_at_inbox = [&](std::uint32_t x) {
-    const std::uint32_t seen = shared_read(&delivery) >> 1;
-    in_from[x] = in_head;
-    in_n[x] = (seen - in_head) & 0x7FFFFFFFu;
-    in_head = seen;
-  };
-  // The keeper's and the postmen's profile, and the keeper's counts (registers, written out at the end).
-  unsigned long long cycles[5] = {}, fixpoints = 0, iterations = 0, processed = 0;
-  std::uint32_t largest = 0;
-  long long clock = clock64();
+  // Lane-uniform: the postmen's outbox entries sent (the sender) and mailbox entries taken (the receiver).
+  std::uint32_t out_head = 0, mail_head = 0;
+  // The block's books, in shared memory (registers are the relaxation's): entries 0-4 the
+  // profile's cycles (partitioned_control::cycles), then iterations, fixpoints, vertices taken and
+  // the largest frontier, each written by one thread (the keeper, or a postman's lane 0 for 0 and 2).
+  __shared__ unsigned long long books[9];
+  unsigned long long* const cycles = books;
+  unsigned long long& iterations = books[5];
+  unsigned long long& fixpoints = books[6];
+  unsigned long long& processed = books[7];
+  unsigned long long& largest = books[8];
+  if (tid == 0)
+    for (auto& b : books) b = 0;
+  long long clock = clock64();  // the keeper's laps
   const auto lap = [&](int phase) {
     const long long now = clock64();
     cycles[phase] += static_cast<unsigned long long>(now - clock);
@@ -387,63 +381,71 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
       next_bucket = no_bucket;
     }
     __syncthreads();
-    std::uint32_t k = 0;  // local iterations with work this round (workers)
+    std::uint32_t k = 0;  // local iterations with work this round (every worker counts them)
     const near_bound<Distance> is_near(s.bucket, current);
     if (!postman) {
-      // --- the workers: local iterations over the near set; idle when it and the inbox are empty ---
+      // --- the workers: local iterations over the near set; idle when it is empty ---
       if (tid == keeper) {
-        look_at_inbox(0);
+        seen = shared_read(&delivery) >> 1;
         taken[0] = taken[1] = 0;
       }
       workers_sync();
       for (std::uint32_t pass = 0;; ++pass) {
         const std::uint32_t c = pass & 1u;
-        // Take the near set (up to tuning::frontier vertices; the rest waits).
-        for (std::uint32_t w = tid; w < words; w += tuning::workers) {
-          const std::uint32_t bits = near[w];  // the near set is written in the relaxation half only
-          if (!bits) continue;
-          std::uint32_t at = atomicAdd(&taken[c], __popc(bits));
-          std::uint32_t take = at < tuning::frontier ? bits : 0;
-          while (take && at + __popc(take) > tuning::frontier) take &= ~(1u << (31 - __clz(take)));
-          near[w] = bits & ~take;
-          for (std::uint32_t rest = take; rest; rest &= rest - 1, ++at) {
-            const vertex_t u = w * 32 + __ffs(rest) - 1;
-            frontier[at] = u;
-            frontier_d[at] = own.load(u);
+        // Take the near set (up to tuning::frontier vertices; the rest waits): each warp looks at
+        // 32 words at a time, one atomic reserves the frontier room of their bits, and a scan over
+        // the lanes places each word's bits. The receiver may set bits meanwhile: a take clears
+        // only its own.
+        for (std::uint32_t w0 = warp * 32; w0 < words; w0 += tuning::workers) {
+          const std::uint32_t w = w0 + lane;
+          const std::uint32_t bits = w < words ? near[w] : 0;
+          if (__ballot_sync(0xFFFFFFFFu, bits != 0) == 0) continue;
+          const std::uint32_t mine = __popc(bits);
+          std::uint32_t end = mine;  // inclusive scan over the lanes
+          for (std::uint32_t o = 1; o < 32; o <<= 1) {
+            const std::uint32_t x = __shfl_up_sync(0xFFFFFFFFu, end, o);
+            if (lane >= o) end += x;
+          }
+          std::uint32_t at = 0;
+          if (lane == 31) at = atomicAdd(&taken[c], end);
+          at = __shfl_sync(0xFFFFFFFFu, at, 31) + end - mine;
+          if (bits && at < tuning::frontier) {
+            std::uint32_t take = bits;
+            while (at + __popc(take) > tuning::frontier) take &= ~(1u << (31 - __clz(take)));
+            atomicAnd(&near[w], ~take);
+            for (; take; take &= take - 1, ++at) frontier[at] = w * 32 + __ffs(take) - 1;
           }
         }
-        if (tid == keeper && pass > 0) atomicAdd(&in_space, static_cast<int>(in_n[consumed]));  // read last pass
         workers_sync();
         const std::uint32_t n = min(taken[c], tuning::frontier);
-        std::uint32_t x = c;  // the inbox entries this pass takes
-        if (n == 0 && in_n[c] == 0) {  // a local fixpoint: idle unless the receiver delivered since
+        if (n == 0) {  // a local fixpoint: idle unless the receiver delivered since the keeper looked
           if (tid == keeper) {
             lap(1);
-            const std::uint32_t seen = in_head << 1;
-            if (atomicCAS(&delivery, seen, seen | 1u) == seen) {
+            const std::uint32_t quiet = seen << 1;
+            __threadfence_block();  // the iterations' outbox entries before "idle"
+            if (atomicCAS(&delivery, quiet, quiet | 1u) == quiet) {
               fixpoints += 1;
               while (shared_read(&delivery) & 1u) {
               }
             }
             lap(3);
-            look_at_inbox(2);  // what woke the workers (or came in before they could sleep): this pass's
+            seen = shared_read(&delivery) >> 1;
+            taken[c ^ 1u] = 0;
           }
-          x = 2;
           workers_sync();
           if (shared_read(&round_over)) break;
-        } else {
-          k += 1;
+          continue;
         }
+        k += 1;
         if (tid == keeper) {
-          consumed = x;
-          look_at_inbox(c ^ 1u);  // the next pass's entries, looked at early (the load overlaps the relaxation)
           taken[c ^ 1u] = 0;  // the next pass's counter
           processed += n;
-          if (n > largest) largest = n;
+          largest = max(largest, static_cast<unsigned long long>(n));
         }
+        // The relaxation: tuning::lanes threads a vertex, from the first worker up.
         for (std::uint32_t i = tid; i < n * tuning::lanes; i += tuning::workers) {
           const vertex_t u = frontier[i / tuning::lanes];
-          const Distance du = frontier_d[i / tuning::lanes];
+          const Distance du = own.load(u);  // its distance now (lowered since the take: relaxed again later)
           const std::uint32_t l = i % tuning::lanes;
           edge_t first, last;
           arcs.row(u, first, last);
@@ -466,13 +468,8 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             }
           }
         }
-        const std::uint32_t mail = in_n[x], mail_from = in_from[x];
-        // Offers taken by the receiver, from the last worker down (the relaxation runs from the first up).
-        for (std::uint32_t i = tuning::workers - 1 - tid; i < mail; i += tuning::workers) {
-          const std::uint32_t at = (mail_from + i) % tuning::inbox;
-          const std::uint32_t v = atomicExch(&inbox[at], 0u) - 1;
-          own.improve(v, distance_from_bits<Distance>(atomicExch(&inbox_d[at], 0u)), is_near);
-        }
+        // Offers the receiver improved before this look are in the near set the next take sees.
+        if (tid == keeper) seen = shared_read(&delivery) >> 1;
         workers_sync();
       }
       if (tid == keeper) {
@@ -508,37 +505,29 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         const std::uint32_t mail_end = receiver ? from_lane0([&] { return volatile_load(&s.mailbox_tail[part]); }) : mail_head;
         if (mail_end != mail_head) {
           const long long t0 = clock64();
-          const int room = from_lane0([&] { return shared_read(&in_space); });
-          const std::uint32_t m = min(min(mail_end - mail_head, 32u), static_cast<std::uint32_t>(max(room, 0)));
-          if (m) {
-            if (!at_work) {
-              if (lane == 0) atomicAdd(&s.ctl->outstanding[p], 1u);  // at work again before the offers are taken
-              at_work = true;
-            }
-            if (lane < m) {
-              std::uint32_t* const entry = &s.mailbox[lo + (mail_head + lane) % owned];
-              std::uint32_t queued;
-              while ((queued = atomicExch(entry, 0u)) == 0) {  // counted by its sender, written a moment later
-              }
-              const vertex_t v = queued - 1;
-              const Distance d = atomicExch(&s.offer[v], ops::infinity);
-              const std::uint32_t at = (delivered + lane) % tuning::inbox;
-              atomicExch(&inbox_d[at], distance_bits(d));
-              atomicExch(&inbox[at], v - lo + 1);
-            }
-            __syncwarp();
-            mail_head += m;
-            delivered += m;
-            if (lane == 0) {
-              atomicSub(&in_space, static_cast<int>(m));
-              __threadfence_block();
-              const std::uint32_t old = atomicAdd(&delivery, 2 * m);  // delivered; wakes idle workers
-              if (old & 1u) atomicAnd(&delivery, ~1u);
-              atomicSub(&s.ctl->outstanding[p], m);  // taken; the block is at work
-              cycles[0] += static_cast<unsigned long long>(clock64() - t0);
-            }
-            busy = true;
+          const std::uint32_t m = min(mail_end - mail_head, 32u);
+          if (!at_work) {
+            if (lane == 0) atomicAdd(&s.ctl->outstanding[p], 1u);  // at work again before the offers are taken
+            at_work = true;
           }
+          if (lane < m) {
+            std::uint32_t* const entry = &s.mailbox[lo + (mail_head + lane) % owned];
+            std::uint32_t queued;
+            while ((queued = atomicExch(entry, 0u)) == 0) {  // counted by its sender, written a moment later
+            }
+            const vertex_t v = queued - 1;
+            own.improve(v - lo, atomicExch(&s.offer[v], ops::infinity), is_near);
+          }
+          __syncwarp();
+          mail_head += m;
+          if (lane == 0) {
+            __threadfence_block();  // the improvements before "delivered"
+            const std::uint32_t old = atomicAdd(&delivery, 2 * m);  // delivered; wakes idle workers
+            if (old & 1u) atomicAnd(&delivery, ~1u);
+            atomicSub(&s.ctl->outstanding[p], m);  // taken; the block is at work
+            cycles[0] += static_cast<unsigned long long>(clock64() - t0);
+          }
+          busy = true;
         }
         if (busy) continue;
         if (!receiver) {  // the sender alone: done when the receiver says the round is over
@@ -614,15 +603,14 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   for (std::uint32_t o = 16; o > 0; o >>= 1) mine_arcs += __shfl_down_sync(0xFFFFFFFFu, mine_arcs, o);
   if (lane == 0 && mine_arcs) atomicAdd(&relaxed, mine_arcs);
   __syncthreads();
-  if (tid == keeper || (postman && lane == 0)) {
+  if (tid == 0) {
     for (int i = 0; i < 5; ++i) atomicAdd(&s.ctl->cycles[i], cycles[i]);
-  }
-  if (tid == keeper) {
     atomicAdd(&s.ctl->edges, relaxed);
     atomicAdd(&s.ctl->vertices, processed);
-    atomicMax(&s.ctl->max_frontier, largest);
+    atomicMax(&s.ctl->max_frontier, static_cast<std::uint32_t>(largest));
     atomicAdd(&s.ctl->iterations, iterations);
     atomicAdd(&s.ctl->fixpoints, fixpoints);
+
   }
 }
 
