@@ -62,8 +62,8 @@ std::string describe_setup(const std::string& setup, const std::string& hierarch
   if (setup == "loaded") return "contraction hierarchy loaded from " + hierarchy_file;
   if (setup == "regions built") return "the partitioned driver's owner regions built on the host and uploaded";
   if (setup == "regions built, not used")
-    return "the partitioned driver's owner regions built on the host and uploaded, then not used: a region does not fit "
-           "in shared memory";
+    return "the partitioned driver's owner regions built on the host, then not used (nor uploaded): a region does not "
+           "fit in shared memory";
   return "contraction hierarchy built" + (hierarchy_file.empty() ? std::string() : " and written to " + hierarchy_file);
 }
 

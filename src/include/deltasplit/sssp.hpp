@@ -132,8 +132,8 @@ struct statistics {
   // that uses them. 0 otherwise.
   double setup_ms = 0;
   // phast: "built" or "loaded"; partitioned: "regions built" (or, once, "regions built, not used":
-  // the automatic driver built the regions, found one too large for shared memory and took the
-  // step loop); else empty
+  // the automatic driver built the regions on the host, found one too large for shared memory,
+  // uploaded nothing and took the step loop); else empty
   std::string setup;
   double relax_ms = 0;         // time in relaxation (GPU: only with options::phase_times)
   double frontier_ms = 0;      // time in frontier management (filing, splitting, compaction), idem

@@ -374,7 +374,7 @@ class engine final : public detail::gpu_engine, private engine_context {
       if (g_.space == memory_space::device)
         throw std::invalid_argument("the partitioned driver reads the graph from host memory; a graph in device "
                                     "memory takes the step loop (driver steps)");
-      build_regions();
+      build_regions(false);
       return true;
     }
     if (opts.driver != gpu_driver::automatic || g_.space == memory_space::device || !std::isinf(opts.cutoff) ||
@@ -383,25 +383,27 @@ class engine final : public detail::gpu_engine, private engine_context {
         regions_unusable_ || !partition_may_fit_on_chip(n_, m_, multiprocessors_))
       return false;
     try {
-      build_regions();
+      build_regions(true);
     } catch (const std::runtime_error&) {  // the driver's blocks cannot all be resident on this GPU
       (void)cudaGetLastError();
       regions_unusable_ = true;
       return false;
     }
-    if (partitioned_->on_chip()) return true;
+    if (partitioned_ && partitioned_->on_chip()) return true;
     // A region's distances or arcs do not fit after all (the size check is of the mean region): the
-    // build was paid for, and this run reports it; the regions and their device copy are let go.
+    // regions were built (host work, nothing uploaded) and this run reports it; they are let go.
     declined_setup_ms_ = regions_built_ms_;
     partitioned_.reset();
     regions_unusable_ = true;
     return false;
   }
 
-  void build_regions() {
+  // Builds the owner regions (once per solver) and, unless require_on_chip finds a region too large
+  // for shared memory (then partitioned_ stays empty), uploads the reordered graph.
+  void build_regions(bool require_on_chip) {
     if (partitioned_) return;
     const auto begin = std::chrono::steady_clock::now();
-    partitioned_ = make_partitioned_driver<Distance>(g_, weights_of<Distance>(g_));
+    partitioned_ = make_partitioned_driver<Distance>(g_, weights_of<Distance>(g_), require_on_chip);
     regions_built_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
   }
 

@@ -55,10 +55,12 @@ class partitioned_driver {
 // built. The regions' own layout decides (on_chip()).
 bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms);
 
-// Cuts g into owner regions and uploads its reordered copy. Throws std::runtime_error when the
-// device cannot hold the graph or keep every block resident.
+// Cuts g into owner regions and uploads its reordered copy. With require_on_chip, a graph whose
+// regions would not all keep their distances and arcs in shared memory gets nullptr, after the
+// regions are built and before anything is allocated on the device or uploaded. Throws
+// std::runtime_error when the device cannot hold the graph or keep every block resident.
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
-    const csr_view& g, span<typename distance_ops<Distance>::weight> weights);
+    const csr_view& g, span<typename distance_ops<Distance>::weight> weights, bool require_on_chip = false);
 
 }  // namespace deltasplit::sssp::gpu
