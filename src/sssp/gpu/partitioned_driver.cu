@@ -478,12 +478,14 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
       }
     } else {
       // --- the postmen: the sender sends the outbox; the receiver takes the mail and tells when the block is idle ---
-      const bool sender = warp == tuning::worker_warps, receiver = warp == threads / 32 - 1;
-      bool at_work = true;  // this block is counted in outstanding[p]
-      for (;;) {
-        bool busy = false;
-        const std::uint32_t out_end = sender ? from_lane0([&] { return shared_read(&out_tail); }) : out_head;
-        if (out_end != out_head) {
+      static_assert(tuning::postman_warps == 2, "one sender warp and one receiver warp");
+      if (warp == tuning::worker_warps) {  // the sender: until the receiver says the round is over
+        for (;;) {
+          const std::uint32_t out_end = from_lane0([&] { return shared_read(&out_tail); });
+          if (out_end == out_head) {
+            if (from_lane0([&] { return shared_read(&round_over); })) break;
+            continue;
+          }
           const long long t0 = clock64();
           const std::uint32_t m = min(out_end - out_head, 32u);
           if (lane < m) {
@@ -500,59 +502,56 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             atomicExch(&out_sent, out_head);
             cycles[2] += static_cast<unsigned long long>(clock64() - t0);
           }
-          busy = true;
         }
-        const std::uint32_t mail_end = receiver ? from_lane0([&] { return volatile_load(&s.mailbox_tail[part]); }) : mail_head;
-        if (mail_end != mail_head) {
-          const long long t0 = clock64();
-          const std::uint32_t m = min(mail_end - mail_head, 32u);
-          if (!at_work) {
-            if (lane == 0) atomicAdd(&s.ctl->outstanding[p], 1u);  // at work again before the offers are taken
-            at_work = true;
-          }
-          if (lane < m) {
-            std::uint32_t* const entry = &s.mailbox[lo + (mail_head + lane) % owned];
-            std::uint32_t queued;
-            while ((queued = atomicExch(entry, 0u)) == 0) {  // counted by its sender, written a moment later
+      } else {  // the receiver
+        bool at_work = true;  // this block is counted in outstanding[p]
+        for (;;) {
+          const std::uint32_t mail_end = from_lane0([&] { return volatile_load(&s.mailbox_tail[part]); });
+          if (mail_end != mail_head) {
+            const long long t0 = clock64();
+            const std::uint32_t m = min(mail_end - mail_head, 32u);
+            if (!at_work) {
+              if (lane == 0) atomicAdd(&s.ctl->outstanding[p], 1u);  // at work again before the offers are taken
+              at_work = true;
             }
-            const vertex_t v = queued - 1;
-            own.improve(v - lo, atomicExch(&s.offer[v], ops::infinity), is_near);
+            if (lane < m) {
+              std::uint32_t* const entry = &s.mailbox[lo + (mail_head + lane) % owned];
+              std::uint32_t queued;
+              while ((queued = atomicExch(entry, 0u)) == 0) {  // counted by its sender, written a moment later
+              }
+              const vertex_t v = queued - 1;
+              own.improve(v - lo, atomicExch(&s.offer[v], ops::infinity), is_near);
+            }
+            __syncwarp();
+            mail_head += m;
+            if (lane == 0) {
+              __threadfence_block();  // the improvements before "delivered"
+              const std::uint32_t old = atomicAdd(&delivery, 2 * m);  // delivered; wakes idle workers
+              if (old & 1u) atomicAnd(&delivery, ~1u);
+              atomicSub(&s.ctl->outstanding[p], m);  // taken; the block is at work
+              cycles[0] += static_cast<unsigned long long>(clock64() - t0);
+            }
+            continue;
           }
-          __syncwarp();
-          mail_head += m;
-          if (lane == 0) {
-            __threadfence_block();  // the improvements before "delivered"
-            const std::uint32_t old = atomicAdd(&delivery, 2 * m);  // delivered; wakes idle workers
-            if (old & 1u) atomicAnd(&delivery, ~1u);
-            atomicSub(&s.ctl->outstanding[p], m);  // taken; the block is at work
-            cycles[0] += static_cast<unsigned long long>(clock64() - t0);
+          // Idle when the workers are (they have taken every delivery: a delivery after they
+          // went idle woke them) and the outbox is empty; the round is over when every block is.
+          const bool quiet = from_lane0([&] {
+            return (shared_read(&delivery) & 1u) != 0 && shared_read(&out_tail) == shared_read(&out_sent);
+          });
+          if (!quiet) continue;
+          if (at_work) {
+            __threadfence();  // the offers sent are counted before this block stops counting itself
+            if (lane == 0) atomicSub(&s.ctl->outstanding[p], 1u);
+            at_work = false;
           }
-          busy = true;
-        }
-        if (busy) continue;
-        if (!receiver) {  // the sender alone: done when the receiver says the round is over
-          if (from_lane0([&] { return shared_read(&round_over); })) break;
-          continue;
-        }
-        // Idle when the workers are (they have taken every delivery: a delivery after they
-        // went idle woke them) and the outbox is empty; the round is over when every block is.
-        const bool quiet = from_lane0([&] {
-          return (shared_read(&delivery) & 1u) != 0 && shared_read(&out_tail) == shared_read(&out_sent);
-        });
-        if (!quiet) continue;
-        if (at_work) {
-          __threadfence();  // the offers sent are counted before this block stops counting itself
-          if (lane == 0) atomicSub(&s.ctl->outstanding[p], 1u);
-          at_work = false;
-        }
-        const bool over = from_lane0([&] { return volatile_load(&s.ctl->outstanding[p]) == 0; });
-        if (over) {
-          if (lane == 0) {
-            atomicExch(&round_over, 1u);
-            __threadfence_block();
-            atomicAnd(&delivery, ~1u);
+          if (from_lane0([&] { return volatile_load(&s.ctl->outstanding[p]) == 0; })) {
+            if (lane == 0) {
+              atomicExch(&round_over, 1u);
+              __threadfence_block();
+              atomicAnd(&delivery, ~1u);
+            }
+            break;
           }
-          break;
         }
       }
     }
@@ -625,7 +624,9 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   using weight = typename distance_ops<Distance>::weight;
 
  public:
-  partitioned_engine(const csr_view& g, span<weight> weights) : n_(g.num_vertices) {
+  // With require_on_chip, a graph whose regions do not all fit on chip is left unbuilt after the
+  // regions are cut (declined(): nothing allocated, nothing uploaded).
+  partitioned_engine(const csr_view& g, span<weight> weights, bool require_on_chip) : n_(g.num_vertices) {
     int device = 0;
     DS_CUDA(cudaGetDevice(&device));
     cudaDeviceProp prop{};
@@ -658,6 +659,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     shared_dist_ = bytes(true, false) <= tuning::shared_budget;
     shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true) <= tuning::shared_budget;
     shared_bytes_ = bytes(shared_dist_, shared_arcs_);
+    if (require_on_chip && !on_chip()) {
+      declined_ = true;
+      return;
+    }
     kernel_ = shared_arcs_   ? partitioned_solve<Distance, true, true>
               : shared_dist_ ? partitioned_solve<Distance, true, false>
                              : partitioned_solve<Distance, false, false>;
@@ -755,6 +760,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   }
 
   bool on_chip() const override { return shared_dist_ && shared_arcs_; }
+  bool declined() const { return declined_; }
 
   std::string describe() const override {
     return "partitioned: " + std::to_string(parts_) + " blocks of " + std::to_string(tuning::threads) + " threads on " +
@@ -766,7 +772,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   vertex_t n_;
   std::uint32_t sms_ = 0, parts_ = 0, words_ = 0;
   int clock_khz_ = 1;
-  bool narrow_ = false, shared_dist_ = false, shared_arcs_ = false;
+  bool narrow_ = false, shared_dist_ = false, shared_arcs_ = false, declined_ = false;
   std::size_t shared_bytes_ = 0;
   void (*kernel_)(partitioned_view<Distance>, vertex_t) = nullptr;
   device_array<edge_t> offsets_;
@@ -796,12 +802,14 @@ bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms) {
 
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
-    const csr_view& g, span<typename distance_ops<Distance>::weight> weights) {
-  return std::make_unique<partitioned_engine<Distance>>(g, weights);
+    const csr_view& g, span<typename distance_ops<Distance>::weight> weights, bool require_on_chip) {
+  auto engine = std::make_unique<partitioned_engine<Distance>>(g, weights, require_on_chip);
+  if (engine->declined()) return nullptr;
+  return engine;
 }
 
 template std::unique_ptr<partitioned_driver<std::uint32_t>> make_partitioned_driver<std::uint32_t>(
-    const csr_view&, span<std::uint32_t>);
-template std::unique_ptr<partitioned_driver<float>> make_partitioned_driver<float>(const csr_view&, span<float>);
+    const csr_view&, span<std::uint32_t>, bool);
+template std::unique_ptr<partitioned_driver<float>> make_partitioned_driver<float>(const csr_view&, span<float>, bool);
 
 }  // namespace deltasplit::sssp::gpu
