@@ -47,8 +47,8 @@
 // Fussell and Lin, PPoPP 2021) in spirit, but ownership replaces ADDS's shared work queues and the
 // bucket bound is exact.
 //
-// Status (H100 80GB HBM3, median of 10 sources, same call as the previous kernel, 2026-11-27,
-// bench/results/sssp_roads.md): USA-road-d.NY 2.16 ms (step loop 5.02), road-FLA 3.54 (9.51);
+// Status (H100 80GB HBM3, median of 10 sources, same call as the step loop, 2026-11-27,
+// bench/results/sssp_roads.md): USA-road-d.NY 2.15 ms (step loop 5.03), road-FLA 3.48 (9.57);
 // engine.cu chooses it by default on sparse graphs whose regions fit on chip
 // (partition_tuning::automatic_below_degree). The first version, with offers sent only at a
 // local fixpoint, mail taken between sessions of iterations and the near set found by comparing
