@@ -88,7 +88,7 @@ struct loop_tuning {
 // earlier binary and the step loop in the same call (bench/results/sssp_roads.md). All on an
 // H100 80GB HBM3 (the device tool served the H200 kind with H100s on 2026-11-27).
 struct partition_tuning {
-  // One block of 1,024 threads per SM (132 regions: 30 worker warps and 2 postman warps) against
+  // One block of 1,024 threads per SM (132 regions: then 30 worker warps and 2 postman warps) against
   // two of 512 (264 regions, 14 worker warps): NY 2.75-2.78 ms against 2.86-2.88, FLA 4.39-4.42
   // against 4.57-4.58 (H100, 2026-11-27: three calls, each with both). Fewer, larger regions
   // mean fewer mail hops on a wave's way across the map; racecheck, memcheck and synccheck clean
@@ -99,9 +99,13 @@ struct partition_tuning {
   // Two postman warps (one sends the outbox, one takes the mail) against one that does both:
   // NY 3.13 against 3.31 ms, FLA 4.79 against 4.96 (2 blocks of 512; delta x2: 2.87 / 3.03 and
   // 4.56 / 4.67). Idle postmen and an idle worker 0 spin on shared words: sleeping 32 ns between
-  // looks changed nothing (NY 2.86-2.87, FLA 4.58-4.59 either way).
-  static constexpr unsigned postman_warps = 2;
-  static constexpr unsigned worker_warps = 30;
+  // looks changed nothing (NY 2.86-2.87, FLA 4.58-4.59 either way). Two sender warps (which
+  // claim up to 32 outbox entries each, so a batch in flight does not hold up the next) and the
+  // receiver, 29 worker warps, against one sender and 30: NY 2.06-2.08 ms against 2.14-2.15, FLA
+  // 3.30 against 3.46, chicago-regional 0.42 against 0.44-0.45 (H100, same call, two runs each);
+  // three senders and 28 workers: NY 2.05-2.06, FLA 3.31-3.32, chicago 0.41-0.42 (no better).
+  static constexpr unsigned postman_warps = 3;
+  static constexpr unsigned worker_warps = 29;
   static constexpr unsigned workers = 32 * worker_warps;
   static constexpr unsigned threads = workers + 32 * postman_warps;
   // Vertices one local iteration takes at most (the rest waits for the next); a road region has

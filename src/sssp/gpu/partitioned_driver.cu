@@ -16,16 +16,17 @@
 //     no distance compared; a warp places 32 words' bits with one atomic and a scan) and relaxes
 //     every arc of its vertices from their distances then, tuning::lanes threads per row; an arc
 //     into another region becomes an offer in a slot of a shared outbox ring (one atomic reserves
-//     it; a worker whose slot the sender has not emptied yet waits for it, and the sender never
-//     waits on the workers). The workers iterate, two barriers an iteration, until the near set is
+//     it; a worker whose slot no sender has emptied yet waits for it, and the senders never wait
+//     on the workers). The workers iterate, two barriers an iteration, until the near set is
 //     empty and nothing was delivered since they last looked, then go idle. An iteration's
 //     critical path is its longest chain of shared-memory operations between the barriers; one
 //     worker at the far end keeps the books (the deliveries seen, the fixpoint test);
-//   - the postman warps (tuning::postman_warps: one sends, one receives) move offers between
-//     regions through global memory (L2) while the workers iterate. The sender takes the outbox:
-//     atomicMin into the target's offer word; the sender that fills an empty word queues the
-//     vertex in its owner's mailbox ring (one entry per fill, so a ring never holds more than its
-//     region), later senders only lower the word. The receiver polls its region's mailbox, empties
+//   - the postman warps (tuning::postman_warps: the last receives, the others send) move offers
+//     between regions through global memory (L2) while the workers iterate. A sender claims up to
+//     32 outbox entries (a compare-and-swap on the claimed count, so the other sender takes the
+//     next ones while these are in flight) and sends them: atomicMin into the target's offer
+//     word; the sender that fills an empty word queues the vertex in its owner's mailbox ring (one
+//     entry per fill, so a ring never holds more than its region), later senders only lower it. The receiver polls its region's mailbox, empties
 //     each offer word by an exchange and improves the vertex itself (the same atomics as the
 //     workers': the distance, then its bit in the near or far set), then counts a delivery, waking
 //     the workers when idle. One shared word (deliveries << 1 | idle) makes "idle" a
@@ -47,8 +48,8 @@
 // Fussell and Lin, PPoPP 2021) in spirit, but ownership replaces ADDS's shared work queues and the
 // bucket bound is exact.
 //
-// Status (H100 80GB HBM3, median of 10 sources, same call as the step loop, 2026-11-27,
-// bench/results/sssp_roads.md): USA-road-d.NY 2.15 ms (step loop 5.03), road-FLA 3.48 (9.57);
+// Status (H100 80GB HBM3, median of 10 sources, 2026-11-27, bench/results/sssp_roads.md):
+// USA-road-d.NY 2.06 ms (step loop 5.03), road-FLA 3.30 (9.57);
 // engine.cu chooses it by default on sparse graphs whose regions fit on chip
 // (partition_tuning::automatic_below_degree). The first version, with offers sent only at a
 // local fixpoint, mail taken between sessions of iterations and the near set found by comparing
@@ -301,7 +302,8 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   // go idle only if nothing was delivered since they last looked (a compare-and-swap).
   // taken: the near-set vertices a pass takes, by pass parity.
   __shared__ std::uint32_t taken[2], delivery, round_over, next_bucket;
-  __shared__ std::uint32_t out_tail, out_sent;
+  // The outbox's counts: entries reserved by the workers, claimed by a sender, sent (all modulo 2^32).
+  __shared__ std::uint32_t out_tail, out_sent, out_claimed;
   __shared__ unsigned long long relaxed;
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tid = threadIdx.x, part = blockIdx.x, threads = blockDim.x;
@@ -338,7 +340,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
       for (std::uint32_t i = tid; i < count; i += threads) region_weights[i] = s.weights[base + i];
   }
   if (tid == 0) {
-    out_tail = out_sent = 0;
+    out_tail = out_sent = out_claimed = 0;
     relaxed = 0;
     delivery = 0;
   }
@@ -350,7 +352,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   std::uint64_t my_arcs = 0;
   std::uint32_t current = 0;  // the bound: vertices of buckets <= current are taken
   // Lane-uniform: the postmen's outbox entries sent (the sender) and mailbox entries taken (the receiver).
-  std::uint32_t out_head = 0, mail_head = 0;
+  std::uint32_t mail_head = 0;
   // The block's books, in shared memory (registers are the relaxation's): entries 0-4 the
   // profile's cycles (partitioned_control::cycles), then iterations, fixpoints, vertices taken and
   // the largest frontier, each written by one thread (the keeper, or a postman's lane 0 for 0 and 2).
@@ -478,29 +480,39 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
       }
     } else {
       // --- the postmen: the sender sends the outbox; the receiver takes the mail and tells when the block is idle ---
-      static_assert(tuning::postman_warps == 2, "one sender warp and one receiver warp");
-      if (warp == tuning::worker_warps) {  // the sender: until the receiver says the round is over
+      static_assert(tuning::postman_warps >= 2, "sender warps and one receiver warp");
+      if (warp < tuning::worker_warps + tuning::postman_warps - 1) {  // a sender: until the receiver says the round is over
         for (;;) {
-          const std::uint32_t out_end = from_lane0([&] { return shared_read(&out_tail); });
-          if (out_end == out_head) {
+          std::uint32_t from = 0, m = 0;  // the entries this sender claims
+          if (lane == 0) {
+            const std::uint32_t claimed = shared_read(&out_claimed), tail = shared_read(&out_tail);
+            if (tail != claimed) {
+              m = min(tail - claimed, 32u);
+              if (atomicCAS(&out_claimed, claimed, claimed + m) == claimed)
+                from = claimed;
+              else
+                m = 0;
+            }
+          }
+          m = __shfl_sync(0xFFFFFFFFu, m, 0);
+          from = __shfl_sync(0xFFFFFFFFu, from, 0);
+          if (m == 0) {
             if (from_lane0([&] { return shared_read(&round_over); })) break;
             continue;
           }
           const long long t0 = clock64();
-          const std::uint32_t m = min(out_end - out_head, 32u);
           if (lane < m) {
-            const std::uint32_t at = (out_head + lane) % tuning::outbox;
+            const std::uint32_t at = (from + lane) % tuning::outbox;
             unsigned long long offer;
             while ((offer = atomicExch(&outbox[at], 0ull)) == 0ull) {  // reserved, written a moment later
             }
             make_offer(s, begin, p, static_cast<vertex_t>(offer) - 1, distance_from_bits<Distance>(static_cast<std::uint32_t>(offer >> 32)));
           }
           __syncwarp();
-          out_head += m;
           if (lane == 0) {
             __threadfence();  // the offers are counted before the receiver may stop counting the block
-            atomicExch(&out_sent, out_head);
-            cycles[2] += static_cast<unsigned long long>(clock64() - t0);
+            atomicAdd(&out_sent, m);
+            atomicAdd(&cycles[2], static_cast<unsigned long long>(clock64() - t0));
           }
         }
       } else {  // the receiver
