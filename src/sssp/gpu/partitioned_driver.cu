@@ -49,7 +49,7 @@
 // bucket bound is exact.
 //
 // Status (H100 80GB HBM3, median of 10 sources, 2026-11-27, bench/results/sssp_roads.md):
-// USA-road-d.NY 2.06 ms (step loop 5.03), road-FLA 3.30 (9.57);
+// USA-road-d.NY 2.08 ms (step loop 5.05), road-FLA 3.31 (9.59);
 // engine.cu chooses it by default on sparse graphs whose regions fit on chip
 // (partition_tuning::automatic_below_degree). The first version, with offers sent only at a
 // local fixpoint, mail taken between sessions of iterations and the near set found by comparing
