@@ -91,9 +91,9 @@ struct partitioned_control {
   std::uint32_t outstanding[2];  // by round parity: blocks at work plus offers queued and not yet taken
   unsigned long long chain, edges, vertices;
   // The profile, summed over blocks (SM clocks): the receiver taking and improving mail, the
-  // keeper in local iterations, the sender sending offers, the keeper idle (and the round's end),
-  // grid barriers (the postmen's time overlaps the workers'); local iterations with work, and
-  // idle periods (fixpoints: the near set empty and nothing delivered).
+  // keeper in local iterations, the senders sending offers (both warps' time), the keeper idle
+  // (and the round's end), grid barriers (the postmen's time overlaps the workers'); local
+  // iterations with work, and idle periods (fixpoints: the near set empty and nothing delivered).
   unsigned long long cycles[5], iterations, fixpoints;
 };
 
@@ -351,7 +351,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   }
   std::uint64_t my_arcs = 0;
   std::uint32_t current = 0;  // the bound: vertices of buckets <= current are taken
-  // Lane-uniform: the postmen's outbox entries sent (the sender) and mailbox entries taken (the receiver).
+  // Lane-uniform: the receiver's mailbox entries taken.
   std::uint32_t mail_head = 0;
   // The block's books, in shared memory (registers are the relaxation's): entries 0-4 the
   // profile's cycles (partitioned_control::cycles), then iterations, fixpoints, vertices taken and
@@ -462,7 +462,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             const vertex_t tl = t - lo;
             if (tl < owned) {
               own.improve(tl, nd, is_near);
-            } else {  // to the sender: a slot of the outbox, written once the sender has emptied it
+            } else {  // to the senders: a slot of the outbox, written once a sender has emptied it
               const std::uint32_t at = atomicAdd(&out_tail, 1u) % tuning::outbox;
               const unsigned long long offer = static_cast<unsigned long long>(distance_bits(nd)) << 32 | (t + 1);
               while (atomicCAS(&outbox[at], 0ull, offer) != 0ull) {
@@ -479,7 +479,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         iterations += k;
       }
     } else {
-      // --- the postmen: the sender sends the outbox; the receiver takes the mail and tells when the block is idle ---
+      // --- the postmen: the senders send the outbox; the receiver takes the mail and tells when the block is idle ---
       static_assert(tuning::postman_warps >= 2, "sender warps and one receiver warp");
       if (warp < tuning::worker_warps + tuning::postman_warps - 1) {  // a sender: until the receiver says the round is over
         for (;;) {

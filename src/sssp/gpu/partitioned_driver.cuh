@@ -30,7 +30,7 @@ struct partitioned_outcome {
   std::uint64_t max_frontier = 0;  // largest local frontier of one block
   bool overflowed = false;
   // Where a block's time goes (mean over blocks, from its SM clocks): the receiver taking mail,
-  // the workers' local iterations, the sender sending offers, the workers idle, grid barriers
+  // the workers' local iterations, the senders sending offers, the workers idle, grid barriers
   // (mail and sending overlap the workers' time).
   double phase_ms[5] = {};
   double iterations_per_block = 0, fixpoints_per_block = 0;
