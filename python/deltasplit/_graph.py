@@ -13,12 +13,13 @@ STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast", "cpu"
 # graph first (a contraction hierarchy: seconds on a road network, once per Graph), then answers
 # each source with PHAST's sweep: for many queries on one road network.
 GPU_STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast")
-# The GPU loops (C++ sssp::gpu_driver): "auto", "steps", "partitioned", "block". One source: "auto"
-# is the partitioned driver on sparse host graphs (mean out-degree below 6) whose regions fit on
-# chip, without a cutoff; the step loop otherwise. Many sources (distance_matrix): "auto" is one
+# The GPU loops (C++ sssp::gpu_driver): "auto", "steps", "partitioned", "block", "wide". One
+# source: "auto" is the partitioned driver on sparse host graphs (mean out-degree below 6) whose
+# regions fit on chip, without a cutoff; the wide driver (Near-Far over every SM, one grid barrier
+# an iteration) on larger such graphs; the step loop otherwise. Many sources (distance_matrix): "auto" is one
 # thread block per source on graphs of mean out-degree below 6 (road networks), the vertex-major
 # batch otherwise; "steps" forces the vertex-major batch, "block" the blocks.
-DRIVERS = ("auto", "steps", "partitioned", "block")
+DRIVERS = ("auto", "steps", "partitioned", "block", "wide")
 
 SSSPResult = namedtuple("SSSPResult", ["distances", "predecessors", "stats"])
 SSSPResult.__doc__ = """One source's answer.
@@ -260,8 +261,10 @@ class Graph:
         GPU loop, one of DRIVERS ('auto': the partitioned driver on sparse graphs whose regions
         fit in shared memory, with no cutoff; its regions are built once per Graph, reported as
         stats['setup'] 'regions built' with stats['setup_ms'], or once 'regions built, not used'
-        when a region proved too large for shared memory; else the step loop, 'steps';
-        'block': the whole solve in one thread block, slower for one source; stats['driver'] names
+        when a region proved too large for shared memory; the wide driver, 'wide', on larger
+        sparse graphs (Near-Far over every SM, one grid barrier an iteration); else the step
+        loop, 'steps'; 'block': the whole solve in one thread block, slower for one source;
+        stats['driver'] names
         what ran; ignored on the CPU).
         Results are numpy arrays for host graphs and cupy arrays (torch tensors for a graph built
         from torch tensors) for device graphs, written by the solver in place. `out`: optional

@@ -39,14 +39,16 @@ const char* driver_name(gpu_driver d) {
     case gpu_driver::steps: return "steps";
     case gpu_driver::partitioned: return "partitioned";
     case gpu_driver::block: return "block";
+    case gpu_driver::wide: return "wide";
   }
   throw std::invalid_argument("unknown driver value " + std::to_string(static_cast<int>(d)));
 }
 
 gpu_driver driver_from_name(const std::string& name) {
-  for (gpu_driver d : {gpu_driver::automatic, gpu_driver::steps, gpu_driver::partitioned, gpu_driver::block})
+  for (gpu_driver d : {gpu_driver::automatic, gpu_driver::steps, gpu_driver::partitioned, gpu_driver::block,
+                       gpu_driver::wide})
     if (name == driver_name(d)) return d;
-  throw std::invalid_argument("unknown driver '" + name + "' (known: auto, steps, partitioned, block)");
+  throw std::invalid_argument("unknown driver '" + name + "' (known: auto, steps, partitioned, block, wide)");
 }
 
 bool is_gpu_strategy(strategy s) {

@@ -25,14 +25,15 @@ TEST(Strategy, NamesRoundTrip) {
 
 TEST(Driver, NamesRoundTrip) {
   for (ds::gpu_driver d : {ds::gpu_driver::automatic, ds::gpu_driver::steps, ds::gpu_driver::partitioned,
-                           ds::gpu_driver::block})
+                           ds::gpu_driver::block, ds::gpu_driver::wide})
     EXPECT_EQ(ds::driver_from_name(ds::driver_name(d)), d);
   EXPECT_STREQ(ds::driver_name(ds::gpu_driver::block), "block");
+  EXPECT_STREQ(ds::driver_name(ds::gpu_driver::wide), "wide");
   try {
     ds::driver_from_name("blocks");
     FAIL() << "expected an error";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("known: auto, steps, partitioned, block"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("known: auto, steps, partitioned, block, wide"), std::string::npos) << e.what();
   }
 }
 

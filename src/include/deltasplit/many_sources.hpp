@@ -76,7 +76,7 @@ using block_consumer = std::function<void(const distance_block&)>;
 // opts.driver picks the GPU batch engine: gpu_driver::block runs one thread block per source
 // (src/sssp/gpu/block_driver.cuh: Near-Far per source in its own row, several sources per SM;
 // 14-15x the vertex-major batch on road networks, bench/results/block_driver.md), steps (or
-// partitioned) the vertex-major batch above, and automatic the blocks on graphs of mean out-degree
+// partitioned, or wide: one-source drivers) the vertex-major batch above, and automatic the blocks on graphs of mean out-degree
 // below 6 (roads, grids) and the vertex-major batch on denser ones, where one arc read serving 32
 // sources wins (block_driver_tuning::rows_below_degree has the measurements); method() says which.
 // Every strategy honours opts.cutoff (scipy's `limit`): the distances up to it equal Dijkstra's and

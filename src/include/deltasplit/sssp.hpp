@@ -58,15 +58,19 @@ enum class light_phase { automatic, block, cluster };
 // large ones); partitioned: every SM owns a region of the graph, relaxes it on chip and sends
 // offers to the other regions' owners (src/sssp/gpu/partitioned_driver.cu); block: the whole solve
 // is Near-Far in one thread block with one block barrier per light iteration
-// (src/sssp/gpu/block_driver.cuh; many_sources runs one such block per source); automatic:
-// partitioned on sparse graphs (mean out-degree below 6: road networks, meshes) whose regions keep
-// their distances and arcs in shared memory, when no cutoff is set and none of light,
-// cluster_blocks and queue_capacity is set (they are the step loop's); steps otherwise. The
-// partitioned driver builds its regions once, on its first run (statistics::setup_ms), and uses
-// twice the automatic delta. Every strategy runs the partitioned and the block drivers the same
-// way: they file no vertex through a frontier manager, and statistics::driver says so.
-enum class gpu_driver { automatic, steps, partitioned, block };
-const char* driver_name(gpu_driver d);                 // "auto", "steps", "partitioned", "block"
+// (src/sssp/gpu/block_driver.cuh; many_sources runs one such block per source); wide: the same
+// Near-Far over every block of a cooperative grid (one block per SM), one grid barrier per light
+// iteration (block_driver.cuh); automatic: partitioned on sparse graphs (mean out-degree below 6:
+// road networks, meshes) whose regions keep their distances and arcs in shared memory, wide on
+// the sparse graphs whose regions do not (large grids and road networks), when no cutoff is set,
+// none of light, cluster_blocks and queue_capacity is set (they are the step loop's) and the graph
+// is in host memory; steps otherwise. The partitioned driver builds its regions once, on its first
+// run (statistics::setup_ms), and uses twice the automatic delta, the wide driver three times.
+// Every strategy runs the partitioned, block and wide drivers the same way: they file no vertex
+// through a frontier manager, and statistics::driver says so. many_sources takes partitioned and
+// wide as steps (its vertex-major batch).
+enum class gpu_driver { automatic, steps, partitioned, block, wide };
+const char* driver_name(gpu_driver d);                 // "auto", "steps", "partitioned", "block", "wide"
 gpu_driver driver_from_name(const std::string& name);  // throws std::invalid_argument
 
 struct options {

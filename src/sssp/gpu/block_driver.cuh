@@ -36,12 +36,29 @@
 // blocks per SM, no block waiting on another (many_sources.cu, the automatic engine on roads):
 // 1,000 NY sources in 36 ms, all 264,346 in 9.0 s, 11-15x the vertex-major batches on roads.
 //
+// The wide driver (issue 9: the whole GPU on graphs too large for the partitioned driver's on-chip
+// regions) is the same Near-Far at the scope of a cooperative grid (wide_solve: one block of 1024
+// threads per SM): the books and the near queues move to global memory, and an iteration ends at
+// ONE grid barrier of the books' own (an arrival count beside the near-set counts, so the poll that
+// ends the wait also reads the next near set's size). Three measured choices make it pay (H100,
+// 2026-11-27, bench/results/sssp_roads.md; the 4000 x 4000 grid, median of 3 sources, 4x the
+// automatic delta): ranks that go round the blocks a warp at a time, so that a near set of a few
+// thousand vertices is spread over every SM rather than packed into the first few (47.3 -> 39.6
+// ms); near-set entries that carry their row's start, read by the queueing thread while its slot's
+// atomic is in flight (NY 6.08 -> 5.94 ms; the grid no faster); the barrier's own poll instead of
+// cooperative groups' grid sync and a separate read of the books (NY 6.9 -> 6.0 ms). A
+// one-vertex-a-step path costs 2.75 us an iteration (the block driver: 1.45; the step loop 2.2):
+// the barrier and the L2 round trips of the queues. On the grid: 38 ms against the step loop's 93
+// (its iterations spread over all 132 SMs instead of one 16-SM cluster); the engine runs it by
+// default on sparse graphs whose regions do not fit on chip (engine.cu, use_wide_driver).
+//
 // Every strategy runs the same Near-Far here (no frontier manager files anything);
 // statistics::driver says so.
 #pragma once
 
 #include <cstdint>
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include "deltasplit/graph/csr.hpp"
@@ -99,6 +116,14 @@ struct block_driver_tuning {
   // registers) cost road-FLA's 1,000 sources 180 ms against the 165 of the kernel without lanes.
   static constexpr unsigned row_lanes = 4;
   static constexpr unsigned rows_lanes = 1;
+  // The wide driver (wide_solve: this Near-Far over every block of a cooperative grid, `threads`
+  // threads a block, one block per SM) uses this many times the automatic delta. H100, 2026-11-27,
+  // median of 3 sources (bench/results/sssp_roads.md), the delta as a multiple of the automatic
+  // one, 1 / 2 / 3 / 4 / 6 / 8: the 4000 x 4000 grid 41.7 / 38.1 / 38.2 / 39.6 / 44.1 / 49.6 ms; and
+  // forced on the road graphs (median of 10; there automatic takes the partitioned driver),
+  // 1 / 2 / 3 / 4: USA-road-d.NY 5.52 / 4.89 / 4.64 / 4.39, road-FLA 8.58 / 7.61 / 7.23 / 7.02.
+  // Three: the grid's best within noise, and most of what wider buckets give the roads.
+  static constexpr double wide_auto_delta_scale = 3.0;
 };
 
 // Dynamic shared memory of block_solve<Distance, Q>: two near queues of Q entries.
@@ -127,6 +152,7 @@ struct block_view {
   uint2* far_piles;            // block b: two piles of far_capacity entries from far_piles + 2 * b * far_capacity
   std::uint32_t far_capacity;
   block_outcome* outcome;      // one per block
+  edge_t num_arcs = 0;         // the whole grid (wide_solve): the bound of its early arc loads
 };
 
 namespace detail_block {
@@ -139,44 +165,162 @@ __device__ __forceinline__ Distance read_l2(const Distance* p) {
 
 }  // namespace detail_block
 
-// Block b solves sources[b], or single_source when sources is null (see the file comment). Any
-// blockDim.x up to block_driver_tuning::threads; block_driver_shared_bytes(Q) of dynamic shared
-// memory; at most Lanes (1, 2 or 4) threads per near-set vertex. The distances must be infinity
-// beforehand (fill_infinity).
-template <class Distance, std::uint32_t Q = block_driver_tuning::near_capacity,
-          unsigned Lanes = block_driver_tuning::row_lanes>
-__global__ void __launch_bounds__(block_driver_tuning::threads)
-    block_solve(block_view<Distance> v, const vertex_t* sources, vertex_t single_source) {
+// A near-set entry as the relaxation reads it: the vertex, its distance when queued, its row's start.
+struct near_item {
+  vertex_t vertex;
+  std::uint32_t bits;
+  edge_t begin;
+};
+
+// Where one Near-Far solve keeps its books, and how its threads meet (near_far_solve, below).
+struct alignas(16) near_far_books {
+  std::uint32_t near_count[3];  // in rotation: this iteration's near set, the next one's, the one after
+  std::uint32_t arrived;        // the whole grid: blocks arrived at its barriers (zeroed before the launch)
+  // By far pile (the one in use, and the one a far-pile pass fills): entries, and whether a full
+  // near set spilled into it. far_min: the lowest bucket pushed to the far pile since the last pass;
+  // kept_min: the lowest bucket that pass kept.
+  std::uint32_t pile_count[2], spilled[2], far_min, kept_min;
+  std::uint32_t stop_flags;  // 1: overflowed (continue), 2: capacity exceeded (stop)
+  unsigned long long edges_total, vertices_total;
+};
+
+// One thread block (block_solve): the books and the two near queues of Q entries in shared memory,
+// block barriers; block b solves its own source in its own distance row and far piles.
+template <std::uint32_t Q>
+struct block_scope {
+  near_far_books* books;  // shared
+  uint2* near;            // shared: [2][Q]
+  static constexpr bool whole_grid = false;
+  __device__ unsigned rank() const { return threadIdx.x; }
+  __device__ unsigned size() const { return blockDim.x; }
+  __device__ std::uint32_t capacity() const { return Q; }
+  __device__ void sync() const { __syncthreads(); }
+  __device__ void refresh() const {}
+  // The books as of the last sync (and this thread's own writes since).
+  __device__ const near_far_books& seen() const { return *books; }
+  // A near-set entry is (vertex, distance bits); its row's start is read when it is taken.
+  template <class View>
+  __device__ edge_t row_start(const View&, vertex_t) const { return 0; }
+  __device__ void put(std::size_t i, vertex_t u, std::uint32_t bits, edge_t) const { near[i] = make_uint2(u, bits); }
+  template <class View>
+  __device__ near_item take(const View& v, std::size_t i) const {
+    const uint2 e = near[i];
+    return {e.x, e.y, __ldg(&v.offsets[e.x])};
+  }
+  __device__ void add_totals(unsigned long long edges, unsigned long long vertices) const {
+    atomicAdd(&books->edges_total, edges);
+    atomicAdd(&books->vertices_total, vertices);
+  }
+};
+
+// The whole cooperative grid (wide_solve): the books and the near queues in global memory, every
+// block of the GPU relaxing a slice of each near set, one grid barrier an iteration. The barrier is
+// the books' own: thread 0 of each block adds its arrival to books.arrived and polls the books'
+// first 16 bytes (the near-set counts beside the arrivals) until every block has arrived, then puts
+// them in its block's shared memory: one L2 round trip a block both waits and learns the next near
+// set's size (132 SMs' warps reading one L2 line would queue at one slice). refresh() reads the
+// rest of the books (at a bucket's end).
+struct grid_scope {
+  near_far_books* books;   // global
+  near_far_books* copy;    // shared: the books as of the last sync (refresh)
+  uint4* near;             // global: [2][capacity] of (vertex, distance bits, row start low, high)
+  std::uint32_t near_capacity;
+  unsigned long long* block_edges;  // shared: the block's sums for add_totals
+  std::uint32_t* barriers;          // shared: barriers this block has passed
+  static constexpr bool whole_grid = true;
+  // Ranks go round the blocks a warp at a time (warp w of block b holds ranks (w * blocks + b) * 32
+  // onwards), so a near set of a few thousand vertices is spread over every SM, not packed into the
+  // first few blocks' load and atomic units.
+  __device__ unsigned rank() const { return ((threadIdx.x >> 5) * gridDim.x + blockIdx.x) * 32 + (threadIdx.x & 31u); }
+  __device__ unsigned size() const { return gridDim.x * blockDim.x; }
+  __device__ std::uint32_t capacity() const { return near_capacity; }
+  __device__ void sync() const {
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const std::uint32_t target = (*barriers += 1) * gridDim.x;
+      __threadfence();  // the block's writes before its arrival
+      atomicAdd(&books->arrived, 1u);
+      uint4 head;
+      do {  // acquire: every block's writes before its arrival are seen by this block's next reads
+        asm volatile("ld.acquire.gpu.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(head.x), "=r"(head.y), "=r"(head.z), "=r"(head.w)
+                     : "l"(books)
+                     : "memory");
+      } while (static_cast<int>(head.w - target) < 0);
+      copy->near_count[0] = head.x;
+      copy->near_count[1] = head.y;
+      copy->near_count[2] = head.z;
+    }
+    __syncthreads();
+  }
+  __device__ void refresh() const {
+    if (threadIdx.x == 0) {
+      const auto* from = reinterpret_cast<const std::uint32_t*>(books);
+      auto* to = reinterpret_cast<std::uint32_t*>(copy);
+      for (unsigned i = 0; i < sizeof(near_far_books) / 4; ++i) to[i] = __ldcg(from + i);
+    }
+    __syncthreads();
+  }
+  __device__ const near_far_books& seen() const { return *copy; }
+  // A near-set entry carries its row's start, read by the thread that queues it while its slot's
+  // atomic is in flight: the taker loads the row's arcs without first waiting for the offsets.
+  template <class View>
+  __device__ edge_t row_start(const View& v, vertex_t u) const { return __ldg(&v.offsets[u]); }
+  __device__ void put(std::size_t i, vertex_t u, std::uint32_t bits, edge_t begin) const {
+    near[i] = make_uint4(u, bits, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(begin >> 32));
+  }
+  template <class View>
+  __device__ near_item take(const View&, std::size_t i) const {
+    const uint4 e = __ldcg(&near[i]);
+    return {e.x, e.y, e.z | (edge_t{e.w} << 32)};
+  }
+  __device__ void add_totals(unsigned long long edges, unsigned long long vertices) const {
+    if (threadIdx.x == 0) block_edges[0] = block_edges[1] = 0;
+    __syncthreads();
+    for (unsigned o = 16; o > 0; o >>= 1) {
+      edges += __shfl_down_sync(0xFFFFFFFFu, edges, o);
+      vertices += __shfl_down_sync(0xFFFFFFFFu, vertices, o);
+    }
+    if ((threadIdx.x & 31u) == 0) {
+      atomicAdd(&block_edges[0], edges);
+      atomicAdd(&block_edges[1], vertices);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      atomicAdd(&books->edges_total, block_edges[0]);
+      atomicAdd(&books->vertices_total, block_edges[1]);
+    }
+  }
+};
+
+// Near-Far from `source` (see the file comment) by the threads of Scope: one block, or the whole
+// grid. Any number of threads; at most Lanes (1, 2 or 4) threads per near-set vertex. dist and the
+// far piles are this solve's own (the caller's row); the distances must be infinity beforehand.
+// Every thread of the scope returns; rank 0 has written *outcome.
+template <class Distance, unsigned Lanes, class Scope>
+__device__ __forceinline__ void near_far_solve(const Scope& sc, const block_view<Distance>& v, Distance* dist,
+                                               uint2* const piles, vertex_t source, block_outcome* outcome) {
   static_assert(Lanes == 1 || Lanes == 2 || Lanes == 4, "lanes per near-set vertex: 1, 2 or 4");
   using ops = distance_ops<Distance>;
   using namespace detail_block;
   constexpr std::uint32_t none = no_bucket;
-  extern __shared__ uint2 near_queue[];  // [2][Q]
-  __shared__ std::uint32_t near_count[3];
-  __shared__ std::uint32_t far_count, kept_count, far_min, kept_min, spilled, next_spilled;
-  __shared__ std::uint32_t stop_flags;  // 1: overflowed (continue), 2: capacity exceeded (stop)
-  __shared__ unsigned long long edges_total, vertices_total;
-
-  const unsigned tid = threadIdx.x;
-  Distance* dist = v.dist + blockIdx.x * v.row_stride;
-  // The block's two far piles, pile p at piles + p * far_capacity (arithmetic, not an array of two
-  // pointers: indexed at run time, such an array lives in local memory, a 16-byte stack frame).
-  uint2* const piles = v.far_piles + 2 * std::size_t{blockIdx.x} * v.far_capacity;
-  const vertex_t source = sources ? sources[blockIdx.x] : single_source;
+  near_far_books& books = *sc.books;
+  const unsigned tid = sc.rank(), threads = sc.size();
+  const std::uint32_t Q = sc.capacity();
   const std::uint32_t last = v.last_bucket;
 
   if (tid == 0) {
-    near_count[0] = 1;
-    near_count[1] = near_count[2] = 0;
-    near_queue[0] = make_uint2(source, distance_bits(Distance{0}));
+    books.near_count[0] = 1;
+    books.near_count[1] = books.near_count[2] = 0;
+    sc.put(0, source, distance_bits(Distance{0}), sc.row_start(v, source));
     dist[source] = Distance{0};
-    far_count = kept_count = 0;
-    far_min = kept_min = none;
-    spilled = next_spilled = 0;
-    stop_flags = 0;
-    edges_total = vertices_total = 0;
+    books.pile_count[0] = books.pile_count[1] = 0;
+    books.far_min = books.kept_min = none;
+    books.spilled[0] = books.spilled[1] = 0;
+    books.stop_flags = 0;
+    books.edges_total = books.vertices_total = 0;
   }
-  __syncthreads();
+  sc.sync();
 
   unsigned long long edges = 0, vertices = 0;
   std::uint32_t iterations = 0, buckets = 1, passes = 0, max_frontier = 1, max_far = 0, respills = 0;
@@ -188,65 +332,76 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
   // bucket (or below), else onto the far pile; a full near set spills to the far pile.
   auto file = [&](vertex_t u, Distance d, std::uint32_t b, unsigned next_queue, std::uint32_t* next_count) {
     if (b <= cur) {
+      const edge_t row = sc.row_start(v, u);
       const std::uint32_t slot = queue_slot(next_count);
       if (slot < Q) {
-        near_queue[next_queue * Q + slot] = make_uint2(u, distance_bits(d));
+        sc.put(next_queue * std::size_t{Q} + slot, u, distance_bits(d), row);
         return;
       }
-      spilled = 1;
+      books.spilled[pile] = 1;
     }
-    const std::uint32_t slot = queue_slot(&far_count);
+    const std::uint32_t slot = queue_slot(&books.pile_count[pile]);
     if (slot < v.far_capacity) {
       piles[pile * std::size_t{v.far_capacity} + slot] = make_uint2(u, distance_bits(d));
-      if (b > cur) atomicMin(&far_min, b);
+      if (b > cur) atomicMin(&books.far_min, b);
     } else {
-      atomicOr(&stop_flags, 2u);
+      atomicOr(&books.stop_flags, 2u);
     }
   };
 
   while (true) {
-    // --- the near set: light iterations of the current bucket, one block barrier each ---
+    // --- the near set: light iterations of the current bucket, one barrier each ---
     while (true) {
       // A full far pile (stop_flags & 2) ends the solve only after the bucket: a flag read here
-      // could be set by a faster thread of this same iteration, and the block must agree.
-      const std::uint32_t count = min(near_count[it % 3], Q);
+      // could be set by a faster thread of this same iteration, and the threads must agree.
+      const std::uint32_t count = min(sc.seen().near_count[it % 3], Q);
       if (count == 0) break;
       const unsigned q = it % 2, next_queue = q ^ 1;
-      std::uint32_t* next_count = &near_count[(it + 1) % 3];
-      if (tid == 0) near_count[(it + 2) % 3] = 0;  // read last iteration, filled next iteration
+      std::uint32_t* next_count = &books.near_count[(it + 1) % 3];
+      if (tid == 0) books.near_count[(it + 2) % 3] = 0;  // read last iteration, filled next iteration
       // Each near-set vertex gets `lanes` adjacent threads, which take its arcs in turn: a row of
       // up to lanes * arc_batch arcs is one round of loads and atomics (Lanes, halved until the
-      // near set fits the block; block_driver_tuning::row_lanes).
+      // near set fits the threads; block_driver_tuning::row_lanes).
       unsigned shift = Lanes == 4 ? 2 : Lanes == 2 ? 1 : 0;  // lanes = 1 << shift
-      while (shift > 0 && (count << shift) > blockDim.x) --shift;
+      while (shift > 0 && (count << shift) > threads) --shift;
       const unsigned lanes = 1u << shift, lane = tid & (lanes - 1);
-      for (std::uint32_t i = tid >> shift; i < count; i += blockDim.x >> shift) {
-        const uint2 entry = near_queue[q * Q + i];
-        const vertex_t x = entry.x;
-        const Distance d = distance_from_bits<Distance>(entry.y);
-        const edge_t begin = __ldg(&v.offsets[x]), end = __ldg(&v.offsets[x + 1]);
+      for (std::uint32_t i = tid >> shift; i < count; i += threads >> shift) {
+        const near_item item = sc.take(v, q * std::size_t{Q} + i);
+        const vertex_t x = item.vertex;
+        const Distance d = distance_from_bits<Distance>(item.bits);
+        const edge_t begin = item.begin, end = __ldg(&v.offsets[x + 1]);
+        // The first round's arcs are loaded beside the row's end and the liveness test's distance:
+        // up to the row's end where it came with the start (one thread block), up to the arc count
+        // where the start came with the entry (the whole grid), so no load waits for another.
+        constexpr unsigned B = block_driver_tuning::arc_batch;
+        vertex_t u[B];
+        typename block_view<Distance>::weight w[B];
+        const auto load_round = [&](edge_t e, edge_t bound) {
+#pragma unroll
+          for (unsigned j = 0; j < B; ++j) {
+            const edge_t a = e + j * lanes;  // this lane's j-th arc of the round
+            if (a < bound) {
+              u[j] = __ldg(&v.targets[a]);
+              w[j] = __ldg(&v.weights[a]);
+            }
+          }
+        };
+        load_round(begin + lane, Scope::whole_grid ? v.num_arcs : end);
         if (read_l2(&dist[x]) < d) continue;  // stale: a newer, smaller entry of x was queued
         if (lane == 0) {
           ++vertices;
           edges += end - begin;
         }
-        for (edge_t e = begin + lane; e < end; e += lanes * block_driver_tuning::arc_batch) {
-          constexpr unsigned B = block_driver_tuning::arc_batch;
-          vertex_t u[B];
+        for (edge_t e = begin + lane; e < end;) {
           Distance nd[B], old[B];
           std::uint32_t nb[B];  // the bucket of nd
           bool ok[B];
 #pragma unroll
           for (unsigned j = 0; j < B; ++j) {
-            const edge_t a = e + j * lanes;  // this lane's j-th arc of the round
-            ok[j] = a < end;
-            if (ok[j]) {
-              u[j] = __ldg(&v.targets[a]);
-              const auto w = __ldg(&v.weights[a]);
-              if (!ops::extend(d, w, nd[j])) {
-                ok[j] = false;
-                atomicOr(&stop_flags, 1u);
-              }
+            ok[j] = e + j * lanes < end;
+            if (ok[j] && !ops::extend(d, w[j], nd[j])) {
+              ok[j] = false;
+              atomicOr(&books.stop_flags, 1u);
             }
           }
 #pragma unroll
@@ -260,81 +415,113 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
 #pragma unroll
           for (unsigned j = 0; j < B; ++j)
             if (ok[j] && nd[j] < old[j]) file(u[j], nd[j], nb[j], next_queue, next_count);
+          e += lanes * B;
+          if (e < end) load_round(e, end);
         }
       }
-      __syncthreads();
+      sc.sync();
       ++it;
       ++iterations;
       max_frontier = max(max_frontier, count);
     }
-    if (stop_flags & 2u) break;
+    sc.refresh();
+    if (sc.seen().stop_flags & 2u) break;
 
     // --- the far pile: the next bucket, one pass ---
-    const std::uint32_t next = spilled ? cur : min(far_min, kept_min);
-    const std::uint32_t total = min(far_count, v.far_capacity);
+    const near_far_books& now = sc.seen();
+    const std::uint32_t next = now.spilled[pile] ? cur : min(now.far_min, now.kept_min);
+    const std::uint32_t total = min(now.pile_count[pile], v.far_capacity);
     max_far = max(max_far, total);
     if (next == none || next > last || total == 0) break;
-    __syncthreads();  // every thread has read spilled, far_min, kept_min and far_count
+    sc.sync();  // every thread has read the books
     if (next != cur)  // only a spill takes the same bucket again (every other candidate lies above cur)
       ++buckets;
     else
       ++respills;
     cur = next;
-    if (tid == 0) {
-      kept_count = 0;
-      kept_min = none;
-      far_min = none;
-      next_spilled = 0;
+    if (tid == 0) {  // the pile this pass fills
+      books.pile_count[pile ^ 1] = 0;
+      books.spilled[pile ^ 1] = 0;
+      books.kept_min = none;
+      books.far_min = none;
     }
-    __syncthreads();
+    sc.sync();
     const unsigned q = it % 2;
-    std::uint32_t* near_next = &near_count[it % 3];  // empty: the near loop ended on it
+    std::uint32_t* near_next = &books.near_count[it % 3];  // empty: the near loop ended on it
     const uint2* from = piles + pile * std::size_t{v.far_capacity};
     uint2* to = piles + (pile ^ 1) * std::size_t{v.far_capacity};
-    for (std::uint32_t i = tid; i < total; i += blockDim.x) {
+    for (std::uint32_t i = tid; i < total; i += threads) {
       const uint2 entry = __ldcg(&from[i]);
       const Distance d = distance_from_bits<Distance>(entry.y);
       if (read_l2(&dist[entry.x]) != d) continue;  // stale: a smaller distance was filed since
       const std::uint32_t b = v.bucket(d);
       if (b <= cur) {
+        const edge_t row = sc.row_start(v, entry.x);
         const std::uint32_t slot = queue_slot(near_next);
         if (slot < Q) {
-          near_queue[q * Q + slot] = entry;
+          sc.put(q * std::size_t{Q} + slot, entry.x, entry.y, row);
           continue;
         }
-        next_spilled = 1;
+        books.spilled[pile ^ 1] = 1;
       }
-      const std::uint32_t slot = queue_slot(&kept_count);
+      const std::uint32_t slot = queue_slot(&books.pile_count[pile ^ 1]);
       to[slot] = entry;  // at most total entries: fits
-      if (b > cur) atomicMin(&kept_min, b);
+      if (b > cur) atomicMin(&books.kept_min, b);
     }
-    __syncthreads();
+    sc.sync();
     pile ^= 1;
     ++passes;
-    if (tid == 0) {
-      far_count = kept_count;
-      spilled = next_spilled;
-    }
-    __syncthreads();
   }
 
-  atomicAdd(&edges_total, edges);
-  atomicAdd(&vertices_total, vertices);
-  __syncthreads();
+  sc.add_totals(edges, vertices);
+  sc.sync();
+  sc.refresh();
   if (tid == 0) {
+    const near_far_books& end = sc.seen();
     block_outcome o{};
-    o.edges_relaxed = edges_total;
-    o.vertices_processed = vertices_total;
+    o.edges_relaxed = end.edges_total;
+    o.vertices_processed = end.vertices_total;
     o.iterations = iterations;
     o.buckets = buckets;
     o.passes = passes;
     o.max_frontier = max_frontier;
     o.max_far = max_far;
     o.respills = respills;
-    o.overflowed = (stop_flags & 1u) ? 1u : 0u;
-    o.capacity_exceeded = (stop_flags & 2u) ? 1u : 0u;
-    v.outcome[blockIdx.x] = o;
+    o.overflowed = (end.stop_flags & 1u) ? 1u : 0u;
+    o.capacity_exceeded = (end.stop_flags & 2u) ? 1u : 0u;
+    *outcome = o;
   }
+}
+
+// Block b solves sources[b], or single_source when sources is null (see the file comment). Any
+// blockDim.x up to block_driver_tuning::threads; block_driver_shared_bytes(Q) of dynamic shared
+// memory; at most Lanes (1, 2 or 4) threads per near-set vertex. The distances must be infinity
+// beforehand (fill_infinity).
+template <class Distance, std::uint32_t Q = block_driver_tuning::near_capacity,
+          unsigned Lanes = block_driver_tuning::row_lanes>
+__global__ void __launch_bounds__(block_driver_tuning::threads)
+    block_solve(block_view<Distance> v, const vertex_t* sources, vertex_t single_source) {
+  extern __shared__ uint2 near_queue[];  // [2][Q]
+  __shared__ near_far_books books;
+  // The block's two far piles, pile p at piles + p * far_capacity (arithmetic, not an array of two
+  // pointers: indexed at run time, such an array lives in local memory, a 16-byte stack frame).
+  near_far_solve<Distance, Lanes>(block_scope<Q>{&books, near_queue}, v, v.dist + blockIdx.x * v.row_stride,
+                                  v.far_piles + 2 * std::size_t{blockIdx.x} * v.far_capacity,
+                                  sources ? sources[blockIdx.x] : single_source, v.outcome + blockIdx.x);
+}
+
+// The wide driver's kernel: one solve from `source` by every block of a cooperative grid (all
+// resident), the books and near queues (2 x near_capacity entries) in global memory; row 0 of
+// v.dist, the first two far piles, v.outcome[0].
+template <class Distance, unsigned Lanes = block_driver_tuning::row_lanes>
+__global__ void __launch_bounds__(block_driver_tuning::threads)
+    wide_solve(block_view<Distance> v, near_far_books* books, uint4* near, std::uint32_t near_capacity, vertex_t source) {
+  __shared__ near_far_books copy;
+  __shared__ unsigned long long block_edges[2];
+  __shared__ std::uint32_t barriers;
+  if (threadIdx.x == 0) barriers = 0;
+  near_far_solve<Distance, Lanes>(grid_scope{books, &copy, near, near_capacity, block_edges, &barriers}, v, v.dist,
+                                  v.far_piles, source, v.outcome);
 }
 
 // One run of the block driver on stream: the distances of `blocks` rows (v.row_stride apart) filled
@@ -353,6 +540,42 @@ float run_block_solve(const block_view<Distance>& v, const vertex_t* sources, ve
   DS_CUDA_LAUNCH("block_solve");
   DS_CUDA(cudaEventRecord(stop, stream));
   DS_CUDA(cudaMemcpyAsync(outcomes, v.outcome, blocks * sizeof(block_outcome), cudaMemcpyDeviceToHost, stream));
+  DS_CUDA(cudaStreamSynchronize(stream));
+  float ms = 0;
+  DS_CUDA(cudaEventElapsedTime(&ms, start, stop));
+  return ms;
+}
+
+// The wide driver's grid: blocks of block_driver_tuning::threads, as many as can be resident at once
+// (a cooperative launch needs them all resident); 0 when the device cannot launch cooperatively.
+template <class Distance, unsigned Lanes>
+unsigned wide_solve_blocks() {
+  int device = 0, cooperative = 0, sms = 0, per_sm = 0;
+  DS_CUDA(cudaGetDevice(&device));
+  DS_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+  DS_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wide_solve<Distance, Lanes>,
+                                                        static_cast<int>(block_driver_tuning::threads), 0));
+  return cooperative ? static_cast<unsigned>(sms * per_sm) : 0u;
+}
+
+// One run of the wide driver on stream: v.dist (num_vertices) filled with infinity, then
+// wide_solve<Distance, Lanes> on `blocks` blocks (wide_solve_blocks), timed from start to stop; the
+// outcome copied into *outcome (host memory). Returns the milliseconds, the fill included.
+template <class Distance, unsigned Lanes>
+float run_wide_solve(const block_view<Distance>& v, near_far_books* books, uint4* near, std::uint32_t near_capacity,
+                     vertex_t source, unsigned blocks, unsigned fill_blocks, cudaStream_t stream, cudaEvent_t start,
+                     cudaEvent_t stop, block_outcome* outcome) {
+  DS_CUDA(cudaEventRecord(start, stream));
+  fill_infinity<Distance><<<fill_blocks, 256, 0, stream>>>(v.dist, v.num_vertices);
+  DS_CUDA_LAUNCH("fill_infinity");
+  DS_CUDA(cudaMemsetAsync(books, 0, sizeof(near_far_books), stream));  // the barrier's arrivals
+  void* args[] = {const_cast<block_view<Distance>*>(&v), &books, &near, &near_capacity, &source};
+  DS_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(wide_solve<Distance, Lanes>), dim3(blocks),
+                                      dim3(block_driver_tuning::threads), args, 0, stream));
+  DS_CUDA_LAUNCH("wide_solve");
+  DS_CUDA(cudaEventRecord(stop, stream));
+  DS_CUDA(cudaMemcpyAsync(outcome, v.outcome, sizeof(block_outcome), cudaMemcpyDeviceToHost, stream));
   DS_CUDA(cudaStreamSynchronize(stream));
   float ms = 0;
   DS_CUDA(cudaEventElapsedTime(&ms, start, stop));

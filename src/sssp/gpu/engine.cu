@@ -235,8 +235,11 @@ class engine final : public detail::gpu_engine, private engine_context {
                                   "; got " + std::to_string(K));
     // --- driver hook (issue 9): the partitioned driver, or the step loop below. ---
     const bool partitioned = use_partitioned_driver(opts);
+    const bool wide = !partitioned && use_wide_driver(opts);
     const bucket_of_distance<Distance> bucket =
-        bucket_width(opts, partitioned ? partition_tuning::auto_delta_scale : 1.0);
+        bucket_width(opts, partitioned ? partition_tuning::auto_delta_scale
+                           : wide      ? block_driver_tuning::wide_auto_delta_scale
+                                       : 1.0);
     const std::uint32_t last = last_bucket(opts.cutoff, bucket);
     loop_outcome out;
     std::string driver = "steps";
@@ -252,16 +255,17 @@ class engine final : public detail::gpu_engine, private engine_context {
                decimal(regions.phase_ms[2]) + ", idle " + decimal(regions.phase_ms[3]) + ", grid barriers " +
                decimal(regions.phase_ms[4]);
     }
-    const bool in_block = !partitioned && use_block_driver(opts);
+    const bool in_block = !partitioned && (wide || use_block_driver(opts));
     block_outcome blk{};
     std::uint32_t growths = 0;
     if (in_block) {
-      out.milliseconds = solve_in_block(source, bucket, last, opts.queue_capacity, blk, growths);
+      out.milliseconds = solve_in_block(source, bucket, last, opts.queue_capacity, wide, blk, growths);
       out.final.overflowed = blk.overflowed;
-      driver = "block: near-far in one block of " + std::to_string(block_driver_tuning::threads) + " threads; " +
-               std::to_string(blk.buckets) + " buckets, " + std::to_string(blk.passes) + " far-pile passes (" +
-               std::to_string(blk.respills) + " again after a full near set), far pile " + std::to_string(blk.max_far) +
-               " at most";
+      driver = (wide ? "wide: near-far over " + std::to_string(wide_blocks_) + " blocks of "
+                     : std::string("block: near-far in one block of ")) +
+               std::to_string(block_driver_tuning::threads) + " threads; " + std::to_string(blk.buckets) +
+               " buckets, " + std::to_string(blk.passes) + " far-pile passes (" + std::to_string(blk.respills) +
+               " again after a full near set), far pile " + std::to_string(blk.max_far) + " at most";
     }
     // --- end of the driver hook ---
     frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
@@ -377,10 +381,7 @@ class engine final : public detail::gpu_engine, private engine_context {
       build_regions(false);
       return true;
     }
-    if (opts.driver != gpu_driver::automatic || g_.space == memory_space::device || !std::isinf(opts.cutoff) ||
-        opts.light != light_phase::automatic || opts.cluster_blocks != 0 || opts.queue_capacity != 0 ||
-        static_cast<double>(m_) >= partition_tuning::automatic_below_degree * static_cast<double>(n_) ||
-        regions_unusable_ || !partition_may_fit_on_chip(n_, m_, multiprocessors_))
+    if (!automatic_sparse(opts) || regions_unusable_ || !partition_may_fit_on_chip(n_, m_, multiprocessors_))
       return false;
     try {
       build_regions(true);
@@ -396,6 +397,15 @@ class engine final : public detail::gpu_engine, private engine_context {
     partitioned_.reset();
     regions_unusable_ = true;
     return false;
+  }
+
+  // The automatic choice's sparse case: options.driver automatic on a graph in host memory with a
+  // mean out-degree below partition_tuning::automatic_below_degree, and none of the step loop's own
+  // options (a cutoff, a light-phase mode, a cluster size, a queue size) set.
+  bool automatic_sparse(const options& opts) const {
+    return opts.driver == gpu_driver::automatic && g_.space != memory_space::device && std::isinf(opts.cutoff) &&
+           opts.light == light_phase::automatic && opts.cluster_blocks == 0 && opts.queue_capacity == 0 &&
+           static_cast<double>(m_) < partition_tuning::automatic_below_degree * static_cast<double>(n_);
   }
 
   // Builds the owner regions (once per solver) and, unless require_on_chip finds a region too large
@@ -417,8 +427,34 @@ class engine final : public detail::gpu_engine, private engine_context {
   // One solve in one block; returns its milliseconds (the distance fill included, as the step loop's
   // initialisation is). The far piles start at queue_capacity entries (options::queue_capacity; 0:
   // 2n + 1024) on first use; one that fills doubles them and the solve runs again (growths).
+  // The wide driver (block_driver.cuh: the block driver's Near-Far over every block of a cooperative
+  // grid, one grid barrier an iteration) runs when asked for (options.driver, --driver wide) and,
+  // with options.driver automatic, on the sparse graphs the partitioned driver declines because a
+  // region would not keep its distances and arcs on chip (automatic_sparse; called after
+  // use_partitioned_driver): the 4000 x 4000 grid in 38 ms against the step loop's 93 (H100,
+  // block_driver_tuning::wide_auto_delta_scale). Where the GPU cannot launch it cooperatively,
+  // automatic takes the step loop and a forced run throws.
+  bool use_wide_driver(const options& opts) {
+    if (n_ == 0) return false;
+    if (opts.driver == gpu_driver::wide) return true;
+    return automatic_sparse(opts) && wide_launchable();
+  }
+
+  // Sizes the wide driver's grid on first use; false when the GPU cannot launch it cooperatively.
+  bool wide_launchable() {
+    if (wide_blocks_ == 0 && !wide_unlaunchable_) {
+      wide_blocks_ = wide_solve_blocks<Distance, block_driver_tuning::row_lanes>();
+      wide_unlaunchable_ = wide_blocks_ == 0;
+    }
+    return !wide_unlaunchable_;
+  }
+
   double solve_in_block(vertex_t source, bucket_of_distance<Distance> bucket, std::uint32_t last,
-                        std::uint32_t queue_capacity, block_outcome& blk, std::uint32_t& growths) {
+                        std::uint32_t queue_capacity, bool wide, block_outcome& blk, std::uint32_t& growths) {
+    if (wide && !wide_books_.get()) {
+      if (!wide_launchable()) throw std::runtime_error("the wide driver needs a GPU that launches cooperative kernels");
+      wide_books_ = device_array<near_far_books>(1, "the wide driver's books");
+    }
     if (!block_set_up_) {
       DS_CUDA(cudaFuncSetAttribute(block_solve<Distance, block_driver_tuning::near_capacity, block_driver_tuning::row_lanes>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -430,10 +466,24 @@ class engine final : public detail::gpu_engine, private engine_context {
     auto* host = reinterpret_cast<block_outcome*>(pinned<unsigned char>() + 4 * sizeof(std::uint32_t));
     const unsigned fill_blocks = std::min<unsigned>(shape_.blocks, (n_ + 255) / 256 + 1);
     while (true) {
-      const block_view<Distance> v{offsets_.get(), targets_.get(), weights_.get(), n_, bucket, last, dist_.get(), n_,
-                                   block_piles_.get(), block_far_capacity_, block_outcome_.get()};
-      const double ms = run_block_solve<Distance, block_driver_tuning::near_capacity, block_driver_tuning::row_lanes>(
-          v, nullptr, source, 1, block_driver_tuning::threads, fill_blocks, stream_, start_, stop_, host);
+      // The wide driver's near queues: queue_capacity entries each, or n + 512 (a near set that
+      // fills spills to the far pile, as the block driver's does: they never need to grow).
+      const std::uint32_t near_capacity = queue_capacity ? queue_capacity : capped(std::uint64_t{n_} + 512);
+      if (wide && wide_near_capacity_ != near_capacity) {
+        block_near_ = {};
+        reserve(2 * std::size_t{near_capacity} * sizeof(uint4), "the wide driver's near queues");
+        block_near_ = device_array<uint4>(2 * std::size_t{near_capacity}, "the wide driver's near queues");
+        wide_near_capacity_ = near_capacity;
+      }
+      const block_view<Distance> v{offsets_.get(), targets_.get(), weights_.get(), n_,          bucket,
+                                   last,           dist_.get(),     n_,          block_piles_.get(), block_far_capacity_,
+                                   block_outcome_.get(), m_};
+      const double ms =
+          wide ? run_wide_solve<Distance, block_driver_tuning::row_lanes>(v, wide_books_.get(), block_near_.get(),
+                                                                          near_capacity, source, wide_blocks_,
+                                                                          fill_blocks, stream_, start_, stop_, host)
+               : run_block_solve<Distance, block_driver_tuning::near_capacity, block_driver_tuning::row_lanes>(
+                     v, nullptr, source, 1, block_driver_tuning::threads, fill_blocks, stream_, start_, stop_, host);
       blk = *host;
       if (!blk.capacity_exceeded) return ms;
       if (block_far_capacity_ >= 0x7FFFFFF0u) throw std::runtime_error("GPU block driver: far piles exceed 2^31 entries");
@@ -613,6 +663,11 @@ class engine final : public detail::gpu_engine, private engine_context {
   device_array<block_outcome> block_outcome_;
   device_array<uint2> block_piles_;
   std::uint32_t block_far_capacity_ = 0;
+  device_array<uint4> block_near_;               // the wide driver's two near queues (as many entries as a pile)
+  device_array<near_far_books> wide_books_;
+  std::uint32_t wide_near_capacity_ = 0;
+  unsigned wide_blocks_ = 0;                     // the wide driver's grid, on first use
+  bool wide_unlaunchable_ = false;               // this GPU cannot launch the wide driver cooperatively
 };
 
 }  // namespace deltasplit::sssp::gpu

@@ -216,7 +216,9 @@ TEST_P(ForcedDriver, DriverIsReported) {
     EXPECT_NE(d.find("rounds"), std::string::npos) << d;
     EXPECT_NE(d.find("idle"), std::string::npos) << d;  // the profile
   } else {
-    EXPECT_EQ(d.rfind("block: near-far in one block", 0), 0u) << d;
+    EXPECT_EQ(d.rfind(GetParam() == sssp::gpu_driver::wide ? "wide: near-far over " : "block: near-far in one block", 0),
+              0u)
+        << d;
     EXPECT_NE(d.find("buckets"), std::string::npos) << d;
     EXPECT_GT(got.stats.iterations, 0u);
     EXPECT_GT(got.stats.edges_relaxed, 0u);
@@ -228,6 +230,7 @@ TEST_P(ForcedDriver, DriverIsReported) {
   EXPECT_TRUE(same_distances(steps, got));
   EXPECT_EQ(sssp::driver_from_name("partitioned"), sssp::gpu_driver::partitioned);
   EXPECT_EQ(sssp::driver_from_name("block"), sssp::gpu_driver::block);
+  EXPECT_EQ(sssp::driver_from_name("wide"), sssp::gpu_driver::wide);
   EXPECT_EQ(sssp::driver_from_name("auto"), sssp::gpu_driver::automatic);
   EXPECT_THROW(sssp::driver_from_name("cluster"), std::invalid_argument);
 }
@@ -280,7 +283,8 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
       EXPECT_TRUE(same_distances(loop, r)) << "options " << i;
     }
   }
-  // A dense graph, and regions too large for shared memory, take the step loop.
+  // A dense graph takes the step loop; a sparse one whose regions are too large for shared memory
+  // takes the wide driver, at three times the automatic delta (block_driver_tuning::wide_auto_delta_scale).
   graph::rmat_params rp;
   rp.scale = 12, rp.edge_factor = 16;
   const graph::csr dense = graph::generate_rmat(rp);
@@ -290,15 +294,22 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   gp.rows = gp.cols = 1500, gp.keep_fraction = 0.95;  // ~450 KB of distances and arcs a region (132 SMs)
   const graph::csr large = graph::generate_grid(gp);
   const sssp::result l = sssp::solver(large, o).run(3);
-  EXPECT_EQ(l.stats.driver, "steps");
+  EXPECT_EQ(l.stats.driver.rfind("wide: near-far over ", 0), 0u) << l.stats.driver;
   EXPECT_TRUE(l.stats.setup.empty());
   EXPECT_TRUE(same_distances(sssp::dijkstra(large, 3), l));
+  const sssp::validation tree = sssp::check_predecessors(large, 3, l);
+  EXPECT_TRUE(tree.ok) << tree.message;
+  const sssp::result large_loop = sssp::solver(large, steps).run(3);
+  EXPECT_NEAR(l.stats.delta, 3 * large_loop.stats.delta, 3.0);  // each rounded down
+  sssp::options capped = o;  // a step-loop option keeps the step loop here too
+  capped.queue_capacity = 1 << 16;
+  EXPECT_EQ(sssp::solver(large, capped).run(3).stats.driver, "steps");
 }
 
 // Regions that the automatic choice builds and then declines: its size check (before building) is
 // of the mean region with 16-bit weights, so a grid whose weights need 32 bits, with regions
 // between the two layouts' limits, passes it, is built, and does not fit. That run reports the
-// build ("regions built, not used") and takes the step loop, exactly; the next run builds nothing
+// build ("regions built, not used") and takes the wide driver, exactly; the next run builds nothing
 // and reports nothing. Sized for one block per SM with 222 KB of shared memory (partition_tuning):
 // ~5,800 vertices a region, ~197 KB with 16-bit weights, ~243 KB with 32-bit ones.
 TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
@@ -314,12 +325,12 @@ TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
   o.device = sssp::device_kind::gpu;
   sssp::solver automatic(wide, o);
   const sssp::result first = automatic.run(0);
-  EXPECT_EQ(first.stats.driver, "steps");
+  EXPECT_EQ(first.stats.driver.rfind("wide", 0), 0u) << first.stats.driver;
   EXPECT_EQ(first.stats.setup, "regions built, not used");
   EXPECT_GT(first.stats.setup_ms, 0);
   EXPECT_TRUE(same_distances(sssp::dijkstra(wide, 0), first));
   const sssp::result second = automatic.run(5);
-  EXPECT_EQ(second.stats.driver, "steps");
+  EXPECT_EQ(second.stats.driver.rfind("wide", 0), 0u) << second.stats.driver;
   EXPECT_TRUE(second.stats.setup.empty());
   EXPECT_EQ(second.stats.setup_ms, 0);
   EXPECT_TRUE(same_distances(sssp::dijkstra(wide, 5), second));
@@ -367,7 +378,11 @@ TEST_P(ForcedDriver, NearSetThatSpills) {
   const graph::csr g = make_csr(leaves + 1, star);
   for (double delta : {0.0, 1.0, 1e9}) {
     expect_all_strategies(g, {0}, "star of 60,000 leaves", true, delta);
-    const std::string d = sssp::solver(g, driven(sssp::strategy::near_far, delta)).run(0).stats.driver;
+    sssp::options o = driven(sssp::strategy::near_far, delta);
+    // The wide driver's near queues hold queue_capacity entries (n + 512 by default): 10,000 is
+    // below the 12,000 leaves of bucket 0 at delta 1.
+    if (GetParam() == sssp::gpu_driver::wide) o.queue_capacity = 10000;
+    const std::string d = sssp::solver(g, o).run(0).stats.driver;
     EXPECT_NE(d.find(" again after a full near set"), std::string::npos) << d;
     EXPECT_EQ(d.find("(0 again"), std::string::npos) << "delta " << delta << ": no bucket was taken again: " << d;
   }
@@ -405,6 +420,8 @@ std::string driver_label(const ::testing::TestParamInfo<sssp::gpu_driver>& info)
 }
 
 INSTANTIATE_TEST_SUITE_P(Drivers, ForcedDriver,
-                         ::testing::Values(sssp::gpu_driver::partitioned, sssp::gpu_driver::block), driver_label);
+                         ::testing::Values(sssp::gpu_driver::partitioned, sssp::gpu_driver::block,
+                                           sssp::gpu_driver::wide),
+                         driver_label);
 
 }  // namespace

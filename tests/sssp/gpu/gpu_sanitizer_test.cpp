@@ -1,7 +1,7 @@
 // Every path of the GPU loop on graphs small enough for compute-sanitizer: for each strategy and
 // small-frontier mode (light iterations block by block or cluster-synchronously, on clusters of 16,
-// 8 and 1 blocks), and for each strategy on the block driver (block_driver.cuh: its far piles of 16
-// entries grow, the star's bucket spills its near set), five tests, each solving one or a few tiny
+// 8 and 1 blocks), and for each strategy on the block and wide drivers (block_driver.cuh: their far
+// piles of 16 entries grow, the star's bucket spills the near set), five tests, each solving one or a few tiny
 // graphs with predecessors and comparing with Dijkstra vertex by vertex. The suite's other tests
 // use graphs of up to millions of vertices; under racecheck the persistent cluster kernel runs some
 // thousand times slower, its cost growing with the loop's rounds times the cluster's threads (a
@@ -41,7 +41,7 @@ std::string path_name(const ::testing::TestParamInfo<loop_path>& info) {
   std::string name = sssp::strategy_name(info.param.how);
   for (char& c : name)
     if (c == '-') c = '_';
-  if (info.param.driver == sssp::gpu_driver::block) return name + "_driver_block";
+  if (info.param.driver != sssp::gpu_driver::steps) return name + "_driver_" + sssp::driver_name(info.param.driver);
   return name + (info.param.light == sssp::light_phase::block ? "_block_" : "_cluster_") +
          std::to_string(info.param.blocks);
 }
@@ -54,7 +54,8 @@ std::vector<loop_path> every_path() {
                            {how, sssp::light_phase::cluster, 1}})
       paths.push_back(mode);
   for (sssp::strategy how : deltasplit_test::gpu_strategies)
-    paths.push_back({how, sssp::light_phase::automatic, 0, sssp::gpu_driver::block});
+    for (sssp::gpu_driver driver : {sssp::gpu_driver::block, sssp::gpu_driver::wide})
+      paths.push_back({how, sssp::light_phase::automatic, 0, driver});
   return paths;
 }
 
