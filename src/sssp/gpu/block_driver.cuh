@@ -254,6 +254,7 @@ struct grid_scope {
     __syncthreads();
   }
   __device__ void refresh() const {
+    __syncthreads();  // every thread has read the copy (the near-set count that ended the loop)
     if (threadIdx.x == 0) {
       const auto* from = reinterpret_cast<const std::uint32_t*>(books);
       auto* to = reinterpret_cast<std::uint32_t*>(copy);
