@@ -45,8 +45,9 @@
 // automatic delta): ranks that go round the blocks a warp at a time, so that a near set of a few
 // thousand vertices is spread over every SM rather than packed into the first few (47.3 -> 39.6
 // ms); near-set entries that carry their row's start, read by the queueing thread while its slot's
-// atomic is in flight (NY 6.08 -> 5.94 ms; the grid no faster); the barrier's own poll instead of
-// cooperative groups' grid sync and a separate read of the books (NY 6.9 -> 6.0 ms). A
+// atomic is in flight (NY's source 31040 6.08 -> 5.94 ms; the grid no faster); the barrier's own
+// poll instead of cooperative groups' grid sync and a separate read of the books (NY's source 31040
+// 7.00 -> 6.15 ms, the grid 52.5 -> 50.1). A
 // one-vertex-a-step path costs 2.75 us an iteration (the block driver: 1.45; the step loop 2.2):
 // the barrier and the L2 round trips of the queues. On the grid: 38 ms against the step loop's 93
 // (its iterations spread over all 132 SMs instead of one 16-SM cluster); the engine runs it by
