@@ -420,6 +420,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         }
         workers_sync();
         const std::uint32_t n = min(taken[c], tuning::frontier);
+        if (tid == keeper) taken[c ^ 1u] = 0;  // the next pass's counter (every worker read it last pass)
         if (n == 0) {  // a local fixpoint: idle unless the receiver delivered since the keeper looked
           if (tid == keeper) {
             lap(1);
@@ -432,7 +433,6 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             }
             lap(3);
             seen = shared_read(&delivery) >> 1;
-            taken[c ^ 1u] = 0;
           }
           workers_sync();
           if (shared_read(&round_over)) break;
@@ -440,7 +440,6 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         }
         k += 1;
         if (tid == keeper) {
-          taken[c ^ 1u] = 0;  // the next pass's counter
           processed += n;
           largest = max(largest, static_cast<unsigned long long>(n));
         }
@@ -671,10 +670,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     shared_dist_ = bytes(true, false) <= tuning::shared_budget;
     shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true) <= tuning::shared_budget;
     shared_bytes_ = bytes(shared_dist_, shared_arcs_);
-    if (require_on_chip && !on_chip()) {
-      declined_ = true;
-      return;
-    }
+    if (require_on_chip && !on_chip()) return;  // declined: no kernel chosen, nothing uploaded
     kernel_ = shared_arcs_   ? partitioned_solve<Distance, true, true>
               : shared_dist_ ? partitioned_solve<Distance, true, false>
                              : partitioned_solve<Distance, false, false>;
@@ -772,7 +768,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   }
 
   bool on_chip() const override { return shared_dist_ && shared_arcs_; }
-  bool declined() const { return declined_; }
+  bool declined() const { return kernel_ == nullptr; }
 
   std::string describe() const override {
     return "partitioned: " + std::to_string(parts_) + " blocks of " + std::to_string(tuning::threads) + " threads on " +
@@ -784,7 +780,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   vertex_t n_;
   std::uint32_t sms_ = 0, parts_ = 0, words_ = 0;
   int clock_khz_ = 1;
-  bool narrow_ = false, shared_dist_ = false, shared_arcs_ = false, declined_ = false;
+  bool narrow_ = false, shared_dist_ = false, shared_arcs_ = false;
   std::size_t shared_bytes_ = 0;
   void (*kernel_)(partitioned_view<Distance>, vertex_t) = nullptr;
   device_array<edge_t> offsets_;
