@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <thread>
 #include <limits>
 #include <memory>
@@ -255,13 +256,13 @@ class engine final : public detail::gpu_engine, private engine_context {
                decimal(regions.phase_ms[2]) + ", idle " + decimal(regions.phase_ms[3]) + ", grid barriers " +
                decimal(regions.phase_ms[4]);
     }
-    const bool in_block = !partitioned && (wide || use_block_driver(opts));
+    const bool near_far_driver = !partitioned && (wide || use_block_driver(opts));
     block_outcome blk{};
     std::uint32_t growths = 0;
-    if (in_block) {
-      out.milliseconds = solve_in_block(source, bucket, last, opts.queue_capacity, wide, blk, growths);
+    if (near_far_driver) {
+      out.milliseconds = solve_near_far(source, bucket, last, opts.queue_capacity, wide, blk, growths);
       out.final.overflowed = blk.overflowed;
-      driver = (wide ? "wide: near-far over " + std::to_string(wide_blocks_) + " blocks of "
+      driver = (wide ? "wide: near-far over " + std::to_string(*wide_blocks_) + " blocks of "
                      : std::string("block: near-far in one block of ")) +
                std::to_string(block_driver_tuning::threads) + " threads; " + std::to_string(blk.buckets) +
                " buckets, " + std::to_string(blk.passes) + " far-pile passes (" + std::to_string(blk.respills) +
@@ -269,13 +270,13 @@ class engine final : public detail::gpu_engine, private engine_context {
     }
     // --- end of the driver hook ---
     frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
-    if (!partitioned && !in_block) {  // the step loop's queues and light-arc split
+    if (!partitioned && !near_far_driver) {  // the step loop's queues and light-arc split
       if (K > queued_buckets_) allocate_queues(queue_capacity_, K);
       split_at(bucket.delta);
     }
 
     const bool block_light = block_light_phase(opts.light, n_, m_);
-    while (!partitioned && !in_block) {
+    while (!partitioned && !near_far_driver) {
       solve_context<Distance> ctx = context(K, bucket, opts.how, block_light, last);
       manager.prepare(ctx.view);
       out = solve(ctx, manager, source, opts.phase_times);
@@ -334,7 +335,7 @@ class engine final : public detail::gpu_engine, private engine_context {
       st.setup = "regions built, not used";
       declined_setup_ms_ = 0;
     }
-    if (partitioned || in_block) {  // no cluster, no manager; the driver's own figures
+    if (partitioned || near_far_driver) {  // no cluster, no manager; the driver's own figures
       // partitioned: iterations are the most local iterations one block ran in a round, summed over rounds
       st.iterations = partitioned ? regions.chain : blk.iterations;
       st.edges_relaxed = partitioned ? regions.edges_relaxed : blk.edges_relaxed;
@@ -424,9 +425,6 @@ class engine final : public detail::gpu_engine, private engine_context {
   // bench/results/block_driver.md). Its place is many sources, one block each (many_sources.cu).
   bool use_block_driver(const options& opts) const { return opts.driver == gpu_driver::block && n_ > 0; }
 
-  // One solve in one block; returns its milliseconds (the distance fill included, as the step loop's
-  // initialisation is). The far piles start at queue_capacity entries (options::queue_capacity; 0:
-  // 2n + 1024) on first use; one that fills doubles them and the solve runs again (growths).
   // The wide driver (block_driver.cuh: the block driver's Near-Far over every block of a cooperative
   // grid, one grid barrier an iteration) runs when asked for (options.driver, --driver wide) and,
   // with options.driver automatic, on the sparse graphs the partitioned driver declines because a
@@ -442,14 +440,17 @@ class engine final : public detail::gpu_engine, private engine_context {
 
   // Sizes the wide driver's grid on first use; false when the GPU cannot launch it cooperatively.
   bool wide_launchable() {
-    if (wide_blocks_ == 0 && !wide_unlaunchable_) {
-      wide_blocks_ = wide_solve_blocks<Distance, block_driver_tuning::row_lanes>();
-      wide_unlaunchable_ = wide_blocks_ == 0;
-    }
-    return !wide_unlaunchable_;
+    if (!wide_blocks_) wide_blocks_ = wide_solve_blocks<Distance, block_driver_tuning::row_lanes>();
+    return *wide_blocks_ > 0;
   }
 
-  double solve_in_block(vertex_t source, bucket_of_distance<Distance> bucket, std::uint32_t last,
+  // One Near-Far solve, in one block (the block driver) or over the whole grid (wide); returns its
+  // milliseconds (the distance fill included, as the step loop's initialisation is). The far piles
+  // start at queue_capacity entries (options::queue_capacity; 0: 2n + 1024) on first use; one that
+  // fills doubles them and the solve runs again (growths). The wide driver's near queues hold
+  // queue_capacity entries each, or n + 512: a near set that fills spills to the far pile, as the
+  // block driver's does, so they never grow.
+  double solve_near_far(vertex_t source, bucket_of_distance<Distance> bucket, std::uint32_t last,
                         std::uint32_t queue_capacity, bool wide, block_outcome& blk, std::uint32_t& growths) {
     if (wide && !wide_books_.get()) {
       if (!wide_launchable()) throw std::runtime_error("the wide driver needs a GPU that launches cooperative kernels");
@@ -465,22 +466,19 @@ class engine final : public detail::gpu_engine, private engine_context {
     if (block_far_capacity_ == 0) grow_block_piles(queue_capacity ? queue_capacity : initial_queue_capacity());
     auto* host = reinterpret_cast<block_outcome*>(pinned<unsigned char>() + 4 * sizeof(std::uint32_t));
     const unsigned fill_blocks = std::min<unsigned>(shape_.blocks, (n_ + 255) / 256 + 1);
+    const std::uint32_t near_capacity = queue_capacity ? queue_capacity : capped(std::uint64_t{n_} + 512);
+    if (wide && wide_near_.size() != 2 * std::size_t{near_capacity}) {
+      wide_near_ = {};
+      reserve(2 * std::size_t{near_capacity} * sizeof(uint4), "the wide driver's near queues");
+      wide_near_ = device_array<uint4>(2 * std::size_t{near_capacity}, "the wide driver's near queues");
+    }
     while (true) {
-      // The wide driver's near queues: queue_capacity entries each, or n + 512 (a near set that
-      // fills spills to the far pile, as the block driver's does: they never need to grow).
-      const std::uint32_t near_capacity = queue_capacity ? queue_capacity : capped(std::uint64_t{n_} + 512);
-      if (wide && wide_near_capacity_ != near_capacity) {
-        block_near_ = {};
-        reserve(2 * std::size_t{near_capacity} * sizeof(uint4), "the wide driver's near queues");
-        block_near_ = device_array<uint4>(2 * std::size_t{near_capacity}, "the wide driver's near queues");
-        wide_near_capacity_ = near_capacity;
-      }
       const block_view<Distance> v{offsets_.get(), targets_.get(), weights_.get(), n_,          bucket,
                                    last,           dist_.get(),     n_,          block_piles_.get(), block_far_capacity_,
                                    block_outcome_.get(), m_};
       const double ms =
-          wide ? run_wide_solve<Distance, block_driver_tuning::row_lanes>(v, wide_books_.get(), block_near_.get(),
-                                                                          near_capacity, source, wide_blocks_,
+          wide ? run_wide_solve<Distance, block_driver_tuning::row_lanes>(v, wide_books_.get(), wide_near_.get(),
+                                                                          near_capacity, source, *wide_blocks_,
                                                                           fill_blocks, stream_, start_, stop_, host)
                : run_block_solve<Distance, block_driver_tuning::near_capacity, block_driver_tuning::row_lanes>(
                      v, nullptr, source, 1, block_driver_tuning::threads, fill_blocks, stream_, start_, stop_, host);
@@ -663,11 +661,9 @@ class engine final : public detail::gpu_engine, private engine_context {
   device_array<block_outcome> block_outcome_;
   device_array<uint2> block_piles_;
   std::uint32_t block_far_capacity_ = 0;
-  device_array<uint4> block_near_;               // the wide driver's two near queues (as many entries as a pile)
+  device_array<uint4> wide_near_;                // the wide driver's two near queues
   device_array<near_far_books> wide_books_;
-  std::uint32_t wide_near_capacity_ = 0;
-  unsigned wide_blocks_ = 0;                     // the wide driver's grid, on first use
-  bool wide_unlaunchable_ = false;               // this GPU cannot launch the wide driver cooperatively
+  std::optional<unsigned> wide_blocks_;          // the wide driver's grid, on first use (0: cannot launch)
 };
 
 }  // namespace deltasplit::sssp::gpu
