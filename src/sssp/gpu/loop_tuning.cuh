@@ -145,4 +145,59 @@ struct partition_tuning {
   static constexpr double automatic_below_degree = 6.0;
 };
 
+// Tuning constants of the block and wide drivers (block_driver.cuh; bench/results/block_driver.md and
+// sssp_roads.md have every run).
+struct block_driver_tuning {
+  // One source: one block of 1024 threads, the most a block may have, so a road frontier of a few
+  // hundred to a few thousand vertices is one pass of the block; near-set entries per queue (two
+  // queues of 8-byte entries: 128 KB of shared memory). Not swept for one source: the driver
+  // loses to the step loop on every graph measured (H100: NY 7.19 against 5.04 ms).
+  static constexpr unsigned threads = 1024;
+  static constexpr std::uint32_t near_capacity = 8192;
+  // Many sources, one block each: blocks of 256 threads with near queues of 2048 entries (32 KB),
+  // four blocks per SM. H100, 1,000 random sources, the same kernel (64 registers at most at every
+  // size): NY 69.4 / 45.6 / 35.1 ms with 1024 / 512 / 256 threads a block (1 / 2 / 4 blocks per
+  // SM), road-FLA 175.7 / 158.9 / 166.7 ms: 256 wins on NY by 23% and loses 5% on FLA.
+  static constexpr unsigned rows_threads = 256;
+  static constexpr std::uint32_t rows_near_capacity = 2048;
+  // Far-pile entries a block starts with when it solves one of many sources: n / 16 + 1024 (the
+  // largest piles seen: NY n / 80, FLA n / 92, the 4000 x 4000 grid n / 650); a batch that fills
+  // one doubles them and runs again.
+  static constexpr std::uint32_t rows_far_divisor = 16;
+  // The automatic many-source engine (options::driver automatic) is one block per source below
+  // this mean out-degree, the vertex-major batch from it on. H100, 2026-11-26, 1,000 random sources,
+  // gpu-reduce (bench/results/block_driver.md): one block per source against the vertex-major batch
+  // NY (mean degree 2.8) 36 against 528 ms, road-FLA (2.5) 168 against 1,843, chicago-regional
+  // (2.9) all-pairs 40 against 250 (H200, 2dfbc2c); soc-slashdot0902 (11.5) 293 against 170 (H200,
+  // 2dfbc2c), Kronecker 20 (30) 10,205 against 2,999 (H200, 2dfbc2c): a power-law graph's wide
+  // frontiers fill one block and read every arc once per source, where the vertex-major batch
+  // reads it once for 32. The same cut as loop_tuning::block_light_below_degree.
+  static constexpr double rows_below_degree = 6.0;
+  // Arcs whose loads and atomics a thread issues before it looks at any of their results (not
+  // measured against other values).
+  static constexpr unsigned arc_batch = 4;
+  // Lanes per near-set vertex, at most (block_solve's Lanes): row_lanes while the near set has at
+  // most a row_lanes-th of the block's threads, halved until it fits, so that every arc of a road
+  // vertex is one round of loads and atomics. ncu of one NY solve (H100, 1024 threads, one lane a
+  // vertex): 69% of the warps' samples wait at the block barrier for the few warps that walk the
+  // near set, and those wait 43% of their samples on global loads and atomics, a second round of
+  // arc_batch arcs for every vertex of degree 5 or more. Measured in one lease (H100, 2026-11-26,
+  // bench/results/block_driver.md), one lane against row_lanes = 4: one source NY 7.24 -> 5.82 ms,
+  // road-FLA 16.73 -> 15.00 ms (median of 10 sources); one block per source (256 threads, 1,000
+  // sources) NY 34.7 -> 33.5 ms but road-FLA 165.1 -> 178.0 ms: four blocks an SM hide each
+  // other's latency, and idle lanes cost issue slots. Hence one lane a vertex for many sources,
+  // fixed at compile time: a lane count read at run time (a division per near iteration, 64
+  // registers) cost road-FLA's 1,000 sources 180 ms against the 165 of the kernel without lanes.
+  static constexpr unsigned row_lanes = 4;
+  static constexpr unsigned rows_lanes = 1;
+  // The wide driver (wide_solve: this Near-Far over every block of a cooperative grid, `threads`
+  // threads a block, one block per SM) uses this many times the automatic delta. H100, 2026-11-27,
+  // median of 3 sources (bench/results/sssp_roads.md), the delta as a multiple of the automatic
+  // one, 1 / 2 / 3 / 4 / 6 / 8: the 4000 x 4000 grid 41.7 / 38.1 / 38.2 / 39.6 / 44.1 / 49.6 ms; and
+  // forced on the road graphs (median of 10; there automatic takes the partitioned driver),
+  // 1 / 2 / 3 / 4: USA-road-d.NY 5.52 / 4.89 / 4.64 / 4.39, road-FLA 8.58 / 7.61 / 7.23 / 7.02.
+  // Three: the grid's best within noise, and most of what wider buckets give the roads.
+  static constexpr double wide_auto_delta_scale = 3.0;
+};
+
 }  // namespace deltasplit::sssp::gpu

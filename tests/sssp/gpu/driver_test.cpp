@@ -21,6 +21,7 @@
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/sssp.hpp"
 #include "sssp/gpu/gpu_checks.hpp"
+#include "sssp/gpu/loop_tuning.cuh"
 #include "sssp/test_graphs.hpp"
 
 namespace {
@@ -236,7 +237,7 @@ TEST_P(ForcedDriver, DriverIsReported) {
 }
 
 // options.driver == automatic: the partitioned driver on a sparse graph whose regions fit on chip
-// (its regions built once, reported as setup on every run, and twice the automatic delta), the
+// (its regions built once, reported as setup on every run, and partition_tuning's multiple of the automatic delta), the
 // step loop on a dense graph, with a cutoff, with any of the step loop's own options, and where the
 // regions cannot keep their arcs on chip. Exact in every case.
 TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
@@ -266,7 +267,8 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   steps.driver = sssp::gpu_driver::steps;
   const sssp::result loop = sssp::solver(road, steps).run(0);
   EXPECT_EQ(loop.stats.driver, "steps");
-  EXPECT_NEAR(first.stats.delta, 2 * loop.stats.delta, 1.0);  // partition_tuning::auto_delta_scale (rounded down)
+  EXPECT_NEAR(first.stats.delta, sssp::gpu::partition_tuning::auto_delta_scale * loop.stats.delta,
+              sssp::gpu::partition_tuning::auto_delta_scale);  // each rounded down
   EXPECT_TRUE(same_distances(loop, first));
 
   // The step loop's own options, and a cutoff, keep the step loop.
@@ -284,7 +286,7 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
     }
   }
   // A dense graph takes the step loop; a sparse one whose regions are too large for shared memory
-  // takes the wide driver, at three times the automatic delta (block_driver_tuning::wide_auto_delta_scale).
+  // takes the wide driver, at block_driver_tuning::wide_auto_delta_scale times the automatic delta.
   graph::rmat_params rp;
   rp.scale = 12, rp.edge_factor = 16;
   const graph::csr dense = graph::generate_rmat(rp);
@@ -300,7 +302,8 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   const sssp::validation tree = sssp::check_predecessors(large, 3, l);
   EXPECT_TRUE(tree.ok) << tree.message;
   const sssp::result large_loop = sssp::solver(large, steps).run(3);
-  EXPECT_NEAR(l.stats.delta, 3 * large_loop.stats.delta, 3.0);  // each rounded down
+  EXPECT_NEAR(l.stats.delta, sssp::gpu::block_driver_tuning::wide_auto_delta_scale * large_loop.stats.delta,
+              sssp::gpu::block_driver_tuning::wide_auto_delta_scale);  // each rounded down
   sssp::options capped = o;  // a step-loop option keeps the step loop here too
   capped.queue_capacity = 1 << 16;
   EXPECT_EQ(sssp::solver(large, capped).run(3).stats.driver, "steps");
