@@ -277,16 +277,22 @@ __device__ __forceinline__ void near_far_solve(const Scope& sc, const block_view
   unsigned pile = 0;  // the far pile in use
   std::uint32_t cur = 0;
 
+  // Queues u (distance bits db) in near queue `queue` through its count; false when the queue is
+  // full (the caller spills u to a far pile). The row's start is read while the slot's atomic is in
+  // flight.
+  auto to_near = [&](vertex_t u, std::uint32_t db, unsigned queue, std::uint32_t* count) {
+    const edge_t row = sc.row_start(v, u);
+    const std::uint32_t slot = queue_slot(count);
+    if (slot >= Q) return false;
+    sc.put(queue * std::size_t{Q} + slot, u, db, row);
+    return true;
+  };
+
   // Files an improved vertex u at distance d, of bucket b: into the near set when b is the current
   // bucket (or below), else onto the far pile; a full near set spills to the far pile.
   auto file = [&](vertex_t u, Distance d, std::uint32_t b, unsigned next_queue, std::uint32_t* next_count) {
     if (b <= cur) {
-      const edge_t row = sc.row_start(v, u);
-      const std::uint32_t slot = queue_slot(next_count);
-      if (slot < Q) {
-        sc.put(next_queue * std::size_t{Q} + slot, u, distance_bits(d), row);
-        return;
-      }
+      if (to_near(u, distance_bits(d), next_queue, next_count)) return;
       books.spilled[pile] = 1;
     }
     const std::uint32_t slot = queue_slot(&books.pile_count[pile]);
@@ -405,12 +411,7 @@ __device__ __forceinline__ void near_far_solve(const Scope& sc, const block_view
       if (read_l2(&dist[entry.x]) != d) continue;  // stale: a smaller distance was filed since
       const std::uint32_t b = v.bucket(d);
       if (b <= cur) {
-        const edge_t row = sc.row_start(v, entry.x);
-        const std::uint32_t slot = queue_slot(near_next);
-        if (slot < Q) {
-          sc.put(q * std::size_t{Q} + slot, entry.x, entry.y, row);
-          continue;
-        }
+        if (to_near(entry.x, entry.y, q, near_next)) continue;
         books.spilled[pile ^ 1] = 1;
       }
       const std::uint32_t slot = queue_slot(&books.pile_count[pile ^ 1]);
@@ -496,16 +497,16 @@ float run_block_solve(const block_view<Distance>& v, const vertex_t* sources, ve
 }
 
 // The wide driver's grid: blocks of block_driver_tuning::threads, as many as can be resident at once
-// (a cooperative launch needs them all resident); 0 when the device cannot launch cooperatively.
+// (a cooperative launch needs them all resident) on the device's `sms` multiprocessors; 0 when the
+// device cannot launch cooperatively.
 template <class Distance, unsigned Lanes>
-unsigned wide_solve_blocks() {
-  int device = 0, cooperative = 0, sms = 0, per_sm = 0;
+unsigned wide_solve_blocks(unsigned sms) {
+  int device = 0, cooperative = 0, per_sm = 0;
   DS_CUDA(cudaGetDevice(&device));
   DS_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
-  DS_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, wide_solve<Distance, Lanes>,
                                                         static_cast<int>(block_driver_tuning::threads), 0));
-  return cooperative ? static_cast<unsigned>(sms * per_sm) : 0u;
+  return cooperative ? sms * static_cast<unsigned>(per_sm) : 0u;
 }
 
 // One run of the wide driver on stream: v.dist (num_vertices) filled with infinity, then

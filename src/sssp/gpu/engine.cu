@@ -393,9 +393,9 @@ class engine final : public detail::gpu_engine, private engine_context {
     }
     if (partitioned_ && partitioned_->on_chip()) return true;
     // A region's distances or arcs do not fit after all (the size check is of the mean region): the
-    // regions were built (host work, nothing uploaded) and this run reports it; they are let go.
-    declined_setup_ms_ = regions_built_ms_;
-    partitioned_.reset();
+    // regions this run cut were declined (host work, nothing uploaded) and this run reports them. A
+    // driver an earlier forced run built (regions in global memory) stays for the forced runs.
+    if (!partitioned_) declined_setup_ms_ = regions_built_ms_;
     regions_unusable_ = true;
     return false;
   }
@@ -440,7 +440,7 @@ class engine final : public detail::gpu_engine, private engine_context {
 
   // Sizes the wide driver's grid on first use; false when the GPU cannot launch it cooperatively.
   bool wide_launchable() {
-    if (!wide_blocks_) wide_blocks_ = wide_solve_blocks<Distance, block_driver_tuning::row_lanes>();
+    if (!wide_blocks_) wide_blocks_ = wide_solve_blocks<Distance, block_driver_tuning::row_lanes>(multiprocessors_);
     return *wide_blocks_ > 0;
   }
 
@@ -456,14 +456,14 @@ class engine final : public detail::gpu_engine, private engine_context {
       if (!wide_launchable()) throw std::runtime_error("the wide driver needs a GPU that launches cooperative kernels");
       wide_books_ = device_array<near_far_books>(1, "the wide driver's books");
     }
-    if (!block_set_up_) {
+    if (!wide && !block_shared_set_) {  // the block driver's near queues: 128 KB of shared memory
       DS_CUDA(cudaFuncSetAttribute(block_solve<Distance, block_driver_tuning::near_capacity, block_driver_tuning::row_lanes>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
                                    static_cast<int>(block_driver_shared_bytes(block_driver_tuning::near_capacity))));
-      block_outcome_ = device_array<block_outcome>(1, "the block driver's outcome");
-      block_set_up_ = true;
+      block_shared_set_ = true;
     }
-    if (block_far_capacity_ == 0) grow_block_piles(queue_capacity ? queue_capacity : initial_queue_capacity());
+    if (!block_outcome_.get()) block_outcome_ = device_array<block_outcome>(1, "the block driver's outcome");
+    if (block_far_capacity() == 0) grow_block_piles(queue_capacity ? queue_capacity : initial_queue_capacity());
     auto* host = reinterpret_cast<block_outcome*>(pinned<unsigned char>() + 4 * sizeof(std::uint32_t));
     const unsigned fill_blocks = std::min<unsigned>(shape_.blocks, (n_ + 255) / 256 + 1);
     const std::uint32_t near_capacity = queue_capacity ? queue_capacity : capped(std::uint64_t{n_} + 512);
@@ -474,7 +474,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     }
     while (true) {
       const block_view<Distance> v{offsets_.get(), targets_.get(), weights_.get(), n_,          bucket,
-                                   last,           dist_.get(),     n_,          block_piles_.get(), block_far_capacity_,
+                                   last,           dist_.get(),     n_,          block_piles_.get(), block_far_capacity(),
                                    block_outcome_.get(), m_};
       const double ms =
           wide ? run_wide_solve<Distance, block_driver_tuning::row_lanes>(v, wide_books_.get(), wide_near_.get(),
@@ -484,8 +484,8 @@ class engine final : public detail::gpu_engine, private engine_context {
                      v, nullptr, source, 1, block_driver_tuning::threads, fill_blocks, stream_, start_, stop_, host);
       blk = *host;
       if (!blk.capacity_exceeded) return ms;
-      if (block_far_capacity_ >= 0x7FFFFFF0u) throw std::runtime_error("GPU block driver: far piles exceed 2^31 entries");
-      grow_block_piles(capped(std::uint64_t{block_far_capacity_} * 2));
+      if (block_far_capacity() >= 0x7FFFFFF0u) throw std::runtime_error("GPU block driver: far piles exceed 2^31 entries");
+      grow_block_piles(capped(std::uint64_t{block_far_capacity()} * 2));
       ++growths;
     }
   }
@@ -494,8 +494,10 @@ class engine final : public detail::gpu_engine, private engine_context {
     block_piles_ = {};
     reserve(2 * std::size_t{capacity} * sizeof(uint2), "the block driver's far piles");
     block_piles_ = device_array<uint2>(2 * std::size_t{capacity}, "the block driver's far piles");
-    block_far_capacity_ = capacity;
   }
+
+  // Entries of each of the two far piles (0 before the first solve).
+  std::uint32_t block_far_capacity() const { return static_cast<std::uint32_t>(block_piles_.size() / 2); }
 
   std::uint32_t initial_queue_capacity() const { return capped(2 * std::uint64_t{n_} + 1024); }
   std::uint32_t chunk_capacity(std::uint32_t queue) const { return capped(queue + m_ / loop_tuning::chunk_arcs + 1); }
@@ -657,10 +659,9 @@ class engine final : public detail::gpu_engine, private engine_context {
   double regions_built_ms_ = 0;    // what building partitioned_ took (host)
   bool regions_unusable_ = false;  // automatic: the partitioned driver cannot run on this GPU, or its regions do not fit
   double declined_setup_ms_ = 0;   // regions built and not used, not yet reported by a run
-  bool block_set_up_ = false;                                  // the block driver, on first use
+  bool block_shared_set_ = false;  // block_solve's shared-memory limit raised (the block driver's first run)
   device_array<block_outcome> block_outcome_;
   device_array<uint2> block_piles_;
-  std::uint32_t block_far_capacity_ = 0;
   device_array<uint4> wide_near_;                // the wide driver's two near queues
   device_array<near_far_books> wide_books_;
   std::optional<unsigned> wide_blocks_;          // the wide driver's grid, on first use (0: cannot launch)
