@@ -65,7 +65,7 @@ enum class light_phase { automatic, block, cluster };
 // the sparse graphs whose regions do not (large grids and road networks), when no cutoff is set,
 // none of light, cluster_blocks and queue_capacity is set (they are the step loop's) and the graph
 // is in host memory; steps otherwise. The partitioned driver builds its regions once, on its first
-// run (statistics::setup_ms), and uses twice the automatic delta, the wide driver three times.
+// run (statistics::setup_ms), and, like the wide driver, uses three times the automatic delta.
 // Every strategy runs the partitioned, block and wide drivers the same way: they file no vertex
 // through a frontier manager, and statistics::driver says so. many_sources takes partitioned and
 // wide as steps (its vertex-major batch).

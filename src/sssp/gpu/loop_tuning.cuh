@@ -134,7 +134,15 @@ struct partition_tuning {
   // NY 3.20 / 2.93 / 2.90 ms, FLA 4.85 / 4.57 / 5.00 (one postman warp, same call); x2 with two
   // postman warps: NY 2.87, FLA 4.56. One block of 1,024 per SM, delta x0.25 / x0.5 / x1 / x2
   // (same call): NY 4.84 / 3.70 / 3.00 / 2.75 ms; FLA (x0.125 first) 9.52 / 6.76 / 5.26 / 4.54 / 4.39.
-  static constexpr double auto_delta_scale = 2.0;
+  // The kernel of 364eff6 (two sender warps), 2026-11-27 sixth session, H100: x1.5 / x2 / x2.5 / x3 /
+  // x4 (--delta, 10 sources x 3 runs, one call): NY 2.10 / 2.06-2.08 / 2.05 / 2.01 / 2.01 ms (27 /
+  // 20 / 16 / 14 / 10 rounds), FLA x1.5 / x2 / x2.5 / x3: 3.41 / 3.31-3.32 / 3.30 / 3.32. Then x3
+  // against x2 (10 sources x 5 runs, two runs each in alternation; two calls): NY 1.98-1.99 against
+  // 2.06-2.07 (multisplit 1.99 against 2.06), FLA 3.33-3.36 against 3.31-3.33, chicago-regional
+  // 0.40-0.41 against 0.42. Fewer rounds pay on NY (a round's end costs ~5 us: the idle detection
+  // ~1, the far pass and the grid barrier ~2.7, the next bound's read and the far-to-near pass ~1.1;
+  // globaltimer probes, 20 rounds on NY) and cost FLA under 1% in re-relaxation.
+  static constexpr double auto_delta_scale = 3.0;
   // options.driver == automatic takes this driver below this mean out-degree, when the regions
   // keep their distances and arcs on chip and no cutoff is set (the step loop stops at the cutoff's
   // bucket; this driver solves everything). Same call, partitioned against the step loop:
