@@ -49,7 +49,8 @@
 // bucket bound is exact.
 //
 // Status (H100 80GB HBM3, median of 10 sources, 2026-11-27, bench/results/sssp_roads.md):
-// USA-road-d.NY 2.08 ms (step loop 5.05), road-FLA 3.31 (9.59);
+// USA-road-d.NY 1.99 ms (step loop 5.04), road-FLA 3.33 (9.49), at three times the automatic
+// delta (partition_tuning::auto_delta_scale; NY: 14 rounds, whose ends cost ~5 us each);
 // engine.cu chooses it by default on sparse graphs whose regions fit on chip
 // (partition_tuning::automatic_below_degree). The first version, with offers sent only at a
 // local fixpoint, mail taken between sessions of iterations and the near set found by comparing
@@ -60,7 +61,11 @@
 // itself instead of handing it to the workers through a shared ring: NY 2.51 -> 2.16 ms), while
 // one fewer L2 round trip a mail hop paid nothing, and neither did workers without barriers
 // (NY 2.64 ms, FLA 11 ms) or one warp running small iterations alone (slower: its take, a scan of
-// every word by one warp, cost more than the barriers it saved; sssp_roads.md).
+// every word by one warp, cost more than the barriers it saved; sssp_roads.md). Nor did one
+// barrier a pass, each warp relaxing the near-set words it empties (NY 3.18 ms against 2.07: a
+// wave's vertices share a few words, so a few warps did the work in turn), nor votes for the next
+// bound cast at every fixpoint in place of the round's grid barrier (NY 2.10-2.15 against 2.06,
+// chicago-regional 0.51-0.53 against 0.42).
 #include "sssp/gpu/partitioned_driver.cuh"
 
 #include <algorithm>
