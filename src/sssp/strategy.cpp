@@ -1,4 +1,5 @@
 // Names of the solver strategies, as written on the command line and in statistics.
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -7,49 +8,45 @@
 namespace deltasplit::sssp {
 
 namespace {
-struct named_strategy {
-  strategy how;
+template <class Enum>
+struct named {
+  Enum value;
   const char* name;
 };
-constexpr named_strategy strategies[] = {
+constexpr named<strategy> strategies[] = {
     {strategy::near_far, "near-far"},     {strategy::bucketing, "bucketing"},
     {strategy::multisplit, "multisplit"}, {strategy::workfront, "workfront"},
     {strategy::delta_stepping_cpu, "cpu"}, {strategy::dijkstra, "dijkstra"},
     {strategy::phast, "phast"},
 };
+constexpr named<gpu_driver> drivers[] = {
+    {gpu_driver::automatic, "auto"}, {gpu_driver::steps, "steps"}, {gpu_driver::partitioned, "partitioned"},
+    {gpu_driver::block, "block"},    {gpu_driver::wide, "wide"},
+};
+
+// The name of value in table; what ("strategy", "driver") names the kind in the error.
+template <class Enum, std::size_t N>
+const char* name_in(const named<Enum> (&table)[N], Enum value, const char* what) {
+  for (const auto& n : table)
+    if (n.value == value) return n.name;
+  throw std::invalid_argument(std::string("unknown ") + what + " value " + std::to_string(static_cast<int>(value)));
+}
+
+// The value named `name` in table; the error lists every name.
+template <class Enum, std::size_t N>
+Enum value_in(const named<Enum> (&table)[N], const std::string& name, const char* what) {
+  for (const auto& n : table)
+    if (name == n.name) return n.value;
+  std::string known;
+  for (const auto& n : table) known += std::string(known.empty() ? "" : ", ") + n.name;
+  throw std::invalid_argument(std::string("unknown ") + what + " '" + name + "' (known: " + known + ")");
+}
 }  // namespace
 
-const char* strategy_name(strategy s) {
-  for (const auto& n : strategies)
-    if (n.how == s) return n.name;
-  throw std::invalid_argument("unknown strategy value " + std::to_string(static_cast<int>(s)));
-}
-
-strategy strategy_from_name(const std::string& name) {
-  for (const auto& n : strategies)
-    if (name == n.name) return n.how;
-  std::string known;
-  for (const auto& n : strategies) known += std::string(known.empty() ? "" : ", ") + n.name;
-  throw std::invalid_argument("unknown strategy '" + name + "' (known: " + known + ")");
-}
-
-const char* driver_name(gpu_driver d) {
-  switch (d) {
-    case gpu_driver::automatic: return "auto";
-    case gpu_driver::steps: return "steps";
-    case gpu_driver::partitioned: return "partitioned";
-    case gpu_driver::block: return "block";
-    case gpu_driver::wide: return "wide";
-  }
-  throw std::invalid_argument("unknown driver value " + std::to_string(static_cast<int>(d)));
-}
-
-gpu_driver driver_from_name(const std::string& name) {
-  for (gpu_driver d : {gpu_driver::automatic, gpu_driver::steps, gpu_driver::partitioned, gpu_driver::block,
-                       gpu_driver::wide})
-    if (name == driver_name(d)) return d;
-  throw std::invalid_argument("unknown driver '" + name + "' (known: auto, steps, partitioned, block, wide)");
-}
+const char* strategy_name(strategy s) { return name_in(strategies, s, "strategy"); }
+strategy strategy_from_name(const std::string& name) { return value_in(strategies, name, "strategy"); }
+const char* driver_name(gpu_driver d) { return name_in(drivers, d, "driver"); }
+gpu_driver driver_from_name(const std::string& name) { return value_in(drivers, name, "driver"); }
 
 bool is_gpu_strategy(strategy s) {
   return s == strategy::near_far || s == strategy::bucketing || s == strategy::multisplit ||

@@ -59,7 +59,6 @@
 
 #include <cstdint>
 
-#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include "deltasplit/graph/csr.hpp"
@@ -474,6 +473,18 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
                                   v.far_piles, source, v.outcome);
 }
 
+// The end of a timed run on stream (run_block_solve, run_wide_solve): records stop, copies `count`
+// outcomes from the device to `to` (host memory), waits, and returns the milliseconds since start.
+inline float finish_timed_run(const block_outcome* from, block_outcome* to, std::uint32_t count, cudaStream_t stream,
+                              cudaEvent_t start, cudaEvent_t stop) {
+  DS_CUDA(cudaEventRecord(stop, stream));
+  DS_CUDA(cudaMemcpyAsync(to, from, count * sizeof(block_outcome), cudaMemcpyDeviceToHost, stream));
+  DS_CUDA(cudaStreamSynchronize(stream));
+  float ms = 0;
+  DS_CUDA(cudaEventElapsedTime(&ms, start, stop));
+  return ms;
+}
+
 // One run of the block driver on stream: the distances of `blocks` rows (v.row_stride apart) filled
 // with infinity by fill_blocks blocks, then block_solve<Distance, Q, Lanes> with `blocks` blocks of `threads`
 // threads (block b from sources[b], or single_source when sources is null), timed from start to
@@ -488,12 +499,7 @@ float run_block_solve(const block_view<Distance>& v, const vertex_t* sources, ve
   DS_CUDA_LAUNCH("fill_infinity");
   block_solve<Distance, Q, Lanes><<<blocks, threads, block_driver_shared_bytes(Q), stream>>>(v, sources, single_source);
   DS_CUDA_LAUNCH("block_solve");
-  DS_CUDA(cudaEventRecord(stop, stream));
-  DS_CUDA(cudaMemcpyAsync(outcomes, v.outcome, blocks * sizeof(block_outcome), cudaMemcpyDeviceToHost, stream));
-  DS_CUDA(cudaStreamSynchronize(stream));
-  float ms = 0;
-  DS_CUDA(cudaEventElapsedTime(&ms, start, stop));
-  return ms;
+  return finish_timed_run(v.outcome, outcomes, blocks, stream, start, stop);
 }
 
 // The wide driver's grid: blocks of block_driver_tuning::threads, as many as can be resident at once
@@ -524,12 +530,7 @@ float run_wide_solve(const block_view<Distance>& v, near_far_books* books, uint4
   DS_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(wide_solve<Distance, Lanes>), dim3(blocks),
                                       dim3(block_driver_tuning::threads), args, 0, stream));
   DS_CUDA_LAUNCH("wide_solve");
-  DS_CUDA(cudaEventRecord(stop, stream));
-  DS_CUDA(cudaMemcpyAsync(outcome, v.outcome, sizeof(block_outcome), cudaMemcpyDeviceToHost, stream));
-  DS_CUDA(cudaStreamSynchronize(stream));
-  float ms = 0;
-  DS_CUDA(cudaEventElapsedTime(&ms, start, stop));
-  return ms;
+  return finish_timed_run(v.outcome, outcome, 1, stream, start, stop);
 }
 
 }  // namespace deltasplit::sssp::gpu
