@@ -19,7 +19,7 @@ GPU_STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast")
 # an iteration) on larger such graphs; the step loop otherwise. Many sources (distance_matrix): "auto" is one
 # thread block per source on graphs of mean out-degree below 6 (road networks), the vertex-major
 # batch otherwise; "steps" forces the vertex-major batch, "block" the blocks.
-DRIVERS = ("auto", "steps", "partitioned", "block", "wide")
+DRIVERS = tuple(_core.DRIVERS)  # the C++ library's names (sssp::driver_names)
 
 SSSPResult = namedtuple("SSSPResult", ["distances", "predecessors", "stats"])
 SSSPResult.__doc__ = """One source's answer.

@@ -403,6 +403,11 @@ NB_MODULE(_core, m) {
   m.attr("INT_INFINITY") = ds::sssp::int_infinity;
   m.attr("built_with_cuda") = bool(DELTASPLIT_WITH_CUDA);
   m.attr("NO_VERTEX") = ds::graph::invalid_vertex;
+  {  // the GPU loops' names, from the C++ table (sssp::driver_names): Python's DRIVERS
+    nb::list names;
+    for (const std::string& name : ds::sssp::driver_names()) names.append(nb::str(name.c_str()));
+    m.attr("DRIVERS") = names;
+  }
 
   nb::class_<py_graph>(m, "Graph")
       .def_prop_ro("num_vertices", [](const py_graph& g) { return g.view().num_vertices; })

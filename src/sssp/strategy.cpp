@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "deltasplit/sssp.hpp"
 
@@ -47,6 +48,11 @@ const char* strategy_name(strategy s) { return name_in(strategies, s, "strategy"
 strategy strategy_from_name(const std::string& name) { return value_in(strategies, name, "strategy"); }
 const char* driver_name(gpu_driver d) { return name_in(drivers, d, "driver"); }
 gpu_driver driver_from_name(const std::string& name) { return value_in(drivers, name, "driver"); }
+std::vector<std::string> driver_names() {
+  std::vector<std::string> names;
+  for (const auto& d : drivers) names.emplace_back(d.name);
+  return names;
+}
 
 bool is_gpu_strategy(strategy s) {
   return s == strategy::near_far || s == strategy::bucketing || s == strategy::multisplit ||

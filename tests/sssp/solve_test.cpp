@@ -2,6 +2,7 @@
 // accessors, solver reuse.
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -27,6 +28,10 @@ TEST(Driver, NamesRoundTrip) {
   for (ds::gpu_driver d : {ds::gpu_driver::automatic, ds::gpu_driver::steps, ds::gpu_driver::partitioned,
                            ds::gpu_driver::block, ds::gpu_driver::wide})
     EXPECT_EQ(ds::driver_from_name(ds::driver_name(d)), d);
+  const std::vector<std::string> names = ds::driver_names();  // the Python package's DRIVERS
+  ASSERT_EQ(names.size(), 5u);
+  for (const std::string& name : names) EXPECT_EQ(ds::driver_name(ds::driver_from_name(name)), name);
+  EXPECT_EQ(names.front(), "auto");
   EXPECT_STREQ(ds::driver_name(ds::gpu_driver::block), "block");
   EXPECT_STREQ(ds::driver_name(ds::gpu_driver::wide), "wide");
   try {

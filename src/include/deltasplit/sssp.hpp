@@ -72,6 +72,7 @@ enum class light_phase { automatic, block, cluster };
 enum class gpu_driver { automatic, steps, partitioned, block, wide };
 const char* driver_name(gpu_driver d);                 // "auto", "steps", "partitioned", "block", "wide"
 gpu_driver driver_from_name(const std::string& name);  // throws std::invalid_argument
+std::vector<std::string> driver_names();               // every driver's name, in the order above
 
 struct options {
   strategy how = strategy::multisplit;  // used when the run is on the GPU
