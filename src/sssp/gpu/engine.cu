@@ -235,8 +235,9 @@ class engine final : public detail::gpu_engine, private engine_context {
       throw std::invalid_argument("the number of buckets must be between 1 and " + std::to_string(max_window_buckets) +
                                   "; got " + std::to_string(K));
     // --- driver hook (issue 9): the partitioned driver, or the step loop below. ---
-    const bool partitioned = use_partitioned_driver(opts);
-    const bool wide = !partitioned && use_wide_driver(opts);
+    const chosen_loop loop = choose_loop(opts);
+    const bool partitioned = loop == chosen_loop::partitioned;
+    const bool wide = loop == chosen_loop::wide;
     const bucket_of_distance<Distance> bucket =
         bucket_width(opts, partitioned ? partition_tuning::auto_delta_scale
                            : wide      ? block_driver_tuning::wide_auto_delta_scale
@@ -256,7 +257,7 @@ class engine final : public detail::gpu_engine, private engine_context {
                decimal(regions.phase_ms[2]) + ", idle " + decimal(regions.phase_ms[3]) + ", grid barriers " +
                decimal(regions.phase_ms[4]);
     }
-    const bool near_far_driver = !partitioned && (wide || use_block_driver(opts));
+    const bool near_far_driver = wide || loop == chosen_loop::block;
     block_outcome blk{};
     std::uint32_t growths = 0;
     if (near_far_driver) {
@@ -363,27 +364,52 @@ class engine final : public detail::gpu_engine, private engine_context {
                                std::to_string(cluster_blocks_));
   }
 
-  // The partitioned driver (partitioned_driver.cu) runs when asked for (options.driver, --driver
-  // partitioned) and, with options.driver == automatic, on sparse graphs whose regions keep their
-  // distances and arcs on chip (partition_tuning::automatic_below_degree, with the measurements: on
-  // road graphs it takes about half the step loop's time), unless the options ask for the step
-  // loop's own machinery (a cutoff, which the step loop stops at; a light-phase mode, cluster size
-  // or queue size) or the graph lives in device memory. Its owner regions are built on its first
+  enum class chosen_loop { steps, partitioned, wide, block };
+
+  // The loop a run takes (an empty graph takes the step loop, which returns at once): the driver
+  // options.driver names, or with automatic, on the sparse graphs automatic_sparse names, the
+  // partitioned driver when its regions fit on chip, else the wide driver, and the step loop
+  // otherwise.
+  //   - The partitioned driver (partitioned_driver.cu): on road graphs about half the step loop's
+  //     time (partition_tuning::automatic_below_degree has the measurements). A graph in device
+  //     memory cannot take it (its regions are cut on the host).
+  //   - The block driver (block_driver.cuh) runs only when asked for: for one source it is slower
+  //     than the step loop on every graph measured (H100, same call: USA-road-d.NY 7.19 against
+  //     5.04 ms, road-FLA 16.9 against 10.2 ms, the 4000 x 4000 grid 274 against 95 ms;
+  //     soc-slashdot0902 21 ms, where the step loop took ~1 ms on the H200;
+  //     bench/results/block_driver.md). Its place is many sources, one block each (many_sources.cu).
+  //   - The wide driver (block_driver.cuh: the block driver's Near-Far over every block of a
+  //     cooperative grid, one grid barrier an iteration) takes the sparse graphs whose regions do not
+  //     fit on chip: the 4000 x 4000 grid in 38 ms against the step loop's 93 (H100,
+  //     block_driver_tuning::wide_auto_delta_scale). Where the GPU cannot launch it cooperatively,
+  //     automatic takes the step loop and a forced run throws.
+  chosen_loop choose_loop(const options& opts) {
+    if (n_ == 0) return chosen_loop::steps;
+    switch (opts.driver) {
+      case gpu_driver::steps: return chosen_loop::steps;
+      case gpu_driver::block: return chosen_loop::block;
+      case gpu_driver::wide: return chosen_loop::wide;
+      case gpu_driver::partitioned:
+        if (g_.space == memory_space::device)
+          throw std::invalid_argument("the partitioned driver reads the graph from host memory; a graph in device "
+                                      "memory takes the step loop (driver steps)");
+        build_regions(false);
+        return chosen_loop::partitioned;
+      case gpu_driver::automatic: break;
+    }
+    if (!automatic_sparse(opts)) return chosen_loop::steps;
+    if (automatic_partitioned()) return chosen_loop::partitioned;
+    return wide_launchable() ? chosen_loop::wide : chosen_loop::steps;
+  }
+
+  // The partitioned driver for an automatic run on a sparse graph, when its regions keep their
+  // distances and arcs in shared memory. Its owner regions are built on its first
   // run (host work and an upload) and kept by the solver; every run on them reports what building
   // them took (setup_ms, "regions built"). Regions that the automatic choice built and then found
   // too large for shared memory are reported once, by that run ("regions built, not used"), and
   // not built again.
-  bool use_partitioned_driver(const options& opts) {
-    if (n_ == 0) return false;
-    if (opts.driver == gpu_driver::partitioned) {
-      if (g_.space == memory_space::device)
-        throw std::invalid_argument("the partitioned driver reads the graph from host memory; a graph in device "
-                                    "memory takes the step loop (driver steps)");
-      build_regions(false);
-      return true;
-    }
-    if (!automatic_sparse(opts) || regions_unusable_ || !partition_may_fit_on_chip(n_, m_, multiprocessors_))
-      return false;
+  bool automatic_partitioned() {
+    if (regions_unusable_ || !partition_may_fit_on_chip(n_, m_, multiprocessors_)) return false;
     try {
       build_regions(true);
     } catch (const std::runtime_error&) {  // the driver's blocks cannot all be resident on this GPU
@@ -416,26 +442,6 @@ class engine final : public detail::gpu_engine, private engine_context {
     const auto begin = std::chrono::steady_clock::now();
     partitioned_ = make_partitioned_driver<Distance>(g_, weights_of<Distance>(g_), require_on_chip);
     regions_built_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
-  }
-
-  // The block driver (block_driver.cuh) runs only when asked for (options.driver, --driver block):
-  // for one source it is slower than the step loop on every graph measured (H100, same call:
-  // USA-road-d.NY 7.19 against 5.04 ms, road-FLA 16.9 against 10.2 ms, the 4000 x 4000 grid 274
-  // against 95 ms; soc-slashdot0902 21 ms, where the step loop took ~1 ms on the H200;
-  // bench/results/block_driver.md). Its place is many sources, one block each (many_sources.cu).
-  bool use_block_driver(const options& opts) const { return opts.driver == gpu_driver::block && n_ > 0; }
-
-  // The wide driver (block_driver.cuh: the block driver's Near-Far over every block of a cooperative
-  // grid, one grid barrier an iteration) runs when asked for (options.driver, --driver wide) and,
-  // with options.driver automatic, on the sparse graphs the partitioned driver declines because a
-  // region would not keep its distances and arcs on chip (automatic_sparse; called after
-  // use_partitioned_driver): the 4000 x 4000 grid in 38 ms against the step loop's 93 (H100,
-  // block_driver_tuning::wide_auto_delta_scale). Where the GPU cannot launch it cooperatively,
-  // automatic takes the step loop and a forced run throws.
-  bool use_wide_driver(const options& opts) {
-    if (n_ == 0) return false;
-    if (opts.driver == gpu_driver::wide) return true;
-    return automatic_sparse(opts) && wide_launchable();
   }
 
   // Sizes the wide driver's grid on first use; false when the GPU cannot launch it cooperatively.
