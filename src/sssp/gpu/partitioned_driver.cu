@@ -13,7 +13,7 @@
 //     vertices are bits of two shared bitmaps, filed when their distance drops: the near set
 //     (bucket at most the current bound: delta-stepping's current bucket, Meyer and Sanders,
 //     Section 2) and the far set (above it). A local iteration takes the near set (a bitmap read,
-//     no distance compared; a warp places 32 words' bits with one atomic and a scan) and relaxes
+//     no distance compared; a lane reserves its word's bits with one atomic and places them) and relaxes
 //     every arc of its vertices from their distances then, tuning::lanes threads per row; an arc
 //     into another region becomes an offer in a slot of a shared outbox ring (one atomic reserves
 //     it; a worker whose slot no sender has emptied yet waits for it, and the senders never wait
@@ -49,7 +49,7 @@
 // bucket bound is exact.
 //
 // Status (H100 80GB HBM3, median of 10 sources, 2026-11-27, bench/results/sssp_roads.md):
-// USA-road-d.NY 1.99 ms (step loop 5.04), road-FLA 3.33 (9.49), at three times the automatic
+// USA-road-d.NY 1.76 ms (step loop 5.04), road-FLA 2.99 (9.49), at three times the automatic
 // delta (partition_tuning::auto_delta_scale; NY: 14 rounds, whose ends cost ~5 us each);
 // engine.cu chooses it by default on sparse graphs whose regions fit on chip
 // (partition_tuning::automatic_below_degree). The first version, with offers sent only at a
@@ -65,7 +65,10 @@
 // barrier a pass, each warp relaxing the near-set words it empties (NY 3.18 ms against 2.07: a
 // wave's vertices share a few words, so a few warps did the work in turn), nor votes for the next
 // bound cast at every fixpoint in place of the round's grid barrier (NY 2.10-2.15 against 2.06,
-// chicago-regional 0.51-0.53 against 0.42).
+// chicago-regional 0.51-0.53 against 0.42). An iteration is a chain of ~100 dependent instructions
+// between two barriers, ~1.2 us: the seventh session took 12% off NY by shortening it where every
+// iteration or wake paid (the take without a scan over the lanes, one plain read of the round's
+// end instead of 928 atomics, 32-bit arc indices, the keeper waking on the delivery itself).
 #include "sssp/gpu/partitioned_driver.cuh"
 
 #include <algorithm>
@@ -202,6 +205,9 @@ struct owned_distances {
 template <class Distance, bool SharedArcs>
 struct region_arcs {
   using weight = typename distance_ops<Distance>::weight;
+  // An arc's index: region-relative and 32-bit in shared memory (the engine keeps a region's arcs
+  // there only below 2^32), global otherwise; 32-bit arithmetic shortens a relaxation's chain.
+  using arc = std::conditional_t<SharedArcs, std::uint32_t, edge_t>;
   const partitioned_view<Distance>* s;
   vertex_t lo;
   edge_t base;                     // the region's first arc
@@ -209,8 +215,8 @@ struct region_arcs {
   const vertex_t* targets;
   const weight* weights;
   const std::uint16_t* narrow;     // shared 16-bit weights, or null
-  __device__ void row(vertex_t u, edge_t& first, edge_t& last) const {
-    if (SharedArcs) {
+  __device__ void row(vertex_t u, arc& first, arc& last) const {
+    if constexpr (SharedArcs) {
       first = offsets[u];
       last = offsets[u + 1];
     } else {
@@ -218,9 +224,12 @@ struct region_arcs {
       last = __ldg(&s->offsets[lo + u + 1]);
     }
   }
-  __device__ vertex_t target(edge_t a) const { return SharedArcs ? targets[a] : __ldg(&s->targets[a]); }
-  __device__ weight weight_of(edge_t a) const {
-    if (SharedArcs) return narrow ? static_cast<weight>(narrow[a]) : weights[a];
+  __device__ vertex_t target(arc a) const {
+    if constexpr (SharedArcs) return targets[a];
+    return __ldg(&s->targets[a]);
+  }
+  __device__ weight weight_of(arc a) const {
+    if constexpr (SharedArcs) return narrow ? static_cast<weight>(narrow[a]) : weights[a];
     return __ldg(&s->weights[a]);
   }
 };
@@ -399,24 +408,17 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
       workers_sync();
       for (std::uint32_t pass = 0;; ++pass) {
         const std::uint32_t c = pass & 1u;
-        // Take the near set (up to tuning::frontier vertices; the rest waits): each warp looks at
-        // 32 words at a time, one atomic reserves the frontier room of their bits, and a scan over
-        // the lanes places each word's bits. The receiver may set bits meanwhile: a take clears
-        // only its own.
+        // Take the near set (up to tuning::frontier vertices; the rest waits): each lane looks at
+        // one word (a warp at 32 words at a time), reserves the frontier room of its bits with one
+        // shared atomic and places them. (A scan over the lanes and one atomic a warp, before
+        // 2026-11-27's seventh session, put six shuffles on every iteration's chain: NY 2.00 ->
+        // 1.85 ms.) The receiver may set bits meanwhile: a take clears only its own.
         for (std::uint32_t w0 = warp * 32; w0 < words; w0 += tuning::workers) {
           const std::uint32_t w = w0 + lane;
           const std::uint32_t bits = w < words ? near[w] : 0;
-          if (__ballot_sync(0xFFFFFFFFu, bits != 0) == 0) continue;
-          const std::uint32_t mine = __popc(bits);
-          std::uint32_t end = mine;  // inclusive scan over the lanes
-          for (std::uint32_t o = 1; o < 32; o <<= 1) {
-            const std::uint32_t x = __shfl_up_sync(0xFFFFFFFFu, end, o);
-            if (lane >= o) end += x;
-          }
-          std::uint32_t at = 0;
-          if (lane == 31) at = atomicAdd(&taken[c], end);
-          at = __shfl_sync(0xFFFFFFFFu, at, 31) + end - mine;
-          if (bits && at < tuning::frontier) {
+          if (bits == 0) continue;
+          std::uint32_t at = atomicAdd(&taken[c], __popc(bits));
+          if (at < tuning::frontier) {
             std::uint32_t take = bits;
             while (at + __popc(take) > tuning::frontier) take &= ~(1u << (31 - __clz(take)));
             atomicAnd(&near[w], ~take);
@@ -431,16 +433,20 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             lap(1);
             const std::uint32_t quiet = seen << 1;
             __threadfence_block();  // the iterations' outbox entries before "idle"
-            if (atomicCAS(&delivery, quiet, quiet | 1u) == quiet) {
-              fixpoints += 1;
-              while (shared_read(&delivery) & 1u) {
+            std::uint32_t now = atomicCAS(&delivery, quiet, quiet | 1u);
+            if (now == quiet) {  // idle until the word changes: a delivery (the receiver clears the
+              fixpoints += 1;    // idle bit after it, off this wake's path) or the round's end
+              while ((now = shared_read(&delivery)) == (quiet | 1u)) {
               }
             }
             lap(3);
-            seen = shared_read(&delivery) >> 1;
+            seen = now >> 1;
           }
           workers_sync();
-          if (shared_read(&round_over)) break;
+          // A plain read, one broadcast a warp: the receiver set it before it changed the delivery
+          // word the keeper saw before this barrier. (An atomic read by every worker, 928 on one
+          // word, queued on each wake: NY 1.85 -> 1.77 ms without it.)
+          if (volatile_load(&round_over)) break;
           continue;
         }
         k += 1;
@@ -453,10 +459,10 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           const vertex_t u = frontier[i / tuning::lanes];
           const Distance du = own.load(u);  // its distance now (lowered since the take: relaxed again later)
           const std::uint32_t l = i % tuning::lanes;
-          edge_t first, last;
+          typename region_arcs<Distance, SharedArcs>::arc first, last;
           arcs.row(u, first, last);
           if (l == 0) my_arcs += last - first;
-          for (edge_t a = first + l; a < last; a += tuning::lanes) {
+          for (auto a = first + l; a < last; a += tuning::lanes) {
             const vertex_t t = arcs.target(a);
             Distance nd;
             if (!ops::extend(du, arcs.weight_of(a), nd)) {
