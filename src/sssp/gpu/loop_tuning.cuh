@@ -141,7 +141,10 @@ struct partition_tuning {
   // 2.06-2.07 (multisplit 1.99 against 2.06), FLA 3.33-3.36 against 3.31-3.33, chicago-regional
   // 0.40-0.41 against 0.42. Fewer rounds pay on NY (a round's end costs ~5 us: the idle detection
   // ~1, the far pass and the grid barrier ~2.7, the next bound's read and the far-to-near pass ~1.1;
-  // globaltimer probes, 20 rounds on NY) and cost FLA under 1% in re-relaxation.
+  // globaltimer probes, 20 rounds on NY) and cost FLA under 1% in re-relaxation. With the seventh
+  // session's shorter iteration (e541047's kernel but for the keeper's wake), x2.5 / x3 / x3.5 / x4
+  // / x5: NY 1.81 / 1.76-1.77 / 1.84 / 1.80 / 1.83 ms, FLA 2.99 / 3.00-3.01 / 2.92 / 3.02 / 3.23
+  // (one run each beside x3's two): three stays.
   static constexpr double auto_delta_scale = 3.0;
   // options.driver == automatic takes this driver below this mean out-degree, when the regions
   // keep their distances and arcs on chip and no cutoff is set (the step loop stops at the cutoff's
