@@ -153,6 +153,9 @@ struct partition_tuning {
   // 0.73 against 0.89, cit-HepPh (12.2) 1.15 against 1.53, soc-slashdot0902 (11.5) 1.15 against
   // 0.97; the 4000 x 4000 grid (regions in global memory) 93.7 against 92.5 ms. The threshold is
   // the light-phase rule's (block_light_below_degree): only sparse graphs were measured enough.
+  // With e541047's kernel (H100, same call): cit-HepPh 0.66 against 1.51-1.54, email-Enron (10.0)
+  // 0.55 against 0.74, but soc-slashdot0902 1.27 against 0.97; the regions cut 82-94% of all three
+  // graphs' arcs, so neither the degree nor the cut tells them apart (sssp_roads.md).
   static constexpr double automatic_below_degree = 6.0;
 };
 
