@@ -370,9 +370,9 @@ class engine final : public detail::gpu_engine, private engine_context {
   // options.driver names, or with automatic, on the sparse graphs automatic_sparse names, the
   // partitioned driver when its regions fit on chip, else the wide driver, and the step loop
   // otherwise.
-  //   - The partitioned driver (partitioned_driver.cu): on road graphs about half the step loop's
-  //     time (partition_tuning::automatic_below_degree has the measurements). A graph in device
-  //     memory cannot take it (its regions are cut on the host).
+  //   - The partitioned driver (partitioned_driver.cu): on road graphs about a third of the step
+  //     loop's time (H100: USA-road-d.NY 1.77 against 5.04 ms; partition_tuning has the
+  //     measurements). A graph in device memory cannot take it (its regions are cut on the host).
   //   - The block driver (block_driver.cuh) runs only when asked for: for one source it is slower
   //     than the step loop on every graph measured (H100, same call: USA-road-d.NY 7.19 against
   //     5.04 ms, road-FLA 16.9 against 10.2 ms, the 4000 x 4000 grid 274 against 95 ms;
