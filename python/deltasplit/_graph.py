@@ -8,11 +8,11 @@ import numpy as np
 
 from . import _core
 
-STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast", "cpu", "dijkstra")
+STRATEGIES = tuple(_core.STRATEGIES)  # the C++ library's names (sssp::strategy_names)
 # Strategies that run on the GPU when one is usable (and on the CPU otherwise). phast contracts the
 # graph first (a contraction hierarchy: seconds on a road network, once per Graph), then answers
 # each source with PHAST's sweep: for many queries on one road network.
-GPU_STRATEGIES = ("near-far", "bucketing", "multisplit", "workfront", "phast")
+GPU_STRATEGIES = tuple(s for s in STRATEGIES if s not in ("cpu", "dijkstra"))
 # The GPU loops (C++ sssp::gpu_driver): "auto", "steps", "partitioned", "block", "wide". One
 # source: "auto" is the partitioned driver on sparse host graphs (mean out-degree below 6) whose
 # regions fit on chip, without a cutoff; the wide driver (Near-Far over every SM, one grid barrier

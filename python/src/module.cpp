@@ -403,11 +403,14 @@ NB_MODULE(_core, m) {
   m.attr("INT_INFINITY") = ds::sssp::int_infinity;
   m.attr("built_with_cuda") = bool(DELTASPLIT_WITH_CUDA);
   m.attr("NO_VERTEX") = ds::graph::invalid_vertex;
-  {  // the GPU loops' names, from the C++ table (sssp::driver_names): Python's DRIVERS
-    nb::list names;
-    for (const std::string& name : ds::sssp::driver_names()) names.append(nb::str(name.c_str()));
-    m.attr("DRIVERS") = names;
-  }
+  // The names of the strategies and of the GPU loops, from the C++ tables: Python's STRATEGIES and DRIVERS.
+  const auto names = [](const std::vector<std::string>& from) {
+    nb::list to;
+    for (const std::string& name : from) to.append(nb::str(name.c_str()));
+    return to;
+  };
+  m.attr("STRATEGIES") = names(ds::sssp::strategy_names());
+  m.attr("DRIVERS") = names(ds::sssp::driver_names());
 
   nb::class_<py_graph>(m, "Graph")
       .def_prop_ro("num_vertices", [](const py_graph& g) { return g.view().num_vertices; })

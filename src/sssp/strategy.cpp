@@ -14,11 +14,12 @@ struct named {
   Enum value;
   const char* name;
 };
+// In the order strategy_names() lists them: those that run on the GPU when one is usable, then the
+// CPU's.
 constexpr named<strategy> strategies[] = {
-    {strategy::near_far, "near-far"},     {strategy::bucketing, "bucketing"},
-    {strategy::multisplit, "multisplit"}, {strategy::workfront, "workfront"},
-    {strategy::delta_stepping_cpu, "cpu"}, {strategy::dijkstra, "dijkstra"},
-    {strategy::phast, "phast"},
+    {strategy::near_far, "near-far"},      {strategy::bucketing, "bucketing"}, {strategy::multisplit, "multisplit"},
+    {strategy::workfront, "workfront"},    {strategy::phast, "phast"},         {strategy::delta_stepping_cpu, "cpu"},
+    {strategy::dijkstra, "dijkstra"},
 };
 constexpr named<gpu_driver> drivers[] = {
     {gpu_driver::automatic, "auto"}, {gpu_driver::steps, "steps"}, {gpu_driver::partitioned, "partitioned"},
@@ -42,17 +43,22 @@ Enum value_in(const named<Enum> (&table)[N], const std::string& name, const char
   for (const auto& n : table) known += std::string(known.empty() ? "" : ", ") + n.name;
   throw std::invalid_argument(std::string("unknown ") + what + " '" + name + "' (known: " + known + ")");
 }
+
+// Every name in table, in its order.
+template <class Enum, std::size_t N>
+std::vector<std::string> names_in(const named<Enum> (&table)[N]) {
+  std::vector<std::string> names;
+  for (const auto& n : table) names.emplace_back(n.name);
+  return names;
+}
 }  // namespace
 
 const char* strategy_name(strategy s) { return name_in(strategies, s, "strategy"); }
 strategy strategy_from_name(const std::string& name) { return value_in(strategies, name, "strategy"); }
+std::vector<std::string> strategy_names() { return names_in(strategies); }
 const char* driver_name(gpu_driver d) { return name_in(drivers, d, "driver"); }
 gpu_driver driver_from_name(const std::string& name) { return value_in(drivers, name, "driver"); }
-std::vector<std::string> driver_names() {
-  std::vector<std::string> names;
-  for (const auto& d : drivers) names.emplace_back(d.name);
-  return names;
-}
+std::vector<std::string> driver_names() { return names_in(drivers); }
 
 bool is_gpu_strategy(strategy s) {
   return s == strategy::near_far || s == strategy::bucketing || s == strategy::multisplit ||

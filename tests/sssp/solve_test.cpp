@@ -15,6 +15,10 @@ TEST(Strategy, NamesRoundTrip) {
   for (ds::strategy s : {ds::strategy::near_far, ds::strategy::bucketing, ds::strategy::multisplit,
                          ds::strategy::workfront, ds::strategy::delta_stepping_cpu, ds::strategy::dijkstra})
     EXPECT_EQ(ds::strategy_from_name(ds::strategy_name(s)), s);
+  const std::vector<std::string> names = ds::strategy_names();  // the Python package's STRATEGIES
+  ASSERT_EQ(names.size(), 7u);
+  for (const std::string& name : names) EXPECT_EQ(ds::strategy_name(ds::strategy_from_name(name)), name);
+  EXPECT_EQ(names.back(), "dijkstra");  // the GPU strategies first, the CPU's last
   EXPECT_STREQ(ds::strategy_name(ds::strategy::near_far), "near-far");
   EXPECT_STREQ(ds::strategy_name(ds::strategy::delta_stepping_cpu), "cpu");
   EXPECT_THROW(ds::strategy_from_name("nearfar"), std::invalid_argument);

@@ -44,6 +44,9 @@ enum class strategy {
 };
 const char* strategy_name(strategy s);          // "near-far", "bucketing", ... as on the CLI
 strategy strategy_from_name(const std::string& name);  // throws std::invalid_argument
+// Every strategy's name: those that run on the GPU when one is usable (the four above and phast),
+// then cpu and dijkstra.
+std::vector<std::string> strategy_names();
 bool is_gpu_strategy(strategy s);  // the delta-stepping strategies of the GPU engine (not phast)
 
 enum class device_kind { automatic, gpu, cpu };

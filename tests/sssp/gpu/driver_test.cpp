@@ -237,9 +237,9 @@ TEST_P(ForcedDriver, DriverIsReported) {
 }
 
 // options.driver == automatic: the partitioned driver on a sparse graph whose regions fit on chip
-// (its regions built once, reported as setup on every run, and partition_tuning's multiple of the automatic delta), the
-// step loop on a dense graph, with a cutoff, with any of the step loop's own options, and where the
-// regions cannot keep their arcs on chip. Exact in every case.
+// (its regions built once, reported as setup on every run, and partition_tuning's multiple of the
+// automatic delta), the step loop on a dense graph, with a cutoff, with any of the step loop's own
+// options, and where the regions cannot keep their arcs on chip. Exact in every case.
 TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   DELTASPLIT_REQUIRE_GPU();
   graph::grid_params gp;
