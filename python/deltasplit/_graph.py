@@ -14,9 +14,10 @@ STRATEGIES = tuple(_core.STRATEGIES)  # the C++ library's names (sssp::strategy_
 # each source with PHAST's sweep: for many queries on one road network.
 GPU_STRATEGIES = tuple(s for s in STRATEGIES if s not in ("cpu", "dijkstra"))
 # The GPU loops (C++ sssp::gpu_driver): "auto", "steps", "partitioned", "block", "wide". One
-# source: "auto" is the partitioned driver on sparse host graphs (mean out-degree below 6) whose
-# regions fit on chip, without a cutoff; the wide driver (Near-Far over every SM, one grid barrier
-# an iteration) on larger such graphs; the step loop otherwise. Many sources (distance_matrix): "auto" is one
+# source: "auto" is the partitioned driver on sparse host graphs (mean out-degree below 6) and on
+# small ones (fewer than 3,500 arcs per SM) whose regions fit on chip, without a cutoff; the wide
+# driver (Near-Far over every SM, one grid barrier an iteration) on larger sparse graphs; the step
+# loop otherwise. Many sources (distance_matrix): "auto" is one
 # thread block per source on graphs of mean out-degree below 6 (road networks), the vertex-major
 # batch otherwise; "steps" forces the vertex-major batch, "block" the blocks.
 DRIVERS = tuple(_core.DRIVERS)  # the C++ library's names (sssp::driver_names)
@@ -258,8 +259,9 @@ class Graph:
         naming the file), else built and written there (never replacing a file); stats['setup']
         says 'built' or 'loaded'. delta: bucket width, 0 = automatic. cutoff:
         vertices farther than this are reported unreachable (the solve stops there). driver: the
-        GPU loop, one of DRIVERS ('auto': the partitioned driver on sparse graphs whose regions
-        fit in shared memory, with no cutoff; its regions are built once per Graph, reported as
+        GPU loop, one of DRIVERS ('auto': the partitioned driver on sparse graphs (mean
+        out-degree below 6) and small ones (fewer than 3,500 arcs per SM) whose regions fit in
+        shared memory, with no cutoff; its regions are built once per Graph, reported as
         stats['setup'] 'regions built' with stats['setup_ms'], or once 'regions built, not used'
         when a region proved too large for shared memory; the wide driver, 'wide', on larger
         sparse graphs (Near-Far over every SM, one grid barrier an iteration); else the step

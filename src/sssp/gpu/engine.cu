@@ -367,12 +367,15 @@ class engine final : public detail::gpu_engine, private engine_context {
   enum class chosen_loop { steps, partitioned, wide, block };
 
   // The loop a run takes (an empty graph takes the step loop, which returns at once): the driver
-  // options.driver names, or with automatic, on the sparse graphs automatic_sparse names, the
-  // partitioned driver when its regions fit on chip, else the wide driver, and the step loop
-  // otherwise.
+  // options.driver names, or with automatic (and automatic_options): the partitioned driver when
+  // its regions fit on chip, on a sparse graph (mean out-degree below
+  // partition_tuning::automatic_below_degree) or one of fewer arcs than
+  // partition_tuning::automatic_arcs_per_sm per SM; else the wide driver on a sparse graph, and the
+  // step loop otherwise.
   //   - The partitioned driver (partitioned_driver.cu): on road graphs about a third of the step
-  //     loop's time (H100: USA-road-d.NY 1.77 against 5.04 ms; partition_tuning has the
-  //     measurements). A graph in device memory cannot take it (its regions are cut on the host).
+  //     loop's time (H100: USA-road-d.NY 1.77 against 5.04 ms), on small denser graphs 0.44-0.88 of
+  //     it (cit-HepPh 0.67 against 1.53 ms; partition_tuning has the measurements). A graph in
+  //     device memory cannot take it (its regions are cut on the host).
   //   - The block driver (block_driver.cuh) runs only when asked for: for one source it is slower
   //     than the step loop on every graph measured (H100, same call: USA-road-d.NY 7.19 against
   //     5.04 ms, road-FLA 16.9 against 10.2 ms, the 4000 x 4000 grid 274 against 95 ms;
@@ -397,12 +400,14 @@ class engine final : public detail::gpu_engine, private engine_context {
         return chosen_loop::partitioned;
       case gpu_driver::automatic: break;
     }
-    if (!automatic_sparse(opts)) return chosen_loop::steps;
-    if (automatic_partitioned()) return chosen_loop::partitioned;
-    return wide_launchable() ? chosen_loop::wide : chosen_loop::steps;
+    if (!automatic_options(opts)) return chosen_loop::steps;
+    const bool sparse = static_cast<double>(m_) < partition_tuning::automatic_below_degree * static_cast<double>(n_);
+    const bool few_arcs = static_cast<double>(m_) < partition_tuning::automatic_arcs_per_sm * multiprocessors_;
+    if ((sparse || few_arcs) && automatic_partitioned()) return chosen_loop::partitioned;
+    return sparse && wide_launchable() ? chosen_loop::wide : chosen_loop::steps;
   }
 
-  // The partitioned driver for an automatic run on a sparse graph, when its regions keep their
+  // The partitioned driver for an automatic run on a sparse or small graph, when its regions keep their
   // distances and arcs in shared memory. Its owner regions are built on its first
   // run (host work and an upload) and kept by the solver; every run on them reports what building
   // them took (setup_ms, "regions built"). Regions that the automatic choice built and then found
@@ -426,13 +431,12 @@ class engine final : public detail::gpu_engine, private engine_context {
     return false;
   }
 
-  // The automatic choice's sparse case: options.driver automatic on a graph in host memory with a
-  // mean out-degree below partition_tuning::automatic_below_degree, and none of the step loop's own
-  // options (a cutoff, a light-phase mode, a cluster size, a queue size) set.
-  bool automatic_sparse(const options& opts) const {
+  // Whether the automatic choice may leave the step loop: options.driver automatic on a graph in
+  // host memory, and none of the step loop's own options (a cutoff, a light-phase mode, a cluster
+  // size, a queue size) set.
+  bool automatic_options(const options& opts) const {
     return opts.driver == gpu_driver::automatic && g_.space != memory_space::device && std::isinf(opts.cutoff) &&
-           opts.light == light_phase::automatic && opts.cluster_blocks == 0 && opts.queue_capacity == 0 &&
-           static_cast<double>(m_) < partition_tuning::automatic_below_degree * static_cast<double>(n_);
+           opts.light == light_phase::automatic && opts.cluster_blocks == 0 && opts.queue_capacity == 0;
   }
 
   // Builds the owner regions (once per solver) and, unless require_on_chip finds a region too large

@@ -155,8 +155,25 @@ struct partition_tuning {
   // the light-phase rule's (block_light_below_degree): only sparse graphs were measured enough.
   // With e541047's kernel (H100, same call): cit-HepPh 0.66 against 1.51-1.54, email-Enron (10.0)
   // 0.55 against 0.74, but soc-slashdot0902 1.27 against 0.97; the regions cut 82-94% of all three
-  // graphs' arcs, so neither the degree nor the cut tells them apart (sssp_roads.md).
+  // graphs' arcs, so neither the degree nor the cut tells them apart (sssp_roads.md). The size does:
+  // see automatic_arcs_per_sm.
   static constexpr double automatic_below_degree = 6.0;
+  // ... and on a graph of any degree with fewer arcs than this per SM (regions on chip, as above).
+  // On denser graphs the partitioned driver's time is its postmen's: most arcs cross regions, and a
+  // block's sending and mail grow with its region's arcs, while the step loop's time on a small
+  // graph is a floor of a few hundred iterations. H100 (132 SMs), c3b3c91, 10 sources x 3 runs,
+  // partitioned against the step loop in one call, ratio (arcs; R-MAT `generate rmat --scale S
+  // --edge-factor F [--undirected]`, graph500 preset):
+  //   wins:  R-MAT 12 (15-97k arcs, F 4 to 16, directed or not) 0.45-0.50; R-MAT 14 F4 (62k)
+  //          0.55, F8 (120k) 0.74, u4 (120k) 0.68, F16 (228k) 0.76, u8 (228k) 0.78, u16 (426k)
+  //          0.87; R-MAT 16 F4 (253k) 0.88; email-Enron (368k) 0.74; cit-HepPh (422k) 0.44
+  //   even:  R-MAT 16 F8 (494k) 1.03, u4 (494k) 1.04
+  //   loses: soc-slashdot0902 (870k) 1.30, R-MAT 16 F16 (956k) 1.31, u8 (955k) 1.25, u16 (1.8M)
+  //          1.51; R-MAT 18, F 4 to 16 (1.0-7.6M arcs) 1.5-6.5.
+  // The line falls between 426k and 494k arcs, 3,200-3,700 a SM; 3,500 keeps every win and no
+  // loss. Only 132-SM GPUs were measured; per SM because a block's postmen carry its region's
+  // share of the cut arcs.
+  static constexpr double automatic_arcs_per_sm = 3500;
 };
 
 // Tuning constants of the block and wide drivers (block_driver.cuh; bench/results/block_driver.md and

@@ -285,11 +285,26 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
       EXPECT_TRUE(same_distances(loop, r)) << "options " << i;
     }
   }
-  // A dense graph takes the step loop; a sparse one whose regions are too large for shared memory
-  // takes the wide driver, at block_driver_tuning::wide_auto_delta_scale times the automatic delta.
+  // A dense graph of fewer arcs than partition_tuning::automatic_arcs_per_sm per SM takes the
+  // partitioned driver, a larger one the step loop; a sparse one whose regions are too large for
+  // shared memory takes the wide driver, at block_driver_tuning::wide_auto_delta_scale times the
+  // automatic delta.
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  const double arcs_line = sssp::gpu::partition_tuning::automatic_arcs_per_sm * sms;
   graph::rmat_params rp;
-  rp.scale = 12, rp.edge_factor = 16;
+  rp.scale = 12, rp.edge_factor = 16;  // 53,293 arcs, mean out-degree 13
+  const graph::csr small_dense = graph::generate_rmat(rp);
+  ASSERT_LT(static_cast<double>(small_dense.num_arcs()), arcs_line);
+  ASSERT_GE(small_dense.num_arcs(), 6u * small_dense.num_vertices);
+  const sssp::result sd = sssp::solver(small_dense, o).run(0);
+  EXPECT_EQ(sd.stats.driver.rfind("partitioned", 0), 0u) << sd.stats.driver;
+  EXPECT_TRUE(same_distances(sssp::dijkstra(small_dense, 0), sd));
+  const sssp::validation sd_tree = sssp::check_predecessors(small_dense, 0, sd);
+  EXPECT_TRUE(sd_tree.ok) << sd_tree.message;
+  rp.scale = 16;  // 955,767 arcs: above the line on GPUs of up to 273 SMs
   const graph::csr dense = graph::generate_rmat(rp);
+  ASSERT_GE(static_cast<double>(dense.num_arcs()), arcs_line) << sms << " SMs";
   const sssp::result d = sssp::solver(dense, o).run(0);
   EXPECT_EQ(d.stats.driver, "steps");
   EXPECT_TRUE(same_distances(sssp::dijkstra(dense, 0), d));
