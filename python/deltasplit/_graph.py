@@ -12,7 +12,7 @@ STRATEGIES = tuple(_core.STRATEGIES)  # the C++ library's names (sssp::strategy_
 # Strategies that run on the GPU when one is usable (and on the CPU otherwise). phast contracts the
 # graph first (a contraction hierarchy: seconds on a road network, once per Graph), then answers
 # each source with PHAST's sweep: for many queries on one road network.
-GPU_STRATEGIES = tuple(s for s in STRATEGIES if s not in ("cpu", "dijkstra"))
+GPU_STRATEGIES = tuple(_core.GPU_STRATEGIES)  # sssp::gpu_strategy_names
 # The GPU loops (C++ sssp::gpu_driver): "auto", "steps", "partitioned", "block", "wide". One
 # source: "auto" is the partitioned driver on sparse host graphs (mean out-degree below 6) and on
 # small ones (fewer than 3,500 arcs per SM) whose regions fit on chip, without a cutoff; the wide

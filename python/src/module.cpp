@@ -97,7 +97,7 @@ class py_graph {
   // The solver for these options: the GPU one for a GPU strategy where a GPU is usable (or the
   // graph is on the device), else the CPU one. stream: a cudaStream_t as an integer, 0 for own.
   ds::sssp::solver& solver_for(ds::sssp::options o) {
-    const bool gpu_strategy = ds::sssp::is_gpu_strategy(o.how) || o.how == ds::sssp::strategy::phast;
+    const bool gpu_strategy = ds::sssp::runs_on_gpu(o.how);
     std::string why_not;
     const bool gpu = gpu_strategy && o.device != ds::sssp::device_kind::cpu &&
                      (device_graph() || ds::sssp::gpu_available(&why_not));
@@ -403,13 +403,15 @@ NB_MODULE(_core, m) {
   m.attr("INT_INFINITY") = ds::sssp::int_infinity;
   m.attr("built_with_cuda") = bool(DELTASPLIT_WITH_CUDA);
   m.attr("NO_VERTEX") = ds::graph::invalid_vertex;
-  // The names of the strategies and of the GPU loops, from the C++ tables: Python's STRATEGIES and DRIVERS.
+  // The names of the strategies and of the GPU loops, from the C++ tables: Python's STRATEGIES,
+  // GPU_STRATEGIES and DRIVERS.
   const auto names = [](const std::vector<std::string>& from) {
     nb::list to;
     for (const std::string& name : from) to.append(nb::str(name.c_str()));
     return to;
   };
   m.attr("STRATEGIES") = names(ds::sssp::strategy_names());
+  m.attr("GPU_STRATEGIES") = names(ds::sssp::gpu_strategy_names());
   m.attr("DRIVERS") = names(ds::sssp::driver_names());
 
   nb::class_<py_graph>(m, "Graph")

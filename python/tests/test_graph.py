@@ -151,6 +151,15 @@ def test_integer_overflow_falls_back_to_real_weights():
     assert math.isclose(float(d[3]), 3 * 2**31, rel_tol=1e-6)
 
 
+def test_strategy_lists_come_from_the_library():
+    # GPU_STRATEGIES: those that run on the GPU when one is usable (sssp::runs_on_gpu), listed first
+    # in STRATEGIES; the CPU's strategies after them.
+    gpu, every = deltasplit.GPU_STRATEGIES, deltasplit.STRATEGIES
+    assert every[:len(gpu)] == gpu and len(set(every)) == len(every)
+    assert "phast" in gpu and "near-far" in gpu
+    assert set(every) - set(gpu) == {"cpu", "dijkstra"}
+
+
 def test_device_choice():
     rows, cols, w = example()
     g = Graph.from_edges(rows, cols, w, 5)

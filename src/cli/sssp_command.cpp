@@ -203,7 +203,7 @@ int run_sssp(const arguments& args) {
   if (!solving.hierarchy.empty() && o.how != sssp::strategy::phast)
     throw usage_error("--hierarchy needs --strategy phast (the contraction hierarchy is phast's)");
   o.hierarchy_file = solving.hierarchy;
-  const bool either_device = sssp::is_gpu_strategy(o.how) || o.how == sssp::strategy::phast;
+  const bool either_device = sssp::runs_on_gpu(o.how);
   if (!either_device && o.device == sssp::device_kind::gpu)
     throw usage_error(std::string("--strategy ") + sssp::strategy_name(o.how) + " runs on the CPU; it cannot be combined with --device gpu");
 

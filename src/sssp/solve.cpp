@@ -127,7 +127,7 @@ void solver::set_options(const options& o) {
   if (o.device != was.device || o.stream != was.stream || o.threads != was.threads)
     throw std::invalid_argument("set_options: device, stream and threads are fixed when a solver is built");
   const bool gpu_side = impl_->gpu_side;
-  if (gpu_side && !is_gpu_strategy(o.how) && o.how != strategy::phast)
+  if (gpu_side && !runs_on_gpu(o.how))
     throw std::invalid_argument(std::string("set_options: this solver runs on the GPU; strategy '") +
                                 strategy_name(o.how) + "' runs on the CPU");
   // phast: the hierarchy once, or again from another hierarchy file.

@@ -65,4 +65,13 @@ bool is_gpu_strategy(strategy s) {
          s == strategy::workfront;
 }
 
+bool runs_on_gpu(strategy s) { return is_gpu_strategy(s) || s == strategy::phast; }
+
+std::vector<std::string> gpu_strategy_names() {
+  std::vector<std::string> names;
+  for (const auto& n : strategies)
+    if (runs_on_gpu(n.value)) names.emplace_back(n.name);
+  return names;
+}
+
 }  // namespace deltasplit::sssp

@@ -26,6 +26,20 @@ TEST(Strategy, NamesRoundTrip) {
   EXPECT_TRUE(ds::is_gpu_strategy(ds::strategy::workfront));
   EXPECT_FALSE(ds::is_gpu_strategy(ds::strategy::delta_stepping_cpu));
   EXPECT_FALSE(ds::is_gpu_strategy(ds::strategy::dijkstra));
+  // runs_on_gpu adds phast; gpu_strategy_names (Python's GPU_STRATEGIES) lists exactly those, in
+  // strategy_names' order, and they come first there.
+  EXPECT_TRUE(ds::runs_on_gpu(ds::strategy::phast));
+  EXPECT_TRUE(ds::runs_on_gpu(ds::strategy::near_far));
+  EXPECT_FALSE(ds::runs_on_gpu(ds::strategy::delta_stepping_cpu));
+  EXPECT_FALSE(ds::runs_on_gpu(ds::strategy::dijkstra));
+  const std::vector<std::string> gpu = ds::gpu_strategy_names();
+  ASSERT_EQ(gpu.size(), 5u);
+  for (std::size_t i = 0; i < gpu.size(); ++i) {
+    EXPECT_EQ(gpu[i], names[i]);
+    EXPECT_TRUE(ds::runs_on_gpu(ds::strategy_from_name(gpu[i]))) << gpu[i];
+  }
+  for (std::size_t i = gpu.size(); i < names.size(); ++i)
+    EXPECT_FALSE(ds::runs_on_gpu(ds::strategy_from_name(names[i]))) << names[i];
 }
 
 TEST(Driver, NamesRoundTrip) {

@@ -48,6 +48,8 @@ strategy strategy_from_name(const std::string& name);  // throws std::invalid_ar
 // then cpu and dijkstra.
 std::vector<std::string> strategy_names();
 bool is_gpu_strategy(strategy s);  // the delta-stepping strategies of the GPU engine (not phast)
+bool runs_on_gpu(strategy s);      // on the GPU when one is usable: is_gpu_strategy, and phast
+std::vector<std::string> gpu_strategy_names();  // strategy_names() of those that runs_on_gpu
 
 enum class device_kind { automatic, gpu, cpu };
 
