@@ -273,8 +273,18 @@ __device__ inline std::uint32_t volatile_load(const std::uint32_t* p) {
 // Named barrier 1: the worker warps only (the postman warps never wait on the workers' iterations).
 __device__ inline void workers_sync() { asm volatile("bar.sync 1, %0;" ::"r"(tuning::workers) : "memory"); }
 
-// A shared word read or written by both roles between barriers: through atomics, so that each
-// access is whole and ordered by the fences beside it.
+// The words both roles use while both run (delivery, round_over and the outbox's counts in shared
+// memory; mailbox_tail and outstanding in global memory) follow one rule:
+//   - every write is an atomic, with a fence before it where it publishes earlier writes;
+//   - a read is shared_read (an atomic: the value the next atomic on that word acts on, ordered with
+//     the fences beside it) unless it is one of two kinds, read by volatile_load (one transaction a
+//     warp):
+//       a flag that only turns on within a round (round_over) read after a barrier that already
+//       ordered it after its write (the workers, after the keeper saw the delivery that follows it);
+//       a count polled until it moves, where a stale value only delays the reader (mailbox_tail,
+//       whose entries are then waited on one by one; outstanding, zero only when every block is).
+// The keeper's and the senders' waits poll with shared_read (the senders polling with plain loads
+// measured equal: sssp_roads.md, seventh session).
 __device__ inline std::uint32_t shared_read(std::uint32_t* p) { return atomicOr(p, 0u); }
 __device__ inline int shared_read(int* p) { return atomicOr(p, 0); }
 
