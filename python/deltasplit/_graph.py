@@ -15,7 +15,7 @@ STRATEGIES = tuple(_core.STRATEGIES)  # the C++ library's names (sssp::strategy_
 GPU_STRATEGIES = tuple(_core.GPU_STRATEGIES)  # sssp::gpu_strategy_names
 # The GPU loops (C++ sssp::gpu_driver): "auto", "steps", "partitioned", "block", "wide". One
 # source: "auto" is the partitioned driver on sparse host graphs (mean out-degree below 6) and on
-# small ones (fewer than 3,500 arcs per SM) whose regions fit on chip, without a cutoff; the wide
+# small ones (fewer than 10,000 arcs per SM) whose regions fit on chip, without a cutoff; the wide
 # driver (Near-Far over every SM, one grid barrier an iteration) on larger sparse graphs; the step
 # loop otherwise. Many sources (distance_matrix): "auto" is one
 # thread block per source on graphs of mean out-degree below 6 (road networks), the vertex-major
@@ -260,7 +260,7 @@ class Graph:
         says 'built' or 'loaded'. delta: bucket width, 0 = automatic. cutoff:
         vertices farther than this are reported unreachable (the solve stops there). driver: the
         GPU loop, one of DRIVERS ('auto': the partitioned driver on sparse graphs (mean
-        out-degree below 6) and small ones (fewer than 3,500 arcs per SM) whose regions fit in
+        out-degree below 6) and small ones (fewer than 10,000 arcs per SM) whose regions fit in
         shared memory, with no cutoff; its regions are built once per Graph, reported as
         stats['setup'] 'regions built' with stats['setup_ms'], or once 'regions built, not used'
         when a region proved too large for shared memory; the wide driver, 'wide', on larger

@@ -104,10 +104,24 @@ struct partition_tuning {
   // receiver, 29 worker warps, against one sender and 30: NY 2.06-2.08 ms against 2.14-2.15, FLA
   // 3.30 against 3.46, chicago-regional 0.42 against 0.44-0.45 (H100, same call, two runs each);
   // three senders and 28 workers: NY 2.05-2.06, FLA 3.31-3.32, chicago 0.41-0.42 (no better).
-  static constexpr unsigned postman_warps = 3;
-  static constexpr unsigned worker_warps = 29;
-  static constexpr unsigned workers = 32 * worker_warps;
-  static constexpr unsigned threads = workers + 32 * postman_warps;
+  // A block is `threads` threads: the receiver warp, sender_warps (or dense_sender_warps) senders,
+  // the rest workers.
+  static constexpr unsigned threads = 1024;
+  static constexpr unsigned sender_warps = 2;
+  // Regions that cut at least dense_cut of the graph's arcs (denser graphs: social, citation,
+  // R-MAT; road regions cut 2.6-22.5%) get dense_sender_warps senders instead: there the workers
+  // wait on a full outbox and the senders set the pace. H100, 2026-11-27 (eighth session), the
+  // partitioned driver forced, 10 sources x 3 runs; senders 2 / 5 / 9 / 13 / 17 (workers 29 / 26 /
+  // 22 / 18 / 14), ms: soc-slashdot0902 1.28-1.29 / 0.78-0.82 / 0.74-0.75 / 0.70 / 0.71 (step loop
+  // 0.97-0.99), cit-HepPh 0.66-0.68 / 0.48 / 0.46 / 0.45 / 0.47, email-Enron 0.56-0.57 / 0.42 /
+  // 0.40-0.42 / 0.42 / 0.44, R-MAT 16 F16 1.35-1.41 / 1.01-1.05 / 0.99-1.00 / 0.93 / 1.07, R-MAT 16
+  // u8 - / - / 0.85 / 0.88 / 0.86, R-MAT 18 F4 - / - / 1.06 / 1.01 / 1.02; the road graphs lose
+  // workers' time with more senders: NY 1.78 / 1.77-1.78 / 1.81-1.83 / 1.89 / 2.01, FLA 2.98-3.06 /
+  // 3.00-3.02 / 3.11-3.13 / 3.33 / 3.60, chicago-regional 0.38 / 0.37-0.38 / 0.37 (two calls; the
+  // rows with fewer figures were measured in one). Nine senders: within 5% of the best on every
+  // dense graph, with more workers than thirteen.
+  static constexpr unsigned dense_sender_warps = 9;
+  static constexpr double dense_cut = 0.5;
   // Vertices one local iteration takes at most (the rest waits for the next); a road region has
   // tens in flight. Not measured against other sizes.
   static constexpr std::uint32_t frontier = 512;
@@ -159,21 +173,24 @@ struct partition_tuning {
   // see automatic_arcs_per_sm.
   static constexpr double automatic_below_degree = 6.0;
   // ... and on a graph of any degree with fewer arcs than this per SM (regions on chip, as above).
-  // On denser graphs the partitioned driver's time is its postmen's: most arcs cross regions, and a
-  // block's sending and mail grow with its region's arcs, while the step loop's time on a small
-  // graph is a floor of a few hundred iterations. H100 (132 SMs), c3b3c91, 10 sources x 3 runs,
-  // partitioned against the step loop in one call, ratio (arcs; R-MAT `generate rmat --scale S
-  // --edge-factor F [--undirected]`, graph500 preset):
-  //   wins:  R-MAT 12 (15-97k arcs, F 4 to 16, directed or not) 0.45-0.50; R-MAT 14 F4 (62k)
-  //          0.55, F8 (120k) 0.74, u4 (120k) 0.68, F16 (228k) 0.76, u8 (228k) 0.78, u16 (426k)
-  //          0.87; R-MAT 16 F4 (253k) 0.88; email-Enron (368k) 0.74; cit-HepPh (422k) 0.44
-  //   even:  R-MAT 16 F8 (494k) 1.03, u4 (494k) 1.04
-  //   loses: soc-slashdot0902 (870k) 1.30, R-MAT 16 F16 (956k) 1.31, u8 (955k) 1.25, u16 (1.8M)
-  //          1.51; R-MAT 18, F 4 to 16 (1.0-7.6M arcs) 1.5-6.5.
-  // The line falls between 426k and 494k arcs, 3,200-3,700 a SM; 3,500 keeps every win and no
-  // loss. Only 132-SM GPUs were measured; per SM because a block's postmen carry its region's
-  // share of the cut arcs.
-  static constexpr double automatic_arcs_per_sm = 3500;
+  // On denser graphs most arcs cross regions and the driver's time is its senders' (a block's
+  // sending and mail grow with its region's arcs), while the step loop's time on a small graph is
+  // a floor of a few hundred iterations. H100 (132 SMs), 10 sources x 3 runs, partitioned against
+  // the step loop in one call, ratio (arcs; R-MAT `generate rmat --scale S --edge-factor F
+  // [--undirected]`, graph500 preset):
+  //   with two sender warps (c3b3c91): every graph up to 426k arcs won (R-MAT 12, 15-97k arcs,
+  //     0.45-0.50; R-MAT 14 0.55-0.87; R-MAT 16 F4, 253k, 0.88; email-Enron, 368k, 0.74;
+  //     cit-HepPh, 422k, 0.44), 494k even (R-MAT 16 F8 and u4: 1.03-1.04), 870k and more lost
+  //     (soc-slashdot0902 1.30, R-MAT 16 F16 1.31, u8 1.25, u16 1.51; R-MAT 18 1.5-6.5): a line of
+  //     3,500 a SM (c0eca33);
+  //   with dense_sender_warps (nine) where the regions cut most arcs (eighth session): soc-slashdot0902
+  //     (870k) 0.74 against 0.99, R-MAT 16 F16 (956k) 0.99 / 1.08, u8 (955k) 0.85 / 1.07, R-MAT 18
+  //     F4 (1.02M) 1.06 / 1.30; R-MAT 16 u16 (1.82M) 1.50 / 1.56 (even); R-MAT 18 u4 and F8 (2.02M
+  //     each) 1.93 / 1.26 and 1.69 / 1.18 (lost). The line falls between 1.02M arcs and 1.82M
+  //     (7,700-13,800 a SM); 10,000 keeps every clear win and leaves the even one to the step loop.
+  // Only 132-SM GPUs were measured; per SM because a block's senders carry its region's share of
+  // the cut arcs.
+  static constexpr double automatic_arcs_per_sm = 10000;
 };
 
 // Tuning constants of the block and wide drivers (block_driver.cuh; bench/results/block_driver.md and

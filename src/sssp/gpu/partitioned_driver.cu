@@ -7,7 +7,7 @@
 // (owner_regions.hpp: recursive breadth-first bisection, renumbered to a contiguous id range at
 // upload, results mapped back to the caller's ids) and is the only writer of its vertices' distances.
 // A block is two roles, which never wait on each other's barriers:
-//   - the workers (tuning::worker_warps warps, named barrier 1) run the dependent chains inside the
+//   - the workers (the block's first warps, named barrier 1) run the dependent chains inside the
 //     region on chip. Its distances and rows (targets, 16-bit weights where every weight fits) live
 //     in shared memory when the region fits (tuning::shared_budget), else in global memory. Pending
 //     vertices are bits of two shared bitmaps, filed when their distance drops: the near set
@@ -21,7 +21,8 @@
 //     empty and nothing was delivered since they last looked, then go idle. An iteration's
 //     critical path is its longest chain of shared-memory operations between the barriers; one
 //     worker at the far end keeps the books (the deliveries seen, the fixpoint test);
-//   - the postman warps (tuning::postman_warps: the last receives, the others send) move offers
+//   - the postman warps (the last receives; before it tuning::sender_warps send, or
+//     tuning::dense_sender_warps where the regions cut most arcs, as on social graphs) move offers
 //     between regions through global memory (L2) while the workers iterate. A sender claims up to
 //     32 outbox entries (a compare-and-swap on the claimed count, so the other sender takes the
 //     next ones while these are in flight) and sends them: atomicMin into the target's offer
@@ -90,6 +91,9 @@ namespace cg = cooperative_groups;
 // The constants that shape this driver (block shape, postman warps, rings, shared budget, the
 // automatic delta's scale) are partition_tuning's (loop_tuning.cuh), with the measurements.
 using tuning = partition_tuning;
+static_assert(tuning::threads % 32 == 0 && tuning::sender_warps >= 1 &&
+                  tuning::dense_sender_warps + 2 <= tuning::threads / 32 && tuning::sender_warps + 2 <= tuning::threads / 32,
+              "a block: at least one worker warp, one sender warp and the receiver");
 
 struct partitioned_control {
   std::uint32_t next_bucket[3];  // per round, three slots in rotation: the lowest bucket pending or offered
@@ -99,7 +103,7 @@ struct partitioned_control {
   std::uint32_t outstanding[2];  // by round parity: blocks at work plus offers queued and not yet taken
   unsigned long long chain, edges, vertices;
   // The profile, summed over blocks (SM clocks): the receiver taking and improving mail, the
-  // keeper in local iterations, the senders sending offers (both warps' time), the keeper idle
+  // keeper in local iterations, the senders sending offers (every sender warp's time), the keeper idle
   // (and the round's end), grid barriers (the postmen's time overlaps the workers'); local
   // iterations with work, and idle periods (fixpoints: the near set empty and nothing delivered).
   unsigned long long cycles[5], iterations, fixpoints;
@@ -271,7 +275,7 @@ __device__ inline std::uint32_t volatile_load(const std::uint32_t* p) {
 }
 
 // Named barrier 1: the worker warps only (the postman warps never wait on the workers' iterations).
-__device__ inline void workers_sync() { asm volatile("bar.sync 1, %0;" ::"r"(tuning::workers) : "memory"); }
+__device__ inline void workers_sync(std::uint32_t workers) { asm volatile("bar.sync 1, %0;" ::"r"(workers) : "memory"); }
 
 // The words both roles use while both run (delivery, round_over and the outbox's counts in shared
 // memory; mailbox_tail and outstanding in global memory) follow one rule:
@@ -309,7 +313,11 @@ __device__ inline void for_far_words(const std::uint32_t* far, std::uint32_t wor
   }
 }
 
-template <class Distance, bool SharedDist, bool SharedArcs>
+// SenderWarps: tuning::sender_warps or dense_sender_warps (the host picks by the regions' cut). A
+// template argument because the worker count is on every iteration's chain (loop strides, the
+// barrier's count, the keeper): read from the view at run time, it cost NY 1.79-1.80 ms against
+// 1.76-1.78 and FLA 3.03-3.06 against 2.97-3.01 (H100, one call, three runs each).
+template <class Distance, bool SharedDist, bool SharedArcs, unsigned SenderWarps>
 __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     partitioned_solve(partitioned_view<Distance> s, vertex_t source) {
   using ops = distance_ops<Distance>;
@@ -332,11 +340,12 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   cg::grid_group grid = cg::this_grid();
   const std::uint32_t tid = threadIdx.x, part = blockIdx.x, threads = blockDim.x;
   const std::uint32_t lane = tid & 31u, warp = tid >> 5;
-  const bool postman = tid >= tuning::workers;
+  constexpr std::uint32_t workers = tuning::threads - 32 * (SenderWarps + 1);  // then the senders, the receiver
+  const bool postman = tid >= workers;
   // The worker that keeps the passes' books (looks at the deliveries, detects a fixpoint,
   // counts): lane 0 of the last worker warp, which the relaxation (from the first worker up)
   // reaches last.
-  constexpr std::uint32_t keeper = 32 * (tuning::worker_warps - 1);
+  constexpr std::uint32_t keeper = workers - 32;
   std::uint32_t seen = 0;  // the keeper: deliveries seen before the take
   const vertex_t lo = s.begin[part], owned = s.begin[part + 1] - lo;
   const std::uint32_t words = (owned + 31) / 32;
@@ -415,7 +424,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         seen = shared_read(&delivery) >> 1;
         taken[0] = taken[1] = 0;
       }
-      workers_sync();
+      workers_sync(workers);
       for (std::uint32_t pass = 0;; ++pass) {
         const std::uint32_t c = pass & 1u;
         // Take the near set (up to tuning::frontier vertices; the rest waits): each lane looks at
@@ -423,7 +432,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         // shared atomic and places them. (A scan over the lanes and one atomic a warp, before
         // 2026-11-27's seventh session, put six shuffles on every iteration's chain: NY 2.00 ->
         // 1.85 ms.) The receiver may set bits meanwhile: a take clears only its own.
-        for (std::uint32_t w0 = warp * 32; w0 < words; w0 += tuning::workers) {
+        for (std::uint32_t w0 = warp * 32; w0 < words; w0 += workers) {
           const std::uint32_t w = w0 + lane;
           const std::uint32_t bits = w < words ? near[w] : 0;
           if (bits == 0) continue;
@@ -435,7 +444,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             for (; take; take &= take - 1, ++at) frontier[at] = w * 32 + __ffs(take) - 1;
           }
         }
-        workers_sync();
+        workers_sync(workers);
         const std::uint32_t n = min(taken[c], tuning::frontier);
         if (tid == keeper) taken[c ^ 1u] = 0;  // the next pass's counter (every worker read it last pass)
         if (n == 0) {  // a local fixpoint: idle unless the receiver delivered since the keeper looked
@@ -452,7 +461,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             lap(3);
             seen = now >> 1;
           }
-          workers_sync();
+          workers_sync(workers);
           // A plain read, one broadcast a warp: the receiver set it before it changed the delivery
           // word the keeper saw before this barrier. (An atomic read by every worker, 928 on one
           // word, queued on each wake: NY 1.85 -> 1.77 ms without it.)
@@ -465,7 +474,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           largest = max(largest, static_cast<unsigned long long>(n));
         }
         // The relaxation: tuning::lanes threads a vertex, from the first worker up.
-        for (std::uint32_t i = tid; i < n * tuning::lanes; i += tuning::workers) {
+        for (std::uint32_t i = tid; i < n * tuning::lanes; i += workers) {
           const vertex_t u = frontier[i / tuning::lanes];
           const Distance du = own.load(u);  // its distance now (lowered since the take: relaxed again later)
           const std::uint32_t l = i % tuning::lanes;
@@ -492,7 +501,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         }
         // Offers the receiver improved before this look are in the near set the next take sees.
         if (tid == keeper) seen = shared_read(&delivery) >> 1;
-        workers_sync();
+        workers_sync(workers);
       }
       if (tid == keeper) {
         lap(1);
@@ -500,8 +509,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
       }
     } else {
       // --- the postmen: the senders send the outbox; the receiver takes the mail and tells when the block is idle ---
-      static_assert(tuning::postman_warps >= 2, "sender warps and one receiver warp");
-      if (warp < tuning::worker_warps + tuning::postman_warps - 1) {  // a sender: until the receiver says the round is over
+      if (warp < tuning::threads / 32 - 1) {  // a sender: until the receiver says the round is over
         for (;;) {
           std::uint32_t from = 0, m = 0;  // the entries this sender claims
           if (lane == 0) {
@@ -692,29 +700,40 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true) <= tuning::shared_budget;
     shared_bytes_ = bytes(shared_dist_, shared_arcs_);
     if (require_on_chip && !on_chip()) return;  // declined: no kernel chosen, nothing uploaded
-    kernel_ = shared_arcs_   ? partitioned_solve<Distance, true, true>
-              : shared_dist_ ? partitioned_solve<Distance, true, false>
-                             : partitioned_solve<Distance, false, false>;
+    // The reordered graph, and the arcs between regions (they choose the senders).
+    const edge_t m = g.num_arcs();
+    std::vector<edge_t> offsets(n_ + 1, 0);
+    std::vector<vertex_t> targets(m);
+    std::vector<weight> sorted(m);
+    edge_t cut = 0;
+    for (std::uint32_t b = 0; b < parts_; ++b)
+      for (vertex_t x = regions.begin[b]; x < regions.begin[b + 1]; ++x) {
+        const vertex_t u = regions.old_of_new[x];
+        edge_t o = offsets[x];
+        for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a, ++o) {
+          targets[o] = regions.new_of_old[g.targets[a]];
+          sorted[o] = weights[a];
+          cut += targets[o] < regions.begin[b] || targets[o] >= regions.begin[b + 1];
+        }
+        offsets[x + 1] = o;
+      }
+    sender_warps_ = static_cast<double>(cut) >= tuning::dense_cut * static_cast<double>(m) ? tuning::dense_sender_warps
+                                                                                            : tuning::sender_warps;
+    const auto pick = [&](auto senders) -> void (*)(partitioned_view<Distance>, vertex_t) {
+      constexpr unsigned S = decltype(senders)::value;
+      return shared_arcs_   ? partitioned_solve<Distance, true, true, S>
+             : shared_dist_ ? partitioned_solve<Distance, true, false, S>
+                            : partitioned_solve<Distance, false, false, S>;
+    };
+    kernel_ = sender_warps_ == tuning::dense_sender_warps
+                  ? pick(std::integral_constant<unsigned, tuning::dense_sender_warps>{})
+                  : pick(std::integral_constant<unsigned, tuning::sender_warps>{});
     DS_CUDA(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
     int per_sm = 0;
     DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_, tuning::threads, shared_bytes_));
     if (static_cast<std::uint64_t>(per_sm) * sms_ < parts_)
       throw std::runtime_error("the partitioned driver cannot keep its " + std::to_string(parts_) +
                                " blocks resident on this GPU (" + std::to_string(per_sm) + " per SM)");
-    // The reordered graph.
-    const edge_t m = g.num_arcs();
-    std::vector<edge_t> offsets(n_ + 1, 0);
-    std::vector<vertex_t> targets(m);
-    std::vector<weight> sorted(m);
-    for (vertex_t x = 0; x < n_; ++x) {
-      const vertex_t u = regions.old_of_new[x];
-      edge_t o = offsets[x];
-      for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a, ++o) {
-        targets[o] = regions.new_of_old[g.targets[a]];
-        sorted[o] = weights[a];
-      }
-      offsets[x + 1] = o;
-    }
     offsets_ = device_array<edge_t>(offsets.size(), "the reordered CSR offsets");
     targets_ = device_array<vertex_t>(std::max<edge_t>(m, 1), "the reordered CSR targets");
     weights_ = device_array<weight>(std::max<edge_t>(m, 1), "the reordered arc weights");
@@ -792,14 +811,15 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   bool declined() const { return kernel_ == nullptr; }
 
   std::string describe() const override {
-    return "partitioned: " + std::to_string(parts_) + " blocks of " + std::to_string(tuning::threads) + " threads on " +
-           std::to_string(sms_) + " SMs, distances in " + (shared_dist_ ? "shared" : "global") + " memory, arcs in " +
+    return "partitioned: " + std::to_string(parts_) + " blocks of " + std::to_string(tuning::threads) + " threads (" +
+           std::to_string(sender_warps_) + " sender warps) on " + std::to_string(sms_) +
+           " SMs, distances in " + (shared_dist_ ? "shared" : "global") + " memory, arcs in " +
            (shared_arcs_ ? "shared" : "global") + " memory";
   }
 
  private:
   vertex_t n_;
-  std::uint32_t sms_ = 0, parts_ = 0, words_ = 0;
+  std::uint32_t sms_ = 0, parts_ = 0, words_ = 0, sender_warps_ = tuning::sender_warps;
   int clock_khz_ = 1;
   bool narrow_ = false, shared_dist_ = false, shared_arcs_ = false;
   std::size_t shared_bytes_ = 0;

@@ -216,6 +216,15 @@ TEST_P(ForcedDriver, DriverIsReported) {
     EXPECT_EQ(d.rfind("partitioned", 0), 0u) << d;
     EXPECT_NE(d.find("rounds"), std::string::npos) << d;
     EXPECT_NE(d.find("idle"), std::string::npos) << d;  // the profile
+    // A grid's regions cut few arcs: the road split of a block (partition_tuning::sender_warps);
+    // a random graph's cut nearly all: dense_sender_warps, exact too.
+    const auto senders = [](unsigned warps) { return "(" + std::to_string(warps) + " sender warps)"; };
+    EXPECT_NE(d.find(senders(sssp::gpu::partition_tuning::sender_warps)), std::string::npos) << d;
+    const graph::csr random = deltasplit_test::random_graph(3000, 12000, 21, 1000);
+    const sssp::result dense = sssp::solver(random, o).run(0);
+    EXPECT_NE(dense.stats.driver.find(senders(sssp::gpu::partition_tuning::dense_sender_warps)), std::string::npos)
+        << dense.stats.driver;
+    EXPECT_TRUE(same_distances(sssp::dijkstra(random, 0), dense));
   } else {
     EXPECT_EQ(d.rfind(GetParam() == sssp::gpu_driver::wide ? "wide: near-far over " : "block: near-far in one block", 0),
               0u)
@@ -302,7 +311,7 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   EXPECT_TRUE(same_distances(sssp::dijkstra(small_dense, 0), sd));
   const sssp::validation sd_tree = sssp::check_predecessors(small_dense, 0, sd);
   EXPECT_TRUE(sd_tree.ok) << sd_tree.message;
-  rp.scale = 16;  // 955,767 arcs: above the line on GPUs of up to 273 SMs
+  rp.scale = 17;  // 1,943,657 arcs: above the line on GPUs of up to 194 SMs
   const graph::csr dense = graph::generate_rmat(rp);
   ASSERT_GE(static_cast<double>(dense.num_arcs()), arcs_line) << sms << " SMs";
   const sssp::result d = sssp::solver(dense, o).run(0);
