@@ -66,7 +66,7 @@ enum class light_phase { automatic, block, cluster };
 // (src/sssp/gpu/block_driver.cuh; many_sources runs one such block per source); wide: the same
 // Near-Far over every block of a cooperative grid (one block per SM), one grid barrier per light
 // iteration (block_driver.cuh); automatic: partitioned on sparse graphs (mean out-degree below 6:
-// road networks, meshes) and small ones (fewer than 3,500 arcs per SM) whose regions keep their
+// road networks, meshes) and small ones (fewer than 10,000 arcs per SM) whose regions keep their
 // distances and arcs in shared memory, wide on the sparse graphs whose regions do not (large grids
 // and road networks), when no cutoff is set,
 // none of light, cluster_blocks and queue_capacity is set (they are the step loop's) and the graph

@@ -373,9 +373,10 @@ class engine final : public detail::gpu_engine, private engine_context {
   // partition_tuning::automatic_arcs_per_sm per SM; else the wide driver on a sparse graph, and the
   // step loop otherwise.
   //   - The partitioned driver (partitioned_driver.cu): on road graphs about a third of the step
-  //     loop's time (H100: USA-road-d.NY 1.77 against 5.04 ms), on small denser graphs 0.44-0.88 of
-  //     it (cit-HepPh 0.67 against 1.53 ms; partition_tuning has the measurements). A graph in
-  //     device memory cannot take it (its regions are cut on the host).
+  //     loop's time (H100: USA-road-d.NY 1.77 against 5.04 ms), on denser graphs below the arcs
+  //     line 0.3-0.9 of it (cit-HepPh 0.46 against 1.53 ms, soc-slashdot0902 0.72 against 0.97;
+  //     partition_tuning has the measurements). A graph in device memory cannot take it (its
+  //     regions are cut on the host).
   //   - The block driver (block_driver.cuh) runs only when asked for: for one source it is slower
   //     than the step loop on every graph measured (H100, same call: USA-road-d.NY 7.19 against
   //     5.04 ms, road-FLA 16.9 against 10.2 ms, the 4000 x 4000 grid 274 against 95 ms;
