@@ -35,6 +35,11 @@ tail -n 7 "$log"
 step multisplit_bench "$bin/multisplit_bench" --sizes 25,28 --reps 9 --csv "$out/multisplit.csv" --md "$out/multisplit.md"
 step sssp_bench "$bin/sssp_bench" --runs 10 --out "$out"
 [ -f "$out/sssp_bench.csv" ] && rm -f "$out/sssp_bench_partial.csv"
+# The paper's comparison of the frontier managers: the step loop everywhere (auto runs the
+# partitioned or wide driver, which files no vertex through a manager, on roads and small graphs).
+mkdir -p "$out/steps"
+step sssp_bench_steps "$bin/sssp_bench" --runs 10 --out "$out/steps" --driver steps
+[ -f "$out/steps/sssp_bench.csv" ] && rm -f "$out/steps/sssp_bench_partial.csv"
 [ -x "$bin/many_sources_bench" ] && step many_sources_bench "$bin/many_sources_bench" --out "$out" --all-limit 30
 # driver auto runs one thread block per source on the road graphs and the vertex-major batches on
 # the denser ones; the same with the vertex-major batches forced everywhere, for the ratio
