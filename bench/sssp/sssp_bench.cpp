@@ -271,12 +271,12 @@ int main(int argc, char** argv) {
   for (const row& r : rows) {
     const double vs_nf = ratio(near_far[r.graph], r.median_ms), vs_cpu = ratio(cpu[r.graph], r.median_ms);
     csv << r.graph << ',' << r.strategy << ',' << r.driver << ',' << r.median_ms << ',' << r.min_ms << ',' << r.max_ms
-        << ',' << r.mteps
-        << ',' << vs_nf << ',' << vs_cpu << ',' << r.iterations << ',' << r.edges_relaxed << ',' << r.frontier_share
+        << ',' << r.mteps << ',' << vs_nf << ',' << vs_cpu << ',' << r.iterations << ',' << r.edges_relaxed << ',' << r.frontier_share
         << ',' << (r.valid ? "yes" : "no") << '\n';
     char line[512];
     std::snprintf(line, sizeof line, "| %s | %s | %s | %.3f | %.1f | %s | %s | %llu | %llu | %.0f%% | %s |\n",
-                  r.graph.c_str(), r.strategy.c_str(), r.driver.empty() ? "-" : r.driver.c_str(), r.median_ms, r.mteps, shown(vs_nf).c_str(), shown(vs_cpu).c_str(),
+                  r.graph.c_str(), r.strategy.c_str(), r.driver.empty() ? "-" : r.driver.c_str(), r.median_ms,
+                  r.mteps, shown(vs_nf).c_str(), shown(vs_cpu).c_str(),
                   static_cast<unsigned long long>(r.iterations), static_cast<unsigned long long>(r.edges_relaxed),
                   100 * r.frontier_share, r.valid ? "yes" : "NO");
     md << line;

@@ -53,9 +53,10 @@
 // USA-road-d.NY 1.76 ms (step loop 5.04), road-FLA 2.99 (9.49), at three times the automatic
 // delta (partition_tuning::auto_delta_scale; NY: 14 rounds, whose ends cost ~5 us each);
 // engine.cu chooses it by default on sparse or small graphs whose regions fit on chip
-// (partition_tuning::automatic_below_degree, automatic_arcs_per_sm). The first version, with offers sent only at a
-// local fixpoint, mail taken between sessions of iterations and the near set found by comparing
-// every pending vertex's bucket, took 7.2 and 11.6 ms: its blocks waited on each other's mail.
+// (partition_tuning::automatic_below_degree, automatic_arcs_per_sm). The first version, with
+// offers sent only at a local fixpoint, mail taken between sessions of iterations and the near set
+// found by comparing every pending vertex's bucket, took 7.2 and 11.6 ms: its blocks waited on
+// each other's mail.
 // Now the critical path is the busiest block's chain of local iterations, round by round (the
 // summed per-round maxima times an iteration's latency make the whole solve): what shortened an
 // iteration or let mail land without one paid in proportion (the receiver improving its mail
@@ -92,7 +93,8 @@ namespace cg = cooperative_groups;
 // automatic delta's scale) are partition_tuning's (loop_tuning.cuh), with the measurements.
 using tuning = partition_tuning;
 static_assert(tuning::threads % 32 == 0 && tuning::sender_warps >= 1 &&
-                  tuning::dense_sender_warps + 2 <= tuning::threads / 32 && tuning::sender_warps + 2 <= tuning::threads / 32,
+                  tuning::sender_warps + 2 <= tuning::threads / 32 &&
+                  tuning::dense_sender_warps + 2 <= tuning::threads / 32,
               "a block: at least one worker warp, one sender warp and the receiver");
 
 struct partitioned_control {
@@ -275,7 +277,9 @@ __device__ inline std::uint32_t volatile_load(const std::uint32_t* p) {
 }
 
 // Named barrier 1: the worker warps only (the postman warps never wait on the workers' iterations).
-__device__ inline void workers_sync(std::uint32_t workers) { asm volatile("bar.sync 1, %0;" ::"r"(workers) : "memory"); }
+__device__ inline void workers_sync(std::uint32_t workers) {
+  asm volatile("bar.sync 1, %0;" ::"r"(workers) : "memory");
+}
 
 // The words both roles use while both run (delivery, round_over and the outbox's counts in shared
 // memory; mailbox_tail and outstanding in global memory) follow one rule:
