@@ -71,7 +71,9 @@ enum class light_phase { automatic, block, cluster };
 // and road networks), when no cutoff is set,
 // none of light, cluster_blocks and queue_capacity is set (they are the step loop's) and the graph
 // is in host memory; steps otherwise. The partitioned driver builds its regions once, on its first
-// run (statistics::setup_ms), and, like the wide driver, uses three times the automatic delta.
+// run (statistics::setup_ms), and, like the wide driver, uses three times the automatic delta
+// (twelve times on graphs whose regions average at most 400 vertices: partition_tuning::delta_scale
+// in src/sssp/gpu/loop_tuning.cuh).
 // Every strategy runs the partitioned, block and wide drivers the same way: they file no vertex
 // through a frontier manager, and statistics::driver says so. many_sources takes partitioned and
 // wide as steps (its vertex-major batch).

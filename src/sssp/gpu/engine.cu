@@ -239,7 +239,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     const bool partitioned = loop == chosen_loop::partitioned;
     const bool wide = loop == chosen_loop::wide;
     const bucket_of_distance<Distance> bucket =
-        bucket_width(opts, partitioned ? partition_tuning::auto_delta_scale
+        bucket_width(opts, partitioned ? partition_tuning::delta_scale(n_, multiprocessors_)
                            : wide      ? block_driver_tuning::wide_auto_delta_scale
                                        : 1.0);
     const std::uint32_t last = last_bucket(opts.cutoff, bucket);
@@ -548,7 +548,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   }
 
   // The bucket width: options.delta, or the automatic width times auto_scale (the partitioned
-  // driver's partition_tuning::auto_delta_scale).
+  // driver's partition_tuning::delta_scale).
   bucket_of_distance<Distance> bucket_width(const options& opts, double auto_scale) const {
     const auto kind = std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
     double delta = opts.delta > 0 ? opts.delta : detail::gpu_auto_width(statistics_, kind) * auto_scale;

@@ -160,6 +160,40 @@ struct partition_tuning {
   // / x5: NY 1.81 / 1.76-1.77 / 1.84 / 1.80 / 1.83 ms, FLA 2.99 / 3.00-3.01 / 2.92 / 3.02 / 3.23
   // (one run each beside x3's two): three stays.
   static constexpr double auto_delta_scale = 3.0;
+  // ... and this multiple where the mean region holds at most small_region_vertices vertices
+  // (delta_scale, below). A block relaxes a small region's whole near set in an iteration or
+  // two, so wider buckets cost it re-relaxations it runs in iterations it takes anyway, while a
+  // round's end (the slowest block's tail, the idle detection, the grid barrier) costs 20-30 us on
+  // these graphs. H100, 2026-11-27 ninth session, main ff39685, `--driver partitioned --delta`
+  // at x3 / x6 / x12 / x24 the step loop's automatic delta, 10 sources x 3 runs, validated, one
+  // call each (mean region = vertices / 132 blocks; ms, rounds at x3 -> x12):
+  //   at most 300 a region, all gain or stay even: chesapeake (39 regions of 1) 0.039 / 0.039 /
+  //     0.041 / 0.039; R-MAT 12 F16 (31) 0.157 / 0.151 / 0.150 / 0.148; chicago-regional (98)
+  //     0.378 / 0.350 / 0.309 / 0.306 (3.4 -> 1 rounds); 128 x 128 grid (124) 0.407 / 0.380 /
+  //     0.358 / 0.347; R-MAT 14 F8 (124) 0.227 / 0.225 / 0.226 / 0.228; cit-HepPh (261) 0.469 /
+  //     0.391 / 0.300 / 0.314 (9.1 -> 2.7 rounds); email-Enron (278) 0.435 / 0.429 / 0.419 / 0.431;
+  //   495-993 a region, even within noise at x12 (x6 gains 0-5% on grids, loses 3% on R-MAT):
+  //     256 x 256 grid (496) 0.745 / 0.706 / 0.734 / 0.730, kept 0.8 (495) 0.739 / 0.722 / 0.747 /
+  //     0.736; R-MAT 16 F16 (496) 1.073 / 1.101 / 1.094 / 1.100, u8 (496) 0.903 / 0.927 / 0.921 /
+  //     0.919; soc-slashdot0902 (622) 0.731 / 0.714 / 0.701 / 0.714; 362 x 362 grid (993) 1.038 /
+  //     1.014 / 1.088 / 1.200;
+  //   larger regions lose: 512 x 512 grid (1,986) 1.405 / 1.401 / 1.662 / 1.885; USA-road-d.NY
+  //     (2,003) 1.816 / 1.896 / 1.899 / 1.958; R-MAT 18 F4 (1,986; one round at any width) 1.057 /
+  //     1.051 / 1.056 / 1.044; road-FLA (8,109) 3.107 / 3.286 / 3.307 / 3.533.
+  // A rule that widened the buckets during a solve, doubling the width after a round that took
+  // few vertices (under 16, 64 or 128 per block) or ran a short chain (under 32 or 64 busiest-block
+  // iterations), got cit-HepPh only to 0.34-0.38 ms and chicago-regional nothing (its first rounds
+  // are not short): the size of a region, known before the solve, tells more.
+  static constexpr double small_region_delta_scale = 12.0;
+  static constexpr double small_region_vertices = 400.0;
+  // The multiple of the automatic delta the driver's buckets take on a graph of n vertices on a
+  // GPU of `sms` SMs (its regions: one a block, at most one a vertex).
+  static constexpr double delta_scale(std::uint64_t n, unsigned sms) {
+    const std::uint64_t blocks = std::uint64_t{sms} * blocks_per_sm;
+    const std::uint64_t parts = n < blocks ? (n > 0 ? n : 1) : (blocks > 0 ? blocks : 1);
+    return static_cast<double>(n) <= small_region_vertices * static_cast<double>(parts) ? small_region_delta_scale
+                                                                                          : auto_delta_scale;
+  }
   // options.driver == automatic takes this driver below this mean out-degree, when the regions
   // keep their distances and arcs on chip and no cutoff is set (the step loop stops at the cutoff's
   // bucket; this driver solves everything). Same call, partitioned against the step loop:

@@ -51,7 +51,8 @@
 //
 // Status (H100 80GB HBM3, median of 10 sources, 2026-11-27, bench/results/sssp_roads.md):
 // USA-road-d.NY 1.76 ms (step loop 5.04), road-FLA 2.99 (9.49), at three times the automatic
-// delta (partition_tuning::auto_delta_scale; NY: 14 rounds, whose ends cost ~5 us each);
+// delta (partition_tuning::auto_delta_scale; NY: 14 rounds, whose ends cost ~5 us each), twelve
+// times on graphs of small regions (partition_tuning::delta_scale; cit-HepPh 0.47 -> 0.30 ms);
 // engine.cu chooses it by default on sparse or small graphs whose regions fit on chip
 // (partition_tuning::automatic_below_degree, automatic_arcs_per_sm). The first version, with
 // offers sent only at a local fixpoint, mail taken between sessions of iterations and the near set

@@ -276,8 +276,20 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   steps.driver = sssp::gpu_driver::steps;
   const sssp::result loop = sssp::solver(road, steps).run(0);
   EXPECT_EQ(loop.stats.driver, "steps");
-  EXPECT_NEAR(first.stats.delta, sssp::gpu::partition_tuning::auto_delta_scale * loop.stats.delta,
-              sssp::gpu::partition_tuning::auto_delta_scale);  // each rounded down
+  // Buckets of partition_tuning::delta_scale times the automatic delta: on 132 SMs this grid's regions
+  // average 455 vertices, over partition_tuning::small_region_vertices (three times), and the
+  // small R-MAT graph's below 31 (twelve times; below).
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  using sssp::gpu::partition_tuning;
+  const double road_scale = partition_tuning::delta_scale(road.num_vertices, static_cast<unsigned>(sms));
+  if (sms <= 132) EXPECT_EQ(road_scale, partition_tuning::auto_delta_scale) << sms << " SMs";
+  EXPECT_NEAR(first.stats.delta, road_scale * loop.stats.delta, road_scale);  // each rounded down
+  // The rule at its line, and where there are fewer vertices than blocks (one a region).
+  EXPECT_EQ(partition_tuning::delta_scale(132 * 400, 132), partition_tuning::small_region_delta_scale);
+  EXPECT_EQ(partition_tuning::delta_scale(132 * 400 + 1, 132), partition_tuning::auto_delta_scale);
+  EXPECT_EQ(partition_tuning::delta_scale(5, 132), partition_tuning::small_region_delta_scale);
+  EXPECT_EQ(partition_tuning::delta_scale(1'000'000, 132), partition_tuning::auto_delta_scale);
   EXPECT_TRUE(same_distances(loop, first));
 
   // The step loop's own options, and a cutoff, keep the step loop.
@@ -298,8 +310,6 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   // partitioned driver, a larger one the step loop; a sparse one whose regions are too large for
   // shared memory takes the wide driver, at block_driver_tuning::wide_auto_delta_scale times the
   // automatic delta.
-  int sms = 0;
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
   const double arcs_line = sssp::gpu::partition_tuning::automatic_arcs_per_sm * sms;
   graph::rmat_params rp;
   rp.scale = 12, rp.edge_factor = 16;  // 53,293 arcs, mean out-degree 13
@@ -311,6 +321,11 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   EXPECT_TRUE(same_distances(sssp::dijkstra(small_dense, 0), sd));
   const sssp::validation sd_tree = sssp::check_predecessors(small_dense, 0, sd);
   EXPECT_TRUE(sd_tree.ok) << sd_tree.message;
+  sssp::options small_steps = o;
+  small_steps.driver = sssp::gpu_driver::steps;
+  const sssp::result sd_loop = sssp::solver(small_dense, small_steps).run(0);
+  EXPECT_NEAR(sd.stats.delta, partition_tuning::small_region_delta_scale * sd_loop.stats.delta,
+              partition_tuning::small_region_delta_scale);  // each rounded down
   rp.scale = 17;  // 1,943,657 arcs: above the line on GPUs of up to 194 SMs
   const graph::csr dense = graph::generate_rmat(rp);
   ASSERT_GE(static_cast<double>(dense.num_arcs()), arcs_line) << sms << " SMs";
