@@ -27,7 +27,8 @@
 //     32 outbox entries (a compare-and-swap on the claimed count, so the other sender takes the
 //     next ones while these are in flight) and sends them: atomicMin into the target's offer
 //     word; the sender that fills an empty word queues the vertex in its owner's mailbox ring (one
-//     entry per fill, so a ring never holds more than its region), later senders only lower it. The receiver polls its region's mailbox, empties
+//     entry per fill; a ring has mailbox_slack more entries than its region has vertices: see
+//     make_offer), later senders only lower it. The receiver polls its region's mailbox, empties
 //     each offer word by an exchange and improves the vertex itself (the same atomics as the
 //     workers': the distance, then its bit in the near or far set), then counts a delivery, waking
 //     the workers when idle. One shared word (deliveries << 1 | idle) makes "idle" a
@@ -98,6 +99,18 @@ static_assert(tuning::threads % 32 == 0 && tuning::sender_warps >= 1 &&
                   tuning::dense_sender_warps + 2 <= tuning::threads / 32,
               "a block: at least one worker warp, one sender warp and the receiver");
 
+// The receiver takes its mail a warp at a time: up to mailbox_slack entries a batch, each lane
+// waiting for its own entry to be written, and moves on only when the whole batch is taken. Region
+// b's ring holds its vertices' count plus mailbox_slack entries, from begin[b] + mailbox_slack * b.
+constexpr std::uint32_t mailbox_slack = 32;
+static_assert(mailbox_slack == 32, "a batch of mail is one entry a lane of the receiver's warp");
+__host__ __device__ inline std::uint32_t mailbox_ring(const vertex_t* begin, std::uint32_t b) {
+  return begin[b + 1] - begin[b] + mailbox_slack;
+}
+__host__ __device__ inline std::uint64_t mailbox_at(const vertex_t* begin, std::uint32_t b) {
+  return std::uint64_t{begin[b]} + std::uint64_t{mailbox_slack} * b;
+}
+
 struct partitioned_control {
   std::uint32_t next_bucket[3];  // per round, three slots in rotation: the lowest bucket pending or offered
   std::uint32_t longest[3];      // per round: the most local iterations one block ran
@@ -122,7 +135,7 @@ struct partitioned_view {
   const vertex_t* begin;  // parts + 1: region b is [begin[b], begin[b + 1])
   Distance* dist;         // new ids; written by the owner only
   Distance* offer;        // new ids; the best offer not yet taken by the owner, infinity when none
-  vertex_t* mailbox;      // region b's ring at [begin[b], begin[b + 1]): queued vertex + 1, 0 when free
+  vertex_t* mailbox;      // region b's ring: mailbox_ring(begin, b) entries at mailbox_at(begin, b); queued vertex + 1, 0 when free
   std::uint32_t* mailbox_tail;  // per region: entries ever queued (the ring position is this modulo its size)
   partitioned_control* ctl;
   std::uint32_t parts;
@@ -149,7 +162,8 @@ __global__ void reset_partitioned(partitioned_view<Distance> s, vertex_t n, vert
     s.dist[v] = v == source ? Distance(0) : distance_ops<Distance>::infinity;
     s.offer[v] = distance_ops<Distance>::infinity;
   }
-  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) s.mailbox[v] = 0;
+  const std::uint64_t entries = std::uint64_t{n} + std::uint64_t{mailbox_slack} * s.parts;
+  for (std::uint64_t v = blockIdx.x * blockDim.x + threadIdx.x; v < entries; v += stride) s.mailbox[v] = 0;
   for (std::uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b < s.parts; b += stride) s.mailbox_tail[b] = 0;
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     partitioned_control c{};
@@ -257,8 +271,14 @@ __device__ inline std::uint32_t owner_of(const vertex_t* begin, std::uint32_t pa
 // filled the empty word, queues t in its owner's mailbox ring. The queued offer counts as
 // outstanding work of the round (parity p) until its owner takes it; it is counted before it is
 // queued, while the sending block is itself still counted as at work, so the count cannot touch
-// zero in between. A ring never holds more entries than its region has vertices: an offer word is
-// filled again only after its owner emptied it.
+// zero in between. Two live entries never share a slot of the ring: a vertex has at most one entry
+// not yet taken (its offer word is filled again only after its owner took the entry and emptied
+// the word), and the entries from the receiver's oldest one not taken to the tail are those (at
+// most the region's vertices) and the ones its current batch took (fewer than mailbox_slack), since
+// it takes no entry past its batch. (A ring of exactly the region's vertices, before 2026-11-27's
+// ninth session, let a sender overwrite an entry whose taker waited on an earlier slow writer: an
+// offer lost and the receiver waiting forever, ~1 in 500 solves on R-MAT 14 F8, 124 vertices a
+// region.)
 template <class Distance>
 __device__ void make_offer(const partitioned_view<Distance>& s, const vertex_t* begin, std::uint32_t p, vertex_t t,
                            Distance d) {
@@ -268,9 +288,8 @@ __device__ void make_offer(const partitioned_view<Distance>& s, const vertex_t* 
   if (old != ops::infinity) return;  // lowered a queued offer, or none
   const std::uint32_t owner = owner_of(begin, s.parts, t);
   atomicAdd(&s.ctl->outstanding[p], 1u);
-  const std::uint32_t size = begin[owner + 1] - begin[owner];
-  const std::uint32_t at = atomicAdd(&s.mailbox_tail[owner], 1u) % size;
-  atomicExch(&s.mailbox[begin[owner] + at], t + 1);
+  const std::uint32_t at = atomicAdd(&s.mailbox_tail[owner], 1u) % mailbox_ring(begin, owner);
+  atomicExch(&s.mailbox[mailbox_at(begin, owner) + at], t + 1);
 }
 
 __device__ inline std::uint32_t volatile_load(const std::uint32_t* p) {
@@ -389,7 +408,9 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   }
   std::uint64_t my_arcs = 0;
   std::uint32_t current = 0;  // the bound: vertices of buckets <= current are taken
-  // Lane-uniform: the receiver's mailbox entries taken.
+  // Lane-uniform: the receiver's mailbox entries taken, its ring's size and first entry.
+  const std::uint32_t ring = mailbox_ring(s.begin, part);
+  const std::uint64_t ring_at = mailbox_at(s.begin, part);
   std::uint32_t mail_head = 0;
   // The block's books, in shared memory (registers are the relaxation's): entries 0-4 the
   // profile's cycles (partitioned_control::cycles), then iterations, fixpoints, vertices taken and
@@ -554,13 +575,13 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           const std::uint32_t mail_end = from_lane0([&] { return volatile_load(&s.mailbox_tail[part]); });
           if (mail_end != mail_head) {
             const long long t0 = clock64();
-            const std::uint32_t m = min(mail_end - mail_head, 32u);
+            const std::uint32_t m = min(mail_end - mail_head, mailbox_slack);
             if (!at_work) {
               if (lane == 0) atomicAdd(&s.ctl->outstanding[p], 1u);  // at work again before the offers are taken
               at_work = true;
             }
             if (lane < m) {
-              std::uint32_t* const entry = &s.mailbox[lo + (mail_head + lane) % owned];
+              std::uint32_t* const entry = &s.mailbox[ring_at + (mail_head + lane) % ring];
               std::uint32_t queued;
               while ((queued = atomicExch(entry, 0u)) == 0) {  // counted by its sender, written a moment later
               }
@@ -746,7 +767,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     old_of_new_ = device_array<vertex_t>(n_, "the caller ids of the regions' vertices");
     dist_ = device_array<Distance>(n_, "the regions' distances");
     offer_ = device_array<Distance>(n_, "the offers");
-    mailbox_ = device_array<vertex_t>(n_, "the mailboxes");
+    mailbox_ = device_array<vertex_t>(std::uint64_t{n_} + std::uint64_t{mailbox_slack} * parts_, "the mailboxes");
     mailbox_tail_ = device_array<std::uint32_t>(parts_, "the mailbox tails");
     ctl_ = device_array<partitioned_control>(1, "the partitioned driver's control");
     DS_CUDA(cudaMemcpy(offsets_.get(), offsets.data(), offsets.size() * sizeof(edge_t), cudaMemcpyHostToDevice));

@@ -203,6 +203,33 @@ TEST_P(ForcedDriver, ManySourcesOneEngine) {
   for (sssp::strategy how : gpu_strategies) expect_dijkstra(g, sources, driven(how), "grid, 12 sources");
 }
 
+// Many solves on one engine where small regions (R-MAT 14 F8: ~124 vertices a region on 132 SMs)
+// get heavy mail from hub rows. Until 2026-11-27 a region's mailbox ring held exactly its vertices,
+// and about one solve in 500 here lost an offer to an overwritten entry and never ended (the
+// receiver waited on it; partitioned_driver.cu, make_offer): 1,000 solves hung three times in
+// three on an H100. A regression shows as this test's timeout (ctest's TIMEOUT, tests/CMakeLists.txt).
+TEST(PartitionedDriver, ThousandSolvesOfSmallRegionsUnderHeavyMail) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::rmat_params rp;
+  rp.scale = 14, rp.edge_factor = 8;
+  const graph::csr g = graph::generate_rmat(rp);
+  sssp::options o;
+  o.how = sssp::strategy::near_far;
+  o.device = sssp::device_kind::gpu;
+  o.driver = sssp::gpu_driver::partitioned;
+  sssp::solver s(g, o);
+  int solves = 0;
+  for (vertex_t v = 0; v < g.num_vertices && solves < 1000; v += 13) {
+    if (g.degree(v) == 0) continue;
+    const sssp::result want = sssp::dijkstra(g, v);
+    for (int run = 0; run < 5; ++run, ++solves) {
+      const sssp::result got = s.run(v);
+      ASSERT_TRUE(same_distances(want, got)) << "source " << v << ", run " << run;
+    }
+  }
+  EXPECT_EQ(solves, 1000);
+}
+
 TEST_P(ForcedDriver, DriverIsReported) {
   DELTASPLIT_REQUIRE_GPU();
   graph::grid_params gp;
