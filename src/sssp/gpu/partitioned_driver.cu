@@ -743,8 +743,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
         }
         offsets[x + 1] = o;
       }
-    sender_warps_ = static_cast<double>(cut) >= tuning::dense_cut * static_cast<double>(m) ? tuning::dense_sender_warps
-                                                                                            : tuning::sender_warps;
+    // (A graph without arcs sends nothing: two.)
+    sender_warps_ = m > 0 && static_cast<double>(cut) >= tuning::dense_cut * static_cast<double>(m)
+                        ? tuning::dense_sender_warps
+                        : tuning::sender_warps;
     const auto pick = [&](auto senders) -> void (*)(partitioned_view<Distance>, vertex_t) {
       constexpr unsigned S = decltype(senders)::value;
       return shared_arcs_   ? partitioned_solve<Distance, true, true, S>

@@ -252,6 +252,12 @@ TEST_P(ForcedDriver, DriverIsReported) {
     EXPECT_NE(dense.stats.driver.find(senders(sssp::gpu::partition_tuning::dense_sender_warps)), std::string::npos)
         << dense.stats.driver;
     EXPECT_TRUE(same_distances(sssp::dijkstra(random, 0), dense));
+    // A graph without arcs sends nothing: the road split.
+    const graph::csr lone = make_csr(1, {});
+    const sssp::result one = sssp::solver(lone, o).run(0);
+    EXPECT_NE(one.stats.driver.find(senders(sssp::gpu::partition_tuning::sender_warps)), std::string::npos)
+        << one.stats.driver;
+    EXPECT_EQ(one.distance(0), 0.0);
   } else {
     EXPECT_EQ(d.rfind(GetParam() == sssp::gpu_driver::wide ? "wide: near-far over " : "block: near-far in one block", 0),
               0u)
