@@ -53,8 +53,9 @@ void add_solver_options(po::options_description& options, solver_settings& setti
        "GPU loop: steps, partitioned (every SM owns a region of the graph), block (Near-Far in one thread block), "
        "wide (Near-Far over every SM, a grid barrier an iteration) or auto (partitioned on sparse graphs, mean "
        "out-degree below 6, and on small ones, under 10,000 arcs per SM, whose regions fit on chip; wide on larger "
-       "sparse graphs; else the step loop). With --matrix or --batch-size: block solves one source per thread block, steps "
-       "the vertex-major batches, auto the blocks below a mean out-degree of 6 (road networks), else the batches")
+       "sparse graphs; else the step loop). With --matrix or --batch-size: block solves one source per thread "
+       "block, steps the vertex-major batches, auto the blocks below a mean out-degree of 6 (road networks), "
+       "else the batches")
       ("hierarchy", po::value(&settings.hierarchy)->value_name("FILE"),
        "phast's contraction hierarchy file: loaded when FILE exists (it must have been built from this very graph), "
        "else built and written there, so later runs skip the contraction; never replaces a file");

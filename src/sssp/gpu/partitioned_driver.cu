@@ -135,7 +135,8 @@ struct partitioned_view {
   const vertex_t* begin;  // parts + 1: region b is [begin[b], begin[b + 1])
   Distance* dist;         // new ids; written by the owner only
   Distance* offer;        // new ids; the best offer not yet taken by the owner, infinity when none
-  vertex_t* mailbox;      // region b's ring: mailbox_ring(begin, b) entries at mailbox_at(begin, b); queued vertex + 1, 0 when free
+  // Region b's ring: mailbox_ring(begin, b) entries from mailbox_at(begin, b); queued vertex + 1, 0 when free.
+  vertex_t* mailbox;
   std::uint32_t* mailbox_tail;  // per region: entries ever queued (the ring position is this modulo its size)
   partitioned_control* ctl;
   std::uint32_t parts;
