@@ -186,13 +186,18 @@ struct partition_tuning {
   // are not short): the size of a region, known before the solve, tells more.
   static constexpr double small_region_delta_scale = 12.0;
   static constexpr double small_region_vertices = 400.0;
-  // The multiple of the automatic delta the driver's buckets take on a graph of n vertices on a
-  // GPU of `sms` SMs (its regions: one a block, at most one a vertex).
-  static constexpr double delta_scale(std::uint64_t n, unsigned sms) {
+  // The driver's regions on a graph of n vertices on a GPU of `sms` SMs: one a block
+  // (blocks_per_sm a SM), at most one a vertex, at least one.
+  static constexpr std::uint64_t regions(std::uint64_t n, unsigned sms) {
     const std::uint64_t blocks = std::uint64_t{sms} * blocks_per_sm;
-    const std::uint64_t parts = n < blocks ? (n > 0 ? n : 1) : (blocks > 0 ? blocks : 1);
-    return static_cast<double>(n) <= small_region_vertices * static_cast<double>(parts) ? small_region_delta_scale
-                                                                                          : auto_delta_scale;
+    const std::uint64_t r = n < blocks ? n : blocks;
+    return r > 0 ? r : 1;
+  }
+  // The multiple of the automatic delta the driver's buckets take there.
+  static constexpr double delta_scale(std::uint64_t n, unsigned sms) {
+    return static_cast<double>(n) <= small_region_vertices * static_cast<double>(regions(n, sms))
+               ? small_region_delta_scale
+               : auto_delta_scale;
   }
   // options.driver == automatic takes this driver below this mean out-degree, when the regions
   // keep their distances and arcs on chip and no cutoff is set (the step loop stops at the cutoff's

@@ -700,7 +700,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     DS_CUDA(cudaGetDeviceProperties(&prop, device));
     sms_ = static_cast<std::uint32_t>(prop.multiProcessorCount);
     DS_CUDA(cudaDeviceGetAttribute(&clock_khz_, cudaDevAttrClockRate, device));
-    parts_ = std::max<std::uint32_t>(1, std::min<std::uint32_t>(sms_ * tuning::blocks_per_sm, n_));
+    parts_ = static_cast<std::uint32_t>(tuning::regions(n_, sms_));
     const owner_regions regions = grow_owner_regions(g, parts_, tuning::region_vertex_bytes, tuning::region_arc_bytes);
     std::uint32_t largest = 0;
     edge_t most_arcs = 0;
@@ -869,7 +869,7 @@ bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms) {
   // The mean region in the layout the engine checks (partition_shared_words), with 16-bit weights:
   // the largest region is at least the mean, and its weights at least that wide, so a graph that
   // fails this cannot keep every region on chip.
-  const std::uint64_t parts = std::max<std::uint64_t>(1, std::min<std::uint64_t>(std::uint64_t{sms} * tuning::blocks_per_sm, n));
+  const std::uint64_t parts = tuning::regions(n, sms);
   if (sms == 0 || n == 0) return false;
   const std::uint64_t vertices = (std::uint64_t{n} + parts - 1) / parts, arcs = (m + parts - 1) / parts;
   if (arcs >= 0xFFFFFFFFu) return false;
