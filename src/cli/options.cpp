@@ -51,9 +51,9 @@ void add_solver_options(po::options_description& options, solver_settings& setti
        "GPU small-frontier cluster: 16, 8 or 1 blocks, or 0 for automatic (16 where the GPU can place it, else 8)")
       ("driver", po::value(&settings.driver)->value_name("D")->default_value("auto"),
        "GPU loop: steps, partitioned (every SM owns a region of the graph), block (Near-Far in one thread block), "
-       "wide (Near-Far over every SM, a grid barrier an iteration) or auto (partitioned on sparse graphs, mean "
-       "out-degree below 6, and on small ones, under 10,000 arcs per SM, whose regions fit on chip; wide on larger "
-       "sparse graphs; else the step loop). With --matrix or --batch-size: block solves one source per thread "
+       "wide (Near-Far over every SM, a grid barrier an iteration) or auto (partitioned on sparse or small graphs "
+       "whose regions fit on chip, wide on larger sparse graphs, else the step loop; the README gives the lines). "
+       "With --matrix or --batch-size: block solves one source per thread "
        "block, steps the vertex-major batches, auto the blocks below a mean out-degree of 6 (road networks), "
        "else the batches")
       ("hierarchy", po::value(&settings.hierarchy)->value_name("FILE"),
