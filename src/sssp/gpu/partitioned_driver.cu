@@ -49,6 +49,11 @@
 // distances through L2"); the persistent blocks with their own work lists follow ADDS (Wang,
 // Fussell and Lin, PPoPP 2021) in spirit, but ownership replaces ADDS's shared work queues and the
 // bucket bound is exact.
+// The waits on other blocks (a mailbox or outbox entry counted and not yet written, the round's
+// count reaching zero) have a watchdog (partitioned_watchdog, stall_watch): a wait with nothing
+// moving past its limit marks the solve stalled, every block leaves at the round's end and the
+// host throws. It costs NY 1.78-1.79 ms against 1.76-1.77 and FLA 2.97-3.01 against 2.97-2.98
+// (H100, 2026-11-27, tenth session, three calls; bench/results/sssp_roads.md).
 //
 // Status (H100 80GB HBM3, median of 10 sources, 2026-11-27, bench/results/sssp_roads.md):
 // USA-road-d.NY 1.76 ms (step loop 5.04), road-FLA 2.99 (9.49), at three times the automatic
@@ -117,6 +122,8 @@ struct partitioned_control {
   std::uint32_t overflowed;      // a distance sum was dropped (distance.cuh)
   std::uint32_t rounds, buckets, max_frontier;
   std::uint32_t outstanding[2];  // by round parity: blocks at work plus offers queued and not yet taken
+  std::uint32_t stalled;         // the watchdog: the first stalled wait (stall_cause), 0 while none
+  std::uint32_t stalled_round;   // the round it stalled in
   unsigned long long chain, edges, vertices;
   // The profile, summed over blocks (SM clocks): the receiver taking and improving mail, the
   // keeper in local iterations, the senders sending offers (every sender warp's time), the keeper idle
@@ -142,7 +149,45 @@ struct partitioned_view {
   std::uint32_t parts;
   std::uint32_t words;      // bitmap words (near or far) of the largest region
   bucket_of_distance<Distance> bucket;
+  std::uint64_t stall_ns;   // the watchdog's limit (partitioned_watchdog)
+  partitioned_fault fault;  // a planted fault (tests), else none
 };
+
+// The waits the watchdog names (partitioned_control::stalled).
+enum stall_cause : std::uint32_t {
+  stall_none,
+  stall_mail,      // the receiver, on a mailbox entry its sender counted
+  stall_round,     // the receiver, idle, on the round's outstanding work reaching zero
+  stall_outbox,    // a sender, on an outbox entry a worker reserved
+};
+
+__device__ inline std::uint64_t global_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// One wait's watchdog (partitioned_watchdog): every 1,024 spins it reads the GPU's clock (and
+// whether another wait stalled: then this one gives up at once, so every block reaches the
+// round's end); expired() is true once the wait has lasted past the limit or the solve stalled.
+// Waits that end at their first look never read the clock.
+struct stall_watch {
+  std::uint64_t since = 0;
+  std::uint32_t spins = 0;
+  __device__ bool expired(std::uint64_t limit_ns, const std::uint32_t* stalled) {
+    if (++spins % 1024u) return false;
+    if (*reinterpret_cast<const volatile std::uint32_t*>(stalled)) return true;
+    const std::uint64_t now = global_ns();
+    if (since == 0) since = now;
+    return now - since > limit_ns;
+  }
+  __device__ void restart() { since = 0, spins = 0; }
+};
+
+// Marks the solve stalled (the first cause stays); every block leaves at the round's end.
+__device__ inline void mark_stalled(partitioned_control* ctl, stall_cause why, std::uint32_t round) {
+  if (atomicCAS(&ctl->stalled, 0u, static_cast<std::uint32_t>(why)) == 0u) atomicExch(&ctl->stalled_round, round);
+}
 
 // Dynamic shared memory of a block, in 4-byte words: the outbox (8-byte entries, first for their
 // alignment), the near and far bitmaps, the local frontier (vertex ids), the region bounds, then
@@ -280,6 +325,7 @@ __device__ inline std::uint32_t owner_of(const vertex_t* begin, std::uint32_t pa
 // ninth session, let a sender overwrite an entry whose taker waited on an earlier slow writer: an
 // offer lost and the receiver waiting forever, ~1 in 500 solves on R-MAT 14 F8, 124 vertices a
 // region.)
+// (A planted fault, partitioned_watchdog, loses a message here: the watchdog's tests.)
 template <class Distance>
 __device__ void make_offer(const partitioned_view<Distance>& s, const vertex_t* begin, std::uint32_t p, vertex_t t,
                            Distance d) {
@@ -288,9 +334,10 @@ __device__ void make_offer(const partitioned_view<Distance>& s, const vertex_t* 
   const Distance old = ops::atomic_min(&s.offer[t], d);
   if (old != ops::infinity) return;  // lowered a queued offer, or none
   const std::uint32_t owner = owner_of(begin, s.parts, t);
-  atomicAdd(&s.ctl->outstanding[p], 1u);
-  const std::uint32_t at = atomicAdd(&s.mailbox_tail[owner], 1u) % mailbox_ring(begin, owner);
-  atomicExch(&s.mailbox[mailbox_at(begin, owner) + at], t + 1);
+  atomicAdd(&s.ctl->outstanding[p], s.fault == partitioned_fault::lost_count ? 2u : 1u);
+  const std::uint32_t queued = atomicAdd(&s.mailbox_tail[owner], 1u);
+  if (s.fault == partitioned_fault::lost_mail && queued == 0) return;
+  atomicExch(&s.mailbox[mailbox_at(begin, owner) + queued % mailbox_ring(begin, owner)], t + 1);
 }
 
 __device__ inline std::uint32_t volatile_load(const std::uint32_t* p) {
@@ -559,9 +606,16 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           if (lane < m) {
             const std::uint32_t at = (from + lane) % tuning::outbox;
             unsigned long long offer;
+            stall_watch watch;
             while ((offer = atomicExch(&outbox[at], 0ull)) == 0ull) {  // reserved, written a moment later
+              if (watch.expired(s.stall_ns, &s.ctl->stalled)) {
+                mark_stalled(s.ctl, stall_outbox, round);
+                break;
+              }
             }
-            make_offer(s, begin, p, static_cast<vertex_t>(offer) - 1, distance_from_bits<Distance>(static_cast<std::uint32_t>(offer >> 32)));
+            if (offer)
+              make_offer(s, begin, p, static_cast<vertex_t>(offer) - 1,
+                         distance_from_bits<Distance>(static_cast<std::uint32_t>(offer >> 32)));
           }
           __syncwarp();
           if (lane == 0) {
@@ -572,6 +626,8 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         }
       } else {  // the receiver
         bool at_work = true;  // this block is counted in outstanding[p]
+        std::uint32_t left = 0;  // outstanding[p] at the last idle look (the watchdog's "nothing moved")
+        stall_watch watch;      // lane 0's
         for (;;) {
           const std::uint32_t mail_end = from_lane0([&] { return volatile_load(&s.mailbox_tail[part]); });
           if (mail_end != mail_head) {
@@ -584,10 +640,17 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             if (lane < m) {
               std::uint32_t* const entry = &s.mailbox[ring_at + (mail_head + lane) % ring];
               std::uint32_t queued;
+              stall_watch entry_watch;
               while ((queued = atomicExch(entry, 0u)) == 0) {  // counted by its sender, written a moment later
+                if (entry_watch.expired(s.stall_ns, &s.ctl->stalled)) {
+                  mark_stalled(s.ctl, stall_mail, round);
+                  break;
+                }
               }
-              const vertex_t v = queued - 1;
-              own.improve(v - lo, atomicExch(&s.offer[v], ops::infinity), is_near);
+              if (queued) {
+                const vertex_t v = queued - 1;
+                own.improve(v - lo, atomicExch(&s.offer[v], ops::infinity), is_near);
+              }
             }
             __syncwarp();
             mail_head += m;
@@ -611,7 +674,22 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             if (lane == 0) atomicSub(&s.ctl->outstanding[p], 1u);
             at_work = false;
           }
-          if (from_lane0([&] { return volatile_load(&s.ctl->outstanding[p]) == 0; })) {
+          // The round ends when no block is at work and no offer queued, or when the solve
+          // stalled: this block's part is done (idle, outbox sent), the others' ends at their look.
+          // (The count's wait has twice the limit: where an entry was lost, its own wait names it.)
+          const bool over = from_lane0([&] {
+            const std::uint32_t now = volatile_load(&s.ctl->outstanding[p]);
+            if (now == 0) return true;
+            if (now != left) {
+              left = now;
+              watch.restart();
+              return false;
+            }
+            if (!watch.expired(2 * s.stall_ns, &s.ctl->stalled)) return false;
+            mark_stalled(s.ctl, stall_round, round);
+            return true;
+          });
+          if (over) {
             if (lane == 0) {
               atomicExch(&round_over, 1u);
               __threadfence_block();
@@ -645,7 +723,10 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
       atomicMax(&s.ctl->longest[slot], k);
     }
     grid.sync();
+    // Both loads issued before either is used (the stall's look costs no round trip of its own).
     const std::uint32_t lowest = __ldcg(&s.ctl->next_bucket[slot]);
+    const std::uint32_t stalled = __ldcg(&s.ctl->stalled);
+    if (stalled) break;  // set before its block reached the barrier: every block sees it
     if (part == 0 && tid == 0) {
       s.ctl->rounds += 1;
       s.ctl->chain += __ldcg(&s.ctl->longest[slot]);
@@ -804,6 +885,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     s.parts = parts_;
     s.words = words_;
     s.bucket = bucket;
+    s.stall_ns = static_cast<std::uint64_t>(std::max(0.0, watchdog_.stall_limit_ms) * 1e6);
+    s.fault = watchdog_.fault;
     vertex_t from = new_of_old_[source];
     const unsigned spread = std::max(1u, std::min(sms_ * 4, (n_ + 255) / 256));
     DS_CUDA(cudaEventRecord(start, stream));
@@ -818,6 +901,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     partitioned_control c{};
     DS_CUDA(cudaMemcpyAsync(&c, ctl_.get(), sizeof c, cudaMemcpyDeviceToHost, stream));
     DS_CUDA(cudaStreamSynchronize(stream));
+    if (c.stalled != stall_none) throw std::runtime_error(stall_message(c));
     float ms = 0;
     DS_CUDA(cudaEventElapsedTime(&ms, start, stop));
     partitioned_outcome out;
@@ -836,6 +920,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     return out;
   }
 
+  void set_watchdog(const partitioned_watchdog& w) override { watchdog_ = w; }
   bool on_chip() const override { return shared_dist_ && shared_arcs_; }
   bool declined() const { return kernel_ == nullptr; }
 
@@ -847,7 +932,22 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   }
 
  private:
+  std::string stall_message(const partitioned_control& c) const {
+    const char* wait = c.stalled == stall_mail    ? "a region's receiver waited on a mailbox entry that its sender "
+                                                    "counted and never wrote"
+                       : c.stalled == stall_round ? "the round's count of outstanding work stayed above zero "
+                                                    "with nothing moving"
+                                                  : "a sender waited on an outbox entry that a worker reserved and "
+                                                    "never wrote";
+    const double limit = watchdog_.stall_limit_ms * (c.stalled == stall_round ? 2 : 1);
+    return "the partitioned driver stalled in round " + std::to_string(c.stalled_round) + ": " + wait +
+           " for over " + std::to_string(static_cast<long long>(limit)) +
+           " ms (a message between regions was lost: a bug in deltasplit; please report the graph, the source "
+           "and the options). No distances were returned.";
+  }
+
   vertex_t n_;
+  partitioned_watchdog watchdog_;
   std::uint32_t sms_ = 0, parts_ = 0, words_ = 0, sender_warps_ = tuning::sender_warps;
   int clock_khz_ = 1;
   bool narrow_ = false, shared_dist_ = false, shared_arcs_ = false;

@@ -36,6 +36,29 @@ struct partitioned_outcome {
   double iterations_per_block = 0, fixpoints_per_block = 0;
 };
 
+// The driver's watchdog. Its blocks wait on one another without bound (a mailbox entry its
+// sender counted and writes a moment later, the round's count of outstanding work reaching zero),
+// so a message the protocol lost would leave the GPU spinning forever: the ninth session's
+// mailbox hang (partitioned_driver.cu, make_offer). Each such wait reads the GPU's clock every
+// 1,024 spins; a wait past stall_limit_ms with nothing moving (twice that for the round's count,
+// so that a lost entry's own wait names it) marks the solve stalled, every block leaves at the
+// round's end, and solve() throws std::runtime_error naming the wait. The fault
+// plants a lost message in every solve (tests only: it is how the watchdog is proved).
+enum class partitioned_fault : std::uint32_t {
+  none,
+  lost_mail,   // each region's first mailbox entry is counted but never written
+  lost_count,  // every offer is counted twice, so no round's count reaches zero
+};
+struct partitioned_watchdog {
+  // Ten seconds, far past any wait of a correct solve: an entry is written instructions after it
+  // is counted, and a round lasts as long as its blocks' work (USA-road-d.NY's 14 rounds take
+  // 1.8 ms in all); time-slicing with other processes suspends the whole context for
+  // milliseconds at a time while the clock runs on. A limit, not a tuning: it costs nothing
+  // until a wait passes it.
+  double stall_limit_ms = 10'000;
+  partitioned_fault fault = partitioned_fault::none;
+};
+
 template <class Distance>
 class partitioned_driver {
  public:
@@ -44,6 +67,8 @@ class partitioned_driver {
   // ordered distances into dist (device, num_vertices entries). Times itself between start and stop.
   virtual partitioned_outcome solve(vertex_t source, bucket_of_distance<Distance> bucket, Distance* dist,
                                     cudaStream_t stream, cudaEvent_t start, cudaEvent_t stop) = 0;
+  // The watchdog of the next solves (partitioned_watchdog: its limit, a planted fault).
+  virtual void set_watchdog(const partitioned_watchdog& w) = 0;
   // "partitioned: B blocks on S SMs, distances in shared memory" (statistics::driver).
   virtual std::string describe() const = 0;
   // Every region keeps its distances and its arcs in shared memory (the case the driver is for).
@@ -58,7 +83,8 @@ bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms);
 // Cuts g into owner regions and uploads its reordered copy. With require_on_chip, a graph whose
 // regions would not all keep their distances and arcs in shared memory gets nullptr, after the
 // regions are built and before anything is allocated on the device or uploaded. Throws
-// std::runtime_error when the device cannot hold the graph or keep every block resident.
+// std::runtime_error when the device cannot hold the graph or keep every block resident. Its
+// solve() throws std::runtime_error when the watchdog finds it stalled (partitioned_watchdog).
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
     const csr_view& g, span<typename distance_ops<Distance>::weight> weights, bool require_on_chip = false);
