@@ -32,7 +32,7 @@
 #                         gpu_sanitizer_test.cpp); racecheck at the small size: every graph on the 1-block
 #                         cluster and the block and wide drivers, the star on every cluster size (76 of 140
 #                         instances: every phase of the loop) (SSSP_RACECHECK_FILTER)
-#   sssp_driver_tests     the Small* tests (every driver); racecheck at the small size leaves out the
+#   sssp_driver_tests     the Small* tests (every driver, and the partitioned driver's watchdog with planted faults); racecheck at the small size leaves out the
 #                         1,500-hop path (1,500 buckets), real weights in buckets of 0.01 and the block
 #                         driver's growing far piles (a 60 x 50 grid from three sources), each over 200 s
 #                         under racecheck (rounds of the partitioned driver's 132 blocks, or of the block
@@ -96,8 +96,8 @@ ms_race_small+=':MultisplitSort.BitRange:MultisplitSort.BandedKeysExitEarly:Mult
 ms_race_filter=${MULTISPLIT_RACECHECK_FILTER:-$ms_race_small}
 sssp_filter=${SSSP_SANITIZER_FILTER:-Paths/GpuSanitizer.*}
 sssp_race_filter=${SSSP_RACECHECK_FILTER:-Paths/GpuSanitizer.*/*_cluster_1:Paths/GpuSanitizer.*/*_driver_block:Paths/GpuSanitizer.*/*_driver_wide:Paths/GpuSanitizer.StarWiderThanTheCluster/*}
-driver_filter=${DRIVER_SANITIZER_FILTER:-Drivers/ForcedDriver.Small*}
-driver_race_filter=${DRIVER_RACECHECK_FILTER:-Drivers/ForcedDriver.Small*-*.SmallPathAcrossRegions/*:*.SmallFarPilesThatFillGrow/*:*.SmallRealWeightsNarrowBuckets/*}
+driver_filter=${DRIVER_SANITIZER_FILTER:-Drivers/ForcedDriver.Small*:PartitionedWatchdog.Small*}
+driver_race_filter=${DRIVER_RACECHECK_FILTER:-Drivers/ForcedDriver.Small*:PartitionedWatchdog.Small*-*.SmallPathAcrossRegions/*:*.SmallFarPilesThatFillGrow/*:*.SmallRealWeightsNarrowBuckets/*}
 many_filter=${MANY_SANITIZER_FILTER:-*DuplicateSources*:*DeviceBlocks*:*OverflowIsReported*:*FarPilesThatFillGrow*:*WideBucketsSpillTheNearSet*:*AnOverflowPastTheCutoff*}
 # The compute_80 binary's kernels are JIT-compiled by every process that loads them; a cache large
 # enough for all of them lets its later jobs reuse the first one's (the driver's default is smaller).
