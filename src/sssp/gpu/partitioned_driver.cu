@@ -52,8 +52,8 @@
 // The waits on other blocks (a mailbox or outbox entry counted and not yet written, the round's
 // count reaching zero) have a watchdog (partitioned_watchdog, stall_watch): a wait with nothing
 // moving past its limit marks the solve stalled, every block leaves at the round's end and the
-// host throws. It costs NY 1.78-1.79 ms against 1.76-1.77 and FLA 2.97-3.01 against 2.97-2.98
-// (H100, 2026-11-27, tenth session, three calls; bench/results/sssp_roads.md).
+// host throws. It costs NY 1.78-1.79 ms against 1.76-1.77 and FLA 2.97-3.03 against 2.97-3.01
+// (H100, 2026-11-27, tenth session, two calls; bench/RESULTS.md).
 //
 // Status (H100 80GB HBM3, median of 10 sources, 2026-11-27, bench/results/sssp_roads.md):
 // USA-road-d.NY 1.76 ms (step loop 5.04), road-FLA 2.99 (9.49), at three times the automatic
