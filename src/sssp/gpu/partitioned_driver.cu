@@ -56,7 +56,7 @@
 // (H100, 2026-11-27, tenth session, two calls; bench/RESULTS.md).
 //
 // Status (H100 80GB HBM3, median of 10 sources, 2026-11-27, bench/results/sssp_roads.md):
-// USA-road-d.NY 1.76 ms (step loop 5.04), road-FLA 2.99 (9.49), at three times the automatic
+// USA-road-d.NY 1.78 ms (step loop 5.04), road-FLA 3.0 (9.49), at three times the automatic
 // delta (partition_tuning::auto_delta_scale; NY: 14 rounds, whose ends cost ~5 us each), twelve
 // times on graphs of small regions (partition_tuning::delta_scale; cit-HepPh 0.47 -> 0.30 ms);
 // engine.cu chooses it by default on sparse or small graphs whose regions fit on chip
