@@ -189,6 +189,26 @@ __device__ inline void mark_stalled(partitioned_control* ctl, stall_cause why, s
   if (atomicCAS(&ctl->stalled, 0u, static_cast<std::uint32_t>(why)) == 0u) atomicExch(&ctl->stalled_round, round);
 }
 
+// The wait on the round's count has this many times the limit, so that where an entry was lost,
+// its own wait (take_written) names it first (the kernel, and the host's message).
+constexpr std::uint32_t round_stall_factor = 2;
+
+// Takes the entry at p once its writer, which reserved or counted it, has written it (nonzero),
+// leaving 0 behind; past the watchdog's limit marks the solve stalled with `why` and returns 0.
+template <class Word>
+__device__ __forceinline__ Word take_written(Word* p, std::uint64_t limit_ns, partitioned_control* ctl, stall_cause why,
+                             std::uint32_t round) {
+  Word w;
+  stall_watch watch;
+  while ((w = atomicExch(p, Word{0})) == Word{0}) {
+    if (watch.expired(limit_ns, &ctl->stalled)) {
+      mark_stalled(ctl, why, round);
+      break;
+    }
+  }
+  return w;
+}
+
 // Dynamic shared memory of a block, in 4-byte words: the outbox (8-byte entries, first for their
 // alignment), the near and far bitmaps, the local frontier (vertex ids), the region bounds, then
 // (SharedDist) the region's distances, then (SharedArcs) its row offsets, targets and weights (16
@@ -605,14 +625,8 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           const long long t0 = clock64();
           if (lane < m) {
             const std::uint32_t at = (from + lane) % tuning::outbox;
-            unsigned long long offer;
-            stall_watch watch;
-            while ((offer = atomicExch(&outbox[at], 0ull)) == 0ull) {  // reserved, written a moment later
-              if (watch.expired(s.stall_ns, &s.ctl->stalled)) {
-                mark_stalled(s.ctl, stall_outbox, round);
-                break;
-              }
-            }
+            // reserved by a worker, written a moment later
+            const unsigned long long offer = take_written(&outbox[at], s.stall_ns, s.ctl, stall_outbox, round);
             if (offer)
               make_offer(s, begin, p, static_cast<vertex_t>(offer) - 1,
                          distance_from_bits<Distance>(static_cast<std::uint32_t>(offer >> 32)));
@@ -639,14 +653,8 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             }
             if (lane < m) {
               std::uint32_t* const entry = &s.mailbox[ring_at + (mail_head + lane) % ring];
-              std::uint32_t queued;
-              stall_watch entry_watch;
-              while ((queued = atomicExch(entry, 0u)) == 0) {  // counted by its sender, written a moment later
-                if (entry_watch.expired(s.stall_ns, &s.ctl->stalled)) {
-                  mark_stalled(s.ctl, stall_mail, round);
-                  break;
-                }
-              }
+              // counted by its sender, written a moment later
+              const std::uint32_t queued = take_written(entry, s.stall_ns, s.ctl, stall_mail, round);
               if (queued) {
                 const vertex_t v = queued - 1;
                 own.improve(v - lo, atomicExch(&s.offer[v], ops::infinity), is_near);
@@ -676,7 +684,6 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           }
           // The round ends when no block is at work and no offer queued, or when the solve
           // stalled: this block's part is done (idle, outbox sent), the others' ends at their look.
-          // (The count's wait has twice the limit: where an entry was lost, its own wait names it.)
           const bool over = from_lane0([&] {
             const std::uint32_t now = volatile_load(&s.ctl->outstanding[p]);
             if (now == 0) return true;
@@ -685,7 +692,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
               watch.restart();
               return false;
             }
-            if (!watch.expired(2 * s.stall_ns, &s.ctl->stalled)) return false;
+            if (!watch.expired(round_stall_factor * s.stall_ns, &s.ctl->stalled)) return false;
             mark_stalled(s.ctl, stall_round, round);
             return true;
           });
@@ -939,7 +946,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
                                                     "with nothing moving"
                                                   : "a sender waited on an outbox entry that a worker reserved and "
                                                     "never wrote";
-    const double limit = watchdog_.stall_limit_ms * (c.stalled == stall_round ? 2 : 1);
+    const double limit = watchdog_.stall_limit_ms * (c.stalled == stall_round ? round_stall_factor : 1);
     return "the partitioned driver stalled in round " + std::to_string(c.stalled_round) + ": " + wait +
            " for over " + std::to_string(static_cast<long long>(limit)) +
            " ms (a message between regions was lost: a bug in deltasplit; please report the graph, the source "
