@@ -27,9 +27,7 @@ namespace graph = deltasplit::graph;
 namespace gpu = deltasplit::sssp::gpu;
 using graph::vertex_t;
 
-#define CUDA_OK(call) ASSERT_EQ((call), cudaSuccess) << #call
-
-// One solve of driver d from source into host distances; rethrows the driver's exception.
+// What a driver's solve() takes besides the source and the buckets: a stream, two events, device distances.
 struct solve_fixture {
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -60,7 +58,7 @@ void expect_fault_is_caught(gpu::partitioned_fault fault, const std::string& nam
   auto driver = gpu::make_partitioned_driver<std::uint32_t>(view, view.int_weights);
   ASSERT_NE(driver, nullptr);
   solve_fixture f;
-  f.open(g.num_vertices);
+  ASSERT_NO_FATAL_FAILURE(f.open(g.num_vertices));
   const vertex_t source = 0;
   const gpu::bucket_of_distance<std::uint32_t> bucket{1000};
   const sssp::result want = sssp::dijkstra(g, source);
@@ -89,7 +87,7 @@ void expect_fault_is_caught(gpu::partitioned_fault fault, const std::string& nam
   for (int run = 0; run < 3; ++run) {
     const gpu::partitioned_outcome out = driver->solve(source, bucket, f.dist, f.stream, f.start, f.stop);
     std::vector<std::uint32_t> got(g.num_vertices);
-    CUDA_OK(cudaMemcpy(got.data(), f.dist, sizeof(std::uint32_t) * got.size(), cudaMemcpyDeviceToHost));
+    ASSERT_EQ(cudaMemcpy(got.data(), f.dist, sizeof(std::uint32_t) * got.size(), cudaMemcpyDeviceToHost), cudaSuccess);
     EXPECT_EQ(got, want.int_distances) << "run " << run << " after the stalls";
     EXPECT_GT(out.rounds, 0u);
   }
