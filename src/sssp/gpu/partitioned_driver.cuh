@@ -43,11 +43,12 @@ struct partitioned_outcome {
 // 1,024 spins; a wait past stall_limit_ms with nothing moving (twice that for the round's count,
 // so that a lost entry's own wait names it) marks the solve stalled, every block leaves at the
 // round's end, and solve() throws std::runtime_error naming the wait. The fault
-// plants a lost message in every solve (tests only: it is how the watchdog is proved).
+// plants a lost message in every solve (tests only: it is how the watchdog is proved), set up by
+// the solve's reset kernel, so the solve kernel has no test branch.
 enum class partitioned_fault : std::uint32_t {
   none,
-  lost_mail,   // each region's first mailbox entry is counted but never written
-  lost_count,  // every offer is counted twice, so no round's count reaches zero
+  lost_mail,   // each region's mailbox starts with one entry counted but never written
+  lost_count,  // round 0 counts one block at work more than there are: its count never reaches zero
 };
 struct partitioned_watchdog {
   // Ten seconds, far past any wait of a correct solve: an entry is written instructions after it
