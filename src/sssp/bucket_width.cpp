@@ -71,7 +71,10 @@ double cpu_auto_width(const graph_statistics& s, graph::weight_kind kind, unsign
 // the block-wide gather) in 5.2 / 4.1 / 4.8 ms at 130 / 260 / 520: above d = 4 the bend is gentler
 // than the roads' d^-1.5.
 // The rule gives FLA 12800, NY 26100, R-MAT scale 20 272, slashdot 570. A mean weight of 0 (or no
-// arcs) gives 1.
+// arcs) gives 1. Each GPU loop takes its own multiple of it (loop_tuning.cuh): the step loop's
+// widens it above a mean out-degree of 16, where d^-2 bends too far (x1.5 at d = 30, measured on
+// the H100 in 2026-11; the rule here stays what the drivers' multiples and many_sources were
+// measured against).
 double gpu_auto_width(const graph_statistics& s, graph::weight_kind kind) {
   const double d = s.mean_degree;
   const double delta = d >= 4  ? 128.0 * s.mean_weight / (d * d)

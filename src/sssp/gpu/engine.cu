@@ -2,7 +2,8 @@
 // allocates the loop's work buffers once, and answers any number of sources with any strategy.
 //
 // Delta when options.delta == 0 (auto): gpu_auto_width (sssp/bucket_width.cpp, with the measurements
-// that chose it), from the graph statistics that the CPU solver's rule reads too.
+// that chose it), from the graph statistics that the CPU solver's rule reads too, times the chosen
+// loop's multiple (loop_tuning.cuh: the step loop's on mean out-degrees above 16, the drivers').
 //
 // Rows are sorted by weight on upload, so that the light arcs of a vertex (w < delta, light_arc in
 // sssp/bucket_width.hpp) are a prefix of its row; light_end[] is computed on the device once per
@@ -238,10 +239,12 @@ class engine final : public detail::gpu_engine, private engine_context {
     const chosen_loop loop = choose_loop(opts);
     const bool partitioned = loop == chosen_loop::partitioned;
     const bool wide = loop == chosen_loop::wide;
-    const bucket_of_distance<Distance> bucket =
-        bucket_width(opts, partitioned ? partition_tuning::delta_scale(n_, multiprocessors_)
-                           : wide      ? block_driver_tuning::wide_auto_delta_scale
-                                       : 1.0);
+    // The automatic width's multiple for the loop that runs (loop_tuning.cuh); the block driver none.
+    const double auto_scale = partitioned                  ? partition_tuning::delta_scale(n_, multiprocessors_)
+                              : wide                       ? block_driver_tuning::wide_auto_delta_scale
+                              : loop == chosen_loop::steps ? loop_tuning::step_delta_scale(statistics_.mean_degree)
+                                                           : 1.0;
+    const bucket_of_distance<Distance> bucket = bucket_width(opts, auto_scale);
     const std::uint32_t last = last_bucket(opts.cutoff, bucket);
     loop_outcome out;
     std::string driver = "steps";
@@ -548,7 +551,8 @@ class engine final : public detail::gpu_engine, private engine_context {
   }
 
   // The bucket width: options.delta, or the automatic width times auto_scale (the partitioned
-  // driver's partition_tuning::delta_scale).
+  // driver's partition_tuning::delta_scale, the wide driver's multiple, the step loop's
+  // loop_tuning::step_delta_scale on dense graphs).
   bucket_of_distance<Distance> bucket_width(const options& opts, double auto_scale) const {
     const auto kind = std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
     double delta = opts.delta > 0 ? opts.delta : detail::gpu_auto_width(statistics_, kind) * auto_scale;

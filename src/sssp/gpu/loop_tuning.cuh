@@ -4,6 +4,7 @@
 // they are laid out (cluster_driver.cuh) and checked there by static_assert.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -30,6 +31,37 @@ struct loop_tuning {
   // launches keep the GPU ahead of the host's replay calls (37b6c1b: fewer no-op steps past
   // convergence than 16).
   static constexpr unsigned steps_per_graph = 4;
+
+  // --- the step loop's automatic width (engine.cu) ---
+  // gpu_auto_width (sssp/bucket_width.cpp) bends Near-Far's 32 w / d by 4 / d from d = 4 on; on
+  // denser graphs the step loop runs best with wider buckets than that: it takes the rule times
+  // (d / dense_degree)^dense_bend above dense_degree (x1.50 at d = 30, x2.3 at d = 58).
+  // gpu_delta_bench, H100, 2026-11-27, R-MAT undirected, weights [0, 1000], near-far, median of 10
+  // sources (5 solves each), ms at the rule's width x1 / x1.5 / x2 / x3 / x4:
+  //   mean degree 15 (rule right): Graph500 scale 20 edge factor 8, 3.65-3.72 / 4.30-4.31 / 4.63-4.67 /
+  //     5.83-5.96 / 5.99-6.07; scale 21 edge factor 8, 8.41-8.44 / 8.97-9.01 / 10.49-10.55 (x2.5
+  //     11.29); edge factor 4 (d 7.8), 3.81-3.84 / 3.94-4.02 / 3.95-4.04: flat.
+  //   mean degree 28-31 (the bend's x1.5): Graph500 scale 18 2.19-2.27 / 2.01 / 1.98-1.99 / 1.82-1.84
+  //     / 1.96-1.98; paper preset scale 18 2.32-2.37 / 1.96-1.98 / 1.92 / 1.78 / 1.87-1.88; Graph500
+  //     scale 17 1.74-1.78 / 1.60 / 1.50-1.52 / 1.41-1.42 / 1.43-1.46; Kronecker 20 (Graph500 scale
+  //     20) from the CLI's 10 sources (--random-sources 10 --seed 7) 5.15-5.35 / 4.84-4.85 / 5.21-5.22
+  //     (x2.5 5.43-5.47; the CLI itself: 5.05-5.09 / 4.57-4.61 / 5.01-5.05), from another 10 sources
+  //     5.27-5.46 / 5.36-5.40 / 5.29-5.30; paper preset scale 20 5.00-5.14 / 4.67-4.70 / 4.46 / 4.48-
+  //     4.50 / 5.45-5.47; Graph500 scale 22 13.79-14.05 / 13.82-13.99 / 15.43-15.52 / 13.49-13.64 /
+  //     16.36-16.69, paper preset scale 22 19.03-19.27 / 17.65-17.66 / 17.41-17.43 / 19.09-19.10 /
+  //     20.48-20.57 (5 sources x 3 solves). x1.5 is never slower there and the smaller graphs gain
+  //     more further out, the largest less or nothing: the bend gives x1.5 at d = 30.
+  //   mean degree 58 (Graph500 scale 20 edge factor 32): 8.06-8.24 / 7.15-7.17 / 6.26-6.29 /
+  //     5.67-5.73 / 5.58-5.63: the bend gives x2.3.
+  // With the bend (same H100, one call): Kronecker 20 (the CLI, 10 sources validated, 2 passes)
+  // 4.59 / 4.62 ms against 5.09 / 5.08 without it and ed73620's 5.01 / 5.01; Kronecker 25
+  // (gpu_delta_bench, 3 sources x 3 solves) 91.95 / 91.51 at its 100 against 103.14 / 102.53 at 65.
+  // The other loops keep their own multiples of the rule (partition_tuning, block_driver_tuning).
+  static constexpr double dense_degree = 16;
+  static constexpr double dense_bend = 0.65;
+  static double step_delta_scale(double mean_degree) {
+    return mean_degree > dense_degree ? std::pow(mean_degree / dense_degree, dense_bend) : 1.0;
+  }
 
   // --- the small-frontier cluster (cluster_driver.cuh) ---
   // Frontiers up to this size stay in the cluster (two shared-memory queues of this many vertices

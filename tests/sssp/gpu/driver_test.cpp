@@ -20,6 +20,7 @@
 #include "deltasplit/graph/generators.hpp"
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/sssp.hpp"
+#include "sssp/bucket_width.hpp"
 #include "sssp/gpu/gpu_checks.hpp"
 #include "sssp/gpu/loop_tuning.cuh"
 #include "sssp/test_graphs.hpp"
@@ -316,7 +317,9 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
   using sssp::gpu::partition_tuning;
   const double road_scale = partition_tuning::delta_scale(road.num_vertices, static_cast<unsigned>(sms));
-  if (sms <= 132) EXPECT_EQ(road_scale, partition_tuning::auto_delta_scale) << sms << " SMs";
+  if (sms <= 132) {
+    EXPECT_EQ(road_scale, partition_tuning::auto_delta_scale) << sms << " SMs";
+  }
   EXPECT_NEAR(first.stats.delta, road_scale * loop.stats.delta, road_scale);  // each rounded down
   // The rule at its line, and where there are fewer vertices than blocks (one a region).
   EXPECT_EQ(partition_tuning::delta_scale(132 * 400, 132), partition_tuning::small_region_delta_scale);
@@ -365,6 +368,28 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   const sssp::result d = sssp::solver(dense, o).run(0);
   EXPECT_EQ(d.stats.driver, "steps");
   EXPECT_TRUE(same_distances(sssp::dijkstra(dense, 0), d));
+  // The step loop's width: the rule up to loop_tuning::dense_degree (this graph's mean out-degree
+  // is 14.8), times loop_tuning::step_delta_scale above it (a denser R-MAT, the step loop forced).
+  using sssp::gpu::loop_tuning;
+  namespace detail = sssp::detail;
+  const detail::graph_statistics dense_stats = detail::measure(dense);
+  ASSERT_LE(dense_stats.mean_degree, loop_tuning::dense_degree);
+  EXPECT_EQ(d.stats.delta, std::floor(detail::gpu_auto_width(dense_stats, dense.kind)));
+  graph::rmat_params denser_params;
+  denser_params.scale = 12, denser_params.edge_factor = 32;
+  const graph::csr denser = graph::generate_rmat(denser_params);
+  const detail::graph_statistics denser_stats = detail::measure(denser);
+  ASSERT_GT(denser_stats.mean_degree, 1.25 * loop_tuning::dense_degree);  // 23.6
+  const double scale = loop_tuning::step_delta_scale(denser_stats.mean_degree);
+  EXPECT_GT(scale, 1.15);
+  const sssp::result ds = sssp::solver(denser, steps).run(0);
+  EXPECT_EQ(ds.stats.driver, "steps");
+  EXPECT_EQ(ds.stats.delta, std::floor(detail::gpu_auto_width(denser_stats, denser.kind) * scale));
+  EXPECT_TRUE(same_distances(sssp::dijkstra(denser, 0), ds));
+  const sssp::validation ds_tree = sssp::check_predecessors(denser, 0, ds);
+  EXPECT_TRUE(ds_tree.ok) << ds_tree.message;
+  EXPECT_EQ(loop_tuning::step_delta_scale(loop_tuning::dense_degree), 1.0);  // the line itself: the rule
+  EXPECT_NEAR(loop_tuning::step_delta_scale(30), 1.5, 0.01);
   gp.rows = gp.cols = 1500, gp.keep_fraction = 0.95;  // ~450 KB of distances and arcs a region (132 SMs)
   const graph::csr large = graph::generate_grid(gp);
   const sssp::result l = sssp::solver(large, o).run(3);
