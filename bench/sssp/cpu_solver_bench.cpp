@@ -28,6 +28,7 @@
 #include "sssp/bucket_width.hpp"
 #include "sssp/delta_stepping_cpu.hpp"
 #include "comma_list.hpp"
+#include "median.hpp"
 
 namespace {
 
@@ -35,11 +36,7 @@ using namespace deltasplit;
 using deltasplit_bench::comma_list;
 namespace detail = deltasplit::sssp::detail;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+using deltasplit_bench::median;
 
 graph::csr load(const std::string& name, const std::string& datasets) {
   const std::pair<const char*, const char*> files[] = {
@@ -72,10 +69,7 @@ int main(int argc, char** argv) {
   settings s;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
-      return argv[++i];
-    };
+    auto value = [&] { return deltasplit_bench::option_value(argc, argv, i); };
     if (a == "--graphs") s.graphs = comma_list(value());
     else if (a == "--threads") {
       s.threads.clear();

@@ -27,6 +27,7 @@
 #include "deltasplit/sssp.hpp"
 #include "sssp/bucket_width.hpp"
 #include "comma_list.hpp"
+#include "median.hpp"
 
 namespace {
 
@@ -34,11 +35,7 @@ using namespace deltasplit;
 using deltasplit_bench::comma_list;
 namespace detail = deltasplit::sssp::detail;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+using deltasplit_bench::median;
 
 struct settings {
   std::vector<std::string> graphs, deltas{"auto"};
@@ -67,10 +64,7 @@ int main(int argc, char** argv) try {
   settings s;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
-      return argv[++i];
-    };
+    auto value = [&] { return deltasplit_bench::option_value(argc, argv, i); };
     if (a == "--deltas") s.deltas = comma_list(value());
     else if (a == "--sources") s.sources = static_cast<unsigned>(std::stoul(value()));
     else if (a == "--runs") s.runs = static_cast<unsigned>(std::stoul(value()));

@@ -32,17 +32,14 @@
 #include "deltasplit/sssp.hpp"
 #include "sssp/contraction_hierarchy.hpp"
 #include "sssp/hierarchy_file.hpp"
+#include "median.hpp"
 
 namespace {
 
 using namespace deltasplit;
 namespace detail = deltasplit::sssp::detail;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+using deltasplit_bench::median;
 
 graph::csr load(const std::string& name) {
   if (name.rfind("grid:", 0) == 0) {

@@ -27,6 +27,7 @@
 #include "deltasplit/graph/generators.hpp"
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/sssp.hpp"
+#include "median.hpp"
 
 namespace {
 
@@ -51,11 +52,7 @@ struct row {
   bool valid = false;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+using deltasplit_bench::median;
 
 // Fixed sources: the first is vertex 0 (the anchors were measured from vertex 1 in 1-based
 // numbering), the rest drawn from a seeded generator among vertices with out-arcs.
