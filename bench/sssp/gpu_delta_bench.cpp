@@ -75,9 +75,9 @@ int main(int argc, char** argv) try {
     else if (a == "--source-ids") s.source_ids = comma_list(value());
     else if (a == "--no-validate") s.validate = false;
     else if (a.rfind("--", 0) == 0 || a.empty()) {
-      std::cerr << "usage: gpu_delta_bench GRAPH... [--deltas auto,x0.5,x1.5,300] [--sources 10] [--runs 5] [--passes 2]\n"
-                   "                       [--strategy near-far] [--driver auto] [--seed 7] [--source-ids V,V,...]\n"
-                   "                       [--no-validate]\n";
+      std::cerr << "usage: gpu_delta_bench GRAPH... [--deltas auto,x0.5,x1.5,300] [--sources 10] [--runs 5]\n"
+                   "                       [--passes 2] [--strategy near-far] [--driver auto] [--seed 7]\n"
+                   "                       [--source-ids V,V,...] [--no-validate]\n";
       return a == "--help" ? 0 : 2;
     } else s.graphs.push_back(a);
   }
@@ -93,8 +93,9 @@ int main(int argc, char** argv) try {
     const graph::csr g = graph::read_graph(path);  // the CLI's default weights
     const detail::graph_statistics st = detail::measure(g);
     const double rule = detail::gpu_auto_width(st, g.kind);
-    std::fprintf(stderr, "%s: %u vertices, %llu arcs, mean weight %.1f, mean out-degree %.2f, GPU rule %.0f\n", path.c_str(),
-                 g.num_vertices, static_cast<unsigned long long>(g.num_arcs()), st.mean_weight, st.mean_degree, rule);
+    std::fprintf(stderr, "%s: %u vertices, %llu arcs, mean weight %.1f, mean out-degree %.2f, GPU rule %.0f\n",
+                 path.c_str(), g.num_vertices, static_cast<unsigned long long>(g.num_arcs()), st.mean_weight,
+                 st.mean_degree, rule);
     std::vector<graph::vertex_t> sources;
     for (const std::string& id : s.source_ids) {
       const unsigned long long v = std::stoull(id);
