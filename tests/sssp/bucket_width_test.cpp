@@ -1,8 +1,10 @@
 // The shared place of the bucket width (sssp/bucket_width.hpp): the statistics both automatic
 // rules read, the bounds every width passes through, the light-arc definition, and issue 13's
-// one-arc graph, whose automatic width used to overflow and end in a floating-point exception.
+// one-arc graph, whose automatic width used to overflow and end in a floating-point exception;
+// and the GPU loop's tuning functions of the mean out-degree (loop_tuning.cuh).
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include <gtest/gtest.h>
@@ -107,5 +109,22 @@ TEST(BucketWidth, StepLoopWidensTheGpuRuleOnDenseGraphs) {
     const double scale = loop_tuning::step_delta_scale(d);
     EXPECT_GT(scale, last) << d;
     last = scale;
+  }
+}
+
+TEST(LoopTuning, ClusterSettleLimitFollowsTheMeanDegree) {
+  using deltasplit::sssp::gpu::loop_tuning;
+  // Roads (mean out-degree up to 3) and degenerate graphs keep the whole settle_limit.
+  for (double d : {0.0, 0.5, 1.0, 2.5, 2.8, 3.0}) EXPECT_EQ(loop_tuning::cluster_settle_limit(d), loop_tuning::settle_limit) << d;
+  // Denser graphs keep about settle_arcs arcs' worth: Kronecker 20 (30) 3,276, edge factor 32 (58) 1,694.
+  EXPECT_EQ(loop_tuning::cluster_settle_limit(30), 3276u);
+  EXPECT_EQ(loop_tuning::cluster_settle_limit(58), 1694u);
+  EXPECT_EQ(loop_tuning::cluster_settle_limit(12.2), 8057u);
+  std::uint32_t last = loop_tuning::settle_limit;
+  for (double d = 3; d < 1e6; d *= 1.3) {
+    const std::uint32_t limit = loop_tuning::cluster_settle_limit(d);
+    EXPECT_LE(limit, last) << d;
+    EXPECT_GE(limit * d, loop_tuning::settle_arcs - d) << d;  // rounded down by less than one vertex
+    last = limit;
   }
 }

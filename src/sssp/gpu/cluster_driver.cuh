@@ -107,7 +107,7 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
     return;
   }
   if (b.settled > 0) {
-    if (b.settled <= loop_tuning::settle_limit) {
+    if (b.settled <= s.cluster_settle_limit) {
       b.phase = heavy_phase;
       b.items = clamp_count(b.settled, s.frontier_capacity);
       b.settled = 0;

@@ -601,6 +601,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     v.chunk_capacity = chunk_capacity(queue_capacity_);
     v.window_buckets = K;
     v.block_light = block_light ? 1u : 0u;
+    v.cluster_settle_limit = loop_tuning::cluster_settle_limit(statistics_.mean_degree);
     v.bucket = bucket;
     v.last_bucket = last;
     solve_context<Distance> ctx{};
@@ -614,7 +615,8 @@ class engine final : public detail::gpu_engine, private engine_context {
     std::memcpy(&bits, &delta_bits, sizeof bits);
     ctx.graph_key = std::string(strategy_name(how)) + "/" + std::to_string(K) + "/" + std::to_string(bits) + "/" +
                     std::to_string(generation_) + "/" + std::to_string(cluster_blocks_) + "/" +
-                    std::to_string(v.block_light) + "/" + std::to_string(last);
+                    std::to_string(v.block_light) + "/" + std::to_string(last) + "/" +
+                    std::to_string(v.cluster_settle_limit);
     ctx.done_flags = host_words_;
     ctx.flag_ready[0] = flag_ready_[0];
     ctx.flag_ready[1] = flag_ready_[1];

@@ -95,6 +95,7 @@ struct loop_view {
   std::uint32_t chunk_capacity;
   std::uint32_t window_buckets;  // K
   std::uint32_t block_light;     // small frontiers: light iterations block by block (block_local_light.cuh)
+  std::uint32_t cluster_settle_limit;  // the cluster relaxes the heavy arcs of up to this many processed vertices
   bucket_of_distance<Distance> bucket;
   std::uint32_t last_bucket;     // the distance cutoff's bucket: the loop ends before a later one (no_bucket: none)
 

@@ -80,6 +80,31 @@ struct loop_tuning {
   // Heavy arcs of up to settle_limit processed vertices, and filing of up to block_file_limit
   // vertices, stay in the cluster; larger batches go to the grid (3cad0b2, 4fa154c; not measured).
   static constexpr std::uint32_t settle_limit = 4 * small_frontier_limit;
+  // On denser graphs the cluster keeps fewer of them: about settle_arcs arcs' worth, so that a bucket's
+  // heavy arcs (most of a dense graph's arcs) reach every SM instead of the cluster's 16. The
+  // cluster's limit on processed vertices is settle_arcs / mean out-degree, at most settle_limit
+  // (roads, mean out-degree up to 3, keep it). Step loop (--driver steps), near-far, median of 10
+  // sources x 5 solves, two passes, H100, 2026-11-28, ms at a limit of 32768 / 8192 / 4096 / 2048 /
+  // 1024 / 512 / 0 vertices:
+  //   Kronecker 20 (d 30)            4.60 / 4.06-4.12 / 4.09-4.19 / 4.15-4.17 / 4.14-4.18 / 4.17-4.18 / 4.21-4.29
+  //   Graph500 scale 17 (d 28.5)     1.48-1.50 / 1.41 / 1.39-1.41 / 1.41-1.42 / 1.41-1.42 / 1.42 / 1.47-1.48
+  //   Graph500 20, edge factor 32 (d 58)  5.80-5.83 / 5.38-5.41 / 5.31-5.37 / 5.32-5.35 / 5.40-5.41 / 5.38-5.39 / 5.58-5.60
+  //   Graph500 20, edge factor 8 (d 15)   3.52-3.54 / 3.47-3.50 / 3.46-3.48 / 3.46-3.49 / 3.46-3.53 / 3.45-3.49 / 3.46-3.55
+  //   Graph500 20, edge factor 4 (d 7.8)  3.74 / 3.76-3.78 / 3.74-3.82 / 3.76-3.78 / 3.77-3.83 / 3.77-3.79 / 3.72-3.75
+  //   soc-slashdot0902 (d 11.5)      0.97-0.98 / 0.95 / 0.95-0.97 / 0.96 / 0.95-0.97 / 1.01 / 0.99-1.01
+  //   cit-HepPh (d 12.2)             1.53 / 1.53 / 1.53 / 1.53 / 1.77-1.79 / 1.85 / 2.18
+  //   USA-road-d.NY (d 2.8)          5.04-5.05 / 5.18-5.21 / 5.27-5.28 / 5.36-5.37 / 5.40-5.41 / 5.40-5.42 / 5.43
+  //   road-FLA (d 2.5)               9.62-9.67 / 9.79-9.83 / 9.78-9.87 / 9.81-9.89 / 9.93-10.01 / 9.90-9.96 / 9.90-9.94
+  //   chicago-regional (d 3.0)       0.88-0.89 / 0.88-0.89 / 0.88 / 0.93-0.95 / 0.93 / 0.92-0.93 / 0.97-0.98
+  // Dense graphs gain 5-11% from about 100,000 arcs' worth (Kronecker 20 3,300 vertices, edge
+  // factor 32 1,700) and lose little below it; roads lose 1.5-3% at any lower limit and
+  // cit-HepPh below 2,048. Lowering small_frontier_limit the same way (the cluster's light
+  // iterations) lost everywhere: Kronecker 20 4.84-4.91 at 512 light vertices (H100, same day).
+  static constexpr double settle_arcs = 3.0 * settle_limit;
+  static std::uint32_t cluster_settle_limit(double mean_degree) {
+    const double vertices = mean_degree > 1 ? settle_arcs / mean_degree : settle_arcs;
+    return vertices >= settle_limit ? settle_limit : static_cast<std::uint32_t>(vertices);
+  }
   static constexpr std::uint32_t block_file_limit = 4 * small_frontier_limit;
   // A far pile up to this size is re-filed by the cluster itself (two passes of a few batches per
   // thread); above it the grid's far_pile_min and gather cost less (5f99355: 8192).

@@ -1,7 +1,8 @@
 // The GPU delta-stepping engine (src/sssp/gpu) against the Dijkstra oracle, vertex by vertex, for
 // every GPU strategy: the bundled graphs, generated R-MAT and grid graphs, and crafted cases (zero
 // weights and zero-weight cycles, unreachable vertices, one vertex, long paths, a star with a million
-// leaves, a bucket too wide for the cluster-resident loop, parallel arcs, real weights, overflow, many
+// leaves, a bucket too wide for the cluster-resident loop, a dense bucket
+// whose heavy arcs the grid settles, parallel arcs, real weights, overflow, many
 // sources on one engine, delta and K values, road-like grids through the cluster-resident loop, every
 // small-frontier mode forced through the options (light phase, cluster size), queue regrowth, phase
 // times only when asked for).
@@ -147,6 +148,25 @@ TEST(GpuSolver, WideBucketWithHeavyArcs) {
   for (std::uint32_t K : {2u, 33u})
     for (sssp::strategy how : {sssp::strategy::bucketing, sssp::strategy::multisplit})
       expect_dijkstra(g, {0, 1}, gpu_options(how, 100, K), "wide bucket with heavy arcs");
+}
+
+TEST(GpuSolver, DenseBucketSettledOnTheGrid) {
+  DELTASPLIT_REQUIRE_GPU();
+  // Bucket 0 holds 5000 vertices, few enough for the cluster's light iterations, each with 30 heavy
+  // arcs: at this mean out-degree (155,000 arcs over 7,001 vertices: 22.1) the cluster keeps the
+  // heavy arcs of at most loop_tuning::cluster_settle_limit(22.1), about 4,400 processed vertices,
+  // so it hands the bucket's heavy arcs to the grid's settle kernels (the light iterations in the
+  // cluster, the heavy arcs on the grid).
+  const vertex_t wide = 5000, far = 2000, heavy = 30;
+  std::vector<arc> arcs;
+  for (vertex_t v = 1; v <= wide; ++v) {
+    arcs.push_back({0, v, double(v % 100)});
+    for (vertex_t j = 0; j < heavy; ++j)
+      arcs.push_back({v, wide + 1 + (v * 31u + j * 977u) % far, double(100 + (v * 7919u + j * 104729u) % 1400)});
+  }
+  graph::csr g = make_csr(wide + far + 1, arcs);
+  expect_all_strategies(g, {0}, "dense bucket settled on the grid", true, 100);
+  expect_dijkstra(g, {0, 3}, gpu_options(sssp::strategy::near_far, 100, 1, true), "dense bucket, K = 1");
 }
 
 TEST(GpuSolver, ParallelArcs) {
