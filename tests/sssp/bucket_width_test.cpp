@@ -115,7 +115,8 @@ TEST(BucketWidth, StepLoopWidensTheGpuRuleOnDenseGraphs) {
 TEST(LoopTuning, ClusterSettleLimitFollowsTheMeanDegree) {
   using deltasplit::sssp::gpu::loop_tuning;
   // Roads (mean out-degree up to 3) and degenerate graphs keep the whole settle_limit.
-  for (double d : {0.0, 0.5, 1.0, 2.5, 2.8, 3.0}) EXPECT_EQ(loop_tuning::cluster_settle_limit(d), loop_tuning::settle_limit) << d;
+  for (double d : {0.0, 0.5, 1.0, 2.5, 2.8, 3.0})
+    EXPECT_EQ(loop_tuning::cluster_settle_limit(d), loop_tuning::settle_limit) << d;
   // Denser graphs keep about settle_arcs arcs' worth: Kronecker 20 (30) 3,276, edge factor 32 (58) 1,694.
   EXPECT_EQ(loop_tuning::cluster_settle_limit(30), 3276u);
   EXPECT_EQ(loop_tuning::cluster_settle_limit(58), 1694u);
