@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 
 #include "sssp/gpu/block_local_light.cuh"
+#include "sssp/gpu/dependent_launch.cuh"
 #include "sssp/gpu/frontier_cluster.cuh"
 #include "sssp/gpu/loop_tuning.cuh"
 #include "sssp/gpu/relaxation.cuh"
@@ -217,6 +218,7 @@ __device__ inline void close_iteration(block_state& b) {
 // cluster barrier, and rank 0 leaves last (its shared memory is everyone's).
 template <class Distance>
 __global__ void __launch_bounds__(loop_tuning::small_frontier_threads, 1) small_frontier(loop_view<Distance> s) {
+  await_predecessor();
   // queues [2][small_frontier_limit], seen sets [2][seen_set_size], block_state
   extern __shared__ __align__(8) vertex_t shared_words[];
   __shared__ block_gather_scratch<Distance> tile;

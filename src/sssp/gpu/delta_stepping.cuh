@@ -8,8 +8,11 @@
 // (Near-Far, Multisplit-SSSP, workfront) capture loop_tuning::steps_per_graph steps once into a
 // CUDA graph and replay it; the host looks at the `done` flag of the previous replay while the
 // next one runs, so the GPU never waits on the host and at most two replays of no-op steps run
-// past convergence. The sort-based Bucketing manager needs the item count on the host for
-// cub::DeviceRadixSort and reads it once per step (the cost of that baseline, as in Davidson et al.).
+// past convergence. On sm_90 and later the step's own kernels are launched chained (programmatic
+// dependent launch, dependent_launch.cuh): each is placed on the SMs while its predecessor runs and
+// waits for it at its first instruction. The sort-based Bucketing manager needs the item count on
+// the host for cub::DeviceRadixSort and reads it once per step (the cost of that baseline, as in
+// Davidson et al.).
 //
 // Timing: cudaEvents around the solve (initialisation included, graph upload excluded). With
 // options::phase_times, a second pass (phase_timed_solve) launches the same steps one by one with
@@ -28,6 +31,7 @@
 
 #include "sssp/gpu/cluster_driver.cuh"
 #include "sssp/gpu/cuda_check.cuh"
+#include "sssp/gpu/dependent_launch.cuh"
 #include "sssp/gpu/frontier_manager.cuh"
 #include "sssp/gpu/grid_step.cuh"
 #include "sssp/gpu/loop_tuning.cuh"
@@ -53,6 +57,7 @@ struct solve_context {
   cudaStream_t stream;
   launch_shape shape;
   std::uint32_t cluster_blocks;     // of small_frontier (small_frontier_blocks)
+  bool chained;                     // the step's kernels launched by launch_chained (dependent_launch.cuh)
   step_graph* graph;
   std::string graph_key;            // identifies the view, modes and manager the graph was captured for
   std::uint32_t* done_flags;        // pinned host memory, 2 entries
@@ -68,20 +73,29 @@ struct loop_outcome {
   control final{};
 };
 
-// small_frontier as one cluster of `blocks` blocks (one per SM of a GPC), or one plain block.
-inline cudaLaunchConfig_t small_frontier_launch(cudaStream_t stream, std::uint32_t blocks,
-                                                cudaLaunchAttribute& cluster) {
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = blocks;
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
+// small_frontier as one cluster of `blocks` blocks (one per SM of a GPC), or one plain block;
+// chained: with programmatic stream serialization (dependent_launch.cuh).
+inline cudaLaunchConfig_t small_frontier_launch(cudaStream_t stream, std::uint32_t blocks, bool chained,
+                                                cudaLaunchAttribute (&attributes)[2]) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(blocks);
   config.blockDim = dim3(loop_tuning::small_frontier_threads);
   config.dynamicSmemBytes = small_frontier_shared_bytes;
   config.stream = stream;
-  config.attrs = &cluster;
-  config.numAttrs = blocks > 1 ? 1 : 0;
+  config.attrs = attributes;
+  config.numAttrs = 0;
+  if (blocks > 1) {
+    cudaLaunchAttribute& cluster = attributes[config.numAttrs++];
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = blocks;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+  }
+  if (chained) {
+    cudaLaunchAttribute& serialization = attributes[config.numAttrs++];
+    serialization.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    serialization.val.programmaticStreamSerializationAllowed = 1;
+  }
   return config;
 }
 
@@ -106,8 +120,9 @@ std::uint32_t small_frontier_blocks(std::uint32_t requested) {
   }
   if (requested == 1 || requested == loop_tuning::portable_cluster_blocks) return requested;
   DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  cudaLaunchAttribute cluster{};
-  const cudaLaunchConfig_t config = small_frontier_launch(nullptr, loop_tuning::wide_cluster_blocks, cluster);
+  cudaLaunchAttribute launch_attributes[2]{};
+  const cudaLaunchConfig_t config =
+      small_frontier_launch(nullptr, loop_tuning::wide_cluster_blocks, false, launch_attributes);
   int clusters = 0;
   const cudaError_t err = cudaOccupancyMaxActiveClusters(&clusters, small_frontier<Distance>, &config);
   if (err != cudaSuccess) cudaGetLastError();  // not placeable: an answer, not a failure
@@ -125,10 +140,9 @@ void enqueue_managing(const solve_context<Distance>& ctx, frontier_manager<Dista
   const loop_view<Distance>& s = ctx.view;
   const launch_shape& shape = ctx.shape;
   manager.file(s, shape, ctx.stream);
-  far_pile_min<<<shape.blocks, shape.threads, 0, ctx.stream>>>(s);
-  plan<<<1, 1, 0, ctx.stream>>>(s);
-  gather<<<shape.blocks, shape.threads, 0, ctx.stream>>>(s);
-  DS_CUDA_LAUNCH("delta-stepping step, managing half");
+  launch_chained(far_pile_min<Distance>, shape.blocks, shape.threads, ctx.stream, ctx.chained, s);
+  launch_chained(plan<Distance>, 1, 1, ctx.stream, ctx.chained, s);
+  launch_chained(gather<Distance>, shape.blocks, shape.threads, ctx.stream, ctx.chained, s);
 }
 
 // The relaxing half: the cluster takes a small frontier, the grid kernels a large one.
@@ -137,16 +151,16 @@ void enqueue_relaxing(const solve_context<Distance>& ctx) {
   const loop_view<Distance>& s = ctx.view;
   const launch_shape& shape = ctx.shape;
   cudaStream_t stream = ctx.stream;
-  cudaLaunchAttribute cluster{};
-  const cudaLaunchConfig_t config = small_frontier_launch(stream, ctx.cluster_blocks, cluster);
+  const bool chained = ctx.chained;
+  cudaLaunchAttribute attributes[2]{};
+  const cudaLaunchConfig_t config = small_frontier_launch(stream, ctx.cluster_blocks, chained, attributes);
   DS_CUDA(cudaLaunchKernelEx(&config, small_frontier<Distance>, s));
-  relax_grid<<<shape.blocks, shape.threads, 0, stream>>>(s);
-  relax_chunks<<<shape.blocks, shape.threads, 0, stream>>>(s);
-  end_step<<<1, 1, 0, stream>>>(s);
-  settle_grid<<<shape.blocks, shape.threads, 0, stream>>>(s);
-  settle_chunks<<<shape.blocks, shape.threads, 0, stream>>>(s);
-  close_step<<<1, 1, 0, stream>>>(s);
-  DS_CUDA_LAUNCH("delta-stepping step, relaxing half");
+  launch_chained(relax_grid<Distance>, shape.blocks, shape.threads, stream, chained, s);
+  launch_chained(relax_chunks<Distance>, shape.blocks, shape.threads, stream, chained, s);
+  launch_chained(end_step<Distance>, 1, 1, stream, chained, s);
+  launch_chained(settle_grid<Distance>, shape.blocks, shape.threads, stream, chained, s);
+  launch_chained(settle_chunks<Distance>, shape.blocks, shape.threads, stream, chained, s);
+  launch_chained(close_step<Distance>, 1, 1, stream, chained, s);
 }
 
 template <class Distance>

@@ -359,6 +359,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     if (!cluster_set_up_ || opts.cluster_blocks != requested_blocks_) {
       cluster_blocks_ = small_frontier_blocks<Distance>(opts.cluster_blocks);
       requested_blocks_ = opts.cluster_blocks;
+      chained_ = chained_launch_available(relax_grid<Distance>);
       cluster_set_up_ = true;
     }
     if (opts.light == sssp::light_phase::block && cluster_blocks_ < loop_tuning::local_min_blocks)
@@ -609,6 +610,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     ctx.stream = stream_;
     ctx.shape = shape_;
     ctx.cluster_blocks = cluster_blocks_;
+    ctx.chained = chained_;
     ctx.graph = &graph_;
     double delta_bits = static_cast<double>(bucket.delta);
     std::uint64_t bits = 0;
@@ -616,7 +618,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     ctx.graph_key = std::string(strategy_name(how)) + "/" + std::to_string(K) + "/" + std::to_string(bits) + "/" +
                     std::to_string(generation_) + "/" + std::to_string(cluster_blocks_) + "/" +
                     std::to_string(v.block_light) + "/" + std::to_string(last) + "/" +
-                    std::to_string(v.cluster_settle_limit);
+                    std::to_string(v.cluster_settle_limit) + "/" + std::to_string(chained_);
     ctx.done_flags = host_words_;
     ctx.flag_ready[0] = flag_ready_[0];
     ctx.flag_ready[1] = flag_ready_[1];
@@ -647,6 +649,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   std::uint32_t n_;
   edge_t m_;
   std::uint32_t cluster_blocks_ = 1, requested_blocks_ = 0;  // see set_up_small_frontiers
+  bool chained_ = false;  // the step's kernels launched by launch_chained (set_up_small_frontiers)
   bool cluster_set_up_ = false;
   launch_shape shape_{};
   cuda_event flag_ready_[2] = {cuda_event(cudaEventDisableTiming), cuda_event(cudaEventDisableTiming)};

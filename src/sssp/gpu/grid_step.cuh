@@ -15,6 +15,7 @@
 
 #include <cuda_runtime.h>
 
+#include "sssp/gpu/dependent_launch.cuh"
 #include "sssp/gpu/loop_tuning.cuh"
 #include "sssp/gpu/relaxation.cuh"
 
@@ -44,6 +45,7 @@ __global__ void init_solve(loop_view<Distance> s, vertex_t source) {
 // whose bucket lies past the current one (everything at or below it has been settled).
 template <class Distance>
 __global__ void far_pile_min(loop_view<Distance> s) {
+  await_predecessor();
   control* ctl = s.ctl;
   if (ctl->done || ctl->frontier_count[ctl->cur] != 0 || ctl->far_pile_count == 0) return;
   const std::uint32_t c = ctl->current, rel = c - ctl->window;
@@ -64,6 +66,7 @@ __global__ void far_pile_min(loop_view<Distance> s) {
 // The manager has filed to_file at the start of the step, so to_file is empty again.
 template <class Distance>
 __global__ void plan(loop_view<Distance> s) {
+  await_predecessor();
   control* ctl = s.ctl;
   if (ctl->done) return;
   ctl->to_file_count = 0;
@@ -99,6 +102,7 @@ __global__ void plan(loop_view<Distance> s) {
 // current bucket are taken, the others go to to_file (the manager files them next step).
 template <class Distance>
 __global__ void gather(loop_view<Distance> s) {
+  await_predecessor();
   control* ctl = s.ctl;
   if (ctl->done || (ctl->picked_bucket == no_bucket && !ctl->refile)) return;
   const std::uint32_t c = ctl->current;
@@ -137,6 +141,7 @@ inline constexpr unsigned grid_warps = loop_tuning::grid_threads / 32;
 
 template <class Distance>
 __global__ void __launch_bounds__(loop_tuning::grid_threads) relax_grid(loop_view<Distance> s) {
+  await_predecessor();
   __shared__ gather_scratch<Distance> scratch[grid_warps];
   __shared__ std::uint32_t block_total;
   const control* ctl = s.ctl;
@@ -173,6 +178,7 @@ __device__ void relax_queued_chunks(const loop_view<Distance>& s, const iteratio
 
 template <class Distance>
 __global__ void relax_chunks(loop_view<Distance> s) {
+  await_predecessor();
   const control* ctl = s.ctl;
   if (ctl->done || ctl->frontier_count[ctl->cur] == 0) return;
   relax_queued_chunks<arcs::light>(s, read_iteration(ctl));
@@ -183,6 +189,7 @@ __global__ void relax_chunks(loop_view<Distance> s) {
 // takes), the settle kernels relax them next, as one more iteration with its own stamp.
 template <class Distance>
 __global__ void end_step(loop_view<Distance> s) {
+  await_predecessor();
   control* ctl = s.ctl;
   ctl->settling = 0;
   if (ctl->done) return;
@@ -213,6 +220,7 @@ __device__ inline iteration_info settle_iteration(const control* ctl) {
 
 template <class Distance>
 __global__ void __launch_bounds__(loop_tuning::grid_threads) settle_grid(loop_view<Distance> s) {
+  await_predecessor();
   __shared__ gather_scratch<Distance> scratch[grid_warps];
   __shared__ std::uint32_t block_total;
   const control* ctl = s.ctl;
@@ -231,6 +239,7 @@ __global__ void __launch_bounds__(loop_tuning::grid_threads) settle_grid(loop_vi
 
 template <class Distance>
 __global__ void settle_chunks(loop_view<Distance> s) {
+  await_predecessor();
   if (!s.ctl->settling) return;
   relax_queued_chunks<arcs::heavy>(s, settle_iteration(s.ctl));
 }
@@ -240,6 +249,7 @@ __global__ void settle_chunks(loop_view<Distance> s) {
 // (taken before it, those vertices would be dropped when plan empties to_file).
 template <class Distance>
 __global__ void close_step(loop_view<Distance> s) {
+  await_predecessor();
   s.ctl->file_count = clamp_count(s.ctl->to_file_count, s.queue_capacity);
 }
 }  // namespace deltasplit::sssp::gpu
