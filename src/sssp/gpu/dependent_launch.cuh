@@ -14,7 +14,12 @@
 // step loop, near-far, median of 10 sources x 5 solves, two passes), plain / chained, ms:
 // Kronecker 20 4.15-4.19 / 4.13, Graph500 scale 17 1.39-1.40 / 1.34, Graph500 scale 20 edge factor
 // 32 5.35 / 5.30-5.33, soc-slashdot0902 0.95 / 0.91-0.92, cit-HepPh 1.53-1.54 / 1.51-1.52,
-// USA-road-d.NY 5.00-5.03 / 4.99-5.01: 1-4% where a solve is many short steps, nothing lost.
+// USA-road-d.NY 5.00-5.03 / 4.99-5.01: 1-4% where a solve is many short steps. Kronecker 25 ran
+// 1-2% slower with this and cluster_settle_limit together (bench/RESULTS.md, not separated).
+// What it holds: a successor's blocks stay on the SMs while they wait, so while small_frontier runs
+// (the cluster, for as long as frontiers stay small) relax_grid's blocks occupy the other SMs'
+// thread slots, which work on other streams would otherwise get. Letting the cluster's successor be
+// placed only at the cluster's end would free them; not measured yet.
 #pragma once
 
 #include <cuda_runtime.h>
