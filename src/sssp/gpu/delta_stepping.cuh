@@ -9,8 +9,8 @@
 // CUDA graph and replay it; the host looks at the `done` flag of the previous replay while the
 // next one runs, so the GPU never waits on the host and at most two replays of no-op steps run
 // past convergence. On sm_90 and later the step's own kernels are launched chained (programmatic
-// dependent launch, dependent_launch.cuh): each is placed on the SMs while its predecessor runs and
-// waits for it at its first instruction. The sort-based Bucketing manager needs the item count on
+// dependent launch, dependent_launch.cuh): each is launched once its predecessor's blocks have exited
+// and waits for the predecessor's completion at its first instruction. The sort-based Bucketing manager needs the item count on
 // the host for cub::DeviceRadixSort and reads it once per step (the cost of that baseline, as in
 // Davidson et al.).
 //
@@ -91,11 +91,7 @@ inline cudaLaunchConfig_t small_frontier_launch(cudaStream_t stream, std::uint32
     cluster.val.clusterDim.y = 1;
     cluster.val.clusterDim.z = 1;
   }
-  if (chained) {
-    cudaLaunchAttribute& serialization = attributes[config.numAttrs++];
-    serialization.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    serialization.val.programmaticStreamSerializationAllowed = 1;
-  }
+  if (chained) attributes[config.numAttrs++] = chained_attribute();
   return config;
 }
 
@@ -110,9 +106,7 @@ template <class Distance>
 std::uint32_t small_frontier_blocks(std::uint32_t requested) {
   DS_CUDA(cudaFuncSetAttribute(small_frontier<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(small_frontier_shared_bytes)));
-  cudaFuncAttributes attributes{};
-  DS_CUDA(cudaFuncGetAttributes(&attributes, small_frontier<Distance>));
-  if (attributes.ptxVersion < 90) {
+  if (!compiled_for_sm90(small_frontier<Distance>)) {
     if (requested > 1)
       throw std::runtime_error("a small-frontier cluster of " + std::to_string(requested) +
                                " blocks needs code for sm_90 or later; this build runs one block");

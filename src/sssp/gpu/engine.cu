@@ -180,6 +180,7 @@ class engine final : public detail::gpu_engine, private engine_context {
       : engine_context(caller_stream, 4 * sizeof(std::uint32_t) + sizeof(block_outcome)), g_(g), n_(g.num_vertices),
         m_(g.num_arcs()) {
     shape_ = launch_shape{multiprocessors_ * loop_tuning::grid_blocks_per_sm, loop_tuning::grid_threads};
+    chained_ = compiled_for_sm90(relax_grid<Distance>);
     set_up_small_frontiers(opts);
     const std::uint32_t queue = opts.queue_capacity ? opts.queue_capacity : initial_queue_capacity();
     reserve(graph_bytes() + work_bytes(queue, 1), "the graph (" + std::to_string(n_) + " vertices, " +
@@ -359,7 +360,6 @@ class engine final : public detail::gpu_engine, private engine_context {
     if (!cluster_set_up_ || opts.cluster_blocks != requested_blocks_) {
       cluster_blocks_ = small_frontier_blocks<Distance>(opts.cluster_blocks);
       requested_blocks_ = opts.cluster_blocks;
-      chained_ = chained_launch_available(relax_grid<Distance>);
       cluster_set_up_ = true;
     }
     if (opts.light == sssp::light_phase::block && cluster_blocks_ < loop_tuning::local_min_blocks)
@@ -617,8 +617,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     std::memcpy(&bits, &delta_bits, sizeof bits);
     ctx.graph_key = std::string(strategy_name(how)) + "/" + std::to_string(K) + "/" + std::to_string(bits) + "/" +
                     std::to_string(generation_) + "/" + std::to_string(cluster_blocks_) + "/" +
-                    std::to_string(v.block_light) + "/" + std::to_string(last) + "/" +
-                    std::to_string(v.cluster_settle_limit) + "/" + std::to_string(chained_);
+                    std::to_string(v.block_light) + "/" + std::to_string(last);
     ctx.done_flags = host_words_;
     ctx.flag_ready[0] = flag_ready_[0];
     ctx.flag_ready[1] = flag_ready_[1];
@@ -649,7 +648,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   std::uint32_t n_;
   edge_t m_;
   std::uint32_t cluster_blocks_ = 1, requested_blocks_ = 0;  // see set_up_small_frontiers
-  bool chained_ = false;  // the step's kernels launched by launch_chained (set_up_small_frontiers)
+  bool chained_ = false;  // the step's kernels launched by launch_chained: code for sm_90 (dependent_launch.cuh)
   bool cluster_set_up_ = false;
   launch_shape shape_{};
   cuda_event flag_ready_[2] = {cuda_event(cudaEventDisableTiming), cuda_event(cudaEventDisableTiming)};
