@@ -7,10 +7,11 @@
 // (arcs of the graph / time, as the paper counts), speedup against Near-Far, iterations, edges
 // relaxed and the frontier-management share. Output: a CSV file and a markdown table.
 //
-// The GPU loop is `--driver` (default auto, the library's default). auto runs the partitioned or
-// wide driver on road graphs and graphs of up to 10,000 arcs per SM, where no frontier manager
-// files a vertex and every strategy runs the same driver (the driver column says which ran); the
-// paper's comparison of the managers is `--driver steps`, which runs the step loop everywhere.
+// The GPU loop is `--driver` (default auto, the library's default). Where auto runs the
+// partitioned or wide driver (the rule: sssp.hpp's driver::automatic; road graphs and small dense
+// ones), no frontier manager files a vertex and every strategy runs the same driver (the driver
+// column says which ran); the paper's comparison of the managers is `--driver steps`, which runs
+// the step loop everywhere.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

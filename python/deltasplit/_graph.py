@@ -14,10 +14,7 @@ STRATEGIES = tuple(_core.STRATEGIES)  # the C++ library's names (sssp::strategy_
 # each source with PHAST's sweep: for many queries on one road network.
 GPU_STRATEGIES = tuple(_core.GPU_STRATEGIES)  # sssp::gpu_strategy_names
 # The GPU loops (C++ sssp::gpu_driver): "auto", "steps", "partitioned", "block", "wide". One
-# source: "auto" is the partitioned driver on sparse host graphs (mean out-degree below 6) and on
-# small ones (fewer than 10,000 arcs per SM) whose regions fit on chip, without a cutoff; the wide
-# driver (Near-Far over every SM, one grid barrier an iteration) on larger sparse graphs; the step
-# loop otherwise. Many sources (distance_matrix): "auto" is one
+# source: Graph.sssp's docstring says which "auto" picks (the C++ rule: sssp.hpp). Many sources (distance_matrix): "auto" is one
 # thread block per source on graphs of mean out-degree below 6 (road networks), the vertex-major
 # batch otherwise; "steps" forces the vertex-major batch, "block" the blocks.
 DRIVERS = tuple(_core.DRIVERS)  # the C++ library's names (sssp::driver_names)
