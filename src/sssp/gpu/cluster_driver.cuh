@@ -196,7 +196,7 @@ __device__ void relax_in_cluster(const loop_view<Distance>& s, const block_sink&
   const std::uint32_t chunks = clamp_count(lead.chunk_count, s.chunk_capacity);
   for (std::uint32_t item = rank * small_frontier_warps + (threadIdx.x >> 5); item < chunks;
        item += blocks * small_frontier_warps)
-    count_relaxed(relaxed, relax_chunk<Part>(s, sink, item, it));
+    count_relaxed(relaxed, relax_chunk<Part, 1>(s, sink, item, it));
 }
 
 // Thread 0 of rank 0, between iterations: the iteration just done becomes history, the next
@@ -295,7 +295,7 @@ __global__ void __launch_bounds__(loop_tuning::small_frontier_threads, 1) small_
       const std::uint32_t chunks = clamp_count(lead.chunk_count, s.chunk_capacity);
       for (std::uint32_t item = rank * small_frontier_warps + (threadIdx.x >> 5); item < chunks;
            item += blocks * small_frontier_warps)
-        count_relaxed(relaxed, relax_chunk<arcs::light>(s, sink, item, it));
+        count_relaxed(relaxed, relax_chunk<arcs::light, 1>(s, sink, item, it));
       set ^= 1u;
     } else if (phase == file_phase) {
       const window_key<Distance> key = key_of(s);

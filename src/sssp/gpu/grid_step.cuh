@@ -172,7 +172,7 @@ __device__ void relax_queued_chunks(const loop_view<Distance>& s, const iteratio
   std::uint32_t relaxed = 0;
   for (std::uint32_t item = blockIdx.x * warps_per_block + (threadIdx.x >> 5); item < chunks;
        item += gridDim.x * warps_per_block)
-    relaxed += relax_chunk<Part>(s, grid_sink_of(s, it), item, it);
+    relaxed += relax_chunk<Part, loop_tuning::chunk_batch>(s, grid_sink_of(s, it), item, it);
   add_relaxed(s.ctl, relaxed, &block_total);
 }
 

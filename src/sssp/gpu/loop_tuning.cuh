@@ -24,6 +24,12 @@ struct loop_tuning {
   // warp_degree is the warp width; chunk_arcs not measured against other sizes (2df63cf).
   static constexpr std::uint32_t warp_degree = 32;
   static constexpr std::uint32_t chunk_arcs = 256;
+  // Arcs a lane of the grid's relax_chunk loads, reads and relaxes at once (a lane's share of a
+  // chunk is chunk_arcs / 32 = 8). H100, 2026-11-28, against one arc at a time, same call: Kronecker
+  // 20 (near-far, 10 sources x 5, validated) 3.91-3.94 against 4.05-4.06 ms, Kronecker 23 (3
+  // sources x 3) 25.17-25.50 against 25.56-25.86. At 4 the chunk kernels use 64 registers, the most
+  // that keeps grid_blocks_per_sm blocks of grid_threads on an SM, so 8 was not tried.
+  static constexpr std::uint32_t chunk_batch = 4;
 
   // --- CUDA-graph replay (delta_stepping.cuh) ---
   // Steps per captured graph: up to two replays of no-op steps run past convergence, and a road

@@ -267,18 +267,68 @@ __device__ inline void count_relaxed(unsigned long long& total, std::uint64_t re
   if ((threadIdx.x & 31u) == 0 && relaxed) atomicAdd(&total, static_cast<unsigned long long>(relaxed));
 }
 
-// One warp relaxes chunk `item` of the chunk list. Returns the arcs relaxed (lane 0's count).
-template <arcs Part, class Distance, class Sink>
+// A lane's part of a chunk, arcs lane_first, lane_first + 32, ... before `to`, Batch at a time
+// (relax_chunk).
+template <std::uint32_t Batch, class Distance, class Sink>
+__device__ void relax_batches(const loop_view<Distance>& s, const Sink& sink, Distance du, edge_t lane_first, edge_t to,
+                              const iteration_info& it) {
+  using ops = distance_ops<Distance>;
+  using weight = typename ops::weight;
+  constexpr std::uint32_t batch = Batch;
+  for (edge_t first = lane_first; first < to; first += 32 * batch) {
+    vertex_t t[batch];
+    weight w[batch];
+#pragma unroll
+    for (std::uint32_t j = 0; j < batch; ++j) {
+      const bool in = first + 32 * j < to;
+      t[j] = in ? s.targets[first + 32 * j] : 0;
+      w[j] = in ? s.weights[first + 32 * j] : weight{};
+    }
+    Distance nd[batch];
+    bool live[batch];
+#pragma unroll
+    for (std::uint32_t j = 0; j < batch; ++j) {
+      live[j] = first + 32 * j < to && ops::extend(du, w[j], nd[j]);
+      if (first + 32 * j < to && !live[j]) s.ctl->overflowed = 1;
+    }
+    if constexpr (Sink::read_before_atomic) {
+      Distance seen[batch];
+#pragma unroll
+      for (std::uint32_t j = 0; j < batch; ++j) seen[j] = live[j] ? __ldcg(&s.dist[t[j]]) : Distance{};
+#pragma unroll
+      for (std::uint32_t j = 0; j < batch; ++j) live[j] = live[j] && nd[j] < seen[j];
+    }
+    Distance old[batch];
+#pragma unroll
+    for (std::uint32_t j = 0; j < batch; ++j) old[j] = live[j] ? ops::atomic_min(&s.dist[t[j]], nd[j]) : Distance{};
+#pragma unroll
+    for (std::uint32_t j = 0; j < batch; ++j)
+      if (live[j] && nd[j] < old[j]) file_improved(s, sink, t[j], nd[j], it.current, it.window, it.stamp);
+  }
+}
+
+// One warp relaxes chunk `item` of the chunk list: each lane its arcs lane, lane + 32, ..., Batch
+// at a time, issuing the batch's target and weight loads, then its distance reads, then its
+// atomics, before it looks at any of their results: a lane waits for one round trip of each kind a
+// batch instead of one chain an arc. The grid's chunk kernels take loop_tuning::chunk_batch; the
+// cluster takes 1, one arc after another (its kernel is held to 64 registers, and a batch of 4
+// spilled 124-228 bytes there, against 8-20). Returns the arcs relaxed (lane 0's count).
+template <arcs Part, std::uint32_t Batch, class Distance, class Sink>
 __device__ std::uint32_t relax_chunk(const loop_view<Distance>& s, const Sink& sink, std::uint32_t item,
                                      const iteration_info& it) {
+  constexpr std::uint32_t batch = Batch;
   const std::uint32_t lane = threadIdx.x & 31u;
   uint2 c = s.chunks[item];
   edge_t begin, end;
   arc_range<Part>(s, c.x, begin, end);
   edge_t from = begin + static_cast<edge_t>(c.y) * loop_tuning::chunk_arcs;
   edge_t to = from + loop_tuning::chunk_arcs < end ? from + loop_tuning::chunk_arcs : end;
-  Distance du = __ldcg(&s.dist[c.x]);
-  for (edge_t a = from + lane; a < to; a += 32) relax_arc(s, sink, du, a, it);
+  const Distance du = __ldcg(&s.dist[c.x]);
+  if constexpr (batch == 1) {
+    for (edge_t a = from + lane; a < to; a += 32) relax_arc(s, sink, du, a, it);
+  } else {
+    relax_batches<batch>(s, sink, du, from + lane, to, it);
+  }
   return static_cast<std::uint32_t>(to - from);
 }
 
