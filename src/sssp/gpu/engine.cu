@@ -23,15 +23,14 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
-#include <thread>
 #include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "sssp/bucket_width.hpp"
+#include "sssp/rows_by_weight.hpp"
 #include "sssp/distance_policy.hpp"
 #include "sssp/gpu/device_graph.cuh"
 #include "sssp/gpu/batch_rows.cuh"
@@ -112,44 +111,6 @@ __global__ void find_overflowed(const edge_t* offsets, const vertex_t* targets, 
   }
 }
 
-// g's arcs with every row sorted by weight (ties by target): light arcs first. The rows are split
-// among the threads by arcs, not vertices: R-MAT's hubs sit at low ids, and an even split of the
-// vertices left the first of 16 threads a third of the arcs (Graph500's parameters); on the build
-// machine, one chunk after another, Kronecker 21's longest chunk took 0.42 s against 2.12 (sorting
-// (weight, target) pairs instead of an index: all chunks 4.4 s against 5.0).
-template <class Weight>
-void rows_by_weight(const csr_view& g, span<Weight> weights, std::vector<vertex_t>& targets,
-                    std::vector<Weight>& sorted_weights) {
-  const edge_t m = g.num_arcs();
-  targets.resize(m);
-  sorted_weights.resize(m);
-  auto sort_rows = [&](vertex_t first, vertex_t last) {
-    std::vector<std::pair<Weight, vertex_t>> row;
-    for (vertex_t v = first; v < last; ++v) {
-      const edge_t b = g.offsets[v], e = g.offsets[v + 1];
-      row.clear();
-      for (edge_t i = b; i < e; ++i) row.emplace_back(weights[i], g.targets[i]);
-      std::sort(row.begin(), row.end());
-      for (edge_t i = b; i < e; ++i) {
-        sorted_weights[i] = row[i - b].first;
-        targets[i] = row[i - b].second;
-      }
-    }
-  };
-  const unsigned threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-  std::vector<vertex_t> first(threads + 1, g.num_vertices);
-  first[0] = 0;
-  for (unsigned t = 1; t < threads; ++t) {  // the first row that starts at or past the t-th share of the arcs
-    const edge_t share = m / threads * t;
-    first[t] = static_cast<vertex_t>(std::lower_bound(g.offsets.begin(), g.offsets.begin() + g.num_vertices, share) -
-                                     g.offsets.begin());
-  }
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t)
-    if (first[t] < first[t + 1]) pool.emplace_back(sort_rows, first[t], first[t + 1]);
-  for (auto& t : pool) t.join();
-}
-
 template <class Weight>
 __global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, vertex_t n, Weight delta,
                                  edge_t* light_end) {
@@ -206,7 +167,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     } else {
       std::vector<vertex_t> targets;
       std::vector<weight> weights;
-      rows_by_weight(g, weights_of<Distance>(g), targets, weights);
+      detail::rows_by_weight(g, weights_of<Distance>(g), targets, weights);
       upload(offsets_, g.offsets, stream_);
       upload(targets_, span<vertex_t>(targets), stream_);
       upload(weights_, span<weight>(weights), stream_);

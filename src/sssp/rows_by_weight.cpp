@@ -1,0 +1,54 @@
+#include "sssp/rows_by_weight.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <thread>
+#include <utility>
+
+namespace deltasplit::sssp::detail {
+
+std::vector<vertex_t> rows_by_arcs(span<edge_t> offsets, vertex_t n, unsigned threads) {
+  threads = std::max(1u, threads);
+  std::vector<vertex_t> first(threads + 1, n);
+  first[0] = 0;
+  const edge_t m = n == 0 ? 0 : offsets[n];
+  for (unsigned t = 1; t < threads; ++t) {  // the first row that starts at or past the t-th share
+    const edge_t share = m / threads * t + m % threads * t / threads;
+    first[t] = static_cast<vertex_t>(std::lower_bound(offsets.begin(), offsets.begin() + n, share) - offsets.begin());
+  }
+  return first;
+}
+
+template <class Weight>
+void rows_by_weight(const csr_view& g, span<Weight> weights, std::vector<vertex_t>& targets,
+                    std::vector<Weight>& sorted_weights, unsigned threads) {
+  const edge_t m = g.num_arcs();
+  targets.resize(m);
+  sorted_weights.resize(m);
+  auto sort_rows = [&](vertex_t first, vertex_t last) {
+    std::vector<std::pair<Weight, vertex_t>> row;
+    for (vertex_t v = first; v < last; ++v) {
+      const edge_t b = g.offsets[v], e = g.offsets[v + 1];
+      row.clear();
+      for (edge_t i = b; i < e; ++i) row.emplace_back(weights[i], g.targets[i]);
+      std::sort(row.begin(), row.end());
+      for (edge_t i = b; i < e; ++i) {
+        sorted_weights[i] = row[i - b].first;
+        targets[i] = row[i - b].second;
+      }
+    }
+  };
+  if (threads == 0) threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  const std::vector<vertex_t> first = rows_by_arcs(g.offsets, g.num_vertices, threads);
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    if (first[t] < first[t + 1]) pool.emplace_back(sort_rows, first[t], first[t + 1]);
+  for (auto& t : pool) t.join();
+}
+
+template void rows_by_weight<std::uint32_t>(const csr_view&, span<std::uint32_t>, std::vector<vertex_t>&,
+                                            std::vector<std::uint32_t>&, unsigned);
+template void rows_by_weight<float>(const csr_view&, span<float>, std::vector<vertex_t>&, std::vector<float>&,
+                                    unsigned);
+
+}  // namespace deltasplit::sssp::detail
