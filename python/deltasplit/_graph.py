@@ -14,9 +14,10 @@ STRATEGIES = tuple(_core.STRATEGIES)  # the C++ library's names (sssp::strategy_
 # each source with PHAST's sweep: for many queries on one road network.
 GPU_STRATEGIES = tuple(_core.GPU_STRATEGIES)  # sssp::gpu_strategy_names
 # The GPU loops (C++ sssp::gpu_driver): "auto", "steps", "partitioned", "block", "wide". One
-# source: Graph.sssp's docstring says which "auto" picks (the C++ rule: sssp.hpp). Many sources (distance_matrix): "auto" is one
-# thread block per source on graphs of mean out-degree below 6 (road networks), the vertex-major
-# batch otherwise; "steps" forces the vertex-major batch, "block" the blocks.
+# source: Graph.sssp's docstring says which "auto" picks (the C++ rule: sssp.hpp). Many sources
+# (distance_matrix): "auto" is one thread block per source on graphs of mean out-degree below 6
+# (road networks), the vertex-major batch otherwise; "steps" forces the vertex-major batch,
+# "block" the blocks.
 DRIVERS = tuple(_core.DRIVERS)  # the C++ library's names (sssp::driver_names)
 
 SSSPResult = namedtuple("SSSPResult", ["distances", "predecessors", "stats"])

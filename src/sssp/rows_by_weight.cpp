@@ -5,6 +5,8 @@
 #include <thread>
 #include <utility>
 
+#include "sssp/thread_pool.hpp"
+
 namespace deltasplit::sssp::detail {
 
 std::vector<vertex_t> rows_by_arcs(span<edge_t> offsets, vertex_t n, unsigned threads) {
@@ -38,12 +40,11 @@ void rows_by_weight(const csr_view& g, span<Weight> weights, std::vector<vertex_
       }
     }
   };
-  if (threads == 0) threads = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  if (threads == 0) threads = std::min(16u, std::thread::hardware_concurrency());
+  threads = std::max(1u, std::min<unsigned>(threads, std::max<vertex_t>(g.num_vertices, 1)));  // a row a thread at least
   const std::vector<vertex_t> first = rows_by_arcs(g.offsets, g.num_vertices, threads);
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t)
-    if (first[t] < first[t + 1]) pool.emplace_back(sort_rows, first[t], first[t + 1]);
-  for (auto& t : pool) t.join();
+  thread_pool pool(threads);  // an exception (bad_alloc) on any thread comes back here
+  pool.run([&](unsigned t) { sort_rows(first[t], first[t + 1]); });
 }
 
 template void rows_by_weight<std::uint32_t>(const csr_view&, span<std::uint32_t>, std::vector<vertex_t>&,

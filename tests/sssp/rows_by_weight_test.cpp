@@ -68,7 +68,9 @@ void expect_rows_sorted(const csr& g, const std::vector<Weight>& weights, unsign
 
 TEST(RowsByWeight, EveryRowSortedByWeightThenTargetForAnyThreadCount) {
   const csr g = skewed_graph(3000, 20000, 30000, weight_kind::integer, 1);
-  for (unsigned threads : {0u, 1u, 2u, 3u, 7u, 16u, 64u, 5000u}) expect_rows_sorted(g, g.int_weights, threads);
+  for (unsigned threads : {0u, 1u, 2u, 3u, 7u, 16u, 64u}) expect_rows_sorted(g, g.int_weights, threads);
+  const csr few_rows = skewed_graph(10, 50, 60, weight_kind::integer, 4);  // more threads than rows
+  expect_rows_sorted(few_rows, few_rows.int_weights, 32);
 }
 
 TEST(RowsByWeight, FloatWeights) {

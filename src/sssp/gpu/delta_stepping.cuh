@@ -9,10 +9,10 @@
 // CUDA graph and replay it; the host looks at the `done` flag of the previous replay while the
 // next one runs, so the GPU never waits on the host and at most two replays of no-op steps run
 // past convergence. On sm_90 and later the step's own kernels are launched chained (programmatic
-// dependent launch, dependent_launch.cuh): each is launched once its predecessor's blocks have exited
-// and waits for the predecessor's completion at its first instruction. The sort-based Bucketing manager needs the item count on
-// the host for cub::DeviceRadixSort and reads it once per step (the cost of that baseline, as in
-// Davidson et al.).
+// dependent launch, dependent_launch.cuh): each is launched once its predecessor's blocks have
+// exited and waits for the predecessor's completion at its first instruction. The sort-based
+// Bucketing manager needs the item count on the host for cub::DeviceRadixSort and reads it once
+// per step (the cost of that baseline, as in Davidson et al.).
 //
 // Timing: cudaEvents around the solve (initialisation included, graph upload excluded). With
 // options::phase_times, a second pass (phase_timed_solve) launches the same steps one by one with
