@@ -155,7 +155,8 @@ __global__ void __launch_bounds__(loop_tuning::grid_threads) relax_grid(loop_vie
   const std::uint32_t stride = gridDim.x * warps_per_block * 32;
   std::uint32_t relaxed = 0;
   for (std::uint32_t first = (blockIdx.x * warps_per_block + warp) * 32; first < count; first += stride)
-    relaxed += relax_warp_gather<arcs::light>(s, grid_sink_of(s, it), s.frontier[cur], count, first, it, scratch[warp]);
+    relaxed += relax_warp_gather<arcs::light, loop_tuning::warp_gather_batch>(s, grid_sink_of(s, it), s.frontier[cur],
+                                                                              count, first, it, scratch[warp]);
   add_relaxed(s.ctl, relaxed, &block_total);
 }
 
@@ -233,7 +234,8 @@ __global__ void __launch_bounds__(loop_tuning::grid_threads) settle_grid(loop_vi
   const std::uint32_t stride = gridDim.x * warps_per_block * 32;
   std::uint32_t relaxed = 0;
   for (std::uint32_t first = (blockIdx.x * warps_per_block + warp) * 32; first < count; first += stride)
-    relaxed += relax_warp_gather<arcs::heavy>(s, grid_sink_of(s, it), s.settled, count, first, it, scratch[warp]);
+    relaxed += relax_warp_gather<arcs::heavy, loop_tuning::warp_gather_batch>(s, grid_sink_of(s, it), s.settled, count,
+                                                                              first, it, scratch[warp]);
   add_relaxed(s.ctl, relaxed, &block_total);
 }
 

@@ -30,6 +30,13 @@ struct loop_tuning {
   // sources x 3) 25.17-25.50 against 25.56-25.86. At 4 the chunk kernels use 64 registers, the most
   // that keeps grid_blocks_per_sm blocks of grid_threads on an SM, so 8 was not tried.
   static constexpr std::uint32_t chunk_batch = 4;
+  // Arcs a lane of the grid's warp gather (relax_grid, settle_grid) relaxes at once, as chunk_batch
+  // for the chunks. H200, 2026-11-28, the CLI, near-far, one call, two passes, at 4 / 2 / 1: Kronecker
+  // 20 (10 sources x 5, validated) 3.59-3.60 / 3.61 / 3.64-3.65 ms; soc-slashdot0902 0.68-0.70 /
+  // 0.68-0.70 / 0.67; cit-HepPh and USA-road-d.NY equal (0.28, 1.78-1.80; the cluster takes most of
+  // their steps); Kronecker 25 (3 sources x 3, one pass) 86.91 at 4, 86.71 at 1. At 4 relax_grid
+  // uses 64 registers (48 at 1), no spills.
+  static constexpr std::uint32_t warp_gather_batch = 4;
 
   // --- CUDA-graph replay (delta_stepping.cuh) ---
   // Steps per captured graph: up to two replays of no-op steps run past convergence, and a road

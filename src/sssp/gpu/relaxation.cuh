@@ -9,7 +9,9 @@
 // scans their degrees and relaxes the union of their arcs 32 at a time (scan-based gather), so
 // a warp never walks one vertex's list alone; vertices of larger degree are cut into chunks of
 // chunk_arcs arcs, each chunk relaxed by one warp, and the chunks of one hub spread over every
-// warp and block of the grid.
+// warp and block of the grid. The warp gather and the chunks relax their arcs through one step,
+// relax_arcs, which issues the memory round trips of a batch of arcs together; the cluster's block
+// gather interleaves its batch with the owner search (relax_block_gather).
 #pragma once
 
 #include <cstdint>
@@ -26,18 +28,43 @@ struct iteration_info {
   std::uint32_t current, window, stamp, next;
 };
 
-template <class Distance, class Sink>
-__device__ void relax_arc(const loop_view<Distance>& s, const Sink& sink, Distance du, edge_t arc,
-                          const iteration_info& it) {
+// The one relaxation step of the loop, for Batch arcs at once: arc[j], leaving a vertex at distance
+// du[j], where in[j]. It issues every target and weight load, then (Sink::read_before_atomic) every
+// distance read, then every atomicMin, before it looks at any of their results, so a thread waits
+// for one round trip of each kind a batch instead of one chain an arc; an arc whose distance drops
+// is filed (vertex_filing.cuh). A sum past the distance type sets overflowed.
+template <std::uint32_t Batch, class Distance, class Sink>
+__device__ void relax_arcs(const loop_view<Distance>& s, const Sink& sink, const Distance (&du)[Batch],
+                           const edge_t (&arc)[Batch], const bool (&in)[Batch], const iteration_info& it) {
   using ops = distance_ops<Distance>;
-  Distance nd;
-  if (!ops::extend(du, s.weights[arc], nd)) {
-    s.ctl->overflowed = 1;
-    return;
+  using weight = typename ops::weight;
+  vertex_t t[Batch];
+  weight w[Batch];
+#pragma unroll
+  for (std::uint32_t j = 0; j < Batch; ++j) {
+    t[j] = in[j] ? s.targets[arc[j]] : 0;
+    w[j] = in[j] ? s.weights[arc[j]] : weight{};
   }
-  vertex_t t = s.targets[arc];
-  if (Sink::read_before_atomic && !(nd < __ldcg(&s.dist[t]))) return;
-  if (nd < ops::atomic_min(&s.dist[t], nd)) file_improved(s, sink, t, nd, it.current, it.window, it.stamp);
+  Distance nd[Batch];
+  bool live[Batch];
+#pragma unroll
+  for (std::uint32_t j = 0; j < Batch; ++j) {
+    live[j] = in[j] && ops::extend(du[j], w[j], nd[j]);
+    if (in[j] && !live[j]) s.ctl->overflowed = 1;
+  }
+  if constexpr (Sink::read_before_atomic) {
+    Distance seen[Batch];
+#pragma unroll
+    for (std::uint32_t j = 0; j < Batch; ++j) seen[j] = live[j] ? __ldcg(&s.dist[t[j]]) : Distance{};
+#pragma unroll
+    for (std::uint32_t j = 0; j < Batch; ++j) live[j] = live[j] && nd[j] < seen[j];
+  }
+  Distance old[Batch];
+#pragma unroll
+  for (std::uint32_t j = 0; j < Batch; ++j) old[j] = live[j] ? ops::atomic_min(&s.dist[t[j]], nd[j]) : Distance{};
+#pragma unroll
+  for (std::uint32_t j = 0; j < Batch; ++j)
+    if (live[j] && nd[j] < old[j]) file_improved(s, sink, t[j], nd[j], it.current, it.window, it.stamp);
 }
 
 // The part of v's row a pass relaxes.
@@ -74,8 +101,9 @@ struct gather_scratch {
 
 // One warp relaxes the Part arcs of frontier[first .. first + 32) (clipped to count); for the light
 // part it also records the vertices as processed in the current bucket. Called by all 32 lanes.
+// Each lane takes arcs lane, lane + 32, ... of the warp's union, Batch at a time (relax_arcs).
 // Returns the number of arcs the warp relaxed (same value in every lane).
-template <arcs Part, class Distance, class Sink>
+template <arcs Part, std::uint32_t Batch, class Distance, class Sink>
 __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const Sink& sink, const vertex_t* frontier,
                                            std::uint32_t count, std::uint32_t first, const iteration_info& it,
                                            gather_scratch<Distance>& scratch) {
@@ -108,17 +136,31 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
   scratch.first_arc[lane] = begin;
   scratch.du[lane] = du;
   __syncwarp();
-  for (std::uint32_t e = lane; e < total; e += 32) {
-    std::uint32_t lo = 0, hi = 31;  // the lane owning arc e: smallest lo with inclusive[lo] > e
-    while (lo < hi) {
-      std::uint32_t mid = (lo + hi) >> 1;
-      if (scratch.inclusive[mid] > e)
-        hi = mid;
-      else
-        lo = mid + 1;
+  for (std::uint32_t lane_arc = lane; lane_arc < total; lane_arc += 32 * Batch) {
+    Distance arc_du[Batch];
+    edge_t arc[Batch];
+    bool in[Batch];
+#pragma unroll
+    for (std::uint32_t j = 0; j < Batch; ++j) {
+      const std::uint32_t e = lane_arc + 32 * j;
+      in[j] = e < total;
+      arc_du[j] = Distance{};
+      arc[j] = 0;
+      if (in[j]) {
+        std::uint32_t lo = 0, hi = 31;  // the lane owning arc e: smallest lo with inclusive[lo] > e
+        while (lo < hi) {
+          const std::uint32_t mid = (lo + hi) >> 1;
+          if (scratch.inclusive[mid] > e)
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+        const std::uint32_t exclusive = lo ? scratch.inclusive[lo - 1] : 0;
+        arc_du[j] = scratch.du[lo];
+        arc[j] = scratch.first_arc[lo] + (e - exclusive);
+      }
     }
-    std::uint32_t exclusive = lo ? scratch.inclusive[lo - 1] : 0;
-    relax_arc(s, sink, scratch.du[lo], scratch.first_arc[lo] + (e - exclusive), it);
+    relax_arcs<Batch>(s, sink, arc_du, arc, in, it);
   }
   if (Part == arcs::light && i < count && tag != it.current) sink.push_settled(s, v);
   __syncwarp();
@@ -267,50 +309,8 @@ __device__ inline void count_relaxed(unsigned long long& total, std::uint64_t re
   if ((threadIdx.x & 31u) == 0 && relaxed) atomicAdd(&total, static_cast<unsigned long long>(relaxed));
 }
 
-// A lane's part of a chunk, arcs lane_first, lane_first + 32, ... before `to`, Batch at a time
-// (relax_chunk).
-template <std::uint32_t Batch, class Distance, class Sink>
-__device__ void relax_batches(const loop_view<Distance>& s, const Sink& sink, Distance du, edge_t lane_first, edge_t to,
-                              const iteration_info& it) {
-  using ops = distance_ops<Distance>;
-  using weight = typename ops::weight;
-  constexpr std::uint32_t batch = Batch;
-  for (edge_t first = lane_first; first < to; first += 32 * batch) {
-    vertex_t t[batch];
-    weight w[batch];
-#pragma unroll
-    for (std::uint32_t j = 0; j < batch; ++j) {
-      const bool in = first + 32 * j < to;
-      t[j] = in ? s.targets[first + 32 * j] : 0;
-      w[j] = in ? s.weights[first + 32 * j] : weight{};
-    }
-    Distance nd[batch];
-    bool live[batch];
-#pragma unroll
-    for (std::uint32_t j = 0; j < batch; ++j) {
-      live[j] = first + 32 * j < to && ops::extend(du, w[j], nd[j]);
-      if (first + 32 * j < to && !live[j]) s.ctl->overflowed = 1;
-    }
-    if constexpr (Sink::read_before_atomic) {
-      Distance seen[batch];
-#pragma unroll
-      for (std::uint32_t j = 0; j < batch; ++j) seen[j] = live[j] ? __ldcg(&s.dist[t[j]]) : Distance{};
-#pragma unroll
-      for (std::uint32_t j = 0; j < batch; ++j) live[j] = live[j] && nd[j] < seen[j];
-    }
-    Distance old[batch];
-#pragma unroll
-    for (std::uint32_t j = 0; j < batch; ++j) old[j] = live[j] ? ops::atomic_min(&s.dist[t[j]], nd[j]) : Distance{};
-#pragma unroll
-    for (std::uint32_t j = 0; j < batch; ++j)
-      if (live[j] && nd[j] < old[j]) file_improved(s, sink, t[j], nd[j], it.current, it.window, it.stamp);
-  }
-}
-
 // One warp relaxes chunk `item` of the chunk list: each lane its arcs lane, lane + 32, ..., Batch
-// at a time, issuing the batch's target and weight loads, then its distance reads, then its
-// atomics, before it looks at any of their results: a lane waits for one round trip of each kind a
-// batch instead of one chain an arc. The grid's chunk kernels take loop_tuning::chunk_batch; the
+// at a time (relax_arcs). The grid's chunk kernels take loop_tuning::chunk_batch; the
 // cluster takes 1, one arc after another (its kernel is held to 64 registers, and a batch of 4
 // spilled 124-228 bytes there, against 8-20). Returns the arcs relaxed (lane 0's count).
 template <arcs Part, std::uint32_t Batch, class Distance, class Sink>
@@ -324,10 +324,17 @@ __device__ std::uint32_t relax_chunk(const loop_view<Distance>& s, const Sink& s
   edge_t from = begin + static_cast<edge_t>(c.y) * loop_tuning::chunk_arcs;
   edge_t to = from + loop_tuning::chunk_arcs < end ? from + loop_tuning::chunk_arcs : end;
   const Distance du = __ldcg(&s.dist[c.x]);
-  if constexpr (batch == 1) {
-    for (edge_t a = from + lane; a < to; a += 32) relax_arc(s, sink, du, a, it);
-  } else {
-    relax_batches<batch>(s, sink, du, from + lane, to, it);
+  for (edge_t first = from + lane; first < to; first += 32 * batch) {
+    Distance arc_du[batch];
+    edge_t arc[batch];
+    bool in[batch];
+#pragma unroll
+    for (std::uint32_t j = 0; j < batch; ++j) {
+      arc_du[j] = du;
+      arc[j] = first + 32 * j;
+      in[j] = arc[j] < to;
+    }
+    relax_arcs<batch>(s, sink, arc_du, arc, in, it);
   }
   return static_cast<std::uint32_t>(to - from);
 }
