@@ -392,6 +392,16 @@ TEST_F(Cli, CompareValidatesEveryStrategy) {
   EXPECT_TRUE(contains(slurp(path("c.json")), "\"setup_ms\""));
 }
 
+TEST_F(Cli, SolverBuildIsReportedApartFromTheRuns) {
+  outcome o = run("sssp " + chesapeake + " --source 2 --runs 2 --json " + path("b.json"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  bool built = false;
+  for (const std::string& line : lines_of(o.out))
+    if (line.rfind("built       ", 0) == 0) built = contains(line, " ms (the solver for this graph, once;");
+  EXPECT_TRUE(built) << o.out;
+  EXPECT_TRUE(contains(slurp(path("b.json")), "\"solver_build_ms\": ")) << slurp(path("b.json"));
+}
+
 TEST_F(Cli, PhastReportsItsHierarchyBuildApart) {
   outcome o = run("sssp " + chesapeake + " --strategy phast --source 2,5 --validate --predecessors " + path("p.txt") +
                   " --json " + path("s.json"));
