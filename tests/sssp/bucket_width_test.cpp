@@ -95,21 +95,28 @@ TEST(BucketWidth, LightArcIsStrictlyBelowTheWidth) {
 
 // The step loop's multiple of the GPU rule (loop_tuning::step_delta_scale): none up to a mean
 // out-degree of 16, where the rule was measured best, then rising without a jump: x1.5 at Kronecker
-// 20's degree 30 and x2.3 at 58, as measured in loop_tuning.cuh.
+// 20's degree 30 and x2.3 at 58, as measured in loop_tuning.cuh; none from 2^22 vertices on
+// (Kronecker 25's bucketed managers 7% slower with it).
 TEST(BucketWidth, StepLoopWidensTheGpuRuleOnDenseGraphs) {
   using deltasplit::sssp::gpu::loop_tuning;
+  const std::uint64_t kron20 = std::uint64_t{1} << 20;
   for (double d : {0.0, 2.5, 6.0, 15.3, loop_tuning::dense_degree}) {
-    EXPECT_EQ(loop_tuning::step_delta_scale(d), 1.0) << d;
+    EXPECT_EQ(loop_tuning::step_delta_scale(d, kron20), 1.0) << d;
   }
-  EXPECT_NEAR(loop_tuning::step_delta_scale(loop_tuning::dense_degree + 1e-6), 1.0, 1e-6);
-  EXPECT_NEAR(loop_tuning::step_delta_scale(30), 1.5, 0.01);
-  EXPECT_NEAR(loop_tuning::step_delta_scale(58), 2.3, 0.02);
+  EXPECT_NEAR(loop_tuning::step_delta_scale(loop_tuning::dense_degree + 1e-6, kron20), 1.0, 1e-6);
+  EXPECT_NEAR(loop_tuning::step_delta_scale(30, kron20), 1.5, 0.01);
+  EXPECT_NEAR(loop_tuning::step_delta_scale(58, kron20), 2.3, 0.02);
+  EXPECT_NEAR(loop_tuning::step_delta_scale(30, loop_tuning::dense_vertices - 1), 1.5, 0.01);
   double last = 1;
   for (double d = loop_tuning::dense_degree + 1; d < 1000; d *= 1.1) {
-    const double scale = loop_tuning::step_delta_scale(d);
+    const double scale = loop_tuning::step_delta_scale(d, kron20);
     EXPECT_GT(scale, last) << d;
     last = scale;
   }
+  // Large graphs keep the rule's width at every degree: Kronecker 22, 25 and the largest sizes.
+  for (std::uint64_t n : {loop_tuning::dense_vertices, std::uint64_t{1} << 25, std::uint64_t{0xFFFFFFFFu}})
+    for (double d : {2.5, 17.0, 30.0, 58.0, 500.0})
+      EXPECT_EQ(loop_tuning::step_delta_scale(d, n), 1.0) << n << " " << d;
 }
 
 TEST(LoopTuning, ClusterSettleLimitFollowsTheMeanDegree) {

@@ -88,8 +88,9 @@ struct options {
   // Bucket width; 0 = auto: a rule of the graph's mean arc weight and mean out-degree, one for the
   // CPU and one for the GPU, each fitted to its own measurements (src/sssp/bucket_width.cpp); on
   // the GPU times the loop's multiple (the drivers' above; the step loop's on mean out-degrees
-  // above 16, loop_tuning::step_delta_scale in src/sssp/gpu/loop_tuning.cuh). Integer graphs
-  // round a width down to an integer >= 1; every width is bounded.
+  // above 16 on graphs of fewer than 2^22 vertices, loop_tuning::step_delta_scale in
+  // src/sssp/gpu/loop_tuning.cuh). Integer graphs round a width down to an integer >= 1; every
+  // width is bounded.
   // stats.delta reports the width used.
   double delta = 0;
   std::uint32_t buckets = 10;           // K, for bucketing and multisplit

@@ -47,8 +47,9 @@ struct loop_tuning {
 
   // --- the step loop's automatic width (engine.cu) ---
   // gpu_auto_width (sssp/bucket_width.cpp) bends Near-Far's 32 w / d by 4 / d from d = 4 on; on
-  // denser graphs the step loop runs best with wider buckets than that: it takes the rule times
-  // (d / dense_degree)^dense_bend above dense_degree (x1.50 at d = 30, x2.3 at d = 58).
+  // denser graphs of fewer than dense_vertices vertices the step loop runs best with wider buckets
+  // than that: it takes the rule times (d / dense_degree)^dense_bend above dense_degree (x1.50 at
+  // d = 30, x2.3 at d = 58).
   // gpu_delta_bench, H100, 2026-11-27, R-MAT undirected, weights [0, 1000], near-far, median of 10
   // sources (5 solves each), ms at the rule's width x1 / x1.5 / x2 / x3 / x4:
   //   mean degree 15 (rule right): Graph500 scale 20 edge factor 8, 3.65-3.72 / 4.30-4.31 / 4.63-4.67 /
@@ -69,11 +70,22 @@ struct loop_tuning {
   // With the bend (same H100, one call): Kronecker 20 (the CLI, 10 sources validated, 2 passes)
   // 4.59 / 4.62 ms against 5.09 / 5.08 without it and ed73620's 5.01 / 5.01; Kronecker 25
   // (gpu_delta_bench, 3 sources x 3 solves) 91.95 / 91.51 at its 100 against 103.14 / 102.53 at 65.
+  // Only below dense_vertices vertices: on larger graphs the frontiers fill the GPU at the rule's
+  // width, and wider buckets only add work. H200, 2026-11-28, the CLI (near-far / multisplit /
+  // bucketing, K = 10), ms at the rule's width against the bend's: Kronecker 25 (33.5M vertices,
+  // d 31.2; 3 sources x 3 solves; 65 against 100) multisplit 73.3 against 78.9 (ed73620 at 65:
+  // 75.1-75.6), bucketing 73.7 against 78.9, near-far 86.8 against 86.2-87.0; Kronecker 20 (1M
+  // vertices, d 31.5; 10 sources x 5 validated, two passes; 64, near the rule's 70, against 106)
+  // multisplit 4.49-4.58 against 3.94-3.95, bucketing 5.47-5.48 against 4.60-4.63, near-far
+  // 4.04-4.05 against 3.57-3.58; Graph500 scale 22 (4.2M vertices; H100, above) flat. So the bend
+  // stops at 2^22 vertices.
   // The other loops keep their own multiples of the rule (partition_tuning, block_driver_tuning).
   static constexpr double dense_degree = 16;
   static constexpr double dense_bend = 0.65;
-  static double step_delta_scale(double mean_degree) {
-    return mean_degree > dense_degree ? std::pow(mean_degree / dense_degree, dense_bend) : 1.0;
+  static constexpr std::uint64_t dense_vertices = std::uint64_t{1} << 22;
+  static double step_delta_scale(double mean_degree, std::uint64_t vertices) {
+    if (vertices >= dense_vertices || mean_degree <= dense_degree) return 1.0;
+    return std::pow(mean_degree / dense_degree, dense_bend);
   }
 
   // --- the small-frontier cluster (cluster_driver.cuh) ---

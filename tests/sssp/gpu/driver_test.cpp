@@ -380,7 +380,7 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   const graph::csr denser = graph::generate_rmat(denser_params);
   const detail::graph_statistics denser_stats = detail::measure(denser);
   ASSERT_GT(denser_stats.mean_degree, 1.25 * loop_tuning::dense_degree);  // 23.6
-  const double scale = loop_tuning::step_delta_scale(denser_stats.mean_degree);
+  const double scale = loop_tuning::step_delta_scale(denser_stats.mean_degree, denser.num_vertices);
   EXPECT_GT(scale, 1.15);
   const sssp::result ds = sssp::solver(denser, steps).run(0);
   EXPECT_EQ(ds.stats.driver, "steps");
