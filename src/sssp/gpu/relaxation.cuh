@@ -91,6 +91,20 @@ __device__ void push_chunks(const loop_view<Distance>& s, const Sink& sink, vert
   for (std::uint32_t k = 0; k < chunks; ++k) s.chunks[base + k] = make_uint2(v, k);
 }
 
+// The entry of a scan's inclusive sums inclusive[0 .. count) that owns item e: the smallest lo
+// with inclusive[lo] > e (count >= 1, e < inclusive[count - 1]). Binary search, log2(count) reads.
+__device__ inline std::uint32_t owner_of(const std::uint32_t* inclusive, std::uint32_t count, std::uint32_t e) {
+  std::uint32_t lo = 0, hi = count - 1;
+  while (lo < hi) {
+    const std::uint32_t mid = (lo + hi) >> 1;
+    if (inclusive[mid] > e)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
 // Per-warp scratch of the scan-based gather.
 template <class Distance>
 struct gather_scratch {
@@ -147,14 +161,7 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
       arc_du[j] = Distance{};
       arc[j] = 0;
       if (in[j]) {
-        std::uint32_t lo = 0, hi = 31;  // the lane owning arc e: smallest lo with inclusive[lo] > e
-        while (lo < hi) {
-          const std::uint32_t mid = (lo + hi) >> 1;
-          if (scratch.inclusive[mid] > e)
-            hi = mid;
-          else
-            lo = mid + 1;
-        }
+        const std::uint32_t lo = owner_of(scratch.inclusive, 32, e);  // the lane owning arc e
         const std::uint32_t exclusive = lo ? scratch.inclusive[lo - 1] : 0;
         arc_du[j] = scratch.du[lo];
         arc[j] = scratch.first_arc[lo] + (e - exclusive);
@@ -263,14 +270,7 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
         const std::uint32_t e = first + b * Threads + tid;
         live[b] = e < total;
         if (live[b]) {
-          std::uint32_t lo = 0, hi = in_tile - 1;  // the owner of arc e: smallest lo with inclusive[lo] > e
-          while (lo < hi) {
-            const std::uint32_t mid = (lo + hi) >> 1;
-            if (scratch.inclusive[mid] > e)
-              hi = mid;
-            else
-              lo = mid + 1;
-          }
+          const std::uint32_t lo = owner_of(scratch.inclusive, in_tile, e);  // the owner of arc e
           const std::uint32_t exclusive = lo ? scratch.inclusive[lo - 1] : 0;
           const edge_t arc = scratch.first_arc[lo] + (e - exclusive);
           du[b] = scratch.du[lo];
