@@ -161,7 +161,7 @@ TEST_F(Cli, SeveralSourcesWriteOneBlockEach) {
   EXPECT_EQ(lines[40], "# source 7");
   EXPECT_EQ(lines[47], "7 0");
   EXPECT_EQ(lines[80], "# source 39");
-  EXPECT_EQ(lines_of(o.out).size(), 2u + 1 + 3 + 1);  // graph, solver, header, 3 sources, median
+  EXPECT_EQ(lines_of(o.out).size(), 3u + 1 + 3 + 1);  // graph, solver, built, header, 3 sources, median
 }
 
 TEST_F(Cli, PredecessorsFormATreeAndTargetPrintsThePath) {
