@@ -210,11 +210,11 @@ class engine final : public detail::gpu_engine, private engine_context {
     const bool partitioned = loop == chosen_loop::partitioned;
     const bool wide = loop == chosen_loop::wide;
     // The automatic width's multiple for the loop that runs (loop_tuning.cuh); the block driver none.
-    const double step_scale = loop_tuning::step_delta_scale(statistics_.mean_degree, n_);
-    const double auto_scale = partitioned                  ? partition_tuning::delta_scale(n_, multiprocessors_)
-                              : wide                       ? block_driver_tuning::wide_auto_delta_scale
-                              : loop == chosen_loop::steps ? step_scale
-                                                           : 1.0;
+    const double auto_scale =
+        partitioned                  ? partition_tuning::delta_scale(n_, multiprocessors_)
+        : wide                       ? block_driver_tuning::wide_auto_delta_scale
+        : loop == chosen_loop::steps ? loop_tuning::step_delta_scale(statistics_.mean_degree, n_)
+                                     : 1.0;
     const bucket_of_distance<Distance> bucket = bucket_width(opts, auto_scale);
     const std::uint32_t last = last_bucket(opts.cutoff, bucket);
     loop_outcome out;
