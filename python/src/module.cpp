@@ -223,6 +223,7 @@ nb::dict stats_dict(const ds::sssp::statistics& st) {
   d["max_queue"] = st.max_queue;
   d["setup_ms"] = st.setup_ms;
   d["setup"] = st.setup;
+  d["heavy_pulls"] = st.heavy_pulls;  // the step loop's pulled settle passes (heavy_relaxation)
   return d;
 }
 

@@ -56,6 +56,10 @@ void add_solver_options(po::options_description& options, solver_settings& setti
        "With --matrix or --batch-size: block solves one source per thread "
        "block, steps the vertex-major batches, auto the blocks below a mean out-degree of 6 (road networks), "
        "else the batches")
+      ("heavy", po::value(&settings.heavy)->value_name("MODE")->default_value("auto"),
+       "GPU step loop: a finished bucket's heavy arcs pushed by its settled vertices (push), pulled by the vertices "
+       "left to improve (pull: undirected graphs only), or auto (pull when the settled vertices hold more heavy arcs "
+       "than the rest of the graph)")
       ("hierarchy", po::value(&settings.hierarchy)->value_name("FILE"),
        "phast's contraction hierarchy file: loaded when FILE exists (it must have been built from this very graph), "
        "else built and written there, so later runs skip the contraction; never replaces a file");
@@ -92,6 +96,11 @@ sssp::options solver_options(const solver_settings& settings, const input_settin
     o.driver = sssp::driver_from_name(settings.driver);
   } catch (const std::invalid_argument& e) {
     throw usage_error(std::string("--driver: ") + e.what());
+  }
+  try {
+    o.heavy = sssp::heavy_relaxation_from_name(settings.heavy);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(std::string("--heavy: ") + e.what());
   }
   if (settings.delta != "auto") {
     std::size_t used = 0;

@@ -49,6 +49,7 @@ struct solver_settings {
   std::string light_phase = "auto";
   unsigned cluster_blocks = 0;
   std::string driver = "auto";  // --driver: the GPU loop (sssp::gpu_driver)
+  std::string heavy = "auto";   // --heavy: the step loop's heavy arcs (sssp::heavy_relaxation)
   std::string hierarchy;        // --hierarchy: phast's contraction hierarchy file (options::hierarchy_file)
 };
 void add_solver_options(po::options_description& options, solver_settings& settings, unsigned default_runs);

@@ -99,6 +99,7 @@ void write_json(std::ostream& os, const graph::csr& g, const std::string& path, 
     if (o.phase_times) j.field("relax_ms", st.relax_ms).field("frontier_ms", st.frontier_ms);
     j.field("delta", st.delta).field("iterations", st.iterations).field("edges_relaxed", st.edges_relaxed);
     j.field("vertices_processed", st.vertices_processed).field("max_queue", st.max_queue);
+    j.field("heavy_pulls", std::uint64_t{st.heavy_pulls});
     j.field("reached", std::uint64_t{r.reached});
     j.field("validation", !r.check ? "not run" : r.check->ok ? "ok" : "mismatch");
     if (r.check && !r.check->ok) j.field("validation_message", r.check->message);
@@ -328,6 +329,8 @@ int run_sssp(const arguments& args) {
     summary << "time        " << r.timing.median_ms << " ms (median of " << runs << (runs == 1 ? " run" : " runs")
             << "), " << mteps(g, r.timing.median_ms) << " MTEPS, " << first.iterations << " iterations, "
             << first.edges_relaxed << " edges relaxed\n";
+    if (first.heavy_pulls)
+      summary << "heavy arcs  pulled in " << first.heavy_pulls << " of the buckets' settle passes (--heavy)\n";
     if (o.phase_times)
       summary << "phases      " << first.relax_ms << " ms relaxing, " << first.frontier_ms
               << " ms managing the frontier\n";

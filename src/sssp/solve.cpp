@@ -41,7 +41,8 @@ csr_view::csr_view(const graph::csr& g)
       kind(g.kind),
       int_weights(g.int_weights),
       real_weights(g.real_weights),
-      one_based(g.origin.one_based) {}
+      one_based(g.origin.one_based),
+      symmetric(g.origin.symmetric) {}
 
 namespace {
 void check_options(const options& o) {
@@ -54,6 +55,7 @@ void check_options(const options& o) {
   if (o.cluster_blocks != 0 && o.cluster_blocks != 1 && o.cluster_blocks != 8 && o.cluster_blocks != 16)
     throw std::invalid_argument("cluster blocks must be 0 (automatic), 1, 8 or 16; got " +
                                 std::to_string(o.cluster_blocks));
+  heavy_relaxation_name(o.heavy);  // throws on a value outside the enum
   if (o.light == light_phase::block && o.cluster_blocks == 1)
     throw std::invalid_argument("the block-by-block light phase needs a cluster of at least 4 blocks, not 1");
   if (std::isnan(o.cutoff) || o.cutoff < 0)

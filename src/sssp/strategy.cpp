@@ -25,6 +25,8 @@ constexpr named<gpu_driver> drivers[] = {
     {gpu_driver::automatic, "auto"}, {gpu_driver::steps, "steps"}, {gpu_driver::partitioned, "partitioned"},
     {gpu_driver::block, "block"},    {gpu_driver::wide, "wide"},
 };
+constexpr named<heavy_relaxation> heavy_modes[] = {
+    {heavy_relaxation::automatic, "auto"}, {heavy_relaxation::push, "push"}, {heavy_relaxation::pull, "pull"}};
 
 // The name of value in table; what ("strategy", "driver") names the kind in the error.
 template <class Enum, std::size_t N>
@@ -59,6 +61,10 @@ std::vector<std::string> strategy_names() { return names_in(strategies); }
 const char* driver_name(gpu_driver d) { return name_in(drivers, d, "driver"); }
 gpu_driver driver_from_name(const std::string& name) { return value_in(drivers, name, "driver"); }
 std::vector<std::string> driver_names() { return names_in(drivers); }
+const char* heavy_relaxation_name(heavy_relaxation h) { return name_in(heavy_modes, h, "heavy-arc mode"); }
+heavy_relaxation heavy_relaxation_from_name(const std::string& name) {
+  return value_in(heavy_modes, name, "heavy-arc mode");
+}
 
 bool is_gpu_strategy(strategy s) {
   return s == strategy::near_far || s == strategy::bucketing || s == strategy::multisplit ||

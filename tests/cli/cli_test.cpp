@@ -242,6 +242,9 @@ TEST_F(Cli, BadOptionValues) {
   outcome driver = run("sssp " + chesapeake + " --driver cluster");
   EXPECT_EQ(driver.status, 2);
   EXPECT_TRUE(contains(driver.err, "--driver")) << driver.err;
+  outcome heavy = run("sssp " + chesapeake + " --heavy sideways");
+  EXPECT_EQ(heavy.status, 2);
+  EXPECT_TRUE(contains(heavy.err, "--heavy")) << heavy.err;
   EXPECT_EQ(run("sssp " + chesapeake + " --runs 0").status, 2);
   EXPECT_EQ(run("sssp " + chesapeake + " --weight-range 9:1").status, 2);
   EXPECT_EQ(run("sssp " + chesapeake + " --strategy dijkstra --device gpu").status, 2);

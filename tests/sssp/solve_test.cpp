@@ -60,6 +60,20 @@ TEST(Driver, NamesRoundTrip) {
   }
 }
 
+TEST(HeavyRelaxation, NamesRoundTripAndTheViewKnowsAnUndirectedGraph) {
+  for (ds::heavy_relaxation h : {ds::heavy_relaxation::automatic, ds::heavy_relaxation::push, ds::heavy_relaxation::pull})
+    EXPECT_EQ(ds::heavy_relaxation_from_name(ds::heavy_relaxation_name(h)), h);
+  EXPECT_STREQ(ds::heavy_relaxation_name(ds::heavy_relaxation::automatic), "auto");
+  EXPECT_THROW(ds::heavy_relaxation_from_name("pulled"), std::invalid_argument);
+  ds::options bad;
+  bad.heavy = static_cast<ds::heavy_relaxation>(7);
+  EXPECT_THROW(ds::solve(random_graph(10, 30, 1, 9), 0, bad), std::invalid_argument);
+  csr g = random_graph(10, 30, 1, 9);
+  EXPECT_FALSE(ds::csr_view(g).symmetric);
+  g.origin.symmetric = true;
+  EXPECT_TRUE(ds::csr_view(g).symmetric);
+}
+
 TEST(Dispatch, DeviceCpuRunsCpuDeltaSteppingForAGpuStrategy) {
   csr g = random_graph(300, 1500, 1, 100);
   for (ds::strategy how : {ds::strategy::near_far, ds::strategy::bucketing, ds::strategy::multisplit, ds::strategy::workfront}) {

@@ -38,6 +38,11 @@ struct csr_view {
   span<float> real_weights;         // num_arcs() entries when kind == real
   memory_space space = memory_space::host;  // device: every array is CUDA device memory
   bool one_based = false;                   // how vertex ids are printed in error messages
+  // Undirected: every arc u -> v of weight w has its reverse v -> u of weight w (a graph::csr whose
+  // origin.symmetric is set: a symmetric Matrix Market file, an undirected generator, arrays built
+  // with symmetric = true). Lets the GPU step loop pull heavy arcs (options::heavy); the solvers
+  // take it on trust, so set it only on such graphs.
+  bool symmetric = false;
 
   csr_view() = default;
   // A view of g's arrays (host memory). Implicit, so every call taking a view takes a graph::csr.

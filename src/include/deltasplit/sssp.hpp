@@ -59,6 +59,23 @@ enum class device_kind { automatic, gpu, cpu };
 // by block below a mean out-degree of 6 (road networks, meshes), cluster-synchronous above.
 enum class light_phase { automatic, block, cluster };
 
+// How the GPU step loop relaxes the heavy arcs (w >= delta) of a finished bucket (Meyer and
+// Sanders, Section 2). push: every vertex settled in the bucket relaxes its heavy out-arcs. pull:
+// every vertex still outside the settled buckets looks, in its own row (sorted by weight), at the
+// arcs light enough to improve it, w < d(v) - (the bucket's lower bound), and takes the best of
+// them; the graph must be undirected (csr_view::symmetric: its rows are also its in-arcs) and
+// the pass reads every vertex's distance once. On a dense power-law graph the first buckets settle
+// the hubs, whose heavy arcs are most of the graph, while the vertices left to improve have few
+// arcs light enough to matter: direction-optimising delta-stepping (Chakaravarthy, Checconi,
+// Murali, Petrini and Sabharwal, IEEE TPDS 2017, "push and pull" of long edges; Beamer, Asanovic
+// and Patterson, SC 2012, for breadth-first search). automatic: pull on undirected graphs for a
+// pass whose settled vertices hold more heavy arcs than the vertices not yet settled plus one arc's
+// worth per vertex (loop_tuning::pull_pays), push otherwise. The step loop only; pull on a graph
+// not marked undirected is std::invalid_argument. statistics::heavy_pulls counts the pull passes.
+enum class heavy_relaxation { automatic, push, pull };
+const char* heavy_relaxation_name(heavy_relaxation h);                 // "auto", "push", "pull"
+heavy_relaxation heavy_relaxation_from_name(const std::string& name);  // throws std::invalid_argument
+
 // Which GPU loop runs a solve. steps: the step loop (one cluster for small frontiers, the grid for
 // large ones); partitioned: every SM owns a region of the graph, relaxes it on chip and sends
 // offers to the other regions' owners (src/sssp/gpu/partitioned_driver.cu); block: the whole solve
@@ -69,7 +86,7 @@ enum class light_phase { automatic, block, cluster };
 // road networks, meshes) and small ones (fewer than 10,000 arcs per SM) whose regions keep their
 // distances and arcs in shared memory, wide on the sparse graphs whose regions do not (large grids
 // and road networks), when no cutoff is set,
-// none of light, cluster_blocks and queue_capacity is set (they are the step loop's) and the graph
+// none of light, cluster_blocks, queue_capacity and heavy is set (they are the step loop's) and the graph
 // is in host memory; steps otherwise. The partitioned driver builds its regions once, on its first
 // run (statistics::setup_ms), and, like the wide driver, uses three times the automatic delta
 // (twelve times on graphs whose regions average at most 400 vertices: partition_tuning::delta_scale
@@ -110,6 +127,8 @@ struct options {
   // GPU work queues' initial entries (0: 2n + 1024). A solve that overflows one doubles them and
   // runs again (stats.queue_growths counts it), so any value gives the same distances.
   std::uint32_t queue_capacity = 0;
+  // GPU step loop: how a finished bucket's heavy arcs are relaxed (heavy_relaxation above).
+  heavy_relaxation heavy = heavy_relaxation::automatic;
 
   gpu_driver driver = gpu_driver::automatic;  // GPU strategies only
   // Distance cutoff (scipy's `limit`): the solve stops once the bucket it would take next lies past
@@ -155,12 +174,13 @@ struct statistics {
   double frontier_ms = 0;      // time in frontier management (filing, splitting, compaction), idem
   double delta = 0;            // bucket width used
   std::uint64_t iterations = 0;
-  std::uint64_t edges_relaxed = 0;
+  std::uint64_t edges_relaxed = 0;        // arcs relaxed; a pulled settle pass counts the arcs it looked at
   std::uint64_t vertices_processed = 0;   // work items taken from the frontier
   std::uint64_t max_queue = 0;            // largest work queue
   std::uint32_t queue_growths = 0;         // GPU: solves run again because a work queue was too small
   std::uint32_t cluster_blocks = 0;        // GPU: blocks of the small-frontier cluster used
   bool block_light_phase = false;          // GPU: small frontiers' light iterations ran block by block
+  std::uint32_t heavy_pulls = 0;           // GPU step loop: buckets whose heavy arcs were pulled (heavy_relaxation)
 };
 
 inline constexpr std::uint32_t int_infinity = std::numeric_limits<std::uint32_t>::max();

@@ -112,6 +112,7 @@ __device__ void decide(const loop_view<Distance>& s, block_state& b) {
       b.phase = heavy_phase;
       b.items = clamp_count(b.settled, s.frontier_capacity);
       b.settled = 0;
+      ctl->settle_heavy = 0;  // what the grid's light iterations counted for a settle pass of the grid's
     }
     return;
   }

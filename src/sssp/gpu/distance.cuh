@@ -99,6 +99,11 @@ template <>
 struct bucket_of_distance<std::uint32_t> {
   std::uint32_t delta;  // >= 1
   __host__ __device__ std::uint32_t operator()(std::uint32_t d) const { return d / delta; }
+  // No distance of bucket b is below this (b * delta).
+  __host__ __device__ std::uint32_t lower_bound(std::uint32_t b) const {
+    const std::uint64_t low = std::uint64_t{b} * delta;
+    return low < 0xFFFFFFFFull ? static_cast<std::uint32_t>(low) : 0xFFFFFFFFu;
+  }
 };
 
 template <>
@@ -107,6 +112,11 @@ struct bucket_of_distance<float> {
   __host__ __device__ std::uint32_t operator()(float d) const {
     float q = floorf(d / delta);
     return q >= 4.0e9f ? 4000000000u : static_cast<std::uint32_t>(q);
+  }
+  // No distance of bucket b is below this: b * delta less a margin far above the float rounding of
+  // d / delta and of the product (a bound, not the edge: it only has to stay below).
+  __host__ __device__ float lower_bound(std::uint32_t b) const {
+    return b == 0 ? 0.0f : static_cast<float>(b) * delta * 0.9999f;
   }
 };
 

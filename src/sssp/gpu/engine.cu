@@ -111,11 +111,15 @@ __global__ void find_overflowed(const edge_t* offsets, const vertex_t* targets, 
   }
 }
 
+// light_end[v] for every vertex, and the number of heavy arcs added to *heavy_arcs (the automatic
+// heavy-arc rule's total).
 template <class Weight>
 __global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, vertex_t n, Weight delta,
-                                 edge_t* light_end) {
+                                 edge_t* light_end, unsigned long long* heavy_arcs) {
+  unsigned long long heavy = 0;
   for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) {
     edge_t lo = offsets[v], hi = offsets[v + 1];
+    const edge_t end = hi;
     while (lo < hi) {  // first arc with weight >= delta
       edge_t mid = lo + (hi - lo) / 2;
       if (detail::light_arc(weights[mid], delta))
@@ -124,7 +128,10 @@ __global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, v
         hi = mid;
     }
     light_end[v] = lo;
+    heavy += end - lo;
   }
+  for (unsigned o = 16; o > 0; o >>= 1) heavy += __shfl_down_sync(0xFFFFFFFFu, heavy, o);
+  if ((threadIdx.x & 31u) == 0 && heavy) atomicAdd(heavy_arcs, heavy);
 }
 
 // A figure of the partitioned driver's profile, to three significant digits.
@@ -174,6 +181,7 @@ class engine final : public detail::gpu_engine, private engine_context {
       DS_CUDA(cudaStreamSynchronize(stream_));
     }
     light_end_ = device_array<edge_t>(std::max<std::uint32_t>(n_, 1), "the light-arc split");
+    heavy_total_ = device_array<unsigned long long>(1, "the heavy-arc count");
     settled_tag_ = device_array<std::uint32_t>(std::max<std::uint32_t>(n_, 1), "the settled tags");
     settled_ = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the settled vertices");
     dist_ = device_array<Distance>(n_, "the distances");
@@ -205,6 +213,9 @@ class engine final : public detail::gpu_engine, private engine_context {
     if (K == 0 || K > max_window_buckets)
       throw std::invalid_argument("the number of buckets must be between 1 and " + std::to_string(max_window_buckets) +
                                   "; got " + std::to_string(K));
+    if (opts.heavy == heavy_relaxation::pull && !g_.symmetric)
+      throw std::invalid_argument("heavy arcs pulled (heavy pull) need an undirected graph: a row must also be the "
+                                  "vertex's in-arcs (csr_view::symmetric)");
     // --- driver hook (issue 9): the partitioned driver, or the step loop below. ---
     const chosen_loop loop = choose_loop(opts);
     const bool partitioned = loop == chosen_loop::partitioned;
@@ -252,7 +263,7 @@ class engine final : public detail::gpu_engine, private engine_context {
 
     const bool block_light = block_light_phase(opts.light, n_, m_);
     while (!partitioned && !near_far_driver) {
-      solve_context<Distance> ctx = context(K, bucket, opts.how, block_light, last);
+      solve_context<Distance> ctx = context(K, bucket, opts.how, block_light, last, heavy_mode_of(opts.heavy));
       manager.prepare(ctx.view);
       out = solve(ctx, manager, source, opts.phase_times);
       if (!out.final.capacity_exceeded) break;
@@ -283,7 +294,7 @@ class engine final : public detail::gpu_engine, private engine_context {
         parent_ = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the predecessor tree");
         level_ = device_array<std::uint32_t>(std::max<std::uint32_t>(n_, 1), "the predecessor levels");
       }
-      shortest_path_tree(context(K, bucket, opts.how, block_light, last).view, source, parent_.get(), level_.get(),
+      shortest_path_tree(context(K, bucket, opts.how, block_light, last, heavy_mode_of(opts.heavy)).view, source, parent_.get(), level_.get(),
                          word_.get(), host_words_ + 2, shape_.blocks, stream_, buffers.predecessors);
     }
     DS_CUDA(cudaStreamSynchronize(stream_));
@@ -301,6 +312,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     st.queue_growths = growths;
     st.cluster_blocks = cluster_blocks_;
     st.block_light_phase = block_light && cluster_blocks_ >= loop_tuning::local_min_blocks;
+    st.heavy_pulls = out.final.heavy_pulls;
     st.driver = driver;
     if (partitioned) {  // the owner regions, built once per solver (as phast reports its hierarchy)
       st.setup_ms = regions_built_ms_;
@@ -318,6 +330,7 @@ class engine final : public detail::gpu_engine, private engine_context {
       st.max_queue = partitioned ? regions.max_frontier : blk.max_frontier;
       st.cluster_blocks = 0;
       st.block_light_phase = false;
+      st.heavy_pulls = 0;
       st.relax_ms = st.frontier_ms = 0;
     }
     return st;
@@ -408,10 +421,11 @@ class engine final : public detail::gpu_engine, private engine_context {
 
   // Whether the automatic choice may leave the step loop: options.driver automatic on a graph in
   // host memory, and none of the step loop's own options (a cutoff, a light-phase mode, a cluster
-  // size, a queue size) set.
+  // size, a queue size, a heavy-arc mode) set.
   bool automatic_options(const options& opts) const {
     return opts.driver == gpu_driver::automatic && g_.space != memory_space::device && std::isinf(opts.cutoff) &&
-           opts.light == light_phase::automatic && opts.cluster_blocks == 0 && opts.queue_capacity == 0;
+           opts.light == light_phase::automatic && opts.cluster_blocks == 0 && opts.queue_capacity == 0 &&
+           opts.heavy == heavy_relaxation::automatic;
   }
 
   // Builds the owner regions (once per solver) and, unless require_on_chip finds a region too large
@@ -514,9 +528,14 @@ class engine final : public detail::gpu_engine, private engine_context {
   void split_at(weight delta) {
     if (light_split_valid_ && light_split_delta_ == delta) return;
     unsigned blocks = std::min<unsigned>(shape_.blocks, (n_ + 255) / 256 + 1);
-    split_light_arcs<<<blocks, 256, 0, stream_>>>(offsets_.get(), weights_.get(), n_, delta, light_end_.get());
+    unsigned long long total = 0;
+    DS_CUDA(cudaMemsetAsync(heavy_total_.get(), 0, sizeof(unsigned long long), stream_));
+    split_light_arcs<<<blocks, 256, 0, stream_>>>(offsets_.get(), weights_.get(), n_, delta, light_end_.get(),
+                                                  heavy_total_.get());
     DS_CUDA_LAUNCH("split_light_arcs");
+    DS_CUDA(cudaMemcpyAsync(&total, heavy_total_.get(), sizeof total, cudaMemcpyDeviceToHost, stream_));
     DS_CUDA(cudaStreamSynchronize(stream_));
+    heavy_arcs_ = total;
     light_split_valid_ = true;
     light_split_delta_ = delta;
   }
@@ -547,8 +566,14 @@ class engine final : public detail::gpu_engine, private engine_context {
     return b == no_bucket ? no_bucket - 1 : b;
   }
 
+  // The settle pass's mode (frontier_state.cuh): push on a graph not marked undirected.
+  heavy_mode heavy_mode_of(heavy_relaxation h) const {
+    if (!g_.symmetric || h == heavy_relaxation::push) return heavy_push;
+    return h == heavy_relaxation::pull ? heavy_pull : heavy_automatic;
+  }
+
   solve_context<Distance> context(std::uint32_t K, bucket_of_distance<Distance> bucket, strategy how, bool block_light,
-                                  std::uint32_t last) {
+                                  std::uint32_t last, heavy_mode heavy) {
     loop_view<Distance> v{};
     v.offsets = offsets_.get();
     v.targets = targets_.get();
@@ -575,6 +600,8 @@ class engine final : public detail::gpu_engine, private engine_context {
     v.cluster_settle_limit = loop_tuning::cluster_settle_limit(statistics_.mean_degree);
     v.bucket = bucket;
     v.last_bucket = last;
+    v.heavy_mode = heavy;
+    v.heavy_arcs = heavy_arcs_;
     solve_context<Distance> ctx{};
     ctx.view = v;
     ctx.stream = stream_;
@@ -587,7 +614,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     std::memcpy(&bits, &delta_bits, sizeof bits);
     ctx.graph_key = std::string(strategy_name(how)) + "/" + std::to_string(K) + "/" + std::to_string(bits) + "/" +
                     std::to_string(generation_) + "/" + std::to_string(cluster_blocks_) + "/" +
-                    std::to_string(v.block_light) + "/" + std::to_string(last);
+                    std::to_string(v.block_light) + "/" + std::to_string(last) + "/" + std::to_string(heavy);
     ctx.done_flags = host_words_;
     ctx.flag_ready[0] = flag_ready_[0];
     ctx.flag_ready[1] = flag_ready_[1];
@@ -633,6 +660,8 @@ class engine final : public detail::gpu_engine, private engine_context {
   device_array<vertex_t> to_file_, far_pile_, bucket_queues_;
   device_array<uint2> chunks_;
   device_array<edge_t> light_end_;
+  device_array<unsigned long long> heavy_total_;  // split_light_arcs' count
+  unsigned long long heavy_arcs_ = 0;             // heavy arcs at light_split_delta_
   device_array<std::uint32_t> settled_tag_;
   device_array<vertex_t> settled_;
   bool light_split_valid_ = false;

@@ -55,6 +55,10 @@ struct control {
   std::uint32_t settling;           // 1 while the grid relaxes the heavy arcs of a finished bucket
   std::uint32_t settle_count;       // how many, then
   std::uint32_t settle_stamp;       // the iteration stamp of that pass
+  std::uint32_t settle_pull;        // 1 when that pass pulls (heavy_mode; grid_step.cuh)
+  std::uint32_t heavy_pulls;        // settle passes that pulled, this solve
+  unsigned long long settle_heavy;  // heavy arcs of the vertices in settled (heavy_automatic only)
+  unsigned long long heavy_settled; // the same summed over this solve's settle passes
   std::uint32_t bucket_count[max_window_buckets];
   std::uint32_t capacity_exceeded;  // a queue was too small: the engine grows it and solves again
   std::uint32_t overflowed;         // a distance sum was dropped (see distance.cuh)
@@ -69,6 +73,11 @@ struct control {
 // its vertices' distances are final and their heavy arcs (w >= delta, which always leave the
 // bucket) are relaxed exactly once. This keeps re-relaxation to the light arcs.
 enum class arcs { light, heavy };
+
+// How the grid's settle pass relaxes a finished bucket's heavy arcs (sssp::heavy_relaxation): pushed
+// by the settled vertices, pulled by the vertices left to improve (undirected graphs: a row is also
+// the vertex's in-arcs), or chosen per pass by loop_tuning::pull_pays.
+enum heavy_mode : std::uint32_t { heavy_push = 0, heavy_automatic = 1, heavy_pull = 2 };
 
 // Everything a kernel needs, passed by value.
 template <class Distance>
@@ -98,6 +107,8 @@ struct loop_view {
   std::uint32_t cluster_settle_limit;  // the cluster relaxes the heavy arcs of up to this many processed vertices
   bucket_of_distance<Distance> bucket;
   std::uint32_t last_bucket;     // the distance cutoff's bucket: the loop ends before a later one (no_bucket: none)
+  std::uint32_t heavy_mode;      // heavy_push, heavy_automatic or heavy_pull
+  unsigned long long heavy_arcs; // the graph's heavy arcs at this width (heavy_automatic's rule)
 
   __device__ vertex_t* bucket_queue(std::uint32_t k) const { return bucket_queues + static_cast<std::size_t>(k) * queue_capacity; }
 };

@@ -210,6 +210,15 @@ __global__ void end_step(loop_view<Distance> s) {
     ctl->settle_stamp = ctl->iteration + 1;
     ctl->iteration += 1;
     ctl->chunks_queued = 0;
+    // Push or pull (heavy_mode): the settled vertices' heavy arcs against those of the vertices
+    // not settled yet (loop_tuning::pull_pays).
+    const unsigned long long push = ctl->settle_heavy;
+    ctl->settle_heavy = 0;
+    ctl->heavy_settled += push;
+    const unsigned long long not_settled = s.heavy_arcs > ctl->heavy_settled ? s.heavy_arcs - ctl->heavy_settled : 0;
+    ctl->settle_pull = s.heavy_mode == heavy_pull ||
+                       (s.heavy_mode == heavy_automatic && loop_tuning::pull_pays(push, not_settled, s.num_vertices));
+    ctl->heavy_pulls += ctl->settle_pull;
   }
 }
 
@@ -229,10 +238,18 @@ __global__ void __launch_bounds__(loop_tuning::grid_threads) settle_grid(loop_vi
   if (threadIdx.x == 0) block_total = 0;
   __syncthreads();
   const iteration_info it = settle_iteration(ctl);
+  std::uint32_t relaxed = 0;
+  if (ctl->settle_pull) {  // every vertex above the bucket pulls (relaxation.cuh)
+    const grid_sink sink = grid_sink_of(s, it);
+    for (std::uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < s.num_vertices; v += gridDim.x * blockDim.x)
+      relaxed += pull_vertex(s, sink, v, it);
+    relaxed = __reduce_add_sync(0xFFFFFFFFu, relaxed);
+    add_relaxed(s.ctl, relaxed, &block_total);
+    return;
+  }
   const std::uint32_t count = ctl->settle_count;
   const std::uint32_t warp = threadIdx.x >> 5, warps_per_block = blockDim.x >> 5;
   const std::uint32_t stride = gridDim.x * warps_per_block * 32;
-  std::uint32_t relaxed = 0;
   for (std::uint32_t first = (blockIdx.x * warps_per_block + warp) * 32; first < count; first += stride)
     relaxed += relax_warp_gather<arcs::heavy, loop_tuning::warp_gather_batch>(s, grid_sink_of(s, it), s.settled, count,
                                                                               first, it, scratch[warp]);
@@ -243,7 +260,23 @@ template <class Distance>
 __global__ void settle_chunks(loop_view<Distance> s) {
   await_predecessor();
   if (!s.ctl->settling) return;
-  relax_queued_chunks<arcs::heavy>(s, settle_iteration(s.ctl));
+  if (!s.ctl->settle_pull) {
+    relax_queued_chunks<arcs::heavy>(s, settle_iteration(s.ctl));
+    return;
+  }
+  // The pull's long rows, one warp a chunk.
+  __shared__ std::uint32_t block_total;
+  const std::uint32_t chunks = clamp_count(s.ctl->chunks_queued, s.chunk_capacity);
+  if (chunks == 0) return;
+  if (threadIdx.x == 0) block_total = 0;
+  __syncthreads();
+  const iteration_info it = settle_iteration(s.ctl);
+  const std::uint32_t warps_per_block = blockDim.x >> 5;
+  std::uint32_t looked = 0;
+  for (std::uint32_t item = blockIdx.x * warps_per_block + (threadIdx.x >> 5); item < chunks;
+       item += gridDim.x * warps_per_block)
+    looked += pull_chunk(s, grid_sink_of(s, it), item, it);
+  add_relaxed(s.ctl, looked, &block_total);
 }
 
 // The last kernel of a step: how many vertices of to_file the manager files at the start of the

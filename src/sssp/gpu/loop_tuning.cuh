@@ -38,6 +38,34 @@ struct loop_tuning {
   // uses 64 registers (48 at 1), no spills.
   static constexpr std::uint32_t warp_gather_batch = 4;
 
+  // --- pulled heavy arcs (grid_step.cuh, relaxation.cuh; sssp::heavy_relaxation) ---
+  // A settle pass pulls when its settled vertices hold more heavy arcs (what a push relaxes) than
+  // the vertices not settled yet (at most what a pull looks at: a vertex reads the arcs of its row
+  // light enough to improve it, all of them only while it is unreached) plus one arc's worth for
+  // each vertex (the pass reads every vertex's distance). The settled vertices' heavy arcs are
+  // counted by the light iterations that process them, the grid's warp gather and the cluster's
+  // block gather (not the block-by-block light phase of sparse graphs), and the cluster's own
+  // settle passes are not subtracted from the rest: both only lean the rule to pushing.
+  // Where it pays, counted on the host (the exact bucket sequence of delta-stepping, distances
+  // from Dijkstra, rows sorted by weight; Graph500 R-MAT undirected, weights [0, 1000], source 1):
+  //   Kronecker 20 at delta 106: bucket 0 settles 317,128 of the 646,295 reached vertices, whose
+  //     heavy arcs are 26.9 M of the graph's 31.4 M arcs; a pull there looks at 1.11 M arcs (1.10 M
+  //     of them the whole heavy rows of vertices still unreached). Every later bucket pushes fewer
+  //     than 0.62 M. Heavy arcs over the solve: 28.1 M pushed, 1.13 M with the cheaper side per bucket.
+  //   Kronecker 22 at delta 65: bucket 0's push 113.3 M of 128.3 M arcs, its pull 6.31 M; over the
+  //     solve 120.0 M pushed against 6.45 M (light arcs 8.3 M either way).
+  // The rule's figures on the H200 are in bench/RESULTS.md.
+  static constexpr bool pull_pays(unsigned long long push, unsigned long long not_settled,
+                                  std::uint32_t vertices) {
+    return push > not_settled + vertices;
+  }
+  // Arcs a thread of the pull reads of its vertex's row before it hands the rest to the chunk list
+  // (chunk_arcs each, one warp a chunk, as the pushed hub rows); pull_batch of them at once, their
+  // loads, then their sources' distance reads, issued together as in relax_arcs. Not measured
+  // against other values: 32 is the warp gather's row size (warp_degree), 4 chunk_batch.
+  static constexpr std::uint32_t pull_thread_arcs = 32;
+  static constexpr std::uint32_t pull_batch = 4;
+
   // --- CUDA-graph replay (delta_stepping.cuh) ---
   // Steps per captured graph: up to two replays of no-op steps run past convergence, and a road
   // solve takes only a few steps once small frontiers run in the cluster; four steps of a dozen

@@ -123,7 +123,7 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
                                            gather_scratch<Distance>& scratch) {
   const std::uint32_t lane = threadIdx.x & 31u;
   const std::uint32_t i = first + lane;
-  std::uint32_t degree = 0, tag = it.current;
+  std::uint32_t degree = 0, tag = it.current, heavy = 0;
   edge_t begin = 0;
   Distance du{};
   vertex_t v = 0;
@@ -132,6 +132,12 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
     edge_t end;
     arc_range<Part>(s, v, begin, end);
     edge_t d = end - begin;
+    // The heavy arcs this vertex brings to the bucket's settle pass (the automatic push or pull),
+    // clipped so that a warp's sum stays below 2^32.
+    if (Part == arcs::light && s.heavy_mode == heavy_automatic) {
+      const edge_t h = s.offsets[v + 1] - end;
+      heavy = h < (edge_t{1} << 26) ? static_cast<std::uint32_t>(h) : (1u << 26);
+    }
     du = __ldcg(&s.dist[v]);
     // Issued now, looked at after the arcs: the tag's round trip overlaps the relaxation.
     if (Part == arcs::light) tag = atomicExch(&s.settled_tag[v], it.current);
@@ -170,6 +176,10 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
     relax_arcs<Batch>(s, sink, arc_du, arc, in, it);
   }
   if (Part == arcs::light && i < count && tag != it.current) sink.push_settled(s, v);
+  if (Part == arcs::light && s.heavy_mode == heavy_automatic) {
+    const std::uint32_t settled_heavy = __reduce_add_sync(0xFFFFFFFFu, tag != it.current ? heavy : 0u);
+    if (lane == 0 && settled_heavy) atomicAdd(&s.ctl->settle_heavy, static_cast<unsigned long long>(settled_heavy));
+  }
   __syncwarp();
   return total;
 }
@@ -293,9 +303,20 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
         if (live[b] && nd[b] < old[b]) file_improved(s, sink, target[b], nd[b], it.current, it.window, it.stamp);
     }
     if (Part == arcs::light) {
+      std::uint32_t heavy = 0;  // the heavy arcs the settled vertices bring to the settle pass (as the warp gather)
 #pragma unroll
       for (std::uint32_t j = 0; j < per_thread; ++j)
-        if (tid * per_thread + j < in_tile && tag[j] != it.current) sink.push_settled(s, v[j]);
+        if (tid * per_thread + j < in_tile && tag[j] != it.current) {
+          sink.push_settled(s, v[j]);
+          if (s.heavy_mode == heavy_automatic) {
+            const edge_t h = s.offsets[v[j] + 1] - s.light_end[v[j]];
+            heavy += h < (edge_t{1} << 21) ? static_cast<std::uint32_t>(h) : (1u << 21);  // a warp's sum < 2^32
+          }
+        }
+      if (s.heavy_mode == heavy_automatic) {
+        heavy = __reduce_add_sync(0xFFFFFFFFu, heavy);
+        if (lane == 0 && heavy) atomicAdd(&s.ctl->settle_heavy, static_cast<unsigned long long>(heavy));
+      }
     }
     relaxed += total;
     __syncthreads();
@@ -337,6 +358,122 @@ __device__ std::uint32_t relax_chunk(const loop_view<Distance>& s, const Sink& s
     relax_arcs<batch>(s, sink, arc_du, arc, in, it);
   }
   return static_cast<std::uint32_t>(to - from);
+}
+
+// --- Pulled heavy arcs (sssp::heavy_relaxation; Chakaravarthy et al., IEEE TPDS 2017) ---
+// Once bucket c is used up, every vertex v still above it may improve only through a heavy arc
+// from a vertex u of bucket c (the arcs of earlier buckets and the light arcs of c are relaxed),
+// and only when d(u) + w < d(v), that is w < d(v) - d(u) <= d(v) - c delta. On an undirected
+// graph v's row is its in-arcs, sorted by weight on upload: v reads its heavy arcs from the
+// lightest on and stops at the first with (c delta) + w >= its best, reading each source's
+// distance and keeping the best sum. A source from any bucket gives a true path length, so no
+// bucket is checked; one from a later bucket may improve again and relax its arcs then. The first
+// pull_thread_arcs arcs are the thread's, the rest of a long row goes to the chunk list.
+
+// Reads arcs [first, last) of v's row (weights ascending), pull_batch at a time: each one whose
+// sum with the bucket's floor is below best is looked at (its source's distance read), and best
+// keeps the least sum. Returns false once an arc was too heavy (the row's rest is too), true when
+// the range ran out. looked counts the sources read. A sum past the distance type sets overflowed
+// (the engine then looks for a vertex whose distance does not fit).
+template <class Distance>
+__device__ bool pull_range(const loop_view<Distance>& s, edge_t first, edge_t last, edge_t step, Distance floor,
+                           Distance& best, std::uint32_t& looked) {
+  using ops = distance_ops<Distance>;
+  using weight = typename ops::weight;
+  constexpr std::uint32_t batch = loop_tuning::pull_batch;
+  for (edge_t e = first; e < last; e += step * batch) {
+    weight w[batch];
+    vertex_t t[batch];
+    bool in[batch];
+#pragma unroll
+    for (std::uint32_t j = 0; j < batch; ++j) {
+      const edge_t a = e + step * j;
+      in[j] = a < last;
+      w[j] = in[j] ? s.weights[a] : weight{};
+      t[j] = in[j] ? s.targets[a] : 0;
+    }
+    bool more = true;
+#pragma unroll
+    for (std::uint32_t j = 0; j < batch; ++j) {
+      if (!in[j]) continue;
+      Distance low{};
+      const bool fits = ops::extend(floor, w[j], low);
+      if (!fits) s.ctl->overflowed = 1;  // perhaps no source of bucket c has this arc: checked after the solve
+      if (!fits || !(low < best)) {
+        in[j] = false;
+        more = false;
+      }
+    }
+    Distance du[batch];
+#pragma unroll
+    for (std::uint32_t j = 0; j < batch; ++j) du[j] = in[j] ? __ldcg(&s.dist[t[j]]) : Distance{};
+#pragma unroll
+    for (std::uint32_t j = 0; j < batch; ++j) {
+      if (!in[j]) continue;
+      ++looked;
+      Distance nd{};
+      if (!ops::extend(du[j], w[j], nd)) {
+        if (du[j] != ops::infinity) s.ctl->overflowed = 1;
+      } else if (nd < best) {
+        best = nd;
+      }
+    }
+    if (!more) return false;
+  }
+  return true;
+}
+
+// v's new distance, if the pull lowered it: written with atomicMin (the chunks of a long row write
+// theirs too) and filed like any improvement.
+template <class Distance, class Sink>
+__device__ void pulled_distance(const loop_view<Distance>& s, const Sink& sink, vertex_t v, Distance d, Distance best,
+                                const iteration_info& it) {
+  if (!(best < d)) return;
+  const Distance old = distance_ops<Distance>::atomic_min(&s.dist[v], best);
+  if (best < old) file_improved(s, sink, v, best, it.current, it.window, it.stamp);
+}
+
+// One thread pulls for vertex v. Returns the sources read.
+template <class Distance, class Sink>
+__device__ std::uint32_t pull_vertex(const loop_view<Distance>& s, const Sink& sink, vertex_t v, const iteration_info& it) {
+  const Distance d = __ldcg(&s.dist[v]);
+  if (s.bucket(d) <= it.current) return 0;  // settled: its distance is final
+  const edge_t first = s.light_end[v], end = s.offsets[v + 1];
+  const edge_t own = end - first > loop_tuning::pull_thread_arcs ? first + loop_tuning::pull_thread_arcs : end;
+  Distance best = d;
+  std::uint32_t looked = 0;
+  const bool more = pull_range(s, first, own, 1, s.bucket.lower_bound(it.current), best, looked);
+  if (more && own < end) {  // the rest of a long row, chunk_arcs a warp
+    const edge_t rest = end - own;
+    const std::uint32_t chunks = static_cast<std::uint32_t>((rest + loop_tuning::chunk_arcs - 1) / loop_tuning::chunk_arcs);
+    const std::uint32_t base = atomicAdd(&s.ctl->chunks_queued, chunks);
+    if (static_cast<std::uint64_t>(base) + chunks > s.chunk_capacity)
+      s.ctl->capacity_exceeded = 1;
+    else
+      for (std::uint32_t k = 0; k < chunks; ++k) s.chunks[base + k] = make_uint2(v, k);
+  }
+  pulled_distance(s, sink, v, d, best, it);
+  return looked;
+}
+
+// One warp pulls chunk `item` of the chunk list: arcs [own + k chunk_arcs, ...) of its vertex's
+// row, lane by lane, then the warp's least sum. Returns the sources read (lane 0's count).
+template <class Distance, class Sink>
+__device__ std::uint32_t pull_chunk(const loop_view<Distance>& s, const Sink& sink, std::uint32_t item,
+                                    const iteration_info& it) {
+  const std::uint32_t lane = threadIdx.x & 31u;
+  const uint2 c = s.chunks[item];
+  const edge_t end = s.offsets[c.x + 1];
+  const edge_t from = s.light_end[c.x] + loop_tuning::pull_thread_arcs + static_cast<edge_t>(c.y) * loop_tuning::chunk_arcs;
+  const edge_t to = from + loop_tuning::chunk_arcs < end ? from + loop_tuning::chunk_arcs : end;
+  const Distance d = __ldcg(&s.dist[c.x]);
+  Distance best = d;
+  std::uint32_t looked = 0;
+  pull_range(s, from + lane, to, 32, s.bucket.lower_bound(it.current), best, looked);
+  const std::uint32_t least = __reduce_min_sync(0xFFFFFFFFu, distance_bits(best));
+  looked = __reduce_add_sync(0xFFFFFFFFu, looked);
+  if (lane == 0) pulled_distance(s, sink, c.x, d, distance_from_bits<Distance>(least), it);
+  return looked;
 }
 
 }  // namespace deltasplit::sssp::gpu

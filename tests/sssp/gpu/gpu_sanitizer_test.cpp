@@ -9,7 +9,8 @@
 // the GPU), so bench/check_gpu.sh runs this suite under the tools instead, one test a process. Small as they are, the graphs
 // reach every phase of the loop: several buckets with heavy arcs (a small delta), zero weights and
 // zero-weight cycles, unreachable vertices, one vertex, parallel arcs, real weights, integer
-// overflow, queue regrowth and the grid-wide step (a frontier past the cluster's limit).
+// overflow, queue regrowth, the grid-wide step (a frontier past the cluster's limit) and heavy arcs
+// pulled on the grid (an undirected star too wide for the cluster's settle pass).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -144,6 +145,35 @@ TEST_P(GpuSanitizer, IntegerOverflow) {
   EXPECT_THROW(sssp::solver(far, options()).run(0), sssp::distance_overflow);
   expect_dijkstra(make_csr(4, {{0, 1, 3e9}, {1, 2, 3e9}, {0, 3, 1}, {3, 2, 1}}), {0}, options(),
                   "overflowing candidate, short path");
+}
+
+// Heavy arcs pulled (options::heavy pull; the step loop only): an undirected star of 40,000 leaves
+// at distance 0..6 settles bucket 0 on the grid (more vertices than the cluster's settle pass
+// takes); every fifth leaf has a heavy edge to a hub that nothing else reaches, so the hub, unreached
+// when bucket 0 ends, pulls its 8,000-arc row through the chunk list; the hub's far neighbour is
+// reached in a later bucket.
+TEST_P(GpuSanitizer, HeavyArcsPulledOnTheGrid) {
+  DELTASPLIT_REQUIRE_GPU();
+  if (GetParam().driver != sssp::gpu_driver::steps) GTEST_SKIP() << "the step loop's settle pass";
+  const vertex_t leaves = 40000, hub = leaves + 1;
+  std::vector<deltasplit_test::arc> arcs;
+  auto edge = [&arcs](vertex_t a, vertex_t b, double w) {
+    arcs.push_back({a, b, w});
+    arcs.push_back({b, a, w});
+  };
+  for (vertex_t v = 1; v <= leaves; ++v) {
+    edge(0, v, static_cast<double>(v % 7));
+    if (v % 5 == 0) edge(v, hub, static_cast<double>(16 + v % 40));
+  }
+  edge(hub, hub + 1, 20);
+  graph::csr g = make_csr(hub + 2, arcs);
+  g.origin.symmetric = true;
+  sssp::options o = options(16);
+  o.heavy = sssp::heavy_relaxation::pull;
+  const std::vector<sssp::statistics> runs = expect_dijkstra(g, {0}, o, "star of 40,000 leaves, heavy arcs pulled");
+  if (GetParam().how != sssp::strategy::workfront && !runs.empty()) {
+    EXPECT_GE(runs[0].heavy_pulls, 1u) << "the grid never settled: pull untested";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, GpuSanitizer, ::testing::ValuesIn(every_path()), path_name);

@@ -407,4 +407,104 @@ TEST(GpuSolver, StatisticsAreReported) {
   }
 }
 
+// An undirected graph from arcs: both directions of each, marked symmetric (csr_view::symmetric),
+// so the step loop may pull heavy arcs.
+graph::csr undirected(vertex_t n, const std::vector<arc>& edges) {
+  std::vector<arc> arcs;
+  for (const arc& e : edges) {
+    arcs.push_back(e);
+    arcs.push_back({e.to, e.from, e.weight});
+  }
+  graph::csr g = make_csr(n, std::move(arcs));
+  g.origin.symmetric = true;
+  return g;
+}
+
+sssp::options heavy_options(sssp::strategy how, sssp::heavy_relaxation heavy, double delta = 0) {
+  sssp::options o = gpu_options(how, delta, 10, true);
+  o.heavy = heavy;
+  return o;
+}
+
+// Heavy arcs pulled (sssp::heavy_relaxation): on undirected graphs whose first bucket is too large
+// for the cluster's settle pass, forced pull, push and the automatic choice give Dijkstra's
+// distances and a valid tree for every strategy, with integer and real weights; the pulls are
+// counted (statistics::heavy_pulls) and forced push never pulls.
+TEST(GpuSolver, HeavyArcsPulledOnUndirectedRmat) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::rmat_params p;
+  p.scale = 15;
+  p.undirected = true;
+  p.seed = 3;
+  const graph::csr g = graph::generate_rmat(p);
+  ASSERT_TRUE(g.origin.symmetric);
+  const graph::csr real = with_real_weights(g);
+  for (sssp::strategy how : gpu_strategies) {
+    const std::vector<sssp::statistics> pulled =
+        expect_dijkstra(g, {0, 1, 777}, heavy_options(how, sssp::heavy_relaxation::pull), "R-MAT 15, pull");
+    const std::vector<sssp::statistics> pushed =
+        expect_dijkstra(g, {0, 1}, heavy_options(how, sssp::heavy_relaxation::push), "R-MAT 15, push");
+    const std::vector<sssp::statistics> chosen =
+        expect_dijkstra(g, {0, 1}, heavy_options(how, sssp::heavy_relaxation::automatic), "R-MAT 15, automatic");
+    expect_dijkstra(real, {1}, heavy_options(how, sssp::heavy_relaxation::pull), "R-MAT 15, real weights, pull");
+    if (how == sssp::strategy::workfront) continue;  // one bucket of infinite width: no heavy arcs
+    for (const sssp::statistics& st : pulled) EXPECT_GE(st.heavy_pulls, 1u) << "the grid never settled: pull untested";
+    for (const sssp::statistics& st : pushed) EXPECT_EQ(st.heavy_pulls, 0u);
+    // Bucket 0 settles the hubs, whose heavy arcs are most of the graph's: the rule pulls there
+    // and pushes the small buckets after it.
+    for (const sssp::statistics& st : chosen) {
+      EXPECT_GE(st.heavy_pulls, 1u);
+      EXPECT_LE(st.heavy_pulls, pulled[0].heavy_pulls);
+    }
+  }
+}
+
+// Long rows pulled in chunks: 40,000 vertices at distance 1..9 from the source (bucket 0, settled by
+// the grid) each have a heavy edge to one hub that nothing else reaches, so the hub, unreached when
+// bucket 0 ends, reads its row into the chunk list (each chunk stops at the first arc too heavy to
+// improve it); a second hub also has a heavy edge to the source, its lightest, and stops after it. Parallel edges, zero weights, an unreachable pair and a
+// vertex whose only path overflows beside it.
+TEST(GpuSolver, HeavyArcsPulledInChunks) {
+  DELTASPLIT_REQUIRE_GPU();
+  const vertex_t leaves = 40000, hub = leaves + 1, near_hub = leaves + 2, n = leaves + 5;
+  std::vector<arc> edges;
+  for (vertex_t v = 1; v <= leaves; ++v) {
+    edges.push_back({0, v, double(1 + v % 9)});
+    edges.push_back({v, hub, double(100 + (v * 7919u) % 1400)});
+    if (v % 3 == 0) edges.push_back({v, near_hub, double(200 + (v * 104729u) % 900)});
+  }
+  edges.push_back({0, near_hub, 60});
+  edges.push_back({hub, 17, 100});  // a parallel edge, heavier than another
+  edges.push_back({leaves + 3, leaves + 4, 0});
+  const graph::csr g = undirected(n, edges);
+  for (sssp::strategy how : gpu_strategies)
+    for (sssp::heavy_relaxation heavy : {sssp::heavy_relaxation::pull, sssp::heavy_relaxation::automatic}) {
+      const std::vector<sssp::statistics> runs = expect_dijkstra(g, {0}, heavy_options(how, heavy, 50), "hub rows");
+      if (how != sssp::strategy::workfront && heavy == sssp::heavy_relaxation::pull && !runs.empty())
+        EXPECT_GE(runs[0].heavy_pulls, 1u);
+    }
+  // The only path to vertex `far` sums past 2^32 - 2, found by a pull: a distance_overflow.
+  std::vector<arc> over = edges;
+  const vertex_t far = n;
+  over.push_back({5, far, 4294967295.0});
+  const graph::csr o = undirected(n + 1, over);
+  EXPECT_THROW(sssp::solver(o, heavy_options(sssp::strategy::near_far, sssp::heavy_relaxation::pull, 50)).run(0),
+               sssp::distance_overflow);
+}
+
+// Pull needs in-arcs: refused on a graph not marked undirected, where automatic pushes.
+TEST(GpuSolver, HeavyArcsPullNeedsAnUndirectedGraph) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::rmat_params p;
+  p.scale = 15;
+  p.undirected = true;
+  graph::csr g = graph::generate_rmat(p);
+  g.origin.symmetric = false;  // the same arcs, not declared undirected
+  EXPECT_THROW(sssp::solver(g, heavy_options(sssp::strategy::near_far, sssp::heavy_relaxation::pull)).run(1),
+               std::invalid_argument);
+  for (const sssp::statistics& st :
+       expect_dijkstra(g, {1}, heavy_options(sssp::strategy::near_far, sssp::heavy_relaxation::automatic), "not marked"))
+    EXPECT_EQ(st.heavy_pulls, 0u);
+}
+
 }  // namespace
