@@ -63,6 +63,15 @@ graph::csr with_real_weights(const graph::csr& g) {
   return real;
 }
 
+// Graph500 R-MAT with both directions of every edge (marked undirected), weights [0, 1000].
+graph::csr undirected_rmat(unsigned scale, std::uint64_t seed = 1) {
+  graph::rmat_params p;
+  p.scale = scale;
+  p.undirected = true;
+  p.seed = seed;
+  return graph::generate_rmat(p);
+}
+
 void expect_all_strategies(const graph::csr& g, const std::vector<vertex_t>& sources, const std::string& what,
                            bool predecessors = false, double delta = 0) {
   for (sssp::strategy how : gpu_strategies) expect_dijkstra(g, sources, gpu_options(how, delta, 10, predecessors), what);
@@ -200,10 +209,7 @@ TEST(GpuSolver, IntegerOverflowIsReported) {
 
 TEST(GpuSolver, ManySourcesOneEngine) {
   DELTASPLIT_REQUIRE_GPU();
-  graph::rmat_params p;
-  p.scale = 13;
-  p.undirected = true;
-  graph::csr g = graph::generate_rmat(p);
+  const graph::csr g = undirected_rmat(13);
   std::vector<vertex_t> sources;
   for (vertex_t v = 0; v < 12; ++v) sources.push_back(v * 613 % g.num_vertices);
   for (sssp::strategy how : gpu_strategies) expect_dijkstra(g, sources, gpu_options(how), "rmat, 12 sources");
@@ -432,11 +438,7 @@ sssp::options heavy_options(sssp::strategy how, sssp::heavy_relaxation heavy, do
 // counted (statistics::heavy_pulls) and forced push never pulls.
 TEST(GpuSolver, HeavyArcsPulledOnUndirectedRmat) {
   DELTASPLIT_REQUIRE_GPU();
-  graph::rmat_params p;
-  p.scale = 15;
-  p.undirected = true;
-  p.seed = 3;
-  const graph::csr g = graph::generate_rmat(p);
+  const graph::csr g = undirected_rmat(15, 3);
   ASSERT_TRUE(g.origin.symmetric);
   const graph::csr real = with_real_weights(g);
   for (sssp::strategy how : gpu_strategies) {
@@ -480,8 +482,9 @@ TEST(GpuSolver, HeavyArcsPulledInChunks) {
   for (sssp::strategy how : gpu_strategies)
     for (sssp::heavy_relaxation heavy : {sssp::heavy_relaxation::pull, sssp::heavy_relaxation::automatic}) {
       const std::vector<sssp::statistics> runs = expect_dijkstra(g, {0}, heavy_options(how, heavy, 50), "hub rows");
-      if (how != sssp::strategy::workfront && heavy == sssp::heavy_relaxation::pull && !runs.empty())
+      if (how != sssp::strategy::workfront && heavy == sssp::heavy_relaxation::pull && !runs.empty()) {
         EXPECT_GE(runs[0].heavy_pulls, 1u);
+      }
     }
   // The only path to vertex `far` sums past 2^32 - 2, found by a pull: a distance_overflow.
   std::vector<arc> over = edges;
@@ -495,10 +498,7 @@ TEST(GpuSolver, HeavyArcsPulledInChunks) {
 // Pull needs in-arcs: refused on a graph not marked undirected, where automatic pushes.
 TEST(GpuSolver, HeavyArcsPullNeedsAnUndirectedGraph) {
   DELTASPLIT_REQUIRE_GPU();
-  graph::rmat_params p;
-  p.scale = 15;
-  p.undirected = true;
-  graph::csr g = graph::generate_rmat(p);
+  graph::csr g = undirected_rmat(15);
   g.origin.symmetric = false;  // the same arcs, not declared undirected
   EXPECT_THROW(sssp::solver(g, heavy_options(sssp::strategy::near_far, sssp::heavy_relaxation::pull)).run(1),
                std::invalid_argument);
