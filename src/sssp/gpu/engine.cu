@@ -262,8 +262,9 @@ class engine final : public detail::gpu_engine, private engine_context {
     }
 
     const bool block_light = block_light_phase(opts.light, n_, m_);
+    const heavy_mode heavy = heavy_mode_of(opts.heavy);
     while (!partitioned && !near_far_driver) {
-      solve_context<Distance> ctx = context(K, bucket, opts.how, block_light, last, heavy_mode_of(opts.heavy));
+      solve_context<Distance> ctx = context(K, bucket, opts.how, block_light, last, heavy);
       manager.prepare(ctx.view);
       out = solve(ctx, manager, source, opts.phase_times);
       if (!out.final.capacity_exceeded) break;
@@ -294,7 +295,7 @@ class engine final : public detail::gpu_engine, private engine_context {
         parent_ = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the predecessor tree");
         level_ = device_array<std::uint32_t>(std::max<std::uint32_t>(n_, 1), "the predecessor levels");
       }
-      shortest_path_tree(context(K, bucket, opts.how, block_light, last, heavy_mode_of(opts.heavy)).view, source, parent_.get(), level_.get(),
+      shortest_path_tree(context(K, bucket, opts.how, block_light, last, heavy).view, source, parent_.get(), level_.get(),
                          word_.get(), host_words_ + 2, shape_.blocks, stream_, buffers.predecessors);
     }
     DS_CUDA(cudaStreamSynchronize(stream_));

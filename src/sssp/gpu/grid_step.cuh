@@ -160,10 +160,10 @@ __global__ void __launch_bounds__(loop_tuning::grid_threads) relax_grid(loop_vie
   add_relaxed(s.ctl, relaxed, &block_total);
 }
 
-// The chunks of the large rows queued in this iteration (chunks_queued), one warp per chunk, each
-// relaxing its Part arcs: the light arcs of an iteration, or the heavy arcs of a settle pass.
-template <arcs Part, class Distance>
-__device__ void relax_queued_chunks(const loop_view<Distance>& s, const iteration_info& it) {
+// The chunks of the large rows queued in this iteration (chunks_queued), one warp per chunk:
+// chunk(item) relaxes (or pulls) one and returns the arcs it looked at (lane 0's count).
+template <class Distance, class Chunk>
+__device__ void for_queued_chunks(const loop_view<Distance>& s, Chunk chunk) {
   __shared__ std::uint32_t block_total;
   const std::uint32_t chunks = clamp_count(s.ctl->chunks_queued, s.chunk_capacity);
   if (chunks == 0) return;
@@ -173,8 +173,17 @@ __device__ void relax_queued_chunks(const loop_view<Distance>& s, const iteratio
   std::uint32_t relaxed = 0;
   for (std::uint32_t item = blockIdx.x * warps_per_block + (threadIdx.x >> 5); item < chunks;
        item += gridDim.x * warps_per_block)
-    relaxed += relax_chunk<Part, loop_tuning::chunk_batch>(s, grid_sink_of(s, it), item, it);
+    relaxed += chunk(item);
   add_relaxed(s.ctl, relaxed, &block_total);
+}
+
+// Each queued chunk relaxing its Part arcs: the light arcs of an iteration, or the heavy arcs of a
+// settle pass.
+template <arcs Part, class Distance>
+__device__ void relax_queued_chunks(const loop_view<Distance>& s, const iteration_info& it) {
+  for_queued_chunks(s, [&](std::uint32_t item) {
+    return relax_chunk<Part, loop_tuning::chunk_batch>(s, grid_sink_of(s, it), item, it);
+  });
 }
 
 template <class Distance>
@@ -260,23 +269,11 @@ template <class Distance>
 __global__ void settle_chunks(loop_view<Distance> s) {
   await_predecessor();
   if (!s.ctl->settling) return;
-  if (!s.ctl->settle_pull) {
-    relax_queued_chunks<arcs::heavy>(s, settle_iteration(s.ctl));
-    return;
-  }
-  // The pull's long rows, one warp a chunk.
-  __shared__ std::uint32_t block_total;
-  const std::uint32_t chunks = clamp_count(s.ctl->chunks_queued, s.chunk_capacity);
-  if (chunks == 0) return;
-  if (threadIdx.x == 0) block_total = 0;
-  __syncthreads();
   const iteration_info it = settle_iteration(s.ctl);
-  const std::uint32_t warps_per_block = blockDim.x >> 5;
-  std::uint32_t looked = 0;
-  for (std::uint32_t item = blockIdx.x * warps_per_block + (threadIdx.x >> 5); item < chunks;
-       item += gridDim.x * warps_per_block)
-    looked += pull_chunk(s, grid_sink_of(s, it), item, it);
-  add_relaxed(s.ctl, looked, &block_total);
+  if (s.ctl->settle_pull)  // the pull's long rows
+    for_queued_chunks(s, [&](std::uint32_t item) { return pull_chunk(s, grid_sink_of(s, it), item, it); });
+  else
+    relax_queued_chunks<arcs::heavy>(s, it);
 }
 
 // The last kernel of a step: how many vertices of to_file the manager files at the start of the

@@ -91,6 +91,20 @@ __device__ void push_chunks(const loop_view<Distance>& s, const Sink& sink, vert
   for (std::uint32_t k = 0; k < chunks; ++k) s.chunks[base + k] = make_uint2(v, k);
 }
 
+// The heavy arcs of a vertex whose light arcs end at light_end, clipped to 2^clip_bits (the automatic
+// heavy-arc rule sums them per warp in 32 bits), and a warp's sum of them added to what the bucket's
+// settle pass will weigh (loop_tuning::pull_pays). Called by all 32 lanes.
+template <unsigned ClipBits, class Distance>
+__device__ std::uint32_t clipped_heavy_arcs(const loop_view<Distance>& s, vertex_t v, edge_t light_end) {
+  const edge_t h = s.offsets[v + 1] - light_end;
+  return h < (edge_t{1} << ClipBits) ? static_cast<std::uint32_t>(h) : (1u << ClipBits);
+}
+template <class Distance>
+__device__ void add_settled_heavy(const loop_view<Distance>& s, std::uint32_t heavy) {
+  heavy = __reduce_add_sync(0xFFFFFFFFu, heavy);
+  if ((threadIdx.x & 31u) == 0 && heavy) atomicAdd(&s.ctl->settle_heavy, static_cast<unsigned long long>(heavy));
+}
+
 // The entry of a scan's inclusive sums inclusive[0 .. count) that owns item e: the smallest lo
 // with inclusive[lo] > e (count >= 1, e < inclusive[count - 1]). Binary search, log2(count) reads.
 __device__ inline std::uint32_t owner_of(const std::uint32_t* inclusive, std::uint32_t count, std::uint32_t e) {
@@ -132,12 +146,8 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
     edge_t end;
     arc_range<Part>(s, v, begin, end);
     edge_t d = end - begin;
-    // The heavy arcs this vertex brings to the bucket's settle pass (the automatic push or pull),
-    // clipped so that a warp's sum stays below 2^32.
-    if (Part == arcs::light && s.heavy_mode == heavy_automatic) {
-      const edge_t h = s.offsets[v + 1] - end;
-      heavy = h < (edge_t{1} << 26) ? static_cast<std::uint32_t>(h) : (1u << 26);
-    }
+    // The heavy arcs this vertex brings to the bucket's settle pass (the automatic push or pull).
+    if (Part == arcs::light && s.heavy_mode == heavy_automatic) heavy = clipped_heavy_arcs<26>(s, v, end);
     du = __ldcg(&s.dist[v]);
     // Issued now, looked at after the arcs: the tag's round trip overlaps the relaxation.
     if (Part == arcs::light) tag = atomicExch(&s.settled_tag[v], it.current);
@@ -176,10 +186,7 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
     relax_arcs<Batch>(s, sink, arc_du, arc, in, it);
   }
   if (Part == arcs::light && i < count && tag != it.current) sink.push_settled(s, v);
-  if (Part == arcs::light && s.heavy_mode == heavy_automatic) {
-    const std::uint32_t settled_heavy = __reduce_add_sync(0xFFFFFFFFu, tag != it.current ? heavy : 0u);
-    if (lane == 0 && settled_heavy) atomicAdd(&s.ctl->settle_heavy, static_cast<unsigned long long>(settled_heavy));
-  }
+  if (Part == arcs::light && s.heavy_mode == heavy_automatic) add_settled_heavy(s, tag != it.current ? heavy : 0u);
   __syncwarp();
   return total;
 }
@@ -214,6 +221,7 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
   using weight = typename ops::weight;
   constexpr std::uint32_t per_thread = loop_tuning::block_tile / Threads, warps = Threads / 32;
   static_assert(loop_tuning::block_tile % Threads == 0 && Threads % 32 == 0 && warps <= 32, "block gather shape");
+  static_assert(per_thread <= 64, "a warp's sum of clipped_heavy_arcs<21> must stay below 2^32");
   const std::uint32_t tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
   std::uint64_t relaxed = 0;
   for (std::uint32_t tile = 0; tile < count; tile += loop_tuning::block_tile) {
@@ -308,15 +316,10 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
       for (std::uint32_t j = 0; j < per_thread; ++j)
         if (tid * per_thread + j < in_tile && tag[j] != it.current) {
           sink.push_settled(s, v[j]);
-          if (s.heavy_mode == heavy_automatic) {
-            const edge_t h = s.offsets[v[j] + 1] - s.light_end[v[j]];
-            heavy += h < (edge_t{1} << 21) ? static_cast<std::uint32_t>(h) : (1u << 21);  // a warp's sum < 2^32
-          }
+          // per_thread of them a lane: 2^21 each keeps a warp's sum below 2^32
+          if (s.heavy_mode == heavy_automatic) heavy += clipped_heavy_arcs<21>(s, v[j], s.light_end[v[j]]);
         }
-      if (s.heavy_mode == heavy_automatic) {
-        heavy = __reduce_add_sync(0xFFFFFFFFu, heavy);
-        if (lane == 0 && heavy) atomicAdd(&s.ctl->settle_heavy, static_cast<unsigned long long>(heavy));
-      }
+      if (s.heavy_mode == heavy_automatic) add_settled_heavy(s, heavy);
     }
     relaxed += total;
     __syncthreads();
@@ -443,15 +446,7 @@ __device__ std::uint32_t pull_vertex(const loop_view<Distance>& s, const Sink& s
   Distance best = d;
   std::uint32_t looked = 0;
   const bool more = pull_range(s, first, own, 1, s.bucket.lower_bound(it.current), best, looked);
-  if (more && own < end) {  // the rest of a long row, chunk_arcs a warp
-    const edge_t rest = end - own;
-    const std::uint32_t chunks = static_cast<std::uint32_t>((rest + loop_tuning::chunk_arcs - 1) / loop_tuning::chunk_arcs);
-    const std::uint32_t base = atomicAdd(&s.ctl->chunks_queued, chunks);
-    if (static_cast<std::uint64_t>(base) + chunks > s.chunk_capacity)
-      s.ctl->capacity_exceeded = 1;
-    else
-      for (std::uint32_t k = 0; k < chunks; ++k) s.chunks[base + k] = make_uint2(v, k);
-  }
+  if (more && own < end) push_chunks(s, sink, v, end - own);  // the rest of a long row, chunk_arcs a warp
   pulled_distance(s, sink, v, d, best, it);
   return looked;
 }
