@@ -24,7 +24,7 @@
 
 namespace deltasplit::sssp::gpu {
 
-// Rows per host block: a copy of ~10 ms.
+// Rows per host block: at most 64 MiB, a copy of a few milliseconds over PCIe.
 inline constexpr std::size_t host_block_bytes = std::size_t{64} << 20;
 
 template <class Distance>

@@ -1,9 +1,8 @@
 // The block driver: a whole delta-stepping solve in one thread block, with block barriers only.
 //
-// Why (issue 9): a road solve is a chain of ~1,500 (USA-road-d.NY) to ~2,600 (road-FLA) dependent
-// light iterations of a few hundred vertices each. The step loop runs them in a 16-SM cluster at
-// ~3.3 us an iteration (cluster barriers, hash-set deduplication, filing through the frontier
-// manager); the partitioned driver spreads them over every SM and waits on mail between regions
+// Why: a road solve is a chain of thousands of dependent light iterations of a few hundred
+// vertices each. The step loop runs them in a 16-SM cluster, each iteration paying cluster
+// barriers, hash-set deduplication and filing through the frontier manager; the partitioned driver spreads them over every SM and waits on mail between regions
 // (bench/results/sssp_roads.md). The hope here: an iteration costs only its chain of memory round
 // trips (each frontier vertex's row, the atomicMin on each target) and one barrier. One block runs
 // Near-Far (Davidson et al., IPDPS 2014, as seed 000 describes it in Section 7.2: a near set below
@@ -26,32 +25,30 @@
 // smaller entry of its vertex was queued after it, and a bucket ends only when its near set is
 // empty, so every distance below the bound is final when the bound moves (Meyer and Sanders).
 //
-// Measured (H100, bench/results/block_driver.md): exact on every bundled graph and sanitizer-clean.
-// ncu of one NY solve: most warps wait at the barrier for the few that walk the near set, whose
-// chain of loads and atomics is the iteration; up to 4 lanes per near-set vertex (Lanes) make a
-// road vertex's row one round of it: 4.0 us an iteration on NY, not the hoped-for fraction of a
-// microsecond, so one source still runs slower than on the step loop (NY 5.77 against 5.30 ms)
+// Exact on every bundled graph and sanitizer-clean. Profiled, most warps wait at the barrier for
+// the few that walk the near set, whose chain of loads and atomics is the iteration; up to 4 lanes
+// per near-set vertex (Lanes) make a road vertex's row one round of it. An iteration still costs
+// microseconds, not the hoped-for fraction of one, so one source runs slower than on the step loop
 // and the engine never picks it for one source. Many sources are where it pays: the same kernel
 // solves one source per block, each block in its own distance row with its own far piles, four
-// blocks per SM, no block waiting on another (many_sources.cu, the automatic engine on roads):
-// 1,000 NY sources in 36 ms, all 264,346 in 9.0 s, 11-15x the vertex-major batches on roads.
+// blocks per SM, no block waiting on another (many_sources.cu, the automatic engine on roads), an
+// order of magnitude faster than the vertex-major batches on roads. Measurements:
+// bench/results/block_driver.md.
 //
-// The wide driver (issue 9: the whole GPU on graphs too large for the partitioned driver's on-chip
+// The wide driver (the whole GPU on graphs too large for the partitioned driver's on-chip
 // regions) is the same Near-Far at the scope of a cooperative grid (wide_solve: one block of 1024
 // threads per SM): the books and the near queues move to global memory, and an iteration ends at
 // ONE grid barrier of the books' own (an arrival count beside the near-set counts, so the poll that
-// ends the wait also reads the next near set's size). Three measured choices make it pay (H100,
-// 2026-11-27, bench/results/sssp_roads.md; the 4000 x 4000 grid, median of 3 sources, 4x the
-// automatic delta): ranks that go round the blocks a warp at a time, so that a near set of a few
-// thousand vertices is spread over every SM rather than packed into the first few (47.3 -> 39.6
-// ms); near-set entries that carry their row's start, read by the queueing thread while its slot's
-// atomic is in flight (NY's source 31040 6.08 -> 5.94 ms; the grid no faster); the barrier's own
-// poll instead of cooperative groups' grid sync and a separate read of the books (NY's source 31040
-// 7.00 -> 6.15 ms, the grid 52.5 -> 50.1). A
-// one-vertex-a-step path costs 2.75 us an iteration (the block driver: 1.45; the step loop 2.2):
-// the barrier and the L2 round trips of the queues. On the grid: 38 ms against the step loop's 93
-// (its iterations spread over all 132 SMs instead of one 16-SM cluster); the engine runs it by
-// default on sparse graphs whose regions do not fit on chip (engine.cu, use_wide_driver).
+// ends the wait also reads the next near set's size). Three measured choices make it pay: ranks
+// that go round the blocks a warp at a time, so that a near set of a few thousand vertices is
+// spread over every SM rather than packed into the first few; near-set entries that carry their
+// row's start, read by the queueing thread while its slot's atomic is in flight; the barrier's own
+// poll instead of cooperative groups' grid sync and a separate read of the books. An iteration
+// costs more than the block driver's (the barrier and the L2 round trips of the queues), but on
+// the large grid its iterations spread over every SM instead of one 16-SM cluster, and it beats
+// the step loop there; the engine runs it by default on sparse graphs whose regions do not fit on
+// chip (engine.cu, use_wide_driver). Measurements: bench/results/block_driver.md ("Moved from
+// block_driver.cuh's comments") and bench/results/sssp_roads.md.
 //
 // Every strategy runs the same Near-Far here (no frontier manager files anything);
 // statistics::driver says so.

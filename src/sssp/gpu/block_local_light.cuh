@@ -6,8 +6,9 @@
 // and no cluster barrier until every block's work in the bucket is done. Filing into later buckets
 // and the list of processed vertices wait in shared memory until then. A block whose frontier
 // outgrows its share, or turns dense, hands it back to the cluster, which spreads it again (or
-// passes it to the grid). On sparse graphs this cut USA-road-d.NY from 11.3 to 5.8 ms and road-FLA
-// from 18.7 to 11.1 ms (H200, c7fdeb0; loop_tuning::block_light_below_degree has the rule).
+// passes it to the grid). On sparse graphs this about halves the road networks' solve times
+// (loop_tuning::block_light_below_degree has the rule; bench/results/loop_tuning.md its
+// measurements).
 #pragma once
 
 #include <cstdint>

@@ -11,19 +11,10 @@
 // without the attribute (the managers' filing kernels, cub's) waits in plain stream order, and the
 // wait of a kernel launched without a programmatic predecessor returns at once.
 // No kernel triggers its successor early (griddepcontrol.launch_dependents): a trigger at the top
-// of every kernel (d4a448f) placed each successor's blocks on the SMs while the predecessor ran,
-// where they held thread slots that other streams' work would get, and it bought nothing over the
-// trigger implied by the blocks' exit. Measured (H100 80GB HBM3, 2026-11-28, one binary, each mode
-// in turn, median of 10 sources x 5 solves, two passes; Kronecker 25 6 sources x 3, three passes),
-// plain stream order / chained, triggered at the top / chained, at the blocks' exit, ms:
-//   Kronecker 20 (the CLI's sources)  4.36-4.37 / 4.23-4.27 / 4.28-4.30
-//   Kronecker 20 (sources with arcs)  5.17-5.18 / 5.06-5.10 / 5.10-5.11
-//   soc-slashdot0902 (--driver steps) 0.999-1.000 / 0.964-0.966 / 0.966-0.967
-//   Kronecker 25                      94.2-95.1 / 95.4-95.6 / 94.7-95.5
-// In an earlier call of the same day Kronecker 25 was 94.8-95.3 in plain order against 96.7-97.4
-// triggered at the top. The gain is on solves of many short steps (also Graph500 17 1.39 -> 1.34,
-// the twelfth session's first measurement, triggered at the top); on Kronecker 25's 87 long steps
-// it is within the runs' spread.
+// of every kernel placed each successor's blocks on the SMs while the predecessor ran, where they
+// held thread slots that other streams' work would get, and it bought nothing over the trigger
+// implied by the blocks' exit. Chaining gains on solves of many short steps and is within the
+// runs' spread on long ones (bench/results/loop_tuning.md, "Programmatic dependent launch").
 #pragma once
 
 #include <cuda_runtime.h>

@@ -216,7 +216,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     if (opts.heavy == heavy_relaxation::pull && !g_.symmetric)
       throw std::invalid_argument("heavy arcs pulled (heavy pull) need an undirected graph: a row must also be the "
                                   "vertex's in-arcs (csr_view::symmetric)");
-    // --- driver hook (issue 9): the partitioned driver, or the step loop below. ---
+    // --- the driver: the partitioned, wide or block driver, or the step loop below. ---
     const chosen_loop loop = choose_loop(opts);
     const bool partitioned = loop == chosen_loop::partitioned;
     const bool wide = loop == chosen_loop::wide;
@@ -361,19 +361,16 @@ class engine final : public detail::gpu_engine, private engine_context {
   // partition_tuning::automatic_arcs_per_sm per SM; else the wide driver on a sparse graph, and the
   // step loop otherwise.
   //   - The partitioned driver (partitioned_driver.cu): on road graphs about a third of the step
-  //     loop's time (H100: USA-road-d.NY 1.77 against 5.04 ms), on denser graphs below the arcs
-  //     line 0.3-0.9 of it (cit-HepPh 0.46 against 1.53 ms, soc-slashdot0902 0.72 against 0.97;
-  //     partition_tuning has the measurements). A graph in device memory cannot take it (its
+  //     loop's time, on denser graphs below the arcs line faster too (partition_tuning; the
+  //     measurements in bench/results/loop_tuning.md and sssp_roads.md). A graph in device memory cannot take it (its
   //     regions are cut on the host).
   //   - The block driver (block_driver.cuh) runs only when asked for: for one source it is slower
-  //     than the step loop on every graph measured (H100, same call: USA-road-d.NY 7.19 against
-  //     5.04 ms, road-FLA 16.9 against 10.2 ms, the 4000 x 4000 grid 274 against 95 ms;
-  //     soc-slashdot0902 21 ms, where the step loop took ~1 ms on the H200;
-  //     bench/results/block_driver.md). Its place is many sources, one block each (many_sources.cu).
+  //     than the step loop on every graph measured, road, grid and social
+  //     (bench/results/block_driver.md). Its place is many sources, one block each (many_sources.cu).
   //   - The wide driver (block_driver.cuh: the block driver's Near-Far over every block of a
   //     cooperative grid, one grid barrier an iteration) takes the sparse graphs whose regions do not
-  //     fit on chip: the 4000 x 4000 grid in 38 ms against the step loop's 93 (H100,
-  //     block_driver_tuning::wide_auto_delta_scale). Where the GPU cannot launch it cooperatively,
+  //     fit on chip, where it beats the step loop (block_driver_tuning::wide_auto_delta_scale;
+  //     bench/results/sssp_roads.md). Where the GPU cannot launch it cooperatively,
   //     automatic takes the step loop and a forced run throws.
   chosen_loop choose_loop(const options& opts) {
     if (n_ == 0) return chosen_loop::steps;

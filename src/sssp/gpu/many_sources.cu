@@ -24,8 +24,8 @@
 // Who walks an item: random sources seldom share a bucket at a vertex, so most items have one or
 // two dirty lanes; a thread takes such an item and relaxes its lanes one after the other
 // (relax_items). An item with warp_lanes dirty lanes or more is walked by a warp, one arc read for
-// all its lanes, coalesced loads and atomicMins on the target's line (relax_wide). A warp-only
-// first version ran 1,000 random NY sources in 944 ms on the H200 (bench/results/many_sources.md).
+// all its lanes, coalesced loads and atomicMins on the target's line (relax_wide). A thread per
+// item is faster than a warp for every item (bench/results/many_sources.md).
 //
 // Ordering: a relaxing thread clears the dirty bits it takes (atomicAnd), fences, and then reads
 // the lanes' distances; an improving thread lowers a distance (atomicMin), fences, and then sets
@@ -43,8 +43,7 @@
 // Near-Far for its source alone in its own row of every vertex, with block barriers only; the
 // rows are then picked for the targets (pick_rows). No arc read is shared between sources, but no
 // source waits on another's buckets, and every SM runs several sources at once. On roads this is
-// 11-15x the vertex-major batch (H100, 1,000 random sources: NY 35 against 526 ms, road-FLA 167
-// against 1,850 ms; bench/results/block_driver.md).
+// an order of magnitude faster than the vertex-major batch (bench/results/block_driver.md).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -604,10 +603,8 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   // The single-source engine's automatic width (bucket_width.cpp, gpu_auto_width), times
   // dense_delta_factor on graphs of mean out-degree 4 or more: a batch of random sources
   // spreads over many buckets at each vertex, and on low-diameter graphs fewer, wider buckets
-  // pay. Measured on the H200 at 4d80d78 and 2dfbc2c (bench/results/many_sources.md, solve time of 1,000
-  // sources): Kronecker 20 2991 ms at x1, 2644 / 2191 / 1530-1600 ms at x2 / x4 / x8;
-  // soc-slashdot0902 168-179 ms at x1, 128 / 95-99 / 95 ms at x2 / x4 / x8. Roads keep x1
-  // (NY x0.5 -2%, x2 +27%; FLA x0.5 -7%, x2 +15%).
+  // pay: the dense graphs measured ran fastest at x8, while roads keep x1 (narrower or wider both
+  // within noise or slower; bench/results/many_sources.md, the delta sweep of call 2).
   // The block driver (dense_factor false) solves each source on its own and takes the single-source
   // width as it is.
   bucket_of_distance<Distance> bucket_width(double delta, bool dense_factor) const {

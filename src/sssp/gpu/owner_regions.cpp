@@ -89,7 +89,7 @@ owner_regions grow_owner_regions(const csr_view& g, std::uint32_t parts, std::ui
     for (std::size_t i = 0; i < order.size(); ++i) label[order[i]] = i < cut ? left.label : right.label;
     // Members in increasing id order (part_order's fallback seeds, and the first search's start):
     // the piece's own members are, so splitting them by label keeps the order without a sort
-    // (a sort per level was half of road-FLA's 1.2 s).
+    // (a sort per level was half of the whole partition's time on road-FLA).
     left.members.reserve(cut);
     right.members.reserve(order.size() - cut);
     for (vertex_t v : p.members) (label[v] == left.label ? left.members : right.members).push_back(v);

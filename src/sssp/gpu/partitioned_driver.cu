@@ -1,8 +1,8 @@
 // The partitioned driver: delta-stepping (Meyer and Sanders) with every SM owning part of the graph.
 //
 // Why: a road solve is thousands of dependent relaxation iterations over a few hundred vertices
-// each; the step loop (delta_stepping.cuh) runs them in one 16-SM cluster at ~3.3 us per iteration
-// while the other SMs wait (issue 9; bench/results/sssp.md). Here every block of a persistent
+// each; the step loop (delta_stepping.cuh) runs them in one 16-SM cluster, a few microseconds per
+// iteration, while the other SMs wait (bench/results/sssp.md). Here every block of a persistent
 // cooperative grid (tuning::blocks_per_sm per SM, all resident) OWNS one region of the graph
 // (owner_regions.hpp: recursive breadth-first bisection, renumbered to a contiguous id range at
 // upload, results mapped back to the caller's ids) and is the only writer of its vertices' distances.
@@ -44,40 +44,30 @@
 // in the order their mail arrives. A vertex is filed only when its distance strictly drops, so
 // zero-weight cycles end; when every block is idle and no offer is queued, no arc can lower any
 // distance: the distances are Dijkstra's (integer sums exact; float sums one addition per arc, as
-// everywhere in this solver). This is the design issue 9 asks for ("each SM owns a locality-ordered
-// part of the graph and runs its dependent chains in shared memory, exchanging only boundary
-// distances through L2"); the persistent blocks with their own work lists follow ADDS (Wang,
+// everywhere in this solver). Each SM owns a locality-ordered part of the graph and runs its
+// dependent chains in shared memory, exchanging only boundary distances through L2; the persistent blocks with their own work lists follow ADDS (Wang,
 // Fussell and Lin, PPoPP 2021) in spirit, but ownership replaces ADDS's shared work queues and the
 // bucket bound is exact.
 // The waits on other blocks (a mailbox or outbox entry counted and not yet written, the round's
 // count reaching zero) have a watchdog (partitioned_watchdog, stall_watch): a wait with nothing
 // moving past its limit marks the solve stalled, every block leaves at the round's end and the
-// host throws. It costs NY 1.78-1.79 ms against 1.76-1.77 and FLA 2.97-3.03 against 2.97-3.01
-// (H100, 2026-11-27, tenth session, two calls; bench/RESULTS.md).
+// host throws. Its cost is within noise of no watchdog (bench/results/sssp_roads.md).
 //
-// Status (H100 80GB HBM3, median of 10 sources, 2026-11-27, bench/results/sssp_roads.md):
-// USA-road-d.NY 1.78 ms (step loop 5.04), road-FLA 3.0 (9.49), at three times the automatic
-// delta (partition_tuning::auto_delta_scale; NY: 14 rounds, whose ends cost ~5 us each), twelve
-// times on graphs of small regions (partition_tuning::delta_scale; cit-HepPh 0.47 -> 0.30 ms);
-// engine.cu chooses it by default on sparse or small graphs whose regions fit on chip
-// (partition_tuning::automatic_below_degree, automatic_arcs_per_sm). The first version, with
-// offers sent only at a local fixpoint, mail taken between sessions of iterations and the near set
-// found by comparing every pending vertex's bucket, took 7.2 and 11.6 ms: its blocks waited on
-// each other's mail.
-// Now the critical path is the busiest block's chain of local iterations, round by round (the
-// summed per-round maxima times an iteration's latency make the whole solve): what shortened an
-// iteration or let mail land without one paid in proportion (the receiver improving its mail
-// itself instead of handing it to the workers through a shared ring: NY 2.51 -> 2.16 ms), while
-// one fewer L2 round trip a mail hop paid nothing, and neither did workers without barriers
-// (NY 2.64 ms, FLA 11 ms) or one warp running small iterations alone (slower: its take, a scan of
-// every word by one warp, cost more than the barriers it saved; sssp_roads.md). Nor did one
-// barrier a pass, each warp relaxing the near-set words it empties (NY 3.18 ms against 2.07: a
-// wave's vertices share a few words, so a few warps did the work in turn), nor votes for the next
-// bound cast at every fixpoint in place of the round's grid barrier (NY 2.10-2.15 against 2.06,
-// chicago-regional 0.51-0.53 against 0.42). An iteration is a chain of ~100 dependent instructions
-// between two barriers, ~1.2 us: the seventh session took 12% off NY by shortening it where every
-// iteration or wake paid (the take without a scan over the lanes, one plain read of the round's
-// end instead of 928 atomics, 32-bit arc indices, the keeper waking on the delivery itself).
+// Choices: buckets three times the automatic delta (partition_tuning::auto_delta_scale: a
+// round's end costs more than the re-relaxations of wider buckets), twelve times on graphs of
+// small regions (partition_tuning::delta_scale); engine.cu chooses this driver by default on
+// sparse or small graphs whose regions fit on chip (partition_tuning::automatic_below_degree,
+// automatic_arcs_per_sm). The critical path is the busiest block's chain of local iterations,
+// round by round (the summed per-round maxima times an iteration's latency make the whole
+// solve), so what shortens an iteration or lets mail land without one pays in proportion: offers
+// leave as they are made instead of at a local fixpoint, the receiver improves its mail itself,
+// and the take, the round's end and the keeper's wake are kept off every iteration's chain (the
+// receiver's offer words and one plain read of the round's end instead of an atomic a worker).
+// Tried and not kept, because they did not shorten that chain: one fewer L2 round trip a mail
+// hop, workers without barriers, one warp running small iterations alone, one barrier a pass with
+// each warp relaxing the words it empties, votes for the next bound at every fixpoint instead of
+// the round's grid barrier. The measurements of each step: bench/results/sssp_roads.md, and the
+// constants' in bench/results/loop_tuning.md ("The partitioned driver").
 #include "sssp/gpu/partitioned_driver.cuh"
 
 #include <algorithm>
@@ -222,8 +212,8 @@ inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t par
 
 // Sets up a solve. A planted fault (partitioned_watchdog, the watchdog's tests) is set up here, so
 // that the solve kernel carries no test branch: lost_mail starts each region's mailbox with one entry
-// counted in its tail and in round 0's outstanding work and never written (the ninth session's
-// lost offer); lost_count counts one more block at work in round 0 than there are.
+// counted in its tail and in round 0's outstanding work and never written (an offer lost as the
+// undersized ring below once lost one); lost_count counts one more block at work in round 0 than there are.
 template <class Distance>
 __global__ void reset_partitioned(partitioned_view<Distance> s, vertex_t n, vertex_t source, partitioned_fault fault) {
   const std::uint32_t stride = gridDim.x * blockDim.x;
@@ -346,10 +336,9 @@ __device__ inline std::uint32_t owner_of(const vertex_t* begin, std::uint32_t pa
 // not yet taken (its offer word is filled again only after its owner took the entry and emptied
 // the word), and the entries from the receiver's oldest one not taken to the tail are those (at
 // most the region's vertices) and the ones its current batch took (fewer than mailbox_slack), since
-// it takes no entry past its batch. (A ring of exactly the region's vertices, before 2026-11-27's
-// ninth session, let a sender overwrite an entry whose taker waited on an earlier slow writer: an
-// offer lost and the receiver waiting forever, ~1 in 500 solves on R-MAT 14 F8, 124 vertices a
-// region.)
+// it takes no entry past its batch. (A ring of exactly the region's vertices lets a sender
+// overwrite an entry whose taker waits on an earlier slow writer: an offer lost and the receiver
+// waiting forever, rarely, on graphs of small, heavily mailed regions.)
 template <class Distance>
 __device__ void make_offer(const partitioned_view<Distance>& s, const vertex_t* begin, std::uint32_t p, vertex_t t,
                            Distance d) {
@@ -383,7 +372,7 @@ __device__ inline void workers_sync(std::uint32_t workers) {
 //       a count polled until it moves, where a stale value only delays the reader (mailbox_tail,
 //       whose entries are then waited on one by one; outstanding, zero only when every block is).
 // The keeper's and the senders' waits poll with shared_read (the senders polling with plain loads
-// measured equal: sssp_roads.md, seventh session).
+// measured equal: bench/results/sssp_roads.md).
 __device__ inline std::uint32_t shared_read(std::uint32_t* p) { return atomicOr(p, 0u); }
 __device__ inline int shared_read(int* p) { return atomicOr(p, 0); }
 
@@ -410,8 +399,8 @@ __device__ inline void for_far_words(const std::uint32_t* far, std::uint32_t wor
 
 // SenderWarps: tuning::sender_warps or dense_sender_warps (the host picks by the regions' cut). A
 // template argument because the worker count is on every iteration's chain (loop strides, the
-// barrier's count, the keeper): read from the view at run time, it cost NY 1.79-1.80 ms against
-// 1.76-1.78 and FLA 3.03-3.06 against 2.97-3.01 (H100, one call, three runs each).
+// barrier's count, the keeper): read from the view at run time, it was measurably slower on the
+// road graphs (bench/results/sssp_roads.md, "Moved from the partitioned driver's comments").
 template <class Distance, bool SharedDist, bool SharedArcs, unsigned SenderWarps>
 __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     partitioned_solve(partitioned_view<Distance> s, vertex_t source) {
@@ -526,9 +515,9 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
         const std::uint32_t c = pass & 1u;
         // Take the near set (up to tuning::frontier vertices; the rest waits): each lane looks at
         // one word (a warp at 32 words at a time), reserves the frontier room of its bits with one
-        // shared atomic and places them. (A scan over the lanes and one atomic a warp, before
-        // 2026-11-27's seventh session, put six shuffles on every iteration's chain: NY 2.00 ->
-        // 1.85 ms.) The receiver may set bits meanwhile: a take clears only its own.
+        // shared atomic and places them. (A scan over the lanes and one atomic a warp puts six
+        // shuffles on every iteration's chain.) The receiver may set bits meanwhile: a take clears
+        // only its own.
         for (std::uint32_t w0 = warp * 32; w0 < words; w0 += workers) {
           const std::uint32_t w = w0 + lane;
           const std::uint32_t bits = w < words ? near[w] : 0;
@@ -561,7 +550,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           workers_sync(workers);
           // A plain read, one broadcast a warp: the receiver set it before it changed the delivery
           // word the keeper saw before this barrier. (An atomic read by every worker, 928 on one
-          // word, queued on each wake: NY 1.85 -> 1.77 ms without it.)
+          // word, queues on each wake.)
           if (volatile_load(&round_over)) break;
           continue;
         }

@@ -1,7 +1,8 @@
-// The partitioned driver: delta-stepping with every SM owning a region of the graph (issue 9's
+// The partitioned driver: delta-stepping with every SM owning a region of the graph (the
 // whole-GPU design for road networks). The engine (engine.cu) hands a solve to it instead of the
 // step loop (delta_stepping.cuh) when options.driver is gpu_driver::partitioned (automatic keeps the
-// step loop: see engine.cu). partitioned_driver.cu has the design and the measurements.
+// step loop: see engine.cu). partitioned_driver.cu has the design; bench/results/sssp_roads.md the
+// measurements.
 #pragma once
 
 #include <cstdint>
@@ -38,8 +39,8 @@ struct partitioned_outcome {
 
 // The driver's watchdog. Its blocks wait on one another without bound (a mailbox entry its
 // sender counted and writes a moment later, the round's count of outstanding work reaching zero),
-// so a message the protocol lost would leave the GPU spinning forever: the ninth session's
-// mailbox hang (partitioned_driver.cu, make_offer). Each such wait reads the GPU's clock every
+// so a message the protocol lost would leave the GPU spinning forever, as an undersized mailbox
+// ring once did (partitioned_driver.cu, make_offer). Each such wait reads the GPU's clock every
 // 1,024 spins; a wait past stall_limit_ms with nothing moving (twice that for the round's count,
 // so that a lost entry's own wait names it) marks the solve stalled, every block leaves at the
 // round's end, and solve() throws std::runtime_error naming the wait. The fault
@@ -52,8 +53,8 @@ enum class partitioned_fault : std::uint32_t {
 };
 struct partitioned_watchdog {
   // Ten seconds, far past any wait of a correct solve: an entry is written instructions after it
-  // is counted, and a round lasts as long as its blocks' work (USA-road-d.NY's 14 rounds take
-  // 1.8 ms in all); time-slicing with other processes suspends the whole context for
+  // is counted, and a round lasts as long as its blocks' work (a whole road solve takes
+  // milliseconds); time-slicing with other processes suspends the whole context for
   // milliseconds at a time while the clock runs on. A limit, not a tuning: it costs nothing
   // until a wait passes it.
   double stall_limit_ms = 10'000;

@@ -59,10 +59,9 @@ namespace {
 
 // Tuning (one place; bench/results/phast.md, section GPU, has the measurements).
 // The top levels up to the first level larger than this are swept by one block of
-// block_sweep_threads threads, a block barrier between levels. H200, ef20169, median of 10 random
-// sources x 10 runs: NY 0.76 / 0.60 / 0.81 ms and road-FLA 0.50 / 0.32 / 0.64 ms at a limit of 0
-// (every level its own launch) / 4096 / 65536 (105 of NY's 113 levels and 111 of FLA's 123 fall
-// under 4096; at 65536 one block also takes levels that a grid sweeps faster).
+// block_sweep_threads threads, a block barrier between levels: most of a road hierarchy's levels
+// are small, and one block sweeps them without a launch each; 4096 beats every level its own
+// launch and a limit of 65536, at which one block also takes levels that a grid sweeps faster.
 constexpr vertex_t block_level_limit = 4096;
 constexpr unsigned block_sweep_threads = 1024;
 constexpr unsigned sweep_threads = 256;          // one source: threads per block of a level launch
