@@ -33,15 +33,11 @@ inline const char* method_name(method how) {
 
 namespace detail {
 
-// method::automatic. Measured on the H200, n = 2^28, uniform delta-buckets (total ms; Tables 4/5
-// of bench/results/multisplit.md, and `multisplit_bench --only variants` for keys):
-//   keys   m = 2: DMS 0.897  BMS 0.885    m = 4: DMS 1.005  BMS 0.900    (BMS 256 x 16, two ballots)
-//          m = 8: DMS 1.489  WMS 1.418  BMS 1.319 (an earlier run)  beyond, BMS leads and the gap grows
-//   pairs  m = 2: DMS 1.680  WMS 1.547  BMS 1.569    m = 4: DMS 2.463  WMS 1.805  BMS 1.791
-// DMS saved BMS's shared-memory round trip with few buckets, but since BMS's tiles took 16
-// windows and its ranking costs no per-ballot test of m, BMS ties at m = 2 and is 1.12x faster
-// at m = 4, so it serves every bucket count up to 256. WMS is never the fastest on the H200 (as
-// on the paper's GTX 1080, Section 6.2); DMS and WMS stay selectable.
+// method::automatic: BMS for every bucket count up to 256, the large method beyond. DMS saves
+// BMS's shared-memory round trip with few buckets, but with BMS's tiles of 16 windows and its
+// ranking free of per-ballot tests of m, BMS ties DMS at m = 2 and is faster from m = 4 on. WMS
+// is never the fastest on sm_90 (as on the paper's GTX 1080, Section 6.2); DMS and WMS stay
+// selectable. The timings: bench/results/multisplit.md, "The automatic method".
 inline method choose_method(std::uint32_t num_buckets, bool /*pairs*/) {
   if (num_buckets > max_warp_buckets) return method::large;
   return method::block;

@@ -21,10 +21,8 @@
 namespace multisplit {
 namespace detail {
 
-// Bits per pass when the caller passes 0. H200, n = 2^28 random 32-bit keys (ms, keys / pairs):
-//   r = 4: 11.17 / 14.61   r = 5: 10.29 / 14.76   r = 6: 11.36 / 14.34   r = 7: 10.51 / 13.58
-//   r = 8:  9.52 / 16.31   (cub::DeviceRadixSort: 6.34 / 7.41)
-// Keys: 4 passes of 256 buckets beat more, cheaper passes; pairs move twice the bytes per
+// Bits per pass when the caller passes 0 (the timings: bench/results/multisplit.md, "Radix sort
+// bits per pass"). Keys: 4 passes of 256 buckets beat more, cheaper passes; pairs move twice the bytes per
 // pass, where 128 buckets' shorter runs per tile (and fewer of them) do better.
 constexpr int default_radix_bits_keys = 8;
 constexpr int default_radix_bits_pairs = 7;

@@ -4,7 +4,7 @@
 // each pass makes the result grouped by the full id and stable. Each pass moves 12 bytes per key
 // (20 per pair) at m' <= 256 with coalesced runs and needs no shared memory beyond one pass's;
 // seed 003's per-bin shared buffers need shared memory that grows with m. Offsets come from
-// bucket_boundaries over the output. Measured on the H200 (n = 2^28): faster than reduced-bit
+// bucket_boundaries over the output. Measured at n = 2^28 on sm_90: faster than reduced-bit
 // sort up to m = 2048 for keys and up to m = 12,288 for pairs; see bench/results/multisplit.md.
 #pragma once
 

@@ -1,7 +1,7 @@
 // Tuning as data: the launch shape of each warp-level method (seed 000, Section 5: DMS, WMS and
 // BMS differ in how far items are localized and reordered before the scatter), and the method
 // chosen when the caller asks for method::automatic. The measurements that justify each number
-// are in bench/results/multisplit.md (H200, sm_90); the crossovers are repeated beside them.
+// are in bench/results/multisplit.md (sm_90), linked from each choice.
 //
 // Shapes are chosen per GPU architecture: the measured table (policy_for) serves the
 // architecture it was measured on (sm_90), a conservative table (portable_policy_for) every
@@ -36,19 +36,16 @@ constexpr int lane_bucket_bits = 5;  // one counter per lane: 32 buckets
 constexpr int max_register_bucket_bits = 6;
 
 // The prescan counts with ballots for 2 buckets and with shared-memory atomics on warp-private
-// rows beyond. H200, n = 2^28, uniform delta-buckets, prescan alone (ms):
-//   m                         2      4      8      16     32     64     128    256
-//   ballots (first version)   0.296  0.391  0.497  0.680  0.680  0.978  1.193  1.194
-//   atomics                   -      -      0.263  0.264  0.263  0.264  0.265  0.266
-//   ballots                   0.297  0.478
-// Ballots cost about 2 SM cycles each on sm_90, one per bucket bit and window of 32 keys; an
-// atomic costs one per key but conflicts when keys of one window share a bucket, which ballots
-// avoid. At m = 8 a uniform window puts about 4 keys on each address and the atomics still run
-// at copy speed (as with no conflicts at m = 256), so m = 3, 4 (8 per address) take atomics too
-// rather than 0.478 ms of ballots (not measured yet); m = 2 (16 per address) keeps one ballot.
+// rows beyond. Ballots cost about 2 SM cycles each on sm_90, one per bucket bit and window of 32
+// keys; an atomic costs one per key but conflicts when keys of one window share a bucket, which
+// ballots avoid. At m = 8 a uniform window puts about 4 keys on each address and the atomics
+// still run at copy speed (as with no conflicts at m = 256), so m = 3, 4 (8 per address) take
+// atomics too rather than two ballots a window (not measured yet); m = 2 (16 per address) keeps
+// one ballot. The prescan's timings: bench/results/multisplit.md, "The prescan: ballots or
+// shared-memory atomics".
 constexpr int max_prescan_ballot_bits = 1;
 
-// The architectures with a table of their own. sm90: compute capability 9.x (the H100/H200's);
+// The architectures with a table of their own. sm90: compute capability 9.x (Hopper);
 // portable: every other, including the ones after sm_90 (not measured; consumer parts of later
 // generations have 100 KB of shared memory per SM, less than the sm_90 shapes take).
 enum class arch_class { portable, sm90 };
@@ -109,70 +106,22 @@ struct by_arch {
 template <class Selector>
 using active_policy = typename Selector::template on<arch_class_of(compiled_arch)>;
 
-// The measured launch shapes (H200, n = 2^28, uniform delta-buckets, BMS, ms, total of the three
-// stages; `multisplit_bench --only variants`, commit 1bcdd50's kernels, outputs checked equal):
-//   keys           m = 8    m = 16   m = 32   m = 64   m = 128  m = 256
-//   256 x 8  <=5   1.147    1.325    1.321    1.595    -        -          (register counters)
-//   256 x 8  <=6   1.155    1.340    1.336    -        -        -          (40 registers, spills 16 B)
-//   256 x 16 <=4   1.097    1.276    1.289    -        -        -          (64 registers, spills 8 B)
-//   256 x 16 <=3   1.150    1.332    1.347    1.568    -        -
-//   512 x 8  <=2   1.250    1.447    1.469    -        -        -
-//   512 x 8        -        -        -        1.886    2.059    2.302      (shared counters)
-//   256 x 8        -        -        -        -        1.977    2.985
-//   256 x 16       -        -        -        -        2.082    2.308
-//   1024 x 8       -        -        -        -        2.191    2.410
-//   pairs          m = 64   m = 256
-//   256 x 16       2.124    3.969
-//   256 x 8        2.759    -
-//   512 x 8        2.352    4.028
-//   512 x 16       -        2.905      (one block per SM)
-// Round 2 (same shapes; ballots per policy bit count at compile time with one predicate-setting
-// LOP3 per bit test, delta-buckets by a 64-bit reciprocal, the scatter without unpacking: see
-// ranked_item in agent/postscan.cuh), keys, ms, old and new kernels in one H200 session:
-//   m        2 (DMS)  4 (DMS)  8      16     32     64     128    256    pairs 64  pairs 256
-//   before   0.926    1.060    1.094  1.270  1.285  1.565  2.053  2.295  2.104     2.891
-//   after    0.897    1.005    0.978  0.992  1.050  1.286  1.705  1.940  2.092     2.749
-// (BMS at m = 2 and 4: 0.885 and 0.900.) The shapes were re-measured with the new kernels and
-// still win: 256 x 8 is 0.93-0.95x at m = 8..32, 256 x 16 under a 3-block bound 0.94-0.95x,
-// 512 x 16 0.89-0.90x; beyond 64 buckets 256 x 16 and 512 x 16 are within 1.02x and 1.04x.
-// The postscan is bound by integer issue (ncu: the ALU pipe is the busiest), so the longer
-// tile wins where it halves the per-tile work per item (block scan, barriers, the warp-0 bucket
-// scan) without losing occupancy to registers: 256 x 16 under a 4-block bound for keys up to 32
-// buckets, and for pairs, whose tile carries twice the bytes. With 256 buckets a pair tile of
-// 512 x 16 gives each bucket 32 items per tile (runs of 128 bytes for keys and for values) and
-// is 1.39x faster than 512 x 8. DMS and WMS were measured only at 256 x 8 (DMS keys 256 x 8
-// under a 6-block bound: within 1% at m = 2 and 4).
-// Round 4: the shared-counter BMS keeps its output places per bucket rather than per warp and
-// bucket (split lands in agent/postscan.cuh), so a key tile of 512 x 16 takes 101 KB of shared
-// memory instead of 117 KB and two blocks share an SM. Keys, one call, ms:
-//   keys           m = 128  m = 256
-//   512 x 8        1.471    1.932
-//   256 x 16 <=3   1.442    2.050
-//   512 x 16       1.519    1.677      (before round 4, at 117 KB and one block per SM: 1.747)
-//   512 x 16 <=2   1.461    1.623
-//   1024 x 8       1.528    1.737
-// Pairs, two calls each of kernels that load a tile's values with its keys (early) and after
-// ranking (late), ms (within 1% between the calls):
-//   pairs                 m = 32   m = 64   m = 256
-//   256 x 16, early       1.740    2.118    -
-//   512 x 16, early       1.766    2.048    2.798
-//   512 x 16, late        1.734    1.974    2.921
-// Late values win where A is short (register counters) and lose behind the long shared-counter
-// ranking; under a 2-block bound a pair tile of 512 x 16 spills (2.02-2.30 ms).
-// Round 5: BMS stages each item's bucket as a byte instead of its output position (the scattered
-// staging stores conflict in shared-memory banks; ncu on the 256-bucket postscan: short
-// scoreboard 6.0 and MIO throttle 3.4 warps per issue, the top stalls). Defaults before and
-// after, and the shapes measured after, two calls each, ms:
-//   keys      m = 2   8      16     32     64     128    256      pairs  m = 32  64     256
-//   before    0.890   0.978  0.995  1.051  1.287  1.443  1.622            1.723   1.960  2.748
-//   after     0.888   0.984  1.006  1.056  1.217  1.462  1.518            1.768   1.781  2.746
-//   keys 512 x 16 <=2: m = 128 1.325, 256 1.512; 512 x 8: 1.411, 1.918; 384 x 16 <=2: 1.326, 1.654
-//   pairs 512 x 16: m = 32 1.663 (late values 1.676), m = 64 1.859 (late: the default, 1.781)
-// so keys take 512 x 16 under a 2-block bound from 65 buckets and pairs 512 x 16 from 5 bits.
-// For 5-bit pairs that is a draw over the policy's range (after round 5, two calls, ms):
-//   pairs        m = 8   16     32
-//   256 x 16     1.527   1.599  1.765
-//   512 x 16     1.585   1.622  1.662
+// The measured launch shapes, as tile threads x windows under a bound of resident blocks (BMS,
+// the total of the three stages at n = 2^28 against every other shape tried, over rounds 1 to 5
+// of bench/results/multisplit.md; the tables: "The measured launch shapes"). The postscan is
+// bound by integer issue (ncu: the ALU pipe is the busiest), so the longer tile wins where it
+// halves the per-tile work per item (block scan, barriers, the warp-0 bucket scan) without
+// losing occupancy to registers: 256 x 16 under a 4-block bound for keys up to 32 buckets, and
+// for pairs, whose tile carries twice the bytes. With 256 buckets a pair tile of 512 x 16 gives
+// each bucket 32 items per tile (runs of 128 bytes for keys and for values). DMS and WMS were
+// measured only at 256 x 8. The shared-counter BMS keeps its output places per bucket rather
+// than per warp and bucket (split lands in agent/postscan.cuh), so a key tile of 512 x 16 fits
+// two blocks to an SM. Values loaded after ranking (late) win where ranking is short (register
+// counters) and lose behind the long shared-counter ranking; under a 2-block bound a pair tile of
+// 512 x 16 spills. BMS stages each item's bucket as a byte instead of its output position (the
+// scattered staging stores conflicted in shared-memory banks, the top stalls under ncu). So keys
+// take 512 x 16 under a 2-block bound from 65 buckets and pairs 512 x 16 from 5 bits (for 5-bit
+// pairs a draw with 256 x 16 over the policy's range).
 template <reorder_scope Scope, bool Pairs>
 struct sm90_policy_for {
   static constexpr bool block = Scope == reorder_scope::block;
@@ -187,27 +136,27 @@ struct sm90_policy_for {
   // take ballots for every bucket bit the policy serves (no per-ballot test of m), so m <= 4
   // has a policy of its own rather than five ballots.
   using tiny_buckets = multisplit_policy<Scope, 256, few_windows, 8, 2, few_min_blocks>;
-  // BMS pairs from 5 bits: 512 x 16 (round 5).
+  // BMS pairs from 5 bits: 512 x 16 (bench/results/multisplit.md, round 5).
   using few_buckets = std::conditional_t<block && Pairs, multisplit_policy<Scope, 512, 16, 4, lane_bucket_bits>,
                                          multisplit_policy<Scope, 256, few_windows, 8, lane_bucket_bits, few_min_blocks>>;
-  // 33..64 buckets: the m <= 32 shape with two register counters per lane (1.20x faster than
-  // 512 x 8 with shared counters for keys); BMS pairs load their values late there (round 4).
+  // 33..64 buckets: the m <= 32 shape with two register counters per lane (faster than 512 x 8
+  // with shared counters for keys); BMS pairs load their values late there.
   using some_buckets = std::conditional_t<
       block && Pairs, multisplit_policy<Scope, 512, 16, 4, max_register_bucket_bits, 0, true>,
       multisplit_policy<Scope, 256, few_windows, 8, max_register_bucket_bits, some_min_blocks>>;
   static constexpr int many_windows = block ? 16 : 8;
   // Shared counters: 65..128 buckets take seven ballots per window, 129..256 eight (the bits are
   // the policy's, so no ballot is tested against ceil(log2 m) at run time). BMS keys under a
-  // 2-block bound (rounds 4 and 5).
+  // 2-block bound.
   static constexpr int many_min_blocks = block && !Pairs ? 2 : 0;
   using more_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits - 1, many_min_blocks>;
   using many_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits, many_min_blocks>;
 };
 
 // The conservative shape, for architectures without measurements: 256 threads x 8 windows for
-// every method and bucket count (the 256 x 8 rows of the round-1 tables above: within 1.3x of
-// the best shape measured there), with no register bound and values loaded with their
-// keys. Its postscan stays under the 48 KB of shared memory that every architecture gives without
+// every method and bucket count (the 256 x 8 rows of round 1's launch-shape table in
+// bench/results/multisplit.md: close to the best shape measured there), with no register bound
+// and values loaded with their keys. Its postscan stays under the 48 KB of shared memory that every architecture gives without
 // opting in (checked in dispatch_multisplit.cuh), and its occupancy is found at run time.
 template <reorder_scope Scope, bool Pairs>
 struct portable_policy_for {

@@ -5,7 +5,7 @@
 // highest peer, the leader, can publish the window's count for that bucket. The cost is
 // ceil(log2 m) ballots per window whatever the distribution; no shared-memory atomics. The low
 // five ballots are combined per lane (lane j: the items of bucket j) and fetched by one shuffle,
-// which saves an instruction per ballot: the postscan is bound by integer issue (ncu, H200).
+// which saves an instruction per ballot: the postscan is bound by integer issue (ncu).
 #pragma once
 
 #include <cstdint>
