@@ -326,10 +326,10 @@ class Graph:
         delta, threads, batch_size or hierarchy builds a new one (an upload of the graph; with
         'phast', a new hierarchy or a load of the file).
         driver: the GPU batch engine. 'auto' runs one thread block per source (each source
-        Near-Far on its own, several per SM; 14-15x the shared-bound batches on road networks,
-        bench/results/block_driver.md) on graphs of mean out-degree below 6, and the vertex-major
-        batches (one bucket bound and one arc read for 32 sources) on denser graphs, where they
-        win; 'block' and 'steps' force one or the other; stats['driver'] says which ran.
+        Near-Far on its own, several per SM; an order of magnitude faster than the shared-bound
+        batches on road networks, bench/results/block_driver.md) on graphs of mean out-degree
+        below 6, and the vertex-major batches (one bucket bound and one arc read for 32 sources)
+        on denser graphs, where they win; 'block' and 'steps' force one or the other; stats['driver'] says which ran.
         Device graphs (built from cupy or torch arrays) are solved one source at a time with
         sssp(strategy=..., driver=...) into the rows (the batched solver takes a host graph).
 

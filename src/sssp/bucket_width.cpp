@@ -36,21 +36,13 @@ double bounded_width(double delta, graph::weight_kind kind) {
 //   delta = 256 w / d^2.8 * clamp((t / 16)^(1/3), 1/2, 1).
 // Davidson et al.'s Near-Far form (C w / d) bent by the degree, as the GPU's rule is. The exponent
 // and constant were fitted to the widths at which GAPBS runs best on 16 cores (USA-road-d.NY 30000,
-// road-FLA 8000, Kronecker 20 2; issue 12) and checked by sweeping this solver on the H200 host's
-// 16 Xeon cores (median of 9 solves from vertex 1, at 0d5ebdb; bench/results/cpu_solver.md):
-//   NY (w 1293, d 2.76): the rule's 19254 took 4.03 ms; 9627 4.37, 13477 4.12, 26955 4.07,
-//     30000 3.91, 38508 4.14, 77016 6.19.
-//   FLA (w 500, d 2.51): 9721 took 10.07 ms, 8000 10.15 (in a second, slower call: 14.37 against
-//     13.45 at 8000, 13.78 at 6804, 14.36 at 4860, 16.37 at 13609).
-//   Kronecker 20 (w 128, d 29.9): 2 took 29.2-30.5 ms; 1 29.4, 3 31.0, 4 40.4, 8 31.7, 16 43.1.
-//   soc-slashdot0902 (w 500, d 10.6): 172 took 4.02 ms, but 43 2.44; cit-HepPh (w 500, d 12.2): 116
-//     took 1.50 ms, but 928 0.69. Nearly equal degrees, best widths 20x apart: mean degree cannot
-//     place both, and the rule keeps the fits of the three larger graphs.
-// Fewer threads want narrower buckets (less re-expansion matters more than fewer rounds): on 2
-// dedicated cores of the same host half the 16-thread width was faster on every graph tried (2
-// threads: NY 12.8 against 13.4 ms, FLA 50.7 / 52.0, slashdot 11.6 / 15.6, email-Enron 4.5 / 6.6,
-// chicago-regional 0.86 / 0.94; cit-HepPh alone preferred twice the width, 1.80 / 2.02; one thread
-// the same: NY 14.9 / 16.6, slashdot 16.3 / 22.6, email-Enron 5.2 / 8.2). The factor
+// road-FLA 8000, Kronecker 20 2) and checked by sweeping this solver on 16 cores: the rule's width
+// is at or near the best on NY, FLA and Kronecker 20. soc-slashdot0902 and cit-HepPh have nearly
+// equal degrees but best widths far apart: mean degree cannot place both, and the rule keeps the
+// fits of the three larger graphs (the sweeps: bench/results/cpu_solver.md).
+// Fewer threads want narrower buckets (less re-expansion matters more than fewer rounds): on 1 and
+// 2 dedicated cores half the 16-thread width was faster on every graph tried but cit-HepPh
+// (bench/results/cpu_solver.md, "1 and 2 dedicated cores"). The factor
 // is 1/2 at 1 and 2 threads and 1 at 16; between them (not measured) it follows the cube root.
 double cpu_auto_width(const graph_statistics& s, graph::weight_kind kind, unsigned threads) {
   if (s.arcs == 0 || s.mean_weight == 0) return bounded_width(1, kind);
@@ -64,17 +56,15 @@ double cpu_auto_width(const graph_statistics& s, graph::weight_kind kind, unsign
 // Davidson et al.'s Near-Far rule (32 w / d) bent by the degree. A small delta costs buckets (bucket
 // advances) and iterations; a large one re-relaxes light arcs of vertices whose distance is not
 // final yet. Sparse, high-diameter graphs (roads, d ~ 2.5) are latency-bound: their time goes with
-// iterations, and on the H200 NY ran in 13.1 / 12.3 / 14.1 / 19.2 ms at delta 13000 / 26115 / 52000 /
-// 104000 and FLA in 34.7 / 35.7 / 39.3 ms at 6400 / 12814 / 25600 (near-far, this loop). Dense,
-// low-diameter graphs (R-MAT, d ~ 15) are work-bound but still pay per iteration: Graph500 scale 20
-// ran Multisplit-SSSP in 6.4 / 5.5 / 4.3 ms at delta 70 / 138 / 280, and Near-Far (the build before
-// the block-wide gather) in 5.2 / 4.1 / 4.8 ms at 130 / 260 / 520: above d = 4 the bend is gentler
-// than the roads' d^-1.5.
+// iterations, and ran best near the rule's width with wider buckets costing more. Dense,
+// low-diameter graphs (R-MAT, d ~ 15) are work-bound but still pay per iteration and ran best at
+// two to four times the road rule's width: above d = 4 the bend is gentler than the roads' d^-1.5
+// (the sweeps: bench/results/sssp.md, "The automatic bucket width").
 // The rule gives FLA 12800, NY 26100, R-MAT scale 20 272, slashdot 570. A mean weight of 0 (or no
 // arcs) gives 1. Each GPU loop takes its own multiple of it (loop_tuning.cuh): the step loop's
-// widens it above a mean out-degree of 16, where d^-2 bends too far (x1.5 at d = 30, measured on
-// the H100 in 2026-11; the rule here stays what the drivers' multiples and many_sources were
-// measured against).
+// widens it above a mean out-degree of 16, where d^-2 bends too far (x1.5 at d = 30,
+// bench/results/loop_tuning.md; the rule here stays what the drivers' multiples and many_sources
+// were measured against).
 double gpu_auto_width(const graph_statistics& s, graph::weight_kind kind) {
   const double d = s.mean_degree;
   const double delta = d >= 4  ? 128.0 * s.mean_weight / (d * d)

@@ -30,39 +30,20 @@ namespace deltasplit::sssp::detail {
 
 namespace {
 
-// The contraction's tuning constants, measured on the 2-core build machine (Release, one thread,
-// this file's code with each setting; bench/results/phast.md has the final table). Build time and
-// core size on USA-road-d.NY, build time on the social graphs (core degree 16 unless said); these
-// rows are the sequential contraction (one vertex at a time, commit 98e93bc):
-//
-//   witness search limits (contract / simulate)   NY build   NY core   slashdot   cit-HepPh
-//   settled vertices 1000 / 100                     15.2 s        0
-//   settled vertices 500 / 20                        8.0 s     1251     42.7 s     34.1 s
-//   scanned arcs 2000 / 60                           4.9 s     2962      4.5 s     11.6 s
-//   ... + pair limit 100, core degree 24             4.5 s     1472      2.9 s      3.6 s  (chosen)
-//
-// PHAST per source on NY stayed 2.6-3.0 ms throughout (the sweep dominates; the upward search
-// settles about the core). A settled-vertex limit does not bound the work on social graphs, where
-// settling a hub scans thousands of arcs: the searches are limited by arcs scanned instead.
-//
-// The core rule, with the contraction in rounds (one thread, 5 sources; "upward" is the upward
-// search's median time per source, which every PHAST query pays on the host):
-//
-//   core rule                          NY build   core   upward   Enron build   core   slashdot build
-//   mean degree 24                        4.4 s   1615  0.37 ms         1.9 s   9573            3.8 s
-//   mean degree 48                        4.5 s    409  0.20 ms         2.3 s   5257            7.6 s
-//   mean degree 96                        4.5 s      0  0.18 ms         3.3 s   3086           10.2 s
-//   no core                               4.5 s      0  0.17 ms       106.8 s      0
-//   24, or arcs <= 65536                  4.6 s      0  0.17 ms         1.9 s   9573            3.6 s
-//   24, or arcs <= 262144 (chosen)        4.4 s      0  0.15 ms         2.7 s   3980            3.7 s
-//
-// A road network's last vertices are few but dense (NY passes mean degree 24 with 1615 left, 39k
-// arcs): contracting them costs little and halves the upward search. The arc floor bounds that
-// extra work by the remaining graph's size, which a degree bound alone does not (Enron without a
-// core: 107 s); slashdot passes degree 24 with far more arcs than the floor and stops there, and
-// Enron (230k arcs at that point) goes on only until the floor.
-// With the chosen rule grid:1000:1000 keeps a core of 4109 (8932 sequentially at degree 24) and
-// builds in 37.9 s; cit-HepPh contracts fully in 4.6 s (upward search: 43 vertices).
+// The contraction's tuning constants, measured on the 2-core build machine (Release, one thread;
+// the tables: bench/results/phast.md, "The contraction's tuning").
+// A settled-vertex limit does not bound the work on social graphs, where settling a hub scans
+// thousands of arcs: the witness searches are limited by arcs scanned instead, which cut the
+// build several-fold on road and social graphs alike, with a limit on the pairs a vertex's
+// contraction tests and a core left uncontracted. PHAST per source stays the same throughout (the
+// sweep dominates; the upward search settles about the core).
+// The core rule: the contraction stops when the remaining graph's mean degree passes 24, unless
+// it has at most an arc floor of arcs. A road network's last vertices are few but dense:
+// contracting them costs little and shortens the upward search, which every PHAST query pays on
+// the host. The arc floor bounds that extra work by the remaining graph's size, which a degree
+// bound alone does not (a social graph contracted to the end takes orders of magnitude longer);
+// slashdot passes degree 24 with far more arcs than the floor and stops there, and Enron goes on
+// only until the floor.
 //
 // A witness search stops after scanning this many arcs (then the shortcut is added). Priority
 // simulations use the smaller limit: a wrong estimate only changes the order, never the result.

@@ -38,20 +38,14 @@
 // not counted), vertices_processed the expansions, relax_ms the leader's time expanding,
 // frontier_ms its time choosing buckets, refilling the window and waiting at barriers.
 //
-// Tuning (cpu_tuning, delta_stepping_cpu.hpp), measured on the H200 host's 16 Xeon cores at
-// 0d5ebdb (two barriers a round; the one-barrier round of 9f1ebcc kept the thread-count figures
-// within the host's variation), median of 9 (7 for Kronecker) solves from vertex 1, automatic
-// delta (bench/results/cpu_solver.md, cpu_solver_bench):
-// - fusion_limit 1024. Limits 1 (no fusion) / 256 / 1024 / 4096 at 16 threads: USA-road-d.NY 16.1 /
-//   3.83 / 3.82 / 4.06 ms, road-FLA 28.6 / 10.6 / 10.1 / 10.1 ms, Kronecker 20 29.3 / 28.6 / 32.9 /
-//   31.1 ms (that graph varies by 10% between runs).
-// - parallel_arcs 200000. One thread against a forced team of 2 / 16: chesapeake (340 arcs)
-//   0.002 ms against 0.013 / 0.077; chicago-regional (39,018 arcs) 0.65 against 0.62 / 0.51;
-//   cit-HepPh (421,534) 1.48 against 1.57 / 1.54; email-Enron (367,662) 4.76 against 4.64 / 1.55;
-//   soc-slashdot0902 (870,161) 29.1 against 14.2 / 4.3. On the shared 2-core machine, where other
-//   work competes for both cores, a team of 2 lost most on the graphs of many small rounds
-//   (cit-HepPh 2.2 against 14.0 ms), so the threshold keeps chicago-sized graphs, whose team gains
-//   at most 25% on idle cores, on one thread.
+// Tuning (cpu_tuning, delta_stepping_cpu.hpp), measured on 16 cores with cpu_solver_bench (the
+// tables: bench/results/cpu_solver.md, "Bucket fusion limit" and "Thread counts and the
+// one-thread path"):
+// - fusion_limit 1024: fusion is worth several times on road graphs; 256, 1024 and 4096 are close,
+//   1024 the best or within noise on the road graphs.
+// - parallel_arcs 200000: below it a team of threads gains little even on idle cores, and on a
+//   shared machine, where other work competes for the cores, a team loses most on the graphs of
+//   many small rounds, so the threshold keeps chicago-sized graphs on one thread.
 #include "sssp/delta_stepping_cpu.hpp"
 
 #include <algorithm>

@@ -37,9 +37,8 @@ void check_cutoff(double cutoff) {
     throw std::invalid_argument("the distance cutoff must be >= 0 (or +inf for none); got " + std::to_string(cutoff));
 }
 
-// The automatic batch size: at most this many sources. On the H200 (bench/results/many_sources.md,
-// call 1) 1,000 NY sources took 1011 / 965 / 942 / 947 ms at k = 256 / 512 / 1024 / 2048: the
-// size matters little while it covers the sources, and a batch pays its iterations (about 3,000
+// The automatic batch size: at most this many sources. The size matters little while it covers
+// the sources (bench/results/many_sources.md, batch sizes of call 1), and a batch pays its iterations (about 3,000
 // on NY) once, so the many-source runs take the largest batch that memory allows, up to 4096
 // (all NY sources: 65 batches). 4096 was not compared with 1024 on the same code.
 constexpr std::uint32_t max_auto_batch = 4096;

@@ -18,10 +18,10 @@ std::vector<vertex_t> rows_by_arcs(span<edge_t> offsets, vertex_t n, unsigned th
 
 // g's arcs with every row sorted by (weight, target) into targets and sorted_weights (resized to
 // g.num_arcs()), on a thread_pool of `threads` threads (0: the hardware's, at most 16; never more
-// than the rows), rows_by_arcs's runs. On the
-// build machine, one run after another, Kronecker 21's longest of 16 runs took 0.42 s against 2.12
-// with the even split of the vertices, and sorting (weight, target) pairs instead of an index of the
-// arcs took 4.4 s for all runs against 5.0. Weight: std::uint32_t or float.
+// than the rows), rows_by_arcs's runs: on R-MAT the even split of the vertices left one run
+// several times the others' work, and sorting (weight, target) pairs beats sorting an index of
+// the arcs (bench/results/graph_loading.md, "Rows sorted by weight"). Weight: std::uint32_t or
+// float.
 template <class Weight>
 void rows_by_weight(const csr_view& g, span<Weight> weights, std::vector<vertex_t>& targets,
                     std::vector<Weight>& sorted_weights, unsigned threads = 0);

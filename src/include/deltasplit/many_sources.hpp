@@ -75,7 +75,8 @@ using block_consumer = std::function<void(const distance_block&)>;
 // Any other strategy runs the batched delta-stepping above (GPU) or Dijkstra per source (CPU).
 // opts.driver picks the GPU batch engine: gpu_driver::block runs one thread block per source
 // (src/sssp/gpu/block_driver.cuh: Near-Far per source in its own row, several sources per SM;
-// 14-15x the vertex-major batch on road networks, bench/results/block_driver.md), steps (or
+// an order of magnitude faster than the vertex-major batch on road networks,
+// bench/results/block_driver.md), steps (or
 // partitioned, or wide: one-source drivers) the vertex-major batch above, and automatic the blocks on graphs of mean out-degree
 // below 6 (roads, grids) and the vertex-major batch on denser ones, where one arc read serving 32
 // sources wins (block_driver_tuning::rows_below_degree has the measurements); method() says which.

@@ -34,9 +34,8 @@ enum class strategy {
   delta_stepping_cpu,  // CPU: multi-threaded delta-stepping (fallback and baseline)
   dijkstra,     // CPU: binary-heap Dijkstra (the oracle)
   // Contraction hierarchy + PHAST (Delling, Goldberg, Nowatzyk and Werneck, IPDPS 2011): the
-  // solver contracts the graph once when it is built (seconds on a road network: on the H200
-  // host 5.3-5.9 s for USA-road-d.NY, 11-15 s for road-FLA, bench/results/phast.md;
-  // stats.setup_ms; options::hierarchy_file keeps it in a file for later runs), then every
+  // solver contracts the graph once when it is built (seconds on a road network,
+  // bench/results/phast.md; stats.setup_ms; options::hierarchy_file keeps it in a file for later runs), then every
   // source is an upward search on the host and one sweep over the vertices level by level: on
   // the GPU when one is usable (device automatic or gpu), else on the CPU. For many queries on one road network; graphs
   // without hierarchy (social, R-MAT) leave a large uncontracted core and gain nothing.

@@ -15,9 +15,9 @@ namespace deltasplit::graph {
 std::uint64_t available_memory();
 
 // The same from the text of a /proc/meminfo: MemAvailable; where that reads 0, MemTotal (a
-// MemAvailable of 0 is no reading: on the H200 machine a Python process was told 0 and every
-// dataset was refused, while 136 tests ran beside it); 0 when the text has neither (the caller
-// then asks sysconf).
+// MemAvailable of 0 is no reading: a process on a busy GPU machine has been told 0 while other
+// processes ran beside it, and every dataset was refused); 0 when the text has neither (the
+// caller then asks sysconf).
 std::uint64_t available_memory_from_meminfo(std::istream& meminfo);
 
 // A size such as "12.5 GiB (13421772800 bytes)", for messages.
