@@ -115,10 +115,10 @@ struct options {
                                         // small graph runs on one; stats.device says)
   // GPU: also fill stats.relax_ms and stats.frontier_ms. They come from a second, instrumented
   // solve (every step launched alone, with events between its halves), run after the timed one:
-  // it costs about one more solve and does not change stats.milliseconds (README: its cost).
+  // it costs about one more solve and does not change stats.milliseconds (docs/strategies.md, "Phase times").
   // The CPU solver measures its phases inline and always reports them.
   bool phase_times = false;
-  // GPU small-frontier modes (README, "Strategies"); the defaults choose by graph and device.
+  // GPU small-frontier modes (docs/strategies.md, "Tuning options"); the defaults choose by graph and device.
   light_phase light = light_phase::automatic;
   // Blocks of the small-frontier cluster: 0 = automatic (16 where the GPU can place a cluster of
   // 16, else 8; 1 where the build has no clusters), or 16, 8 or 1. block by block needs >= 4.
