@@ -329,7 +329,8 @@ class Graph:
         Near-Far on its own, several per SM; an order of magnitude faster than the shared-bound
         batches on road networks, bench/results/block_driver.md) on graphs of mean out-degree
         below 6, and the vertex-major batches (one bucket bound and one arc read for 32 sources)
-        on denser graphs, where they win; 'block' and 'steps' force one or the other; stats['driver'] says which ran.
+        on denser graphs, where they win; 'block' and 'steps' force one or the other;
+        stats['driver'] says which ran.
         Device graphs (built from cupy or torch arrays) are solved one source at a time with
         sssp(strategy=..., driver=...) into the rows (the batched solver takes a host graph).
 

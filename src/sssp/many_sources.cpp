@@ -37,10 +37,10 @@ void check_cutoff(double cutoff) {
     throw std::invalid_argument("the distance cutoff must be >= 0 (or +inf for none); got " + std::to_string(cutoff));
 }
 
-// The automatic batch size: at most this many sources. The size matters little while it covers
-// the sources (bench/results/many_sources.md, batch sizes of call 1), and a batch pays its iterations (about 3,000
-// on NY) once, so the many-source runs take the largest batch that memory allows, up to 4096
-// (all NY sources: 65 batches). 4096 was not compared with 1024 on the same code.
+// The automatic batch size: at most this many sources. The size matters little while it covers the
+// sources (bench/results/many_sources.md, batch sizes of call 1), and a batch pays its iterations
+// (about 3,000 on NY) once, so the many-source runs take the largest batch that memory allows, up
+// to 4096 (all NY sources: 65 batches). 4096 was not compared with 1024 on the same code.
 constexpr std::uint32_t max_auto_batch = 4096;
 // Sources per batch on the CPU: the host block and the rows of one round of the threads.
 constexpr std::uint32_t cpu_batch = 256;

@@ -22,8 +22,8 @@ namespace multisplit {
 namespace detail {
 
 // Bits per pass when the caller passes 0 (the timings: bench/results/multisplit.md, "Radix sort
-// bits per pass"). Keys: 4 passes of 256 buckets beat more, cheaper passes; pairs move twice the bytes per
-// pass, where 128 buckets' shorter runs per tile (and fewer of them) do better.
+// bits per pass"). Keys: 4 passes of 256 buckets beat more, cheaper passes; pairs move twice the
+// bytes per pass, where 128 buckets' shorter runs per tile (and fewer of them) do better.
 constexpr int default_radix_bits_keys = 8;
 constexpr int default_radix_bits_pairs = 7;
 

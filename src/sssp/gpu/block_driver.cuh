@@ -1,12 +1,13 @@
 // The block driver: a whole delta-stepping solve in one thread block, with block barriers only.
 //
-// Why: a road solve is a chain of thousands of dependent light iterations of a few hundred
-// vertices each. The step loop runs them in a 16-SM cluster, each iteration paying cluster
-// barriers, hash-set deduplication and filing through the frontier manager; the partitioned driver spreads them over every SM and waits on mail between regions
-// (bench/results/sssp_roads.md). The hope here: an iteration costs only its chain of memory round
-// trips (each frontier vertex's row, the atomicMin on each target) and one barrier. One block runs
-// Near-Far (Davidson et al., IPDPS 2014, as seed 000 describes it in Section 7.2: a near set below
-// the current bucket bound, a far pile above it) with nothing else on that chain:
+// Why: a road solve is a chain of thousands of dependent light iterations of a few hundred vertices
+// each. The step loop runs them in a 16-SM cluster, each iteration paying cluster barriers,
+// hash-set deduplication and filing through the frontier manager; the partitioned driver spreads
+// them over every SM and waits on mail between regions (bench/results/sssp_roads.md). The hope
+// here: an iteration costs only its chain of memory round trips (each frontier vertex's row, the
+// atomicMin on each target) and one barrier. One block runs Near-Far (Davidson et al., IPDPS 2014,
+// as seed 000 describes it in Section 7.2: a near set below the current bucket bound, a far pile
+// above it) with nothing else on that chain:
 //   - the near set lives in shared memory, two queues of (vertex, distance at push) in turn, with
 //     three counters in rotation so that an iteration ends at ONE block barrier;
 //   - an entry whose vertex has since dropped below its pushed distance is stale and skipped (its

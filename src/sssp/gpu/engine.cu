@@ -362,11 +362,12 @@ class engine final : public detail::gpu_engine, private engine_context {
   // step loop otherwise.
   //   - The partitioned driver (partitioned_driver.cu): on road graphs about a third of the step
   //     loop's time, on denser graphs below the arcs line faster too (partition_tuning; the
-  //     measurements in bench/results/loop_tuning.md and sssp_roads.md). A graph in device memory cannot take it (its
-  //     regions are cut on the host).
+  //     measurements in bench/results/loop_tuning.md and sssp_roads.md). A graph in device memory
+  //     cannot take it (its regions are cut on the host).
   //   - The block driver (block_driver.cuh) runs only when asked for: for one source it is slower
   //     than the step loop on every graph measured, road, grid and social
-  //     (bench/results/block_driver.md). Its place is many sources, one block each (many_sources.cu).
+  //     (bench/results/block_driver.md). Its place is many sources, one block each
+  //     (many_sources.cu).
   //   - The wide driver (block_driver.cuh: the block driver's Near-Far over every block of a
   //     cooperative grid, one grid barrier an iteration) takes the sparse graphs whose regions do not
   //     fit on chip, where it beats the step loop (block_driver_tuning::wide_auto_delta_scale;

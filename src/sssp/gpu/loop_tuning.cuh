@@ -98,11 +98,11 @@ struct loop_tuning {
   // vertices, stay in the cluster; larger batches go to the grid (not measured).
   static constexpr std::uint32_t settle_limit = 4 * small_frontier_limit;
   // On denser graphs the cluster keeps fewer of them: about settle_arcs arcs' worth, so that a
-  // bucket's heavy arcs (most of a dense graph's arcs) reach every SM instead of the cluster's 16. The
-  // cluster's limit on processed vertices is settle_arcs / mean out-degree, at most settle_limit
-  // (roads, mean out-degree up to 3, keep it). A sweep of the limit on the step loop: dense graphs
-  // gain from about 100,000 arcs' worth and lose little below it, roads lose at any lower limit
-  // (bench/results/loop_tuning.md#settle_arcs).
+  // bucket's heavy arcs (most of a dense graph's arcs) reach every SM instead of the cluster's 16.
+  // The cluster's limit on processed vertices is settle_arcs / mean out-degree, at most
+  // settle_limit (roads, mean out-degree up to 3, keep it). A sweep of the limit on the step loop:
+  // dense graphs gain from about 100,000 arcs' worth and lose little below it, roads lose at any
+  // lower limit (bench/results/loop_tuning.md#settle_arcs).
   static constexpr double settle_arcs = 3.0 * settle_limit;
   static std::uint32_t cluster_settle_limit(double mean_degree) {
     const double vertices = mean_degree > 1 ? settle_arcs / mean_degree : settle_arcs;
@@ -162,8 +162,8 @@ struct partition_tuning {
   // Regions that cut at least dense_cut of the graph's arcs (denser graphs: social, citation,
   // R-MAT; road regions cut far fewer) get dense_sender_warps senders instead: there the workers
   // wait on a full outbox and the senders set the pace. Nine senders are within noise of the best
-  // on every dense graph measured while keeping more workers than thirteen; road graphs lose workers'
-  // time with more senders (bench/results/loop_tuning.md#dense_sender_warps-dense_cut).
+  // on every dense graph measured while keeping more workers than thirteen; road graphs lose
+  // workers' time with more senders (bench/results/loop_tuning.md#dense_sender_warps-dense_cut).
   static constexpr unsigned dense_sender_warps = 9;
   static constexpr double dense_cut = 0.5;
   // Vertices one local iteration takes at most (the rest waits for the next); a road region has

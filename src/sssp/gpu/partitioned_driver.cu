@@ -45,13 +45,13 @@
 // zero-weight cycles end; when every block is idle and no offer is queued, no arc can lower any
 // distance: the distances are Dijkstra's (integer sums exact; float sums one addition per arc, as
 // everywhere in this solver). Each SM owns a locality-ordered part of the graph and runs its
-// dependent chains in shared memory, exchanging only boundary distances through L2; the persistent blocks with their own work lists follow ADDS (Wang,
-// Fussell and Lin, PPoPP 2021) in spirit, but ownership replaces ADDS's shared work queues and the
-// bucket bound is exact.
-// The waits on other blocks (a mailbox or outbox entry counted and not yet written, the round's
-// count reaching zero) have a watchdog (partitioned_watchdog, stall_watch): a wait with nothing
-// moving past its limit marks the solve stalled, every block leaves at the round's end and the
-// host throws. Its cost is within noise of no watchdog (bench/results/sssp_roads.md).
+// dependent chains in shared memory, exchanging only boundary distances through L2; the persistent
+// blocks with their own work lists follow ADDS (Wang, Fussell and Lin, PPoPP 2021) in spirit, but
+// ownership replaces ADDS's shared work queues and the bucket bound is exact. The waits on other
+// blocks (a mailbox or outbox entry counted and not yet written, the round's count reaching zero)
+// have a watchdog (partitioned_watchdog, stall_watch): a wait with nothing moving past its limit
+// marks the solve stalled, every block leaves at the round's end and the host throws. Its cost is
+// within noise of no watchdog (bench/results/sssp_roads.md).
 //
 // Choices: buckets three times the automatic delta (partition_tuning::auto_delta_scale: a
 // round's end costs more than the re-relaxations of wider buckets), twelve times on graphs of
@@ -211,9 +211,10 @@ inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t par
 }
 
 // Sets up a solve. A planted fault (partitioned_watchdog, the watchdog's tests) is set up here, so
-// that the solve kernel carries no test branch: lost_mail starts each region's mailbox with one entry
-// counted in its tail and in round 0's outstanding work and never written (an offer lost as the
-// undersized ring below once lost one); lost_count counts one more block at work in round 0 than there are.
+// that the solve kernel carries no test branch: lost_mail starts each region's mailbox with one
+// entry counted in its tail and in round 0's outstanding work and never written (an offer lost as
+// the undersized ring below once lost one); lost_count counts one more block at work in round 0
+// than there are.
 template <class Distance>
 __global__ void reset_partitioned(partitioned_view<Distance> s, vertex_t n, vertex_t source, partitioned_fault fault) {
   const std::uint32_t stride = gridDim.x * blockDim.x;

@@ -153,11 +153,12 @@ struct sm90_policy_for {
   using many_buckets = multisplit_policy<Scope, 512, many_windows, 4, max_bucket_bits, many_min_blocks>;
 };
 
-// The conservative shape, for architectures without measurements: 256 threads x 8 windows for
-// every method and bucket count (the 256 x 8 rows of round 1's launch-shape table in
-// bench/results/multisplit.md: close to the best shape measured there), with no register bound
-// and values loaded with their keys. Its postscan stays under the 48 KB of shared memory that every architecture gives without
-// opting in (checked in dispatch_multisplit.cuh), and its occupancy is found at run time.
+// The conservative shape, for architectures without measurements: 256 threads x 8 windows for every
+// method and bucket count (the 256 x 8 rows of round 1's launch-shape table in
+// bench/results/multisplit.md: close to the best shape measured there), with no register bound and
+// values loaded with their keys. Its postscan stays under the 48 KB of shared memory that every
+// architecture gives without opting in (checked in dispatch_multisplit.cuh), and its occupancy is
+// found at run time.
 template <reorder_scope Scope, bool Pairs>
 struct portable_policy_for {
   template <int BucketBits>
