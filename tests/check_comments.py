@@ -6,7 +6,8 @@ CMake and Python `#`, Python docstrings) and the README.md files in those folder
 they may cite results only by linking bench/) for
   - commit ids: a word of 7 to 40 hex digits holding both a digit and a letter,
   - GPU card names (H100, H200, B200, A100, ...),
-  - measured timings: a number with a unit of time, a speed-up ("2.5x faster"), a percentage,
+  - measurements: a number with a unit of time or of throughput, a speed-up ("2.5x faster"), a
+    percentage,
   - session history: "session", "review mend", "issue N", and dates of measurements (2026-11).
 Measurements live in bench/results/*.md, linked from the constant they chose.
 
@@ -31,9 +32,11 @@ HASH_SUFFIXES = {".cmake", ".txt", ".sh"}
 RULES = (
     ("commit id", re.compile(r"(?<![0-9A-Za-z_.#/-])(?=[0-9a-f]*[0-9])(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}(?![0-9A-Za-z_])")),
     ("card name", re.compile(r"\b(?:[ABHLV]\d{2,3}|GH\d{3}|GB\d{3}|RTX ?\d{4}|Tesla|Quadro|GeForce)\b")),
-    ("timing", re.compile(r"\b\d[\d,.]*\s?(?:ms|us|µs|ns|s|sec|secs|seconds?|minutes?|hours?)\b"
+    ("measurement", re.compile(r"\b\d[\d,.]*\s?(?:ms|us|µs|ns|s|sec|secs|seconds?|minutes?|hours?)\b"
                           r"|\b\d[\d,.]*(?:-\d[\d,.]*)?\s?x (?:faster|slower|as fast|the)\b"
-                          r"|\b\d[\d,.]*\s?%")),
+                          r"|\b\d[\d,.]*\s?%"
+                          r"|\b\d[\d,.]*\s?(?:[KMGT]i?B/s|[KMG]?(?:keys|pairs|items|samples)/s|MTEPS|"
+                          r"(?:sources|distances)/s)")),
     ("session history", re.compile(r"\bsessions?\b|\breview mend|\bissue \d+", re.I)),
     ("date", re.compile(r"\b20\d\d-[01]\d\b")),
 )
