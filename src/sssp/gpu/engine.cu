@@ -188,6 +188,9 @@ class engine final : public detail::gpu_engine, private engine_context {
     stamp_ = device_array<std::uint32_t>(n_, "the iteration stamps");
     filed_ = device_array<std::uint32_t>(n_, "the filed buckets");
     ctl_ = device_array<control>(1, "the loop control");
+    // Every byte of the control is defined from its allocation on: the host reads it whole
+    // (read_control), whichever fields the solve's steps wrote.
+    DS_CUDA(cudaMemsetAsync(ctl_.get(), 0, sizeof(control), stream_));
     frontier_[0] = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the frontier");
     frontier_[1] = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the frontier");
     word_ = device_array<std::uint32_t>(1, "a flag");
