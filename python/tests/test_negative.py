@@ -10,6 +10,8 @@ from scipy.sparse import csgraph as scg
 
 from deltasplit import csgraph as dcg
 
+from conftest import assert_same_distances
+
 METHODS = ("auto", "BF", "J", "FW")
 WARNING = "Graph has negative weights"
 
@@ -45,14 +47,12 @@ def parallel_csr(matrix):
 
 
 def assert_close(ours, theirs, integer, rtol=1e-15):
-    assert ours.dtype == np.float64 and ours.shape == theirs.shape
-    assert np.array_equal(np.isinf(ours), np.isinf(theirs))
+    """conftest's checks (dtype, shape, unreachable vertices, integers identical), and real
+    distances within rtol of scipy's (relative to the largest, for those near zero)."""
+    assert_same_distances(ours, theirs, integer)
     finite = np.isfinite(theirs)
-    if integer:
-        assert np.array_equal(ours[finite], theirs[finite])
-    else:
-        scale = np.abs(theirs[finite]).max(initial=1.0)
-        np.testing.assert_allclose(ours[finite], theirs[finite], rtol=rtol, atol=rtol * scale)
+    scale = np.abs(theirs[finite]).max(initial=1.0)
+    np.testing.assert_allclose(ours[finite], theirs[finite], rtol=rtol, atol=rtol * scale)
 
 
 def assert_tree(matrix, sources, dist, pred):

@@ -183,26 +183,17 @@ bool dijkstra_reweighted(const signed_csr<W>& g, const std::vector<W>& reweighte
 // Sums of three int64 terms, exact (GCC and Clang's 128-bit integer).
 __extension__ using int128 = __int128;
 
-// w' = (w + h(u)) - h(v), in scipy's order for doubles; exact for int64 (>= 0 since h(v) <= h(u)
-// + w), distance_overflow past INT64_MAX - 1.
-std::int64_t reweight(std::int64_t w, std::int64_t hu, std::int64_t hv) {
-  const int128 exact = int128{w} + hu - hv;
-  if (exact >= unreachable<std::int64_t>())
-    throw distance_overflow("a reweighted arc passes 2^63 - 2 (int64 distances)");
+// (x + y) - z, for the reweighted arcs w' = (w + h(u)) - h(v) and the distances mapped back d =
+// (d' + h(t)) - h(s): in scipy's order for doubles; exact for int64, distance_overflow where the
+// result does not fit below INT64_MAX (a reweighted arc or a distance too long for 63 bits).
+std::int64_t plus_minus(std::int64_t x, std::int64_t y, std::int64_t z) {
+  const int128 exact = int128{x} + y - z;
+  if (exact >= unreachable<std::int64_t>() || exact < std::numeric_limits<std::int64_t>::min())
+    throw distance_overflow("a reweighted arc or distance passes 2^63 - 2 (int64 distances)");
   return static_cast<std::int64_t>(exact);
 }
 
-double reweight(double w, double hu, double hv) { return (w + hu) - hv; }
-
-// d(s, t) = (d'(s, t) + h(t)) - h(s), in scipy's order for doubles; exact for int64.
-std::int64_t map_back(std::int64_t d, std::int64_t hs, std::int64_t ht) {
-  const int128 exact = int128{d} + ht - hs;
-  if (exact >= unreachable<std::int64_t>())
-    throw distance_overflow("a distance passes 2^63 - 2 (int64 distances)");
-  return static_cast<std::int64_t>(exact);
-}
-
-double map_back(double d, double hs, double ht) { return (d + ht) - hs; }
+double plus_minus(double x, double y, double z) { return (x + y) - z; }
 
 }  // namespace
 
@@ -239,7 +230,7 @@ void johnson(const signed_csr<W>& g, span<vertex_t> sources, W* dist, vertex_t* 
   std::vector<W> reweighted(g.targets.size());
   for (vertex_t u = 0; u < g.num_vertices; ++u)
     for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
-      reweighted[e] = reweight(g.weights[e], h[u], h[g.targets[e]]);
+      reweighted[e] = plus_minus(g.weights[e], h[u], h[g.targets[e]]);
   const std::size_t n = g.num_vertices;
   if (sources.empty()) return;
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -254,7 +245,7 @@ void johnson(const signed_csr<W>& g, span<vertex_t> sources, W* dist, vertex_t* 
       const bool dropped = dijkstra_reweighted(g, reweighted, s, row, parent, settled);
       if (dropped) check_dropped(g, row);
       for (std::size_t t = 0; t < n; ++t)
-        if (row[t] != unreachable<W>()) row[t] = map_back(row[t], h[s], h[t]);
+        if (row[t] != unreachable<W>()) row[t] = plus_minus(row[t], h[t], h[s]);
     }
   });
 }
