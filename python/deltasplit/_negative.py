@@ -26,7 +26,6 @@ negative weights with a ValueError.
 import warnings
 
 import numpy as np
-from scipy.sparse.csgraph import NegativeCycleError
 
 from . import _core
 
@@ -113,6 +112,7 @@ def _solve(method, arrays, sources, return_predecessors):
                                         np.ascontiguousarray(sources, dtype=np.uint32), dist.reshape(-1),
                                         None if pred is None else pred.reshape(-1))
     if cycle >= 0:
+        from scipy.sparse.csgraph import NegativeCycleError  # imported when needed, as csgraph imports scipy
         raise NegativeCycleError(f"Negative cycle detected on node {cycle}")
     return dist, pred
 

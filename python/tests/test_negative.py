@@ -21,8 +21,8 @@ def negative_graph(n, m, seed, integer):
     p(v) with b >= 0 (zero for every fifth arc: zero-weight cycles) and potentials p. Built as CSR
     arrays, so that parallel arcs and explicit zeros stay arcs (a COO would sum the duplicates).
     Integer graphs keep only the lightest of parallel arcs: scipy converts an integer CSR to
-    float64 summing its duplicates (negative cycles appear), where a float64 one keeps the lightest
-    as deltasplit does."""
+    float64 summing its duplicates (negative cycles appear), where its Bellman-Ford and Johnson
+    relax the duplicates of a float64 one as parallel arcs, as deltasplit does."""
     rng = np.random.default_rng(seed)
     p = rng.integers(0, 50, n) if integer else rng.uniform(0, 5, n)
     u, v = rng.integers(0, n, m), rng.integers(0, n, m)
