@@ -7,8 +7,10 @@ count (not ``unweighted``); every other graph stays on delta-stepping. Methods:
 * 'BF': Bellman-Ford label correcting, one run per index (a negative cycle is an error only when an
   index reaches it, as in scipy's bellman_ford);
 * 'J', 'auto', 'FW', and dijkstra: Johnson's reweighting (potentials once, then Dijkstra per index
-  on all cores); a negative cycle anywhere is an error. 'FW' and 'auto' (which scipy may send to
-  Floyd-Warshall) give the same distances by Johnson, in O(n m log n) rather than O(n^3).
+  on all cores); a negative cycle anywhere is an error. 'FW' (and 'auto' where scipy would choose
+  Floyd-Warshall: no indices, N^2 / 4 arcs or more) gives Floyd-Warshall's distances by Johnson, in
+  O(n m log n) rather than O(n^3), on the graph without its self-loops: Floyd-Warshall sets every
+  d(v, v) to 0, so that a negative self-loop is no negative cycle there, as in scipy.
   dijkstra warns as scipy's does (same message, UserWarning), then answers exactly where scipy's
   label-setting search may not.
 
@@ -65,9 +67,23 @@ def shortest_path(a, method, directed, indices, return_predecessors):
     already checked ('FW' without indices)."""
     if method == "D":
         return dijkstra(a, directed, indices, return_predecessors, np.inf, False)
-    flat, shape = _indices(indices, a.shape[0])
+    n = a.shape[0]
+    if method == "auto":  # scipy's choice: Floyd-Warshall for graphs of N^2 / 4 arcs or more, without indices
+        method = "FW" if indices is None and a.nnz >= n * n / 4 else "J"
+    if method == "FW":  # Floyd-Warshall sets every d(v, v) to 0 first, so self-loops do not count
+        a = _without_self_loops(a)
+    flat, shape = _indices(indices, n)
     dist, pred = _rows(a, directed, flat, "bellman_ford" if method == "BF" else "johnson", return_predecessors)
     return _shaped(dist, pred, shape)
+
+
+def _without_self_loops(a):
+    """a without its diagonal entries (from the CSR arrays: a COO would sum duplicates)."""
+    n = a.shape[0]
+    rows = np.repeat(np.arange(n), np.diff(a.indptr))
+    keep = a.indices != rows
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows[keep], minlength=n))])
+    return type(a)((a.data[keep], a.indices[keep], indptr), shape=a.shape)
 
 
 def _indices(indices, n):

@@ -140,6 +140,18 @@ def test_negative_cycle_raises_scipys_error(method, directed):
         scg.shortest_path(g, method=method if method != "D" else "J", directed=directed)
 
 
+def test_floyd_warshall_ignores_self_loops_as_scipys():
+    # scipy's Floyd-Warshall sets d(v, v) = 0 first: a negative self-loop is no cycle there
+    g = sp.csr_matrix(np.array([[-1.0, 2, -1], [0, 0, 0], [0, 3, -4]]))
+    for method in ("FW", "auto"):  # auto: 5 arcs >= 9 / 4, scipy picks Floyd-Warshall
+        assert_close(dcg.shortest_path(g, method=method), scg.shortest_path(g, method=method), integer=True)
+    for method in ("J", "BF"):
+        with pytest.raises(scg.NegativeCycleError, match="node [02]"):
+            dcg.shortest_path(g, method=method)
+    with pytest.raises(scg.NegativeCycleError):
+        dcg.shortest_path(g, indices=[1])  # auto with indices: Johnson, as scipy
+
+
 def test_bellman_ford_answers_from_indices_that_reach_no_cycle():
     # 0 -> 1 only; the cycle 2 <-> 3 is reached from 2 and 3, never from 0 or 1
     g = sp.csr_matrix(([4.0, -3.0, 1.0], ([0, 2, 3], [1, 3, 2])), shape=(4, 4))
