@@ -6,8 +6,10 @@ explicit zeros of a sparse matrix are zero-weight edges, duplicate entries of a 
 minimum, dense inputs take 0, inf and NaN as "no edge", ``directed=False`` uses every edge both
 ways, ``unweighted`` counts edges, ``limit`` reports pairs farther apart as unreachable, and
 ``min_only`` gives each vertex its distance from the nearest index. Plus ``strategy=`` (a deltasplit
-strategy) and ``device=`` ('auto', 'gpu', 'cpu'). Negative weights raise ValueError (scipy only
-warns and may answer wrongly).
+strategy) and ``device=`` ('auto', 'gpu', 'cpu'). Graphs with negative weights are solved by
+Bellman-Ford and Johnson's reweighting instead (deltasplit._negative: exact, scipy's
+NegativeCycleError on a negative cycle; dijkstra warns first, as scipy's does); bellman_ford and
+johnson are offered too.
 
 Several indices without predecessors are solved together by the batched many-source solver
 (Graph.distance_matrix, which takes the limit as its cutoff): on the GPU in batches of sources that
@@ -20,11 +22,12 @@ import math
 
 import numpy as np
 
+from . import _negative
 from ._graph import STRATEGIES, Graph, _device_module, device_rows
 
 NO_PREDECESSOR = -9999
 
-__all__ = ["dijkstra", "shortest_path", "NO_PREDECESSOR"]
+__all__ = ["dijkstra", "shortest_path", "bellman_ford", "johnson", "NO_PREDECESSOR"]
 
 
 def _to_csr(csgraph):
@@ -168,6 +171,9 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
     else:
         xp = np
         n = _to_csr(csgraph).shape[0]
+    negative = _negative.negative_graph(csgraph, unweighted)
+    if negative is not None:
+        return _negative.dijkstra(negative, directed, indices, return_predecessors, limit, min_only)
     flat, shape = _indices(indices, n)
     if min_only:
         return _min_only(csgraph, directed, flat, return_predecessors, unweighted, limit, strategy, device, xp)
@@ -231,10 +237,30 @@ def _min_only(csgraph, directed, flat, return_predecessors, unweighted, limit, s
 
 def shortest_path(csgraph, method="auto", directed=True, return_predecessors=False, unweighted=False,
                   overwrite=False, indices=None, *, strategy="multisplit", device="auto"):
-    """scipy.sparse.csgraph.shortest_path for non-negative weights, solved by deltasplit: every
-    method ('auto', 'D', 'FW', 'BF', 'J') gives the same distances, computed by delta-stepping.
-    overwrite is accepted for compatibility and ignored (the input is never changed)."""
+    """scipy.sparse.csgraph.shortest_path, solved by deltasplit: every method ('auto', 'D', 'FW',
+    'BF', 'J') gives the same distances, computed by delta-stepping for non-negative weights (by
+    deltasplit._negative for negative ones). 'FW' takes no indices, as in scipy. overwrite is
+    accepted for compatibility and ignored (the input is never changed)."""
     if method not in ("auto", "D", "FW", "BF", "J"):
         raise ValueError(f"unrecognized method '{method}'")
+    if method == "FW" and indices is not None:
+        raise ValueError("Cannot specify indices with method == 'FW'.")
+    negative = _negative.negative_graph(csgraph, unweighted)
+    if negative is not None:
+        return _negative.shortest_path(negative, method, directed, indices, return_predecessors)
     return dijkstra(csgraph, directed=directed, indices=indices, return_predecessors=return_predecessors,
                     unweighted=unweighted, strategy=strategy, device=device)
+
+
+def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False, *,
+                 strategy="multisplit", device="auto"):
+    """scipy.sparse.csgraph.bellman_ford: shortest_path(method='BF')."""
+    return shortest_path(csgraph, "BF", directed, return_predecessors, unweighted, indices=indices,
+                         strategy=strategy, device=device)
+
+
+def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False, *,
+            strategy="multisplit", device="auto"):
+    """scipy.sparse.csgraph.johnson: shortest_path(method='J')."""
+    return shortest_path(csgraph, "J", directed, return_predecessors, unweighted, indices=indices,
+                         strategy=strategy, device=device)

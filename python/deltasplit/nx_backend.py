@@ -4,10 +4,17 @@
 
 works on a plain NetworkX graph: NetworkX converts it with convert_from_nx (a wrapper that keeps
 G and builds deltasplit Graphs per weight attribute on demand) and calls the functions below.
-can_run declines what delta-stepping cannot do, so that NetworkX falls back to its own code:
-callable weights, negative weights, and unknown keyword arguments.
+can_run declines unknown keyword arguments. Weights delta-stepping cannot take (callable,
+negative, not finite, not numbers) go to NetworkX's own implementation either way: when NetworkX
+picks the backend itself, should_run declines them and NetworkX runs its own code; when the call
+forces ``backend="deltasplit"`` (where NetworkX asks can_run only, and would raise rather than fall
+back), the function below hands the call to NetworkX's implementation with a RuntimeWarning saying
+why, so the answer (or NetworkX's error) is NetworkX's.
 """
+import functools
+import inspect
 import math
+import warnings
 
 import networkx as nx
 import numpy as np
@@ -108,15 +115,32 @@ def can_run(name, args, kwargs):
     bound = _arguments(name, args, kwargs)
     if set(bound) - _KEYWORDS[name]:
         return f"unsupported arguments: {sorted(set(bound) - _KEYWORDS[name])}"
-    G = _nx_graph(args[0]) if args else None
-    if G is None:
-        return "no graph"
-    why = _weights_ok(G, bound.get("weight", "weight"))
-    return True if not why else why
+    return True if args else "no graph"
 
 
 def should_run(name, args, kwargs):
-    return True
+    why = _weights_ok(_nx_graph(args[0]), _arguments(name, args, kwargs).get("weight", "weight"))
+    return True if not why else why
+
+
+def _or_networkx(function):
+    """function, or NetworkX's own implementation of it (with a RuntimeWarning saying why) when
+    the graph's weights are ones delta-stepping cannot take (the forced backend="deltasplit" case:
+    see the module's documentation)."""
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def run(G, *args, **kwargs):
+        bound = signature.bind(G, *args, **kwargs)
+        bound.apply_defaults()
+        why = _weights_ok(_nx_graph(G), bound.arguments["weight"])
+        if not why:
+            return function(G, *args, **kwargs)
+        warnings.warn(f"deltasplit backend: {function.__name__} runs NetworkX's own implementation ({why})",
+                      RuntimeWarning, stacklevel=2)
+        return getattr(nx, function.__name__)(_nx_graph(G), *args, backend="networkx", **kwargs)
+
+    return run
 
 
 def _solve(G, source, weight, cutoff=None, predecessors=False):
@@ -160,6 +184,7 @@ def _count(name):
     calls[name] = calls.get(name, 0) + 1
 
 
+@_or_networkx
 def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight"):
     _count("single_source_dijkstra")
     dist, parent, nodes = _solve(G, source, weight, cutoff, predecessors=True)
@@ -172,11 +197,13 @@ def single_source_dijkstra(G, source, target=None, cutoff=None, weight="weight")
     return dist, paths
 
 
+@_or_networkx
 def single_source_dijkstra_path_length(G, source, cutoff=None, weight="weight"):
     _count("single_source_dijkstra_path_length")
     return _solve(G, source, weight, cutoff)[0]
 
 
+@_or_networkx
 def dijkstra_path(G, source, target, weight="weight"):
     _count("dijkstra_path")
     return single_source_dijkstra(G, source, target=target, weight=weight)[1]
@@ -193,6 +220,7 @@ def _path_length(G, source, target, weight):
     return dist[target]
 
 
+@_or_networkx
 def dijkstra_path_length(G, source, target, weight="weight"):
     _count("dijkstra_path_length")
     return _path_length(G, source, target, weight)
@@ -204,6 +232,7 @@ def dijkstra_path_length(G, source, target, weight="weight"):
 _ALL_PAIRS_BLOCK_BYTES = 64 << 20
 
 
+@_or_networkx
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     _count("all_pairs_dijkstra_path_length")
     g = G.solver_graph(weight)
@@ -216,8 +245,9 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
             yield (nodes[first + i], _lengths(d, nodes, nodes[first + i]))
 
 
+@_or_networkx
 def bellman_ford_path_length(G, source, target, weight="weight"):
-    _count("bellman_ford_path_length")  # can_run let only non-negative weights through
+    _count("bellman_ford_path_length")  # negative weights went to NetworkX (_or_networkx)
     return _path_length(G, source, target, weight)
 
 

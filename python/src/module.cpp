@@ -6,7 +6,8 @@
 // stream when the output is on the device).
 // C++ exceptions reach Python with their message: std::invalid_argument as ValueError,
 // std::out_of_range as IndexError, distance_overflow as OverflowError, graph::input_error as
-// deltasplit.InputError (a ValueError), everything else as RuntimeError.
+// deltasplit.InputError (a ValueError), everything else as RuntimeError; negative_cycle is returned
+// as a vertex (negative_weights_into).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -28,6 +29,7 @@
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/many_sources.hpp"
 #include "deltasplit/sssp.hpp"
+#include "sssp/negative_weights.hpp"
 
 #if DELTASPLIT_WITH_CUDA
 #include <cuda_runtime_api.h>
@@ -389,6 +391,58 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   return d;
 }
 
+// Negative weights (sssp/negative_weights.hpp), apart from the Graph class: the rows of dist (and
+// of pred when given), one per source, by "bellman_ford" (one label-correcting run per source) or
+// "johnson" (potentials once, then Dijkstra per source on `threads` threads) on CSR arrays: offsets
+// uint64, targets uint32, weights int64 or float64, dist of the weights' type (num_sources *
+// num_vertices entries, unreachable = INT64_MAX or inf), pred uint32. Returns -1, or a vertex on a
+// negative cycle (the Python layer raises scipy's NegativeCycleError naming it).
+template <class W>
+std::int64_t signed_rows(const std::string& method, const ds::sssp::signed_csr<W>& g, ds::graph::span<vertex_t> sources,
+                         const any_array& dist, const nb::object& pred, unsigned threads) {
+  const std::size_t cells = sources.size() * std::size_t{g.num_vertices};
+  if (on_device(dist) || dist.dtype() != nb::dtype<W>() || dist.shape(0) != cells)
+    throw std::invalid_argument("dist must hold one host row of the weights' type per source");
+  W* rows = static_cast<W*>(dist.data());
+  vertex_t* parents = nullptr;
+  if (!pred.is_none()) {
+    auto p = nb::cast<any_array>(pred);
+    if (on_device(p) || p.dtype() != nb::dtype<vertex_t>() || p.shape(0) != cells)
+      throw std::invalid_argument("pred must hold one host row of uint32 per source");
+    parents = static_cast<vertex_t*>(p.data());
+  }
+  nb::gil_scoped_release release;
+  try {
+    if (method == "johnson") {
+      ds::sssp::johnson(g, sources, rows, parents, threads);
+    } else if (method == "bellman_ford") {
+      for (std::size_t i = 0; i < sources.size(); ++i)
+        ds::sssp::bellman_ford(g, sources[i], rows + i * g.num_vertices,
+                               parents ? parents + i * g.num_vertices : nullptr);
+    } else {
+      throw std::invalid_argument("method must be 'bellman_ford' or 'johnson'; got '" + method + "'");
+    }
+  } catch (const ds::sssp::negative_cycle& e) {
+    return e.vertex();
+  }
+  return -1;
+}
+
+std::int64_t negative_weights_into(const std::string& method, std::uint64_t n, const any_array& offsets,
+                                   const any_array& targets, const any_array& weights, const any_array& sources,
+                                   const any_array& dist, const nb::object& pred, unsigned threads) {
+  if (n >= ds::graph::max_vertices) throw std::invalid_argument("too many vertices for 32-bit vertex ids");
+  const auto off = host_span<edge_t>(offsets, "offsets");
+  const auto tgt = host_span<vertex_t>(targets, "targets");
+  const auto src = host_span<vertex_t>(sources, "sources");
+  const auto num_vertices = static_cast<vertex_t>(n);
+  if (weights.dtype() == nb::dtype<std::int64_t>())
+    return signed_rows<std::int64_t>(method, {num_vertices, off, tgt, host_span<std::int64_t>(weights, "weights")},
+                                     src, dist, pred, threads);
+  return signed_rows<double>(method, {num_vertices, off, tgt, host_span<double>(weights, "weights")}, src, dist, pred,
+                             threads);
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -468,4 +522,8 @@ NB_MODULE(_core, m) {
   m.def("from_file", &from_file, nb::arg("path"), nb::arg("weight_seed") = 1, nb::arg("threads") = 0);
   m.def("from_device", &from_device, nb::arg("n"), nb::arg("offsets"), nb::arg("targets"), nb::arg("weights"),
         nb::arg("keep"));
+
+  m.def("negative_weights_into", &negative_weights_into, nb::arg("method"), nb::arg("n"), nb::arg("offsets"),
+        nb::arg("targets"), nb::arg("weights"), nb::arg("sources"), nb::arg("dist").noconvert(),
+        nb::arg("pred").none(), nb::arg("threads") = 0);
 }

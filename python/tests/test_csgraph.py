@@ -215,10 +215,11 @@ def test_non_square_raises():
         dcg.dijkstra(sp.csr_matrix((2, 3)))
 
 
-def test_negative_weights_raise():
+def test_graph_refuses_negative_weights():
+    # delta-stepping needs weights >= 0; csgraph solves negative ones apart (test_negative.py)
     m = sp.csr_matrix(np.array([[0, -1.0], [0, 0]]))
     with pytest.raises(ValueError, match="negative"):
-        dcg.dijkstra(m)
+        deltasplit.Graph.from_scipy(m)
 
 
 def test_nan_weights_raise():

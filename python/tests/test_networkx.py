@@ -76,20 +76,65 @@ def test_multigraph_takes_the_lightest_parallel_edge():
     assert nx.single_source_dijkstra_path_length(G, "a", backend="deltasplit") == {"a": 0, "b": 2, "c": 3}
 
 
-def test_can_run_declines_what_delta_stepping_cannot_do():
+def test_can_run_and_should_run_decline_what_delta_stepping_cannot_do():
     G = nx.DiGraph()
     G.add_edge(0, 1, weight=-1)
-    assert nx_backend.can_run("bellman_ford_path_length", (G, 0, 1), {}) is not True
-    assert nx_backend.can_run("single_source_dijkstra", (G, 0), {"weight": lambda u, v, d: 1}) is not True
     assert nx_backend.can_run("astar_path", (G, 0, 1), {}) is False
-    G[0][1]["weight"] = 3
+    assert nx_backend.can_run("single_source_dijkstra", (G, 0), {"heuristic": None}) is not True
+    # weights are should_run's: can_run must say yes for the forced backend="deltasplit" to fall back
     assert nx_backend.can_run("bellman_ford_path_length", (G, 0, 1), {}) is True
-    # NetworkX falls back to its own code for what is declined
+    assert nx_backend.should_run("bellman_ford_path_length", (G, 0, 1), {}) is not True
+    assert nx_backend.should_run("single_source_dijkstra", (G, 0), {"weight": lambda u, v, d: 1}) is not True
+    G[0][1]["weight"] = 3
+    assert nx_backend.should_run("bellman_ford_path_length", (G, 0, 1), {}) is True
+
+
+def negative_and_cycle():
     H = nx.DiGraph()
     H.add_edge(0, 1, weight=-2)
     H.add_edge(1, 2, weight=3)
+    C = H.copy()
+    C.add_edge(2, 0, weight=-2)
+    return H, C
+
+
+def test_automatic_dispatch_leaves_unsolvable_weights_to_networkx(recwarn):
+    """NetworkX picks the backend (backend_priority): should_run declines negative and callable
+    weights and NetworkX runs its own code, without a word from the backend."""
+    H, C = negative_and_cycle()
+    before = dict(nx_backend.calls)
     with nx.config.backend_priority(algos=["deltasplit"]):
         assert nx.bellman_ford_path_length(H, 0, 2) == 1
+        with pytest.raises(nx.NetworkXUnbounded):
+            nx.bellman_ford_path_length(C, 0, 2)
+        assert nx.single_source_dijkstra_path_length(H, 1, weight=lambda u, v, d: 5) == {1: 0, 2: 5}
+        H.add_edge(0, 1, weight=2)  # every weight >= 0 now: the backend solves it
+        assert nx.single_source_dijkstra_path_length(H, 1) == {1: 0, 2: 3}
+    assert nx_backend.calls.get("bellman_ford_path_length", 0) == before.get("bellman_ford_path_length", 0)
+    assert nx_backend.calls["single_source_dijkstra_path_length"] == \
+        before.get("single_source_dijkstra_path_length", 0) + 1
+    assert not [w for w in recwarn if "deltasplit backend" in str(w.message)]
+
+
+def test_forced_backend_falls_back_to_networkx_with_a_warning():
+    """backend="deltasplit" forced: NetworkX asks can_run only and would raise NotImplementedError;
+    the backend runs NetworkX's own implementation instead and says so."""
+    H, C = negative_and_cycle()
+    before = dict(nx_backend.calls)
+    with pytest.warns(RuntimeWarning, match="bellman_ford_path_length runs NetworkX's own.*negative"):
+        assert nx.bellman_ford_path_length(H, 0, 2, backend="deltasplit") == 1
+    with pytest.warns(RuntimeWarning, match="negative"), pytest.raises(nx.NetworkXUnbounded):
+        nx.bellman_ford_path_length(C, 0, 2, backend="deltasplit")
+    weight = lambda u, v, d: 5  # noqa: E731
+    with pytest.warns(RuntimeWarning, match="callable"):
+        got = nx.single_source_dijkstra(H, 0, weight=weight, backend="deltasplit")
+    assert got == nx.single_source_dijkstra(H, 0, weight=weight)
+    with pytest.warns(RuntimeWarning, match="callable"):
+        got = dict(nx.all_pairs_dijkstra_path_length(H, weight=weight, backend="deltasplit"))
+    assert got == dict(nx.all_pairs_dijkstra_path_length(H, weight=weight))
+    with pytest.warns(RuntimeWarning, match="negative"):
+        assert nx.dijkstra_path(H, 0, 2, backend="deltasplit") == nx.dijkstra_path(H, 0, 2)
+    assert nx_backend.calls == before  # no deltasplit solve ran
 
 
 # NetworkX's own tests of these functions, with the backend converting every graph. The plugin
