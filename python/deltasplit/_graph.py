@@ -67,7 +67,8 @@ def choose_weights(w, n, xp=np):
     lo, hi = float(w.min()), float(w.max())
     if lo < 0:
         raise ValueError(f"negative weights are not supported (found {lo}); shortest paths by "
-                         "delta-stepping need non-negative weights (deltasplit.csgraph.shortest_path, bellman_ford and johnson solve negative weights)")
+                         "delta-stepping need non-negative weights (deltasplit.csgraph's shortest_path, "
+                         "bellman_ford and johnson solve negative weights)")
     integral = w.dtype.kind in "iub" or bool((w == xp.floor(w)).all())
     if integral and hi * max(n - 1, 1) <= _UINT32_MAX - 1:
         return w.astype(xp.uint32)
