@@ -462,7 +462,7 @@ class Network:
         types = [ALIASES.get(t.lower(), t.lower()) if isinstance(t, str) else t
                  for t in ([type] if isinstance(type, str) else list(type))]
         decay = ALIASES.get(decay.lower(), decay.lower()) if isinstance(decay, str) else decay
-        distances = list(distance) if isinstance(distance, (list, tuple, np.ndarray, pd.Index)) else [distance]
+        distances = list(distance) if _is_list(distance) else [distance]
         for t in types:
             if t not in AGGREGATIONS:
                 raise ValueError(f"unknown aggregation {t!r}; expected one of {', '.join(AGGREGATIONS)}")
@@ -477,8 +477,7 @@ class Network:
         positions, values = self._variables[name]
         g = self.graph(imp_name, reverse=True)
         results = aggregate_blocks(self, g, positions, values, [float(r) for r in distances], types, decay)
-        if isinstance(type, str) and len(distances) == 1 and not isinstance(distance, (list, tuple, np.ndarray,
-                                                                                          pd.Index)):
+        if isinstance(type, str) and not _is_list(distance):
             return pd.Series(results[(types[0], float(distances[0]))], index=self.node_ids, name=name)
         columns = pd.MultiIndex.from_tuples([(t, r) for t in types for r in distances], names=["type", "distance"])
         return pd.DataFrame({(t, r): results[(t, float(r))] for t in types for r in distances},
@@ -668,6 +667,10 @@ class _ArcLookup:
         out = np.full(n, self.none, dtype=self.dtype)
         out[reached] = acc[reached]
         return out
+
+
+def _is_list(value):
+    return isinstance(value, (list, tuple, np.ndarray, pd.Index, pd.Series))
 
 
 def _pick_node_ids(nodes, node_id):

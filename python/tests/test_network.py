@@ -206,6 +206,8 @@ def test_to_parquet_writes_the_long_table(tmp_path):
     with pytest.raises(FileExistsError):
         net.to_parquet(path, net.node_ids[:1], net.node_ids[:1])
     assert len(pq.read_table(path)) == rows
+    assert net.to_parquet(tmp_path / "none.parquet", [], net.node_ids) == 0
+    assert pq.read_table(tmp_path / "none.parquet").column_names == ["origin", "destination", "distance"]
 
 
 @pytest.mark.parametrize("twoway", [True, False])
@@ -620,6 +622,13 @@ def test_cli_accessibility(city_files):
     assert list(acc.columns) == ["node_id", "sum_10", "sum_30", "count_10", "count_30"]
     np.testing.assert_allclose(acc.sum_30, brute_aggregate(ref, np.array([1, 5, 5, 20]), np.array([3.0, 4, 1.5, 7]),
                                                            30, "sum", "flat"))
+    # places by coordinates, snapped to their nearest nodes; a count
+    pd.DataFrame({"x": net.x[[1, 20]] + 0.2, "y": net.y[[1, 20]]}).to_csv(tmp / "shops.csv", index=False)
+    assert main(["accessibility", "--nodes", str(tmp / "nodes.csv"), "--edges", str(tmp / "edges.csv"),
+                 "--impedance", "w", "--oneway", "--values", str(tmp / "shops.csv"), "--distance", "25",
+                 "--type", "count", "-o", str(tmp / "shops_out.csv")]) == 0
+    np.testing.assert_array_equal(pd.read_csv(tmp / "shops_out.csv").count_25,
+                                  brute_aggregate(ref, np.array([1, 20]), np.ones(2), 25, "count", "flat"))
 
 
 def test_cli_errors_name_the_file_and_line(city_files, capsys):
