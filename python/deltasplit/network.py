@@ -7,7 +7,8 @@ along the chosen path), accessibility (values placed on nodes, aggregated within
 every node with a decay), the nearest places of a category, isochrones, and a map picture of a
 result per node. Every answer is computed by ``deltasplit.Graph``'s batched, cutoff-limited
 many-source solves (``distance_matrix``: on the GPU when one is usable, on the CPU otherwise),
-in blocks of rows so that memory stays bounded.
+in blocks of rows so that memory stays bounded; each block comes to host memory, where numpy
+reduces it (reached pairs scattered into per-node results).
 
 Node ids are the caller's (a pandas index); results are numpy arrays or pandas objects indexed
 by node id. Distances have the type the package gives for the impedance: uint32 for integer
@@ -51,7 +52,10 @@ class Network:
     snapping measures Euclidean distance in their unit.
 
     strategy, device: how the solves run (``deltasplit.Graph.distance_matrix``'s arguments; the
-    default runs on the GPU when one is usable). block_entries: the most distances held at
+    default runs on the GPU when one is usable, one Dijkstra per source on the CPU otherwise).
+    strategy='phast' contracts the graph once (seconds) and then answers each source by one
+    sweep, several times cheaper than a Dijkstra on the CPU: worth it past a few thousand
+    sources (bench/results/road.md). block_entries: the most distances held at
     once by a block of rows (sources x columns); the default, 2**25, keeps a block near 128 MiB
     of uint32 and a few times that for its float64 work arrays.
     """
@@ -500,7 +504,7 @@ class Network:
 
     def nearest_pois(self, distance, category, num_pois=1, max_distance=None, imp_name=None, include_poi_ids=False):
         """The distances from every node to its `num_pois` nearest places of `category` within
-        min(distance, set_pois' maxdist) (inclusive), in pandana's shape: a DataFrame indexed
+        `distance` (inclusive; at most set_pois' maxdist, as in pandana), in pandana's shape: a DataFrame indexed
         by node id with columns 1..num_pois, nearest first, `max_distance` (default: distance)
         where fewer places are in reach; include_poi_ids adds columns poi1..poiN with the
         places' ids (NaN where none). Places at one distance come in the order set_pois got
@@ -515,9 +519,11 @@ class Network:
             raise ValueError(f"num_pois ({num_pois}) is more than set_pois' maxitems ({maxitems})")
         if not distance >= 0:
             raise ValueError(f"distance must be >= 0; got {distance!r}")
+        if distance > maxdist:
+            raise ValueError(f"distance ({distance}) is more than set_pois' maxdist ({maxdist}) for {category!r}")
         max_distance = distance if max_distance is None else max_distance
         g = self.graph(imp_name, reverse=True)
-        dist, which = nearest_blocks(self, g, positions, min(float(distance), maxdist), int(num_pois))
+        dist, which = nearest_blocks(self, g, positions, float(distance), int(num_pois))
         found = which >= 0
         dist = np.where(found, dist, float(max_distance))
         df = pd.DataFrame(dist, index=self.node_ids, columns=list(range(1, num_pois + 1)))

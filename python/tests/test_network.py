@@ -320,9 +320,11 @@ def test_nearest_pois_equal_brute_force(small_city):
     for j in range(4):
         want = [ids[w] if w >= 0 else None for w in which[:, j]]
         assert [None if pd.isna(v) else v for v in got[f"poi{j + 1}"]] == want
-    capped = net.nearest_pois(100, "shops", num_pois=2, max_distance=-1)  # set_pois' maxdist (20) bounds it
+    full = net.nearest_pois(20, "shops", num_pois=2, max_distance=-1)
     dist20, which20 = brute_nearest(D, nodes, 20, 2)
-    np.testing.assert_array_equal(capped.to_numpy(), np.where(which20 >= 0, dist20, -1))
+    np.testing.assert_array_equal(full.to_numpy(), np.where(which20 >= 0, dist20, -1))
+    with pytest.raises(ValueError, match="maxdist"):
+        net.nearest_pois(21, "shops")
     with pytest.raises(ValueError, match="maxitems"):
         net.nearest_pois(15, "shops", num_pois=5)
     with pytest.raises(ValueError, match="category"):
