@@ -176,6 +176,19 @@ def test_shortest_path_lengths_equal_dijkstra(twoway, real):
                                ref[o, d2], rtol=1e-6 if real else 0)
 
 
+def test_huge_weights():
+    """Integer weights whose paths could pass 2**32: distances in the package's real type."""
+    ids = np.arange(6)
+    w = np.array([3_000_000_000, 4_000_000_000, 1, 0, 2_500_000_000], dtype=np.int64)
+    net = Network(pd.Series(ids * 1.0), pd.Series(ids * 0.0), ids[:-1], ids[1:], pd.DataFrame({"w": w}),
+                  twoway=False)
+    got = net.shortest_path_lengths(np.zeros(6, dtype=np.int64), ids)
+    assert got.dtype.kind == "f"
+    np.testing.assert_allclose(got, np.concatenate([[0], np.cumsum(w)]), rtol=1e-7)
+    net.set(ids[[5, 2]], [1.0, 2.0])
+    np.testing.assert_array_equal(net.aggregate(1e10, type="count", decay="flat").to_numpy(), [2, 2, 2, 1, 1, 1])
+
+
 def test_od_table_and_blocks_bounded():
     net = grid(8, 8, seed=5, twoway=False)
     ref = all_pairs(net)
@@ -407,6 +420,8 @@ def test_from_osmnx_graph():
     t, m = net.shortest_path_lengths([101], [103], imp_name="travel_time", sum_along="length")
     assert float(t[0]) == 110.0 and float(m[0]) == 1800.0
     assert net.get_node_ids([13.409], [52.509]).tolist() == [103]
+    two = Network.from_osmnx(nx.MultiGraph(G), impedances="length")  # undirected: two-way streets
+    assert two.twoway and as_float(two.shortest_path_lengths([103], [101])).tolist() == [1600.0]
 
 
 def test_from_tables_parquet_geoparquet_and_csv(tmp_path):
