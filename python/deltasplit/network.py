@@ -621,6 +621,7 @@ class Network:
             fig.colorbar(points, ax=ax, shrink=0.7)
         ax.set_aspect(1 / math.cos(math.radians(float(np.mean(self.y)))) if self.lonlat and self.num_nodes else "equal")
         ax.autoscale_view()
+        ax.ticklabel_format(useOffset=False)  # coordinates as they are, not as offsets from a corner
         if title:
             ax.set_title(title)
         return fig
