@@ -654,7 +654,9 @@ class _ArcLookup:
     def path_sums(self, predecessors, source):
         """The second impedance summed along the tree's path from the source to every vertex
         (unreachable: self.none), by pointer jumping: after round j every vertex holds the sum
-        over its 2**j nearest tree arcs and points 2**j arcs up, so log2(depth) rounds finish."""
+        over its 2**j nearest tree arcs and points 2**j arcs up, so log2(depth) rounds finish.
+        A path of a tree has fewer than n arcs; pointers still up after bit_length(n) rounds
+        would go round a cycle, which is an error, not a hang."""
         n = len(predecessors)
         parent = predecessors.astype(np.int64)
         parent[parent == Graph.NO_VERTEX] = -1
@@ -666,11 +668,15 @@ class _ArcLookup:
         acc[child] = self.weights[np.searchsorted(self.keys, parent[child] * self.n + child)]
         up = parent.copy()
         active = np.flatnonzero(up >= 0)
-        while active.size:
+        for _ in range(n.bit_length()):
+            if not active.size:
+                break
             p = up[active]
             acc[active] += acc[p]
             up[active] = up[p]
             active = active[up[active] >= 0]
+        if active.size:
+            raise RuntimeError(f"the predecessors from {source} hold a cycle through vertex {int(active[0])}")
         out = np.full(n, self.none, dtype=self.dtype)
         out[reached] = acc[reached]
         return out

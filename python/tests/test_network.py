@@ -257,6 +257,17 @@ def test_second_impedance_summed_along_the_path(twoway):
         np.testing.assert_allclose(float(lengths[i]), dist[r, d[i]], rtol=1e-6)
 
 
+def test_path_sums_follow_the_tree_and_refuse_a_cycle():
+    from deltasplit.network import _ArcLookup
+    net = Network(pd.Series(np.zeros(4)), pd.Series(np.zeros(4)), [0, 1, 2, 1], [1, 2, 1, 3],
+                  pd.DataFrame({"a": [1, 0, 0, 1], "b": [5, 6, 7, 8]}), twoway=False)
+    lookup = _ArcLookup(net, "a", "b")
+    none = Graph.NO_VERTEX
+    assert lookup.path_sums(np.array([none, 0, 1, 1], dtype=np.uint32), 0).tolist() == [0, 5, 11, 13]
+    with pytest.raises(RuntimeError, match="cycle"):  # 1 <-> 2 by zero-length arcs
+        lookup.path_sums(np.array([none, 2, 1, 1], dtype=np.uint32), 0)
+
+
 # -- accessibility --------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
