@@ -66,7 +66,8 @@ def main():
     o, d = rng.integers(0, n, args.pairs), rng.integers(0, n, args.pairs)
     print(f"# {os.path.basename(args.graph)}: {n} nodes, {len(src)} one-way edges; {args.valued} valued nodes, "
           f"distances {args.distances}; {args.pairs} OD pairs; deltasplit strategy {args.strategy}, "
-          f"GPU usable {deltasplit.gpu_available()}; {os.cpu_count()} CPU cores, {platform.processor() or platform.machine()}")
+          f"GPU usable {deltasplit.gpu_available()}; {os.cpu_count()} CPU cores, "
+          f"{platform.processor() or platform.machine()}")
     print("| library | task | median s | min s | max s |")
     print("|---|---|---|---|---|")
 

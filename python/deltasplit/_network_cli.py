@@ -83,7 +83,8 @@ def _check_known(net, ids, path, what):
     pos = net.node_ids.get_indexer(ids.to_numpy())
     bad = np.flatnonzero(pos < 0)
     if bad.size:
-        raise InputProblem(f"{_csv_line(path, int(bad[0]))}: {what} {_shown(ids.iloc[bad[0]])} is not a node of the network")
+        raise InputProblem(f"{_csv_line(path, int(bad[0]))}: {what} {_shown(ids.iloc[bad[0]])} "
+                           "is not a node of the network")
 
 
 def _load_network(args):

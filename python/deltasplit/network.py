@@ -445,13 +445,14 @@ class Network:
         """For every node, the values of `name` (set()) on nodes within `distance` of it,
         aggregated, exactly as pandana defines each: a Series indexed by node id.
 
-        type: one of AGGREGATIONS (or pandana's aliases: ave, avg, average, stddev, med): 'sum', 'mean' (the decayed sum divided by the count), 'min',
-        '25pct', 'median', '75pct', 'max' (the value at position int(count * q) of the sorted
-        values within reach; q = 0 and 1 are the least and the greatest), 'std' (population
-        standard deviation, never decayed), 'count'. decay: 'flat' (weight 1), 'linear'
-        (1 - d / distance), 'exp' or 'exponential' (exp(-d / distance)), d the node's distance *to* the value's
-        node. The radius is inclusive (d <= distance). Nodes with nothing in reach get 0 for
-        sum, mean, std and count and -1 for min, the quantiles and max (pandana's values).
+        type: one of AGGREGATIONS (or pandana's aliases ave, avg, average, stddev, med): 'sum',
+        'mean' (the decayed sum divided by the count), 'min', '25pct', 'median', '75pct', 'max'
+        (the value at position int(count * q) of the sorted values within reach; q = 0 and 1 are
+        the least and the greatest), 'std' (population standard deviation, never decayed),
+        'count'. decay: 'flat' (weight 1), 'linear' (1 - d / distance), 'exp' or 'exponential'
+        (exp(-d / distance)), d the node's distance *to* the value's node. The radius is
+        inclusive (d <= distance). Nodes with nothing in reach get 0 for sum, mean, std and count
+        and -1 for min, the quantiles and max (pandana's values).
 
         distance and type may also be lists: then a DataFrame with a column per (type, distance)
         pair (MultiIndex), computed from one set of solves cut off at the largest distance.

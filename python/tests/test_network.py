@@ -12,7 +12,6 @@ from scipy.sparse import csgraph as scg
 
 pd = pytest.importorskip("pandas", reason="deltasplit.network needs pandas")
 
-import deltasplit  # noqa: E402
 from deltasplit import Graph  # noqa: E402
 from deltasplit.network import AGGREGATIONS, DECAYS, Network, main  # noqa: E402
 
@@ -475,7 +474,8 @@ OSM_XML = """<?xml version='1.0' encoding='UTF-8'?>
   <way id="12"><nd ref="4"/><nd ref="1"/><tag k="highway" v="residential"/><tag k="oneway" v="-1"/></way>
   <way id="13"><nd ref="4"/><nd ref="5"/><tag k="highway" v="footway"/></way>
   <way id="14"><nd ref="5"/><nd ref="6"/><tag k="highway" v="service"/><tag k="access" v="private"/></way>
-  <way id="15"><nd ref="3"/><nd ref="6"/><nd ref="99"/><tag k="highway" v="primary"/><tag k="junction" v="roundabout"/></way>
+  <way id="15"><nd ref="3"/><nd ref="6"/><nd ref="99"/><tag k="highway" v="primary"/>
+    <tag k="junction" v="roundabout"/></way>
   <way id="16"><nd ref="6"/><nd ref="7"/><tag k="building" v="yes"/></way>
 </osm>
 """
@@ -667,7 +667,7 @@ def test_cli_errors_name_the_file_and_line(city_files, capsys):
     pd.DataFrame({"origin": [net.node_ids[0]], "destination": [net.node_ids[1]]}).to_csv(tmp / "p.csv", index=False)
     args = ["od", "--nodes", str(tmp / "nodes.csv"), "--pairs", str(tmp / "p.csv"), "-o", str(tmp / "o.csv")]
     assert main([*args[:1], "--edges", str(tmp / "bad_edges.csv"), *args[1:]]) == 2
-    assert f"bad_edges.csv:5: to node 77" in capsys.readouterr().err
+    assert "bad_edges.csv:5: to node 77" in capsys.readouterr().err
     edges = pd.read_csv(tmp / "edges.csv")
     edges["w"] = edges["w"].astype(object)
     edges.loc[6, "w"] = "far"
