@@ -17,6 +17,7 @@ import pandas as pd
 
 from ._network_aggregate import AGGREGATIONS, DECAYS
 from ._network_io import read_table, table_kind
+from .network import Network, _pick_edge_columns
 
 
 def _shown(value):
@@ -88,7 +89,6 @@ def _check_known(net, ids, path, what):
 
 
 def _load_network(args):
-    from .network import Network
     nodes = read_table(args.nodes, "nodes")
     edges = read_table(args.edges, "edges")
     id_col = args.node_id or next((c for c in ("id", "node_id", "osmid") if c in nodes.columns), nodes.columns[0])
@@ -106,7 +106,6 @@ def _load_network(args):
         if bad.size:
             raise InputProblem(f"{_csv_line(args.nodes, int(bad[0]))}: coordinate {c} is missing or not a number")
     try:
-        from .network import _pick_edge_columns
         frm, to = _pick_edge_columns(edges, args.edge_from, args.edge_to)
     except ValueError as e:
         raise InputProblem(f"{args.edges}: {e}") from e

@@ -713,6 +713,12 @@ def _pick_edge_columns(edges, edge_from, edge_to):
 
 
 def main(argv=None):
-    """The command line (``python -m deltasplit od|accessibility ...``): see _network_cli."""
+    """The command line, ``python -m deltasplit.network od|accessibility ...`` (_network_cli
+    says what each takes): returns the exit status, 0, or 2 on bad input."""
     from ._network_cli import run
     return run(argv)
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main())
