@@ -30,7 +30,8 @@ def load(path, scale):
     off, tgt, w = g.arrays()
     n = g.num_vertices
     src = np.repeat(np.arange(n), np.diff(off.astype(np.int64)))
-    w = np.maximum(np.rint(w.astype(np.float64) * scale), 1).astype(np.int64)  # pandana lifts 0 to 1/1000
+    # at least 1: pandana lifts a zero weight to a thousandth of a unit
+    w = np.maximum(np.rint(w.astype(np.float64) * scale), 1).astype(np.int64)
     return n, src, tgt.astype(np.int64), w
 
 

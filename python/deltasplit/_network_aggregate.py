@@ -14,9 +14,8 @@ import numpy as np
 
 AGGREGATIONS = ("sum", "mean", "min", "25pct", "median", "75pct", "max", "std", "count")
 DECAYS = ("exp", "linear", "flat")
-QUANTILES = {"min": 0.0, "25pct": 0.25, "median": 0.5, "75pct": 0.75, "max": 1.0}
-RANKED = ("25pct", "median", "75pct")  # quantiles that need the values in order (not min, max)
-EMPTY = {"sum": 0.0, "mean": 0.0, "std": 0.0, "count": 0.0}  # pandana's answer with nothing in reach; else -1
+# The quantiles that need the values in order (min and max are kept as running extremes).
+QUANTILES = {"25pct": 0.25, "median": 0.5, "75pct": 0.75}
 
 
 def decay_weights(d, radius, decay):
@@ -99,7 +98,7 @@ def aggregate_blocks(net, g, positions, values, radii, types, decay):
             else:
                 continue
             out[(t, radius)] = res
-    ranked = [t for t in types if t in RANKED]
+    ranked = [t for t in types if t in QUANTILES]
     if ranked:
         out.update(ranked_values(net, g, positions, values, radii, ranked,
                                  {r: acc[r]["count"].astype(np.int64) for r in radii}))

@@ -505,12 +505,12 @@ class Network:
 
     def nearest_pois(self, distance, category, num_pois=1, max_distance=None, imp_name=None, include_poi_ids=False):
         """The distances from every node to its `num_pois` nearest places of `category` within
-        `distance` (inclusive; at most set_pois' maxdist, as in pandana), in pandana's shape: a DataFrame indexed
-        by node id with columns 1..num_pois, nearest first, `max_distance` (default: distance)
-        where fewer places are in reach; include_poi_ids adds columns poi1..poiN with the
-        places' ids (NaN where none). Places at one distance come in the order set_pois got
-        them. Solved from the distinct places' nodes on the reverse graph, in blocks, keeping
-        each node's best num_pois."""
+        `distance` (inclusive; at most set_pois' maxdist, as in pandana), in pandana's shape: a
+        DataFrame indexed by node id with columns 1..num_pois, nearest first, `max_distance`
+        (default: distance) where fewer places are in reach; include_poi_ids adds columns
+        poi1..poiN with the places' ids (NaN where none). Places at one distance come in the
+        order set_pois got them. Solved from the distinct places' nodes on the reverse graph, in
+        blocks, keeping each node's best num_pois."""
         if category not in self._pois:
             raise ValueError(f"no places of category {category!r}: call set_pois first")
         maxdist, maxitems, positions, poi_ids = self._pois[category]
@@ -622,7 +622,7 @@ class Network:
             fig.colorbar(points, ax=ax, shrink=0.7)
         ax.set_aspect(1 / math.cos(math.radians(float(np.mean(self.y)))) if self.lonlat and self.num_nodes else "equal")
         ax.autoscale_view()
-        ax.ticklabel_format(useOffset=False)  # coordinates as they are, not as offsets from a corner
+        ax.ticklabel_format(useOffset=False)  # coordinates as they are, not offsets from a corner
         if title:
             ax.set_title(title)
         return fig

@@ -20,7 +20,7 @@ from conftest import ROOT  # noqa: E402
 QUANTILE = {"min": 0.0, "25pct": 0.25, "median": 0.5, "75pct": 0.75, "max": 1.0}
 
 
-# -- helpers ------------------------------------------------------------------------------------
+# -- helpers --------------------------------------------------------------------------------------
 
 def grid(rows, cols, seed=1, low=1, high=20, ids_from=1000, twoway=True, zero=0.0, real=False):
     """A rows x cols grid network: ids ids_from.., coordinates (col, row), random weights in
@@ -107,7 +107,7 @@ def assert_aggregate(ours, want, kind):
         np.testing.assert_allclose(ours, want, rtol=1e-10, atol=1e-9)
 
 
-# -- construction and errors ---------------------------------------------------------------------
+# -- construction and errors ----------------------------------------------------------------------
 
 def test_construction_checks_its_input():
     x = pd.Series([0.0, 1.0], index=[5, 6])
@@ -149,7 +149,7 @@ def test_empty_and_one_node_networks():
     assert one.get_node_ids([10.0], [10.0]).tolist() == ["a"]
 
 
-# -- origin-destination ----------------------------------------------------------------------------
+# -- origin-destination ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("twoway", [True, False])
 @pytest.mark.parametrize("real", [False, True])
@@ -314,7 +314,7 @@ def test_set_drops_missing_rows_with_a_warning():
         net.set(pd.Series([1000, 5]))
 
 
-# -- nearest places ----------------------------------------------------------------------------------
+# -- nearest places -------------------------------------------------------------------------------
 
 def brute_nearest(D, poi_nodes, radius, k):
     n = D.shape[0]
@@ -354,7 +354,7 @@ def test_nearest_pois_equal_brute_force(small_city):
         net.nearest_pois(15, "schools")
 
 
-# -- nearest nodes, isochrones, pictures -------------------------------------------------------------
+# -- nearest nodes, isochrones, pictures ----------------------------------------------------------
 
 def test_get_node_ids_projected_and_lonlat():
     rng = np.random.default_rng(2)
@@ -411,7 +411,7 @@ def test_plot_renders_a_png(small_city, tmp_path):
         net.plot(np.zeros(3))
 
 
-# -- readers -------------------------------------------------------------------------------------------
+# -- readers --------------------------------------------------------------------------------------
 
 def test_from_osmnx_graph():
     nx = pytest.importorskip("networkx")
@@ -506,7 +506,7 @@ def test_from_osm_extract(tmp_path):
         Network.from_osm(bad)
 
 
-# -- the bundled road graphs --------------------------------------------------------------------------
+# -- the bundled road graphs ----------------------------------------------------------------------
 
 def bundled(name):
     """A bundled graph's arcs: (n, sources, targets, weights), 0-based."""
@@ -538,7 +538,7 @@ def test_chicago_regional_od_and_accessibility():
             np.testing.assert_allclose(agg[(kind, r)].to_numpy()[sub], want, rtol=1e-5, atol=1e-5)
 
 
-# -- pandana as the reference ----------------------------------------------------------------------------
+# -- pandana as the reference ---------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def pandana_pair():
@@ -595,14 +595,15 @@ def test_nearest_pois_and_lengths_equal_pandana(pandana_pair):
     o = ours.node_ids[rng.integers(0, ours.num_nodes, 500)]
     d = ours.node_ids[rng.integers(0, ours.num_nodes, 500)]
     mine = as_float(ours.shortest_path_lengths(o, d))
-    with pytest.warns(UserWarning, match="unconnected"):  # pandana warns of the one-way streets' unreachable pairs
+    # pandana warns of the pairs the one-way streets leave unreachable
+    with pytest.warns(UserWarning, match="unconnected"):
         theirs_l = np.asarray(theirs.shortest_path_lengths(o, d))
     reached = np.isfinite(mine)
     np.testing.assert_array_equal(mine[reached], theirs_l[reached])
     assert np.all(theirs_l[~reached] == 4294967.295)  # pandana's unreachable
 
 
-# -- the command line ------------------------------------------------------------------------------------
+# -- the command line -----------------------------------------------------------------------------
 
 @pytest.fixture
 def city_files(tmp_path):
