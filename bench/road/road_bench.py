@@ -4,7 +4,7 @@ set-up (building the Network: pandana's contraction hierarchy, deltasplit's grap
 the median of --runs runs, answers checked equal.
 
     python bench/road/road_bench.py [--graph datasets/chicago-regional.mtx.gz] [--pairs 100000]
-        [--valued 2000] [--distances 2000 5000 10000] [--runs 3] [--strategy multisplit|phast]
+        [--valued 2000] [--distances 2000 5000 10000] [--runs 3] [--strategy auto|multisplit|phast]
 
 Weights are made integers (--scale units per weight unit, rounded; chicago-regional's miles
 become thousandths of a mile) so that both libraries compute the same exact distances: pandana
@@ -52,7 +52,7 @@ def main():
     p.add_argument("--valued", type=int, default=2000)
     p.add_argument("--distances", type=float, nargs="+", default=[2000.0, 5000.0, 10000.0])
     p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--strategy", default="multisplit")
+    p.add_argument("--strategy", default="auto")
     p.add_argument("--skip-pandana", action="store_true")
     p.add_argument("--skip-od", action="store_true", help="accessibility only")
     args = p.parse_args()

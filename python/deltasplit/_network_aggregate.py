@@ -12,10 +12,18 @@ goes to 0.
 """
 import numpy as np
 
+from ._graph import Graph
+
 AGGREGATIONS = ("sum", "mean", "min", "25pct", "median", "75pct", "max", "std", "count")
 DECAYS = ("exp", "linear", "flat")
 # The quantiles that need the values in order (min and max are kept as running extremes).
 QUANTILES = {"25pct": 0.25, "median": 0.5, "75pct": 0.75}
+
+
+def unreachable(dtype):
+    """What marks an unreachable node among distances of this type: INT_INFINITY for the
+    unsigned integer distances of integer impedances, inf for real ones."""
+    return Graph.INT_INFINITY if np.dtype(dtype).kind == "u" else np.inf
 
 
 def decay_weights(d, radius, decay):
@@ -27,9 +35,9 @@ def decay_weights(d, radius, decay):
     return np.exp(-d / radius)
 
 
-def reached_pairs(net, g, block):
+def reached_pairs(block):
     """The (row, column, distance) of every reached entry of a block of distances."""
-    r, c = np.nonzero(block != net._unreachable(g))
+    r, c = np.nonzero(block != unreachable(block.dtype))
     return r, c, block[r, c].astype(np.float64)
 
 
@@ -41,10 +49,10 @@ def group_ranks(keys):
     return np.arange(len(keys)) - np.repeat(starts, np.diff(np.r_[starts, len(keys)]))
 
 
-def aggregate_blocks(net, g, positions, values, radii, types, decay):
+def aggregate_blocks(net, solver, positions, values, radii, types, decay):
     """{(type, radius): float64 array of n} for the values at node positions (several may share a
-    node). g is the reverse graph: row u of a block holds the distances from every node to
-    valued node u."""
+    node). solver: (reverse graph, strategy), so that row u of a block holds the distances from
+    every node to valued node u."""
     n = net.num_nodes
     nodes, inverse = np.unique(positions, return_inverse=True)
     per_node = {
@@ -59,8 +67,8 @@ def aggregate_blocks(net, g, positions, values, radii, types, decay):
     acc = {r: {"count": np.zeros(n), "decayed": np.zeros(n), "sum": np.zeros(n), "squares": np.zeros(n),
                "min": np.full(n, np.inf), "max": np.full(n, -np.inf)} for r in radii}
     wanted = set(types)
-    for start, block in net._rows(g, nodes, None, max(radii)):
-        r, c, d = reached_pairs(net, g, block)
+    for start, block in net._rows(*solver, nodes, None, max(radii)):
+        r, c, d = reached_pairs(block)
         u = start + r
         for radius in radii:
             sel = d <= radius
@@ -100,12 +108,12 @@ def aggregate_blocks(net, g, positions, values, radii, types, decay):
             out[(t, radius)] = res
     ranked = [t for t in types if t in QUANTILES]
     if ranked:
-        out.update(ranked_values(net, g, positions, values, radii, ranked,
+        out.update(ranked_values(net, solver, positions, values, radii, ranked,
                                  {r: acc[r]["count"].astype(np.int64) for r in radii}))
     return out
 
 
-def ranked_values(net, g, positions, values, radii, types, counts):
+def ranked_values(net, solver, positions, values, radii, types, counts):
     """The quantiles: the values visited from the least up, in blocks (rows: the values' nodes),
     each node's running count of values in reach telling when its wanted rank passes."""
     n = net.num_nodes
@@ -122,8 +130,9 @@ def ranked_values(net, g, positions, values, radii, types, counts):
     k = max(1, net.block_entries // max(n, 1))
     for start in range(0, len(order), k):
         sources, rows = np.unique(item_node[start:start + k], return_inverse=True)
-        block = g.distance_matrix(sources, strategy=net.strategy, device=net.device, cutoff=max(radii))[rows]
-        r, c, d = reached_pairs(net, g, block)
+        g, strategy = solver
+        block = g.distance_matrix(sources, strategy=strategy, device=net.device, cutoff=max(radii))[rows]
+        r, c, d = reached_pairs(block)
         for radius in radii:
             sel = d <= radius
             rs, cs = r[sel], c[sel]
@@ -137,10 +146,10 @@ def ranked_values(net, g, positions, values, radii, types, counts):
     return found
 
 
-def nearest_blocks(net, g, positions, radius, k):
+def nearest_blocks(net, solver, positions, radius, k):
     """For every node, its k nearest places (positions: each place's node) within radius:
     (distances float64 (n, k), places (n, k) int64 with -1 where fewer are in reach), nearest
-    first, ties in the places' order. g is the reverse graph."""
+    first, ties in the places' order. solver: (reverse graph, strategy)."""
     n = net.num_nodes
     best_d = np.full((n, k), np.inf)
     best_p = np.full((n, k), -1, dtype=np.int64)
@@ -150,8 +159,8 @@ def nearest_blocks(net, g, positions, radius, k):
     # Places on one node lie at one distance from everything, so only the first k of a node
     # can ever be among a node's k nearest.
     per_node = np.minimum(np.bincount(inverse, minlength=len(nodes)), k)
-    for start, block in net._rows(g, nodes, None, radius):
-        r, c, d = reached_pairs(net, g, block)
+    for start, block in net._rows(*solver, nodes, None, radius):
+        r, c, d = reached_pairs(block)
         u = start + r
         reps = per_node[u]
         rr = np.repeat(np.arange(len(u)), reps)

@@ -15,7 +15,7 @@ import sys
 import numpy as np
 import pandas as pd
 
-from ._network_aggregate import AGGREGATIONS, DECAYS
+from ._network_aggregate import AGGREGATIONS, DECAYS, unreachable
 from ._network_io import read_table, table_kind
 from .network import Network, _pick_edge_columns
 
@@ -187,8 +187,7 @@ def _od(args):
         return
     table = net.od_table(o, d, cutoff=args.cutoff)
     long = table.stack().rename("distance").reset_index()
-    none = net._unreachable(net.graph())
-    _write(long[long["distance"] != none], args.output)
+    _write(long[long["distance"] != unreachable(long["distance"].dtype)], args.output)
 
 
 def _accessibility(args):

@@ -27,11 +27,16 @@ try:
 except ImportError as e:  # pragma: no cover - pandas is in the 'road' extra
     raise ImportError("deltasplit.network needs pandas: pip install 'deltasplit[road]'") from e
 
-from ._graph import Graph
-from ._network_aggregate import AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks
+from ._graph import STRATEGIES, Graph
+from . import gpu_available
+from ._network_aggregate import AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks, unreachable
 from ._network_io import EARTH_RADIUS_M, from_osm_file, read_table, wkb_points
 
 __all__ = ["Network", "AGGREGATIONS", "DECAYS", "main"]
+
+# strategy='auto' contracts the graph for OD work from this many origins on the CPU: on
+# chicago-regional the hierarchy costs a few Dijkstras' worth per thousand (bench/results/road.md).
+PHAST_SOURCES = 1000
 
 # pandana's other names for aggregations and decays
 ALIASES = {"ave": "mean", "avg": "mean", "average": "mean", "stddev": "std", "med": "median",
@@ -51,11 +56,13 @@ class Network:
     then measures great-circle metres. Otherwise they are projected (planar) coordinates and
     snapping measures Euclidean distance in their unit.
 
-    strategy, device: how the solves run (``deltasplit.Graph.distance_matrix``'s arguments; the
-    default runs on the GPU when one is usable, one Dijkstra per source on the CPU otherwise).
+    strategy, device: how the solves run (``deltasplit.Graph.distance_matrix``'s arguments).
     strategy='phast' contracts the graph once (seconds) and then answers each source by one
-    sweep, several times cheaper than a Dijkstra on the CPU: worth it past a few thousand
-    sources (bench/results/road.md). block_entries: the most distances held at
+    sweep, several times cheaper than a Dijkstra on the CPU, but a sweep always covers the
+    whole graph where a cut-off Dijkstra stops at the radius. The default, 'auto', runs on the
+    GPU when one is usable ('multisplit'); on the CPU it contracts for OD work from
+    PHAST_SOURCES origins on and runs a Dijkstra per source otherwise (accessibility, nearest
+    places and isochrones, whose solves stop at their radius). block_entries: the most distances held at
     once by a block of rows (sources x columns); the default, 2**25, keeps a block near 128 MiB
     of uint32 and a few times that for its float64 work arrays.
     """
@@ -63,7 +70,7 @@ class Network:
     INT_INFINITY = Graph.INT_INFINITY
 
     def __init__(self, node_x, node_y, edge_from, edge_to, edge_weights, twoway=True, *, lonlat=False,
-                 strategy="multisplit", device="auto", block_entries=2**25):
+                 strategy="auto", device="auto", block_entries=2**25):
         ids = node_x.index if isinstance(node_x, pd.Series) else pd.RangeIndex(len(node_x))
         if not ids.is_unique:
             raise ValueError(f"node ids must be unique; {ids[ids.duplicated()][0]!r} appears more than once")
@@ -80,6 +87,8 @@ class Network:
         self.x, self.y = x, y
         self.twoway = bool(twoway)
         self.lonlat = bool(lonlat)
+        if strategy != "auto" and strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r}; expected 'auto' or one of {', '.join(STRATEGIES)}")
         self.strategy, self.device = strategy, device
         if isinstance(block_entries, bool) or not isinstance(block_entries, (int, np.integer)) or block_entries < 1:
             raise ValueError(f"block_entries must be a positive integer; got {block_entries!r}")
@@ -241,33 +250,38 @@ class Network:
             raise ValueError(f"unknown impedance {imp_name!r}; this network has {self.impedance_names}")
         return imp_name
 
-    def graph(self, imp_name=None, reverse=False):
-        """The deltasplit.Graph of one impedance (reverse: every edge turned around, for distances
-        *to* the sources), built on first use and kept."""
+    def solver(self, imp_name=None, reverse=False, sources=0, cutoff=math.inf):
+        """(Graph, strategy) for `sources` solves on one impedance cut off at `cutoff` (reverse:
+        every edge turned around, for distances *to* the sources). The strategy is the Network's;
+        'auto' picks 'phast' for at least PHAST_SOURCES solves without a cutoff on the CPU and
+        'multisplit' otherwise. Graphs are built on first use and kept, one for phast (which
+        keeps its hierarchy) apart from the other, so that OD work and accessibility in turn
+        rebuild neither."""
+        strategy = self.strategy
+        if strategy == "auto":
+            on_cpu = self.device == "cpu" or not gpu_available()
+            strategy = "phast" if on_cpu and math.isinf(cutoff) and sources >= PHAST_SOURCES else "multisplit"
         name = self._imp(imp_name)
         reverse = reverse and not self.twoway
-        key = (name, reverse)
+        key = (name, reverse, strategy == "phast")
         if key not in self._graphs:
             src, dst = (self._to, self._from) if reverse else (self._from, self._to)
             self._graphs[key] = Graph.from_edges(src, dst, self.impedances[name].to_numpy(), self.num_nodes,
                                                  directed=not self.twoway)
-        return self._graphs[key]
-
-    def _unreachable(self, g):
-        return Graph.INT_INFINITY if g.weight_kind == "integer" else np.inf
+        return self._graphs[key], strategy
 
     @staticmethod
     def distance_dtype(g):
         """The type of g's distances (what distance_matrix returns)."""
         return g.distance_matrix(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)).dtype
 
-    def _rows(self, g, sources, targets=None, cutoff=math.inf):
+    def _rows(self, g, strategy, sources, targets=None, cutoff=math.inf):
         """Distances from `sources` (positions) in blocks of rows: yields (start, block), block of
         shape (rows, len(targets) or n) in the graph's distance type, cut off at `cutoff`."""
         columns = self.num_nodes if targets is None else len(targets)
         k = max(1, self.block_entries // max(columns, 1))
         for start in range(0, len(sources), k):
-            yield start, g.distance_matrix(sources[start:start + k], targets, strategy=self.strategy,
+            yield start, g.distance_matrix(sources[start:start + k], targets, strategy=strategy,
                                            device=self.device, cutoff=cutoff)
 
     # -- nearest nodes ------------------------------------------------------------------------
@@ -327,13 +341,13 @@ class Network:
         if sum_along is not None:
             return self._lengths_and_sums(o, d, name, self._imp(sum_along))
         forward = len(np.unique(o)) <= len(np.unique(d))
-        g = self.graph(name, reverse=not forward)
         src, dst = (o, d) if forward else (d, o)
+        sources, first = np.unique(src[np.argsort(src, kind="stable")], return_index=True)
+        g, strategy = self.solver(name, reverse=not forward, sources=len(sources))
         out = np.empty(len(o), dtype=self.distance_dtype(g))
         if len(o) == 0:
             return out
         order = np.argsort(src, kind="stable")
-        sources, first = np.unique(src[order], return_index=True)
         bounds = np.append(first, len(order))
         columns = max(1, len(np.unique(dst)))
         k = max(1, self.block_entries // columns)
@@ -341,12 +355,13 @@ class Network:
             pairs = order[bounds[start]:bounds[min(start + k, len(sources))]]
             targets, col = np.unique(dst[pairs], return_inverse=True)
             rows = np.searchsorted(sources[start:start + k], src[pairs])
-            block = g.distance_matrix(sources[start:start + k], targets, strategy=self.strategy, device=self.device)
+            block = g.distance_matrix(sources[start:start + k], targets, strategy=strategy, device=self.device)
             out[pairs] = block[rows, col]
         return out
 
     def _lengths_and_sums(self, o, d, name, second):
-        g = self.graph(name)
+        sources_count = len(np.unique(o))
+        g, strategy = self.solver(name, sources=sources_count)
         lookup = _ArcLookup(self, name, second)
         lengths = np.empty(len(o), dtype=self.distance_dtype(g))
         sums = np.empty(len(o), dtype=lookup.dtype)
@@ -355,7 +370,7 @@ class Network:
         bounds = np.append(first, len(order))
         for i, s in enumerate(sources):
             pairs = order[bounds[i]:bounds[i + 1]]
-            r = g.sssp(int(s), self.strategy, predecessors=True, device=self.device)
+            r = g.sssp(int(s), strategy, predecessors=True, device=self.device)
             lengths[pairs] = r.distances[d[pairs]]
             sums[pairs] = lookup.path_sums(r.predecessors, int(s))[d[pairs]]
         return lengths, sums
@@ -366,9 +381,10 @@ class Network:
         pairs are reported unreachable (the solves stop there)."""
         o = self._positions(origins, "origins")
         d = self._positions(destinations, "destinations")
-        g = self.graph(imp_name)
+        cutoff = math.inf if cutoff is None else cutoff
+        g, strategy = self.solver(imp_name, sources=len(o), cutoff=cutoff)
         table = np.empty((len(o), len(d)), dtype=self.distance_dtype(g))
-        for start, block in self._rows(g, o, d, math.inf if cutoff is None else cutoff):
+        for start, block in self._rows(g, strategy, o, d, cutoff):
             table[start:start + len(block)] = block
         return pd.DataFrame(table, index=pd.Index(self.node_ids[o], name="origin"),
                             columns=pd.Index(self.node_ids[d], name="destination"))
@@ -385,15 +401,15 @@ class Network:
             raise FileExistsError(f"{path} exists; pass overwrite=True to replace it")
         o = self._positions(origins, "origins")
         d = self._positions(destinations, "destinations")
-        g = self.graph(imp_name)
-        none = self._unreachable(g)
+        cutoff = math.inf if cutoff is None else cutoff
+        g, strategy = self.solver(imp_name, sources=len(o), cutoff=cutoff)
         ids = self.node_ids.to_numpy()
         written = 0
         tmp = path + ".partial"
         writer = None
         try:
-            for start, block in self._rows(g, o, d, math.inf if cutoff is None else cutoff):
-                r, c = np.nonzero(block != none)
+            for start, block in self._rows(g, strategy, o, d, cutoff):
+                r, c = np.nonzero(block != unreachable(block.dtype))
                 table = pa.table({"origin": ids[o[start + r]], "destination": ids[d[c]], "distance": block[r, c]})
                 if writer is None:
                     writer = pq.ParquetWriter(tmp, table.schema)
@@ -480,8 +496,9 @@ class Network:
         if name not in self._variables:
             raise ValueError(f"no variable {name!r}: call set(node_ids, variable, name={name!r}) first")
         positions, values = self._variables[name]
-        g = self.graph(imp_name, reverse=True)
-        results = aggregate_blocks(self, g, positions, values, [float(r) for r in distances], types, decay)
+        radii = [float(r) for r in distances]
+        solver = self.solver(imp_name, reverse=True, sources=len(np.unique(positions)), cutoff=max(radii))
+        results = aggregate_blocks(self, solver, positions, values, radii, types, decay)
         if isinstance(type, str) and not _is_list(distance):
             return pd.Series(results[(types[0], float(distances[0]))], index=self.node_ids, name=name)
         columns = pd.MultiIndex.from_tuples([(t, r) for t in types for r in distances], names=["type", "distance"])
@@ -523,8 +540,8 @@ class Network:
         if distance > maxdist:
             raise ValueError(f"distance ({distance}) is more than set_pois' maxdist ({maxdist}) for {category!r}")
         max_distance = distance if max_distance is None else max_distance
-        g = self.graph(imp_name, reverse=True)
-        dist, which = nearest_blocks(self, g, positions, float(distance), int(num_pois))
+        solver = self.solver(imp_name, reverse=True, sources=len(np.unique(positions)), cutoff=float(distance))
+        dist, which = nearest_blocks(self, solver, positions, float(distance), int(num_pois))
         found = which >= 0
         dist = np.where(found, dist, float(max_distance))
         df = pd.DataFrame(dist, index=self.node_ids, columns=list(range(1, num_pois + 1)))
@@ -544,11 +561,11 @@ class Network:
         radii = sorted({float(r) for r in np.atleast_1d(distances)})
         if any(not r >= 0 for r in radii):
             raise ValueError(f"distances must be >= 0; got {distances!r}")
-        g = self.graph(imp_name)
-        none = self._unreachable(g)
+        cutoff = radii[-1] if radii else 0.0
+        g, strategy = self.solver(imp_name, sources=len(o), cutoff=cutoff)
         parts = []
-        for start, block in self._rows(g, o, None, radii[-1] if radii else 0.0):
-            r, c = np.nonzero(block != none)
+        for start, block in self._rows(g, strategy, o, None, cutoff):
+            r, c = np.nonzero(block != unreachable(block.dtype))
             d = block[r, c]
             for radius in radii:
                 within = d <= radius
@@ -649,7 +666,7 @@ class _ArcLookup:
         integral = w2.dtype.kind in "iu" or bool((w2 == np.floor(w2)).all()) if w2.size else True
         fits = not w2.size or float(w2.max()) * max(net.num_nodes - 1, 1) <= Graph.INT_INFINITY - 1
         self.dtype = np.uint32 if integral and fits else np.float64
-        self.none = Graph.INT_INFINITY if self.dtype == np.uint32 else np.inf
+        self.none = unreachable(self.dtype)
         self.weights = w2[order][head].astype(np.uint64 if self.dtype == np.uint32 else np.float64)
 
     def path_sums(self, predecessors, source):

@@ -12,6 +12,7 @@ from scipy.sparse import csgraph as scg
 
 pd = pytest.importorskip("pandas", reason="deltasplit.network needs pandas")
 
+import deltasplit.network  # noqa: E402
 from deltasplit import Graph  # noqa: E402
 from deltasplit.network import AGGREGATIONS, DECAYS, Network, main  # noqa: E402
 
@@ -186,6 +187,25 @@ def test_huge_weights():
     np.testing.assert_allclose(got, np.concatenate([[0], np.cumsum(w)]), rtol=1e-7)
     net.set(ids[[5, 2]], [1.0, 2.0])
     np.testing.assert_array_equal(net.aggregate(1e10, type="count", decay="flat").to_numpy(), [2, 2, 2, 1, 1, 1])
+
+
+def test_auto_strategy_contracts_for_many_origins_on_the_cpu(monkeypatch):
+    monkeypatch.setattr(deltasplit.network, "PHAST_SOURCES", 20)
+    base = grid(7, 8, seed=12, twoway=False)
+    net = Network(pd.Series(base.x, index=base.node_ids), pd.Series(base.y, index=base.node_ids),
+                  base.node_ids[base._from], base.node_ids[base._to], base.impedances, twoway=False, device="cpu")
+    assert net.solver(sources=20)[1] == "phast" and net.solver(sources=19)[1] == "multisplit"
+    assert net.solver(sources=500, cutoff=10.0)[1] == "multisplit"
+    ref = all_pairs(base)
+    ids = base.node_ids
+    np.testing.assert_array_equal(as_float(net.od_table(ids, ids).to_numpy()), ref)
+    np.testing.assert_array_equal(as_float(net.od_table(ids[:5], ids).to_numpy()), ref[:5])
+    net.set(ids[[3, 9, 9]], [1.0, 2.0, 4.0])
+    np.testing.assert_array_equal(net.aggregate(12.0, type="sum", decay="flat").to_numpy(),
+                                  brute_aggregate(ref, np.array([3, 9, 9]), np.array([1.0, 2, 4]), 12, "sum", "flat"))
+    assert {key[2] for key in net._graphs} == {True, False}  # a graph for each, neither rebuilt
+    with pytest.raises(ValueError, match="unknown strategy"):
+        Network(base.x, base.y, [], [], pd.DataFrame({"w": []}), strategy="fastest")
 
 
 def test_od_table_and_blocks_bounded():
