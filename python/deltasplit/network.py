@@ -35,7 +35,8 @@ from ._network_io import EARTH_RADIUS_M, from_osm_file, read_table, wkb_points
 __all__ = ["Network", "AGGREGATIONS", "DECAYS", "main"]
 
 # strategy='auto' contracts the graph for OD work from this many origins on the CPU: on
-# chicago-regional the hierarchy costs a few Dijkstras' worth per thousand (bench/results/road.md).
+# chicago-regional the hierarchy costs about what 400 Dijkstras do and a sweep an eighth of one
+# (bench/results/road.md), so a thousand origins pay for it with room to spare.
 PHAST_SOURCES = 1000
 
 # pandana's other names for aggregations and decays
