@@ -1,0 +1,742 @@
+"""deltasplit.network: road-network analytics in the shape of pandana's ``Network``.
+
+A Network holds nodes with coordinates and edges with one or more impedances (length, travel
+time, ...), one-way or two-way, and answers what urban analysts ask of a street network:
+origin-destination distances (pairs, tables, Parquet for long ones, a second impedance summed
+along the chosen path), accessibility (values placed on nodes, aggregated within a distance of
+every node with a decay), the nearest places of a category, isochrones, and a map picture of a
+result per node. Every answer is computed by ``deltasplit.Graph``'s batched, cutoff-limited
+many-source solves (``distance_matrix``: on the GPU when one is usable, on the CPU otherwise),
+in blocks of rows so that memory stays bounded; each block comes to host memory, where numpy
+reduces it (reached pairs scattered into per-node results).
+
+Node ids are the caller's (a pandas index); results are numpy arrays or pandas objects indexed
+by node id. Distances have the type the package gives for the impedance: uint32 for integer
+impedances whose paths cannot pass 2**32 (unreachable = ``Network.INT_INFINITY``), floating
+point otherwise (unreachable = inf). pandas is required; pyarrow (Parquet), shapely (isochrone
+polygons), matplotlib (plots) and pyosmium (OpenStreetMap extracts) are optional extras.
+"""
+import math
+import os
+import warnings
+
+import numpy as np
+
+try:
+    import pandas as pd
+except ImportError as e:  # pragma: no cover - pandas is in the 'road' extra
+    raise ImportError("deltasplit.network needs pandas: pip install 'deltasplit[road]'") from e
+
+from ._graph import STRATEGIES, Graph
+from . import gpu_available
+from ._network_aggregate import AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks, unreachable
+from ._network_io import EARTH_RADIUS_M, from_osm_file, read_table, wkb_points
+
+__all__ = ["Network", "AGGREGATIONS", "DECAYS", "main"]
+
+# strategy='auto' contracts the graph for OD work from this many origins on the CPU: on
+# chicago-regional the hierarchy costs about what 400 Dijkstras do and a sweep an eighth of one
+# (bench/results/road.md), so a thousand origins pay for it with room to spare.
+PHAST_SOURCES = 1000
+
+# pandana's other names for aggregations and decays
+ALIASES = {"ave": "mean", "avg": "mean", "average": "mean", "stddev": "std", "med": "median",
+           "exponential": "exp"}
+
+
+class Network:
+    """A road network: nodes with coordinates, edges with impedances, two-way or one-way.
+
+    Network(node_x, node_y, edge_from, edge_to, edge_weights, twoway=True) as in pandana:
+    node_x, node_y: pandas Series indexed by node id (or arrays: ids 0..n-1); edge_from, edge_to:
+    node ids; edge_weights: a DataFrame with one column per impedance (or a Series, or an array:
+    one impedance named 'weight'); twoway: every edge runs both ways (False: from -> to only;
+    list both directions of two-way streets, as OSMnx graphs do).
+
+    lonlat: the coordinates are longitude (x) and latitude (y) in degrees; nearest-node snapping
+    then measures great-circle metres. Otherwise they are projected (planar) coordinates and
+    snapping measures Euclidean distance in their unit.
+
+    strategy, device: how the solves run (``deltasplit.Graph.distance_matrix``'s arguments).
+    strategy='phast' contracts the graph once (seconds) and then answers each source by one
+    sweep, several times cheaper than a Dijkstra on the CPU, but a sweep always covers the
+    whole graph where a cut-off Dijkstra stops at the radius. The default, 'auto', runs on the
+    GPU when one is usable ('multisplit'); on the CPU it contracts for OD work from
+    PHAST_SOURCES origins on and runs a Dijkstra per source otherwise (accessibility, nearest
+    places and isochrones, whose solves stop at their radius). block_entries: the most distances held at
+    once by a block of rows (sources x columns); the default, 2**25, keeps a block near 128 MiB
+    of uint32 and a few times that for its float64 work arrays.
+    """
+
+    INT_INFINITY = Graph.INT_INFINITY
+
+    def __init__(self, node_x, node_y, edge_from, edge_to, edge_weights, twoway=True, *, lonlat=False,
+                 strategy="auto", device="auto", block_entries=2**25):
+        ids = node_x.index if isinstance(node_x, pd.Series) else pd.RangeIndex(len(node_x))
+        if not ids.is_unique:
+            raise ValueError(f"node ids must be unique; {ids[ids.duplicated()][0]!r} appears more than once")
+        x = np.asarray(node_x, dtype=np.float64)
+        y = (node_y.reindex(ids) if isinstance(node_y, pd.Series) and isinstance(node_x, pd.Series)
+             else node_y)
+        y = np.asarray(y, dtype=np.float64)
+        if x.ndim != 1 or x.shape != y.shape:
+            raise ValueError(f"node_x and node_y must be one-dimensional and of one length; got {x.shape}, {y.shape}")
+        if not (np.isfinite(x).all() and np.isfinite(y).all()):
+            bad = ids[~(np.isfinite(x) & np.isfinite(y))][0]
+            raise ValueError(f"node {bad!r} has a missing or non-finite coordinate")
+        self.node_ids = ids
+        self.x, self.y = x, y
+        self.twoway = bool(twoway)
+        self.lonlat = bool(lonlat)
+        if strategy != "auto" and strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r}; expected 'auto' or one of {', '.join(STRATEGIES)}")
+        self.strategy, self.device = strategy, device
+        if isinstance(block_entries, bool) or not isinstance(block_entries, (int, np.integer)) or block_entries < 1:
+            raise ValueError(f"block_entries must be a positive integer; got {block_entries!r}")
+        self.block_entries = int(block_entries)
+        self._from = self._positions(edge_from, "edge_from")
+        self._to = self._positions(edge_to, "edge_to")
+        if len(self._from) != len(self._to):
+            raise ValueError(f"{len(self._from)} edge_from ids for {len(self._to)} edge_to ids")
+        self.impedances = self._impedance_table(edge_weights, len(self._from))
+        self._graphs = {}
+        self._kdtree = None
+        self._variables = {}
+        self._pois = {}
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def from_osmnx(cls, G, impedances=("length",), **kwargs):
+        """From an OSMnx graph: a NetworkX MultiDiGraph with node attributes x and y and edge
+        attributes named by `impedances` (OSMnx's 'length' in metres; 'travel_time' once added).
+        Directed graphs list both directions of two-way streets, so they become one-way edges
+        (twoway=False); an undirected graph becomes a two-way network. Coordinates count as
+        longitude/latitude when G.graph['crs'] names EPSG:4326 (OSMnx's unprojected graphs)."""
+        nodes = list(G.nodes)
+        node_x = pd.Series([G.nodes[v]["x"] for v in nodes], index=nodes, dtype=np.float64)
+        node_y = pd.Series([G.nodes[v]["y"] for v in nodes], index=nodes, dtype=np.float64)
+        impedances = [impedances] if isinstance(impedances, str) else list(impedances)
+        frm, to, rows = [], [], []
+        for u, v, data in G.edges(data=True):
+            missing = [name for name in impedances if name not in data]
+            if missing:
+                raise ValueError(f"edge {u!r} -> {v!r} has no attribute {missing[0]!r}")
+            frm.append(u)
+            to.append(v)
+            rows.append([data[name] for name in impedances])
+        weights = pd.DataFrame(np.array(rows, dtype=np.float64).reshape(len(rows), len(impedances)),
+                               columns=impedances)
+        crs = str(G.graph.get("crs", "")).lower()
+        kwargs.setdefault("lonlat", "4326" in crs or "wgs84" in crs or "wgs 84" in crs)
+        return cls(node_x, node_y, frm, to, weights, twoway=not G.is_directed(), **kwargs)
+
+    @classmethod
+    def from_tables(cls, nodes, edges, *, x="x", y="y", node_id=None, edge_from=None, edge_to=None,
+                    impedances=None, twoway=True, **kwargs):
+        """From a node table and an edge table: pandas DataFrames, or paths of Parquet, GeoParquet
+        or CSV files. Nodes: ids in the column `node_id` (default: the first of 'id', 'node_id',
+        'osmid' present, else the frame's index, else the CSV's first column), coordinates in
+        `x`/`y`, or a GeoParquet point geometry (WKB) when those columns are absent. Edges: the
+        columns `edge_from`/`edge_to` (default: the first of 'from'/'to', 'u'/'v',
+        'source'/'target' present) and the impedances (default: every other numeric column)."""
+        nodes = read_table(nodes, "nodes")
+        edges = read_table(edges, "edges")
+        node_ids = _pick_node_ids(nodes, node_id)
+        if x in nodes.columns and y in nodes.columns:
+            xs, ys = nodes[x].to_numpy(np.float64), nodes[y].to_numpy(np.float64)
+        elif "geometry" in nodes.columns:
+            xs, ys = wkb_points(nodes["geometry"])
+        else:
+            raise ValueError(f"the node table has neither columns {x!r}/{y!r} nor a geometry column")
+        frm_col, to_col = _pick_edge_columns(edges, edge_from, edge_to)
+        if impedances is None:
+            skip = {frm_col, to_col, "key", "geometry", "osmid"}
+            impedances = [c for c in edges.columns
+                          if c not in skip and pd.api.types.is_numeric_dtype(edges[c]) and
+                          not pd.api.types.is_bool_dtype(edges[c])]
+            if not impedances:
+                raise ValueError("the edge table has no numeric impedance column")
+        impedances = [impedances] if isinstance(impedances, str) else list(impedances)
+        missing = [c for c in impedances if c not in edges.columns]
+        if missing:
+            raise ValueError(f"the edge table has no column {missing[0]!r}")
+        return cls(pd.Series(xs, index=node_ids), pd.Series(ys, index=node_ids), edges[frm_col].to_numpy(),
+                   edges[to_col].to_numpy(), edges[impedances].reset_index(drop=True), twoway=twoway, **kwargs)
+
+    @classmethod
+    def from_parquet(cls, nodes_path, edges_path, **kwargs):
+        """From Parquet or GeoParquet node and edge tables (from_tables' columns and options)."""
+        return cls.from_tables(nodes_path, edges_path, **kwargs)
+
+    @classmethod
+    def from_osm(cls, path, network_type="drive", **kwargs):
+        """From an OpenStreetMap extract (.osm XML or .osm.pbf), read with pyosmium (the optional
+        extra 'osmium'). network_type 'drive' or 'walk' selects ways by their highway tags (see
+        docs/road-analytics.md for the rules); 'drive' keeps one-way streets one-way (oneway=yes,
+        1, true, -1, reversible excluded; roundabouts and motorways one-way unless tagged
+        otherwise), 'walk' walks every way both ways. Every OSM node on a kept way is a network
+        node (ids are OSM node ids; x = longitude, y = latitude); each way segment is an edge
+        whose impedance 'length' is its great-circle length in metres (haversine)."""
+        node_ids, lon, lat, frm, to, length = from_osm_file(path, network_type)
+        kwargs.setdefault("lonlat", True)
+        return cls(pd.Series(lon, index=node_ids), pd.Series(lat, index=node_ids), frm, to,
+                   pd.DataFrame({"length": length}), twoway=False, **kwargs)
+
+    # -- ids and graphs -----------------------------------------------------------------------
+
+    @property
+    def num_nodes(self):
+        return len(self.node_ids)
+
+    @property
+    def num_edges(self):
+        return len(self._from)
+
+    @property
+    def impedance_names(self):
+        return list(self.impedances.columns)
+
+    def __repr__(self):
+        return (f"<deltasplit.network.Network {self.num_nodes} nodes, {self.num_edges} "
+                f"{'two-way' if self.twoway else 'one-way'} edges, impedances {self.impedance_names}>")
+
+    def _positions(self, ids, what):
+        """Node ids (a sequence) as positions 0..n-1; an unknown id raises naming it and its row."""
+        values = ids.to_numpy() if isinstance(ids, (pd.Series, pd.Index)) else np.asarray(ids)
+        if values.ndim != 1:
+            raise ValueError(f"{what} must be one-dimensional; got shape {values.shape}")
+        pos = self.node_ids.get_indexer(values)
+        bad = np.flatnonzero(pos < 0)
+        if bad.size:
+            raise ValueError(f"{what}[{bad[0]}] = {values[bad[0]]!r} is not a node id of this network")
+        return pos.astype(np.int64)
+
+    def node_positions(self, node_ids):
+        """The positions (0..n-1) of node ids, in their order."""
+        return self._positions(node_ids, "node id")
+
+    def _impedance_table(self, edge_weights, m):
+        if isinstance(edge_weights, pd.DataFrame):
+            table = edge_weights.reset_index(drop=True)
+        elif isinstance(edge_weights, pd.Series):
+            table = edge_weights.reset_index(drop=True).to_frame(edge_weights.name or "weight")
+        else:
+            a = np.asarray(edge_weights)
+            if a.ndim == 1:
+                table = pd.DataFrame({"weight": a})
+            elif a.ndim == 2:
+                table = pd.DataFrame(a, columns=[f"weight{i}" for i in range(a.shape[1])])
+            else:
+                raise ValueError(f"edge_weights must be a DataFrame, a Series or a 1-D/2-D array; got shape {a.shape}")
+        if table.shape[1] == 0:
+            raise ValueError("edge_weights has no impedance")
+        if len(table) != m:
+            raise ValueError(f"{len(table)} edge weights for {m} edges")
+        for name in table.columns:
+            w = table[name].to_numpy()
+            if w.dtype.kind not in "iuf":
+                raise TypeError(f"impedance {name!r} must be numeric; got dtype {w.dtype}")
+            if w.dtype.kind == "f" and not np.isfinite(w).all():
+                raise ValueError(f"impedance {name!r} of edge {int(np.flatnonzero(~np.isfinite(w))[0])} is "
+                                 "missing or not finite")
+            if w.size and w.min() < 0:
+                raise ValueError(f"impedance {name!r} of edge {int(np.argmin(w))} is negative ({w.min()})")
+        return table
+
+    def _imp(self, imp_name):
+        if imp_name is None:
+            return self.impedances.columns[0]
+        if imp_name not in self.impedances.columns:
+            raise ValueError(f"unknown impedance {imp_name!r}; this network has {self.impedance_names}")
+        return imp_name
+
+    def solver(self, imp_name=None, reverse=False, sources=0, cutoff=math.inf):
+        """(Graph, strategy) for `sources` solves on one impedance cut off at `cutoff` (reverse:
+        every edge turned around, for distances *to* the sources). The strategy is the Network's;
+        'auto' picks 'phast' for at least PHAST_SOURCES solves without a cutoff on the CPU and
+        'multisplit' otherwise. Graphs are built on first use and kept, one for phast (which
+        keeps its hierarchy) apart from the other, so that OD work and accessibility in turn
+        rebuild neither."""
+        strategy = self.strategy
+        if strategy == "auto":
+            on_cpu = self.device == "cpu" or not gpu_available()
+            strategy = "phast" if on_cpu and math.isinf(cutoff) and sources >= PHAST_SOURCES else "multisplit"
+        name = self._imp(imp_name)
+        reverse = reverse and not self.twoway
+        key = (name, reverse, strategy == "phast")
+        if key not in self._graphs:
+            src, dst = (self._to, self._from) if reverse else (self._from, self._to)
+            self._graphs[key] = Graph.from_edges(src, dst, self.impedances[name].to_numpy(), self.num_nodes,
+                                                 directed=not self.twoway)
+        return self._graphs[key], strategy
+
+    @staticmethod
+    def distance_dtype(g):
+        """The type of g's distances (what distance_matrix returns)."""
+        return g.distance_matrix(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)).dtype
+
+    def _rows(self, g, strategy, sources, targets=None, cutoff=math.inf):
+        """Distances from `sources` (positions) in blocks of rows: yields (start, block), block of
+        shape (rows, len(targets) or n) in the graph's distance type, cut off at `cutoff`."""
+        columns = self.num_nodes if targets is None else len(targets)
+        k = max(1, self.block_entries // max(columns, 1))
+        for start in range(0, len(sources), k):
+            yield start, g.distance_matrix(sources[start:start + k], targets, strategy=strategy,
+                                           device=self.device, cutoff=cutoff)
+
+    # -- nearest nodes ------------------------------------------------------------------------
+
+    def _points(self, x, y):
+        x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+        if not self.lonlat:
+            return np.column_stack([x, y])
+        lon, lat = np.radians(x), np.radians(y)
+        return np.column_stack([np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)])
+
+    def get_node_ids(self, x_col, y_col, mapping_distance=None):
+        """The nearest node of every point (x_col[i], y_col[i]): a Series of node ids indexed like
+        x_col (a Series) or 0..len-1. Nearest by a scipy cKDTree: on projected coordinates,
+        Euclidean distance in their unit; on longitude/latitude (lonlat=True), by the chord of
+        the unit sphere, which orders points as the great-circle distance does, reported in
+        metres. mapping_distance: points farther than this from every node are left out, as in
+        pandana."""
+        from scipy.spatial import cKDTree
+        index = x_col.index if isinstance(x_col, pd.Series) else pd.RangeIndex(len(x_col))
+        pts = self._points(x_col, y_col)
+        if not np.isfinite(pts).all():
+            raise ValueError("a point to snap has a missing or non-finite coordinate")
+        if self.num_nodes == 0:
+            raise ValueError("the network has no nodes to snap to")
+        if self._kdtree is None:
+            self._kdtree = cKDTree(self._points(self.x, self.y))
+        dist, idx = self._kdtree.query(pts)
+        if self.lonlat:
+            dist = 2 * EARTH_RADIUS_M * np.arcsin(np.minimum(dist / 2, 1.0))
+        ids = pd.Series(self.node_ids[idx], index=index, name="node_id")
+        if mapping_distance is not None:
+            ids = ids[dist <= mapping_distance]
+        return ids
+
+    # -- origin-destination -------------------------------------------------------------------
+
+    def shortest_path_lengths(self, origins, destinations, imp_name=None, *, sum_along=None):
+        """Shortest-path lengths of the pairs (origins[i], destinations[i]) (node ids), as a numpy
+        array in the impedance's distance type (module docstring).
+
+        The pairs are grouped by origin, solved from the distinct origins with the distinct
+        destinations of each block of origins as the only columns; when there are fewer
+        distinct destinations than origins, from the destinations on the reverse graph instead.
+
+        sum_along: the name of a second impedance summed along the path the first one chooses
+        (metres along the fastest route): then a pair (lengths, sums). The path is the shortest-
+        path tree's (``Graph.sssp(predecessors=True)``), one solve per distinct origin; where
+        several paths tie, the tree picks one, and between parallel edges the one lightest in
+        the first impedance (then in the second) counts. sums: uint32 for an integer second
+        impedance whose paths fit (unreachable INT_INFINITY), float64 otherwise (inf)."""
+        o = self._positions(origins, "origins")
+        d = self._positions(destinations, "destinations")
+        if len(o) != len(d):
+            raise ValueError(f"{len(o)} origins for {len(d)} destinations")
+        name = self._imp(imp_name)
+        if sum_along is not None:
+            return self._lengths_and_sums(o, d, name, self._imp(sum_along))
+        forward = len(np.unique(o)) <= len(np.unique(d))
+        src, dst = (o, d) if forward else (d, o)
+        sources, first = np.unique(src[np.argsort(src, kind="stable")], return_index=True)
+        g, strategy = self.solver(name, reverse=not forward, sources=len(sources))
+        out = np.empty(len(o), dtype=self.distance_dtype(g))
+        if len(o) == 0:
+            return out
+        order = np.argsort(src, kind="stable")
+        bounds = np.append(first, len(order))
+        columns = max(1, len(np.unique(dst)))
+        k = max(1, self.block_entries // columns)
+        for start in range(0, len(sources), k):
+            pairs = order[bounds[start]:bounds[min(start + k, len(sources))]]
+            targets, col = np.unique(dst[pairs], return_inverse=True)
+            rows = np.searchsorted(sources[start:start + k], src[pairs])
+            block = g.distance_matrix(sources[start:start + k], targets, strategy=strategy, device=self.device)
+            out[pairs] = block[rows, col]
+        return out
+
+    def _lengths_and_sums(self, o, d, name, second):
+        sources_count = len(np.unique(o))
+        g, strategy = self.solver(name, sources=sources_count)
+        lookup = _ArcLookup(self, name, second)
+        lengths = np.empty(len(o), dtype=self.distance_dtype(g))
+        sums = np.empty(len(o), dtype=lookup.dtype)
+        order = np.argsort(o, kind="stable")
+        sources, first = np.unique(o[order], return_index=True)
+        bounds = np.append(first, len(order))
+        for i, s in enumerate(sources):
+            pairs = order[bounds[i]:bounds[i + 1]]
+            r = g.sssp(int(s), strategy, predecessors=True, device=self.device)
+            lengths[pairs] = r.distances[d[pairs]]
+            sums[pairs] = lookup.path_sums(r.predecessors, int(s))[d[pairs]]
+        return lengths, sums
+
+    def od_table(self, origins, destinations, imp_name=None, *, cutoff=None):
+        """The distances from every origin to every destination (node ids): a DataFrame indexed by
+        origin with one column per destination, in the impedance's distance type. cutoff: farther
+        pairs are reported unreachable (the solves stop there)."""
+        o = self._positions(origins, "origins")
+        d = self._positions(destinations, "destinations")
+        cutoff = math.inf if cutoff is None else cutoff
+        g, strategy = self.solver(imp_name, sources=len(o), cutoff=cutoff)
+        table = np.empty((len(o), len(d)), dtype=self.distance_dtype(g))
+        for start, block in self._rows(g, strategy, o, d, cutoff):
+            table[start:start + len(block)] = block
+        return pd.DataFrame(table, index=pd.Index(self.node_ids[o], name="origin"),
+                            columns=pd.Index(self.node_ids[d], name="destination"))
+
+    def to_parquet(self, path, origins, destinations, imp_name=None, *, cutoff=None, overwrite=False):
+        """A long OD table (columns origin, destination, distance) written to Parquet block by
+        block, so that tables larger than memory can be written; unreachable pairs (or those
+        past `cutoff`) are left out. An existing file is kept (FileExistsError) unless
+        overwrite=True. Returns the number of rows written."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        path = os.fspath(path)
+        if os.path.exists(path) and not overwrite:
+            raise FileExistsError(f"{path} exists; pass overwrite=True to replace it")
+        o = self._positions(origins, "origins")
+        d = self._positions(destinations, "destinations")
+        cutoff = math.inf if cutoff is None else cutoff
+        g, strategy = self.solver(imp_name, sources=len(o), cutoff=cutoff)
+        ids = self.node_ids.to_numpy()
+        written = 0
+        tmp = path + ".partial"
+        writer = None
+        try:
+            for start, block in self._rows(g, strategy, o, d, cutoff):
+                r, c = np.nonzero(block != unreachable(block.dtype))
+                table = pa.table({"origin": ids[o[start + r]], "destination": ids[d[c]], "distance": block[r, c]})
+                if writer is None:
+                    writer = pq.ParquetWriter(tmp, table.schema)
+                writer.write_table(table)
+                written += len(r)
+            if writer is None:
+                empty = pa.table({"origin": ids[:0], "destination": ids[:0],
+                                  "distance": np.empty(0, self.distance_dtype(g))})
+                writer = pq.ParquetWriter(tmp, empty.schema)
+                writer.write_table(empty)
+            writer.close()
+            writer = None
+            os.replace(tmp, path)
+        finally:
+            if writer is not None:
+                writer.close()
+            if os.path.exists(tmp):
+                os.remove(tmp)
+        return written
+
+    # -- accessibility ------------------------------------------------------------------------
+
+    def set(self, node_ids, variable=None, name="tmp"):
+        """Place values on nodes for aggregate(): node_ids (a Series of node ids, or a sequence)
+        and variable (aligned values; None: 1 for each, to count). Several values may sit on one
+        node. Rows with a missing node id or value are dropped with a warning, as pandana does."""
+        nodes = node_ids if isinstance(node_ids, pd.Series) else pd.Series(np.asarray(node_ids))
+        if variable is None:
+            values = pd.Series(np.ones(len(nodes)), index=nodes.index)
+        elif isinstance(variable, pd.Series):
+            values = variable.reindex(nodes.index) if isinstance(node_ids, pd.Series) else \
+                pd.Series(variable.to_numpy(), index=nodes.index)
+        else:
+            values = pd.Series(np.asarray(variable), index=nodes.index)
+        if len(values) != len(nodes):
+            raise ValueError(f"{len(values)} values for {len(nodes)} node ids")
+        if not pd.api.types.is_numeric_dtype(values):
+            raise TypeError(f"variable {name!r} must be numeric; got dtype {values.dtype}")
+        keep = nodes.notna().to_numpy() & values.notna().to_numpy()
+        if not keep.all():
+            warnings.warn(f"set({name!r}): dropped {int((~keep).sum())} rows with a missing node id or value",
+                          stacklevel=2)
+        v = values.to_numpy(np.float64)[keep]
+        if not np.isfinite(v).all():
+            raise ValueError(f"variable {name!r} holds an infinite value")
+        self._variables[name] = (self._positions(nodes[keep], "node_ids"), v)
+
+    def aggregate(self, distance, type="sum", decay="linear", imp_name=None, name="tmp"):
+        """For every node, the values of `name` (set()) on nodes within `distance` of it,
+        aggregated, exactly as pandana defines each: a Series indexed by node id.
+
+        type: one of AGGREGATIONS (or pandana's aliases ave, avg, average, stddev, med): 'sum',
+        'mean' (the decayed sum divided by the count), 'min', '25pct', 'median', '75pct', 'max'
+        (the value at position int(count * q) of the sorted values within reach; q = 0 and 1 are
+        the least and the greatest), 'std' (population standard deviation, never decayed),
+        'count'. decay: 'flat' (weight 1), 'linear' (1 - d / distance), 'exp' or 'exponential'
+        (exp(-d / distance)), d the node's distance *to* the value's node. The radius is
+        inclusive (d <= distance). Nodes with nothing in reach get 0 for sum, mean, std and count
+        and -1 for min, the quantiles and max (pandana's values).
+
+        distance and type may also be lists: then a DataFrame with a column per (type, distance)
+        pair (MultiIndex), computed from one set of solves cut off at the largest distance.
+
+        How: the solves run from the distinct valued nodes (never more than the nodes) on the
+        reverse graph (for a two-way network the graph itself), so that a row holds the
+        distances from every node *to* one valued node; rows come in blocks of at most
+        block_entries distances, and each block's reached (node, valued node) pairs are added
+        into per-node sums, counts and sums of squares (np.bincount) and per-node minima and
+        maxima. The quantiles need the values in order: a second set of solves visits the
+        values from the least up and records, for every node, the one at its rank."""
+        types = [ALIASES.get(t.lower(), t.lower()) if isinstance(t, str) else t
+                 for t in ([type] if isinstance(type, str) else list(type))]
+        decay = ALIASES.get(decay.lower(), decay.lower()) if isinstance(decay, str) else decay
+        distances = list(distance) if _is_list(distance) else [distance]
+        for t in types:
+            if t not in AGGREGATIONS:
+                raise ValueError(f"unknown aggregation {t!r}; expected one of {', '.join(AGGREGATIONS)}")
+        if decay not in DECAYS:
+            raise ValueError(f"unknown decay {decay!r}; expected one of {', '.join(DECAYS)}")
+        for r in distances:
+            if isinstance(r, bool) or not isinstance(r, (int, float, np.integer, np.floating)) or \
+                    not r >= 0 or math.isnan(r):
+                raise ValueError(f"distance must be a number >= 0; got {r!r}")
+        if name not in self._variables:
+            raise ValueError(f"no variable {name!r}: call set(node_ids, variable, name={name!r}) first")
+        positions, values = self._variables[name]
+        radii = [float(r) for r in distances]
+        solver = self.solver(imp_name, reverse=True, sources=len(np.unique(positions)), cutoff=max(radii))
+        results = aggregate_blocks(self, solver, positions, values, radii, types, decay)
+        if isinstance(type, str) and not _is_list(distance):
+            return pd.Series(results[(types[0], float(distances[0]))], index=self.node_ids, name=name)
+        columns = pd.MultiIndex.from_tuples([(t, r) for t in types for r in distances], names=["type", "distance"])
+        return pd.DataFrame({(t, r): results[(t, float(r))] for t in types for r in distances},
+                            index=self.node_ids, columns=columns)
+
+    # -- nearest places -----------------------------------------------------------------------
+
+    def set_pois(self, category, maxdist, maxitems, x_col, y_col, mapping_distance=None):
+        """Places of a category at coordinates (x_col, y_col: Series whose index holds the
+        places' ids, or arrays), snapped to their nearest nodes; nearest_pois() then finds at most
+        `maxitems` of them within `maxdist` of every node."""
+        if not isinstance(category, str) or not category:
+            raise ValueError("category must be a non-empty string")
+        if not maxdist >= 0:
+            raise ValueError(f"maxdist must be >= 0; got {maxdist!r}")
+        if isinstance(maxitems, bool) or not isinstance(maxitems, (int, np.integer)) or maxitems < 1:
+            raise ValueError(f"maxitems must be a positive integer; got {maxitems!r}")
+        nodes = self.get_node_ids(x_col, y_col, mapping_distance=mapping_distance)
+        self._pois[category] = (float(maxdist), int(maxitems), self._positions(nodes, "node"), nodes.index)
+
+    def nearest_pois(self, distance, category, num_pois=1, max_distance=None, imp_name=None, include_poi_ids=False):
+        """The distances from every node to its `num_pois` nearest places of `category` within
+        `distance` (inclusive; at most set_pois' maxdist, as in pandana), in pandana's shape: a
+        DataFrame indexed by node id with columns 1..num_pois, nearest first, `max_distance`
+        (default: distance) where fewer places are in reach; include_poi_ids adds columns
+        poi1..poiN with the places' ids (NaN where none). Places at one distance come in the
+        order set_pois got them. Solved from the distinct places' nodes on the reverse graph, in
+        blocks, keeping each node's best num_pois."""
+        if category not in self._pois:
+            raise ValueError(f"no places of category {category!r}: call set_pois first")
+        maxdist, maxitems, positions, poi_ids = self._pois[category]
+        if isinstance(num_pois, bool) or not isinstance(num_pois, (int, np.integer)) or num_pois < 1:
+            raise ValueError(f"num_pois must be a positive integer; got {num_pois!r}")
+        if num_pois > maxitems:
+            raise ValueError(f"num_pois ({num_pois}) is more than set_pois' maxitems ({maxitems})")
+        if not distance >= 0:
+            raise ValueError(f"distance must be >= 0; got {distance!r}")
+        if distance > maxdist:
+            raise ValueError(f"distance ({distance}) is more than set_pois' maxdist ({maxdist}) for {category!r}")
+        max_distance = distance if max_distance is None else max_distance
+        solver = self.solver(imp_name, reverse=True, sources=len(np.unique(positions)), cutoff=float(distance))
+        dist, which = nearest_blocks(self, solver, positions, float(distance), int(num_pois))
+        found = which >= 0
+        dist = np.where(found, dist, float(max_distance))
+        df = pd.DataFrame(dist, index=self.node_ids, columns=list(range(1, num_pois + 1)))
+        if include_poi_ids:
+            for j in range(num_pois):
+                col = pd.Series(poi_ids.to_numpy()[np.maximum(which[:, j], 0)], index=self.node_ids)
+                df[f"poi{j + 1}"] = col.where(found[:, j])
+        return df
+
+    # -- isochrones ---------------------------------------------------------------------------
+
+    def isochrones(self, origins, distances, imp_name=None):
+        """The nodes reachable from each origin within each distance (inclusive): a DataFrame
+        with columns origin, distance, node_id, distance_to_node (one row per node within each
+        distance: a node within 500 of an origin is listed for 500 and for 1000)."""
+        o = self._positions(origins, "origins")
+        radii = sorted({float(r) for r in np.atleast_1d(distances)})
+        if any(not r >= 0 for r in radii):
+            raise ValueError(f"distances must be >= 0; got {distances!r}")
+        cutoff = radii[-1] if radii else 0.0
+        g, strategy = self.solver(imp_name, sources=len(o), cutoff=cutoff)
+        parts = []
+        for start, block in self._rows(g, strategy, o, None, cutoff):
+            r, c = np.nonzero(block != unreachable(block.dtype))
+            d = block[r, c]
+            for radius in radii:
+                within = d <= radius
+                parts.append(pd.DataFrame({"origin": self.node_ids[o[start + r[within]]],
+                                           "distance": radius, "node_id": self.node_ids[c[within]],
+                                           "distance_to_node": d[within]}))
+        if not parts:
+            return pd.DataFrame({"origin": self.node_ids[:0], "distance": np.empty(0), "node_id": self.node_ids[:0],
+                                 "distance_to_node": np.empty(0)})
+        return pd.concat(parts, ignore_index=True)
+
+    def isochrone_polygons(self, origins, distances, imp_name=None, hull="convex", ratio=0.3):
+        """One polygon per (origin, distance): the convex hull (hull='convex') of the reachable
+        nodes' coordinates, or shapely's concave hull (hull='concave', `ratio` as in
+        shapely.concave_hull: 1 is the convex hull, smaller follows the points closer). The hull
+        of nodes, not of the streets between them. A GeoDataFrame where geopandas is present
+        (crs EPSG:4326 for lon/lat networks), else a DataFrame with shapely geometries. Fewer than
+        three nodes give a point or a line."""
+        try:
+            import shapely
+        except ImportError as e:
+            raise ImportError("isochrone polygons need shapely: pip install shapely") from e
+        if hull not in ("convex", "concave"):
+            raise ValueError(f"hull must be 'convex' or 'concave'; got {hull!r}")
+        nodes = self.isochrones(origins, distances, imp_name)
+        pos = self.node_ids.get_indexer(nodes["node_id"])
+        nodes = nodes.assign(_x=self.x[pos], _y=self.y[pos])
+        rows = []
+        for (origin, radius), grp in nodes.groupby(["origin", "distance"], sort=False):
+            pts = shapely.multipoints(np.column_stack([grp["_x"].to_numpy(), grp["_y"].to_numpy()]))
+            geom = pts.convex_hull if hull == "convex" else shapely.concave_hull(pts, ratio=ratio)
+            rows.append((origin, radius, len(grp), geom))
+        df = pd.DataFrame(rows, columns=["origin", "distance", "nodes", "geometry"])
+        try:
+            import geopandas
+        except ImportError:
+            return df
+        return geopandas.GeoDataFrame(df, geometry="geometry", crs="EPSG:4326" if self.lonlat else None)
+
+    # -- pictures -----------------------------------------------------------------------------
+
+    def plot(self, values, *, ax=None, cmap="viridis", size=4.0, edges=True, title=None, colorbar=True,
+             figsize=(8, 8)):
+        """A map picture of a result per node (a Series indexed by node id, or an array of one
+        value per node): nodes coloured by value over the edges in grey. Nodes without a finite
+        value are left out. Returns the matplotlib Figure (fig.savefig('map.png') writes it);
+        drawn without pyplot, so it works without a display."""
+        try:
+            from matplotlib.collections import LineCollection
+            from matplotlib.figure import Figure
+        except ImportError as e:
+            raise ImportError("plot needs matplotlib: pip install matplotlib") from e
+        if isinstance(values, pd.Series):
+            v = values.reindex(self.node_ids).to_numpy(np.float64)
+        else:
+            v = np.asarray(values, dtype=np.float64)
+            if v.shape != (self.num_nodes,):
+                raise ValueError(f"values must hold one number per node ({self.num_nodes}); got shape {v.shape}")
+        if ax is None:
+            fig = Figure(figsize=figsize)
+            ax = fig.add_subplot()
+        else:
+            fig = ax.figure
+        if edges and self.num_edges:
+            segments = np.stack([np.column_stack([self.x[self._from], self.y[self._from]]),
+                                 np.column_stack([self.x[self._to], self.y[self._to]])], axis=1)
+            ax.add_collection(LineCollection(segments, colors="0.75", linewidths=0.5, zorder=1))
+        shown = np.isfinite(v)
+        points = ax.scatter(self.x[shown], self.y[shown], c=v[shown], s=size, cmap=cmap, zorder=2)
+        if colorbar and shown.any():
+            fig.colorbar(points, ax=ax, shrink=0.7)
+        ax.set_aspect(1 / math.cos(math.radians(float(np.mean(self.y)))) if self.lonlat and self.num_nodes else "equal")
+        ax.autoscale_view()
+        ax.ticklabel_format(useOffset=False)  # coordinates as they are, not offsets from a corner
+        if title:
+            ax.set_title(title)
+        return fig
+
+
+class _ArcLookup:
+    """A second impedance of the arcs a shortest-path tree of the first uses: for each arc
+    (u, v) the parallel edge lightest in the first impedance (ties: in the second)."""
+
+    def __init__(self, net, first, second):
+        u, v = net._from, net._to
+        w1 = net.impedances[first].to_numpy(np.float64)
+        w2 = net.impedances[second].to_numpy()
+        if net.twoway:
+            u, v = np.concatenate([u, v]), np.concatenate([v, u])
+            w1, w2 = np.concatenate([w1, w1]), np.concatenate([w2, w2])
+        n = max(net.num_nodes, 1)
+        keys = u * n + v
+        order = np.lexsort((w2, w1, keys))
+        keys = keys[order]
+        head = np.ones(len(keys), dtype=bool)
+        head[1:] = keys[1:] != keys[:-1]
+        self.keys, self.n = keys[head], n
+        integral = w2.dtype.kind in "iu" or bool((w2 == np.floor(w2)).all()) if w2.size else True
+        fits = not w2.size or float(w2.max()) * max(net.num_nodes - 1, 1) <= Graph.INT_INFINITY - 1
+        self.dtype = np.uint32 if integral and fits else np.float64
+        self.none = unreachable(self.dtype)
+        self.weights = w2[order][head].astype(np.uint64 if self.dtype == np.uint32 else np.float64)
+
+    def path_sums(self, predecessors, source):
+        """The second impedance summed along the tree's path from the source to every vertex
+        (unreachable: self.none), by pointer jumping: after round j every vertex holds the sum
+        over its 2**j nearest tree arcs and points 2**j arcs up, so log2(depth) rounds finish.
+        A path of a tree has fewer than n arcs; pointers still up after bit_length(n) rounds
+        would go round a cycle, which is an error, not a hang."""
+        n = len(predecessors)
+        parent = predecessors.astype(np.int64)
+        parent[parent == Graph.NO_VERTEX] = -1
+        parent[source] = -1
+        reached = parent >= 0
+        reached[source] = True
+        acc = np.zeros(n, dtype=self.weights.dtype)
+        child = np.flatnonzero(parent >= 0)
+        acc[child] = self.weights[np.searchsorted(self.keys, parent[child] * self.n + child)]
+        up = parent.copy()
+        active = np.flatnonzero(up >= 0)
+        for _ in range(n.bit_length()):
+            if not active.size:
+                break
+            p = up[active]
+            acc[active] += acc[p]
+            up[active] = up[p]
+            active = active[up[active] >= 0]
+        if active.size:
+            raise RuntimeError(f"the predecessors from {source} hold a cycle through vertex {int(active[0])}")
+        out = np.full(n, self.none, dtype=self.dtype)
+        out[reached] = acc[reached]
+        return out
+
+
+def _is_list(value):
+    return isinstance(value, (list, tuple, np.ndarray, pd.Index, pd.Series))
+
+
+def _pick_node_ids(nodes, node_id):
+    if node_id is not None:
+        if node_id not in nodes.columns:
+            raise ValueError(f"the node table has no column {node_id!r}")
+        return pd.Index(nodes[node_id].to_numpy())
+    for name in ("id", "node_id", "osmid"):
+        if name in nodes.columns:
+            return pd.Index(nodes[name].to_numpy())
+    return nodes.index
+
+
+def _pick_edge_columns(edges, edge_from, edge_to):
+    if edge_from is not None or edge_to is not None:
+        pair = (edge_from or "from", edge_to or "to")
+    else:
+        pair = next(((a, b) for a, b in (("from", "to"), ("u", "v"), ("source", "target"))
+                     if a in edges.columns and b in edges.columns), None)
+        if pair is None:
+            raise ValueError("the edge table needs columns from/to (or u/v, source/target, or name them)")
+    for c in pair:
+        if c not in edges.columns:
+            raise ValueError(f"the edge table has no column {c!r}")
+    return pair
+
+
+def main(argv=None):
+    """The command line, ``python -m deltasplit.network od|accessibility ...`` (_network_cli
+    says what each takes): returns the exit status, 0, or 2 on bad input."""
+    from ._network_cli import run
+    return run(argv)
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main())
