@@ -51,7 +51,8 @@ test: $(if $(filter h200,$(PRESET)),,pyenv)
 
 pyenv: $(PYENV)/.installed
 
-$(PYENV)/.installed: | deps
+# Made again when this file changes, so a new PY_PKGS entry reaches an existing build tree.
+$(PYENV)/.installed: Makefile | deps
 	python3 -m venv $(PYENV)
 	$(PYENV)/bin/python -m pip install -q --disable-pip-version-check $(PY_PKGS)
 	touch $@
