@@ -135,22 +135,22 @@ def _graph_from_source(source):
 
 
 def _resident_graph(key, source):
-    """The worker's Graph for this content hash, built on first use and kept (with a lock: one
-    solve at a time on it, as its solvers keep state between calls)."""
+    """The worker's Graph for this content hash, built on first use and kept, with a lock: one
+    solve at a time on it, as its solvers keep state between calls. The graph is built under the
+    cache's lock, so that a worker's threads never build the same graph twice."""
     with _resident_lock:
         entry = _resident.get(key)
-        if entry is not None:
-            _resident.move_to_end(key)
-            return entry
-    graph = _graph_from_source(source)
-    if graph_hash(graph) != key:
-        where = source[1] if source[0] == "file" else "the scattered arrays"
-        raise ValueError(f"{where}: the graph read on this worker differs from the client's (content hash "
-                         f"{graph_hash(graph)} against {key}); every worker must see the same graph file")
-    with _resident_lock:
-        entry = _resident.setdefault(key, (graph, threading.Lock()))
-        while len(_resident) > RESIDENT_GRAPHS:
-            _resident.popitem(last=False)
+        if entry is None:
+            graph = _graph_from_source(source)
+            found = graph_hash(graph)
+            if found != key:
+                where = source[1] if source[0] == "file" else "the scattered arrays"
+                raise ValueError(f"{where}: the graph read on this worker differs from the client's (content "
+                                 f"hash {found} against {key}); every worker must see the same graph file")
+            entry = _resident[key] = (graph, threading.Lock())
+            while len(_resident) > RESIDENT_GRAPHS:
+                _resident.popitem(last=False)
+        _resident.move_to_end(key)
         return entry
 
 
@@ -188,7 +188,7 @@ def _solve(source, key, sources, targets, settings):
 def _run_block(source, key, targets, settings, sink, index, start, sources):
     """One Dask task: solve the block's sources, hand the rows to the sink (which writes them or
     reduces them) and return what the sink returns."""
-    return sink.take(index, start, sources, _solve(source, key, sources, targets, settings))
+    return sink.take(index, start, sources, targets, _solve(source, key, sources, targets, settings))
 
 
 # -- sinks: what a block does with its rows ---------------------------------------------------
@@ -196,7 +196,7 @@ def _run_block(source, key, targets, settings, sink, index, start, sources):
 class _Gather:
     """Returns the block's rows, with where they go, to the client."""
 
-    def take(self, index, start, sources, block):
+    def take(self, index, start, sources, targets, block):
         return start, block
 
 
@@ -207,7 +207,7 @@ class _ZarrSink:
         self.distances = distances
         self.done = done
 
-    def take(self, index, start, sources, block):
+    def take(self, index, start, sources, targets, block):
         self.distances[start:start + len(block)] = block
         self.done[index] = 1
         return index
@@ -217,17 +217,16 @@ class _ParquetSink:
     """Writes the block's reachable pairs as one Parquet file: a hidden temporary name first, then
     an atomic rename, so a present file is a complete one."""
 
-    def __init__(self, folder, targets, id_offset, limit):
+    def __init__(self, folder, id_offset, limit):
         self.folder = folder
-        self.targets = targets
         self.id_offset = id_offset
         self.limit = limit
 
-    def take(self, index, start, sources, block):
+    def take(self, index, start, sources, targets, block):
         import pyarrow as pa
         import pyarrow.parquet as pq
         rows, cols = np.nonzero(_reached(block, self.limit))
-        targets = np.arange(block.shape[1], dtype=np.uint64) if self.targets is None else self.targets
+        targets = np.arange(block.shape[1]) if targets is None else targets
         table = pa.table({"source": np.asarray(sources, dtype=np.uint64)[rows] + self.id_offset,
                           "target": np.asarray(targets, dtype=np.uint64)[cols] + self.id_offset,
                           "distance": block[rows, cols]})
@@ -242,11 +241,10 @@ class _ReduceSink:
     """Reduces the block on the worker to per-source values (for its rows) and per-target partial
     sums, minima and counts (for every column)."""
 
-    def __init__(self, limit, sources_are_targets):
+    def __init__(self, limit):
         self.limit = limit
-        self.self_column = sources_are_targets  # callable (sources) -> column of each source or -1
 
-    def take(self, index, start, sources, block):
+    def take(self, index, start, sources, targets, block):
         reached = _reached(block, self.limit)
         wide = np.uint64 if block.dtype.kind == "u" else np.float64
         values = np.where(reached, block, 0).astype(wide)
@@ -256,8 +254,8 @@ class _ReduceSink:
         row_count = reached.sum(axis=1).astype(np.int64)
         # Closeness leaves out the source's own column (distance 0): it is neither reached nor
         # counted among the targets.
-        own = self.self_column(np.asarray(sources))
-        has_own = (own >= 0) & (own < block.shape[1])
+        own = _self_columns(np.asarray(sources), targets)
+        has_own = own >= 0
         own_reached = np.zeros(len(sources), dtype=bool)
         own_reached[has_own] = reached[np.nonzero(has_own)[0], own[has_own]]
         others = block.shape[1] - has_own.astype(np.int64)
@@ -265,9 +263,8 @@ class _ReduceSink:
         total = row_sum.astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             closeness = np.where((total > 0) & (others > 0), (r / np.maximum(others, 1)) * (r / total), 0.0)
-        per_source = {start: (row_sum, masked.min(axis=1) if block.shape[1] else np.full(len(sources), unreachable,
-                                                                                          block.dtype),
-                              row_count, closeness)}
+        row_min = masked.min(axis=1) if block.shape[1] else np.full(len(sources), unreachable, block.dtype)
+        per_source = {start: (row_sum, row_min, row_count, closeness)}
         return (per_source, values.sum(axis=0), masked.min(axis=0), reached.sum(axis=0).astype(np.int64))
 
 
@@ -276,6 +273,20 @@ def _combine(a, b):
     per_source = dict(a[0])
     per_source.update(b[0])
     return (per_source, a[1] + b[1], np.minimum(a[2], b[2]), a[3] + b[3])
+
+
+def _self_columns(sources, targets):
+    """The column of each source among the targets: -1 where it is not one, the first where a
+    target is repeated (the stable sort keeps repeats in column order, searchsorted finds the
+    leftmost)."""
+    if targets is None:
+        return sources.astype(np.int64)
+    if len(targets) == 0:
+        return np.full(len(sources), -1, dtype=np.int64)
+    order = np.argsort(targets, kind="stable")
+    ranked = targets[order]
+    at = np.minimum(np.searchsorted(ranked, sources), len(ranked) - 1)
+    return np.where(ranked[at] == sources, order[at], -1).astype(np.int64)
 
 
 def _reached(block, limit):
@@ -443,7 +454,7 @@ def _open_parquet(out, plan, id_offset, explicit_block_size):
             json.dump(plan.record(id_offset), f, indent=1)
         os.replace(temporary, meta)
     done = {b for b in range(plan.blocks) if os.path.exists(os.path.join(folder, _parquet_name(b)))}
-    return _ParquetSink(folder, plan.targets, id_offset, plan.limit), done
+    return _ParquetSink(folder, id_offset, plan.limit), done
 
 
 def _output_kind(out):
@@ -480,8 +491,9 @@ def _resources(client):
 
 
 def _run(client, plan, sink, skip, retries, progress, on_result):
-    """Submits every block not in skip; calls on_result(future) as each finishes. Returns the
-    number of blocks run."""
+    """Submits every block not in skip (the graph's arrays and the targets scattered to every
+    worker first, once for the run); calls on_result(future, pending) as each block, or each task
+    that on_result adds to pending, finishes. Returns the number of blocks run."""
     from distributed import as_completed
     source = plan.source
     if source[0] == "arrays":
@@ -586,10 +598,13 @@ def distance_array(graph: Any, sources: Any, targets: Any = None, *, limit: Opti
     if source[0] == "arrays":
         [source] = client.scatter([source], broadcast=True, hash=False)
     solve = dask.delayed(_solve, pure=True)
-    blocks = [da.from_delayed(solve(source, plan.key, plan.sources[start:start + plan.block_size], plan.targets,
-                                    plan.settings),
-                              shape=(min(plan.block_size, len(plan.sources) - start), plan.columns), dtype=plan.dtype)
-              for start in plan.block_starts()]
+    resources = _resources(client)
+    with dask.annotate(**({"resources": resources} if resources else {})):
+        blocks = [da.from_delayed(solve(source, plan.key, plan.sources[start:start + plan.block_size], plan.targets,
+                                        plan.settings),
+                                  shape=(min(plan.block_size, len(plan.sources) - start), plan.columns),
+                                  dtype=plan.dtype)
+                  for start in plan.block_starts()]
     if not blocks:
         return da.empty((0, plan.columns), dtype=plan.dtype)
     return da.concatenate(blocks, axis=0)
@@ -604,7 +619,7 @@ def reduce(graph: Any, sources: Any, targets: Any = None, *, limit: Optional[flo
     results are combined pairwise on the workers as they finish."""
     client = _client(client)
     plan = _Plan(graph, sources, targets, limit, None, block_size, strategy, weight_seed, len(_workers(client)))
-    sink = _ReduceSink(plan.limit, _SelfColumns(plan.targets))
+    sink = _ReduceSink(plan.limit)
     waiting = []
 
     def pair(future, pending):
@@ -626,20 +641,3 @@ def reduce(graph: Any, sources: Any, targets: Any = None, *, limit: Optional[flo
         s_sum[start:start + len(a)], s_min[start:start + len(a)] = a, b
         s_count[start:start + len(a)], closeness[start:start + len(a)] = c, d
     return Reductions(s_sum, s_min, s_count, closeness, t_sum, t_min, t_count)
-
-
-class _SelfColumns:
-    """The column of each source among the targets (-1 where it is not one; the first when a
-    target is repeated); a class rather than a closure so that it pickles."""
-
-    def __init__(self, targets):
-        self.targets = targets
-
-    def __call__(self, sources):
-        if self.targets is None:
-            return sources.astype(np.int64)
-        order = np.argsort(self.targets, kind="stable")
-        ranked = self.targets[order]
-        at = np.searchsorted(ranked, sources)
-        found = (at < len(ranked)) & (ranked[np.minimum(at, len(ranked) - 1)] == sources)
-        return np.where(found, order[np.minimum(at, len(ranked) - 1)], -1).astype(np.int64)
