@@ -1,10 +1,12 @@
 """2 Dask workers against 1 on the same many-source work (CPU path): deltasplit.dask.reduce over
 SOURCES random sources of a road network, each worker a process with one thread (its solver uses
-one core). Prints one line per run and the medians; bench/results/dask.md records them.
+one core). Prints one line per run (with the machine's load average: other work on the machine
+shows there) and the medians; bench/results/dask.md records them.
 
 Usage: python bench/python/dask_scaling.py [GRAPH] [--sources N] [--runs R] [--block-size B]
 """
 import argparse
+import os
 import statistics
 import time
 
@@ -26,7 +28,8 @@ def timed_runs(graph, sources, workers, runs, block_size):
             start = time.perf_counter()
             dd.reduce(graph, sources, client=client, block_size=block_size)
             times.append(time.perf_counter() - start)
-            print(f"workers {workers} run {run + 1}: {times[-1]:.2f} s", flush=True)
+            load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+            print(f"workers {workers} run {run + 1}: {times[-1]:.2f} s (load average {load})", flush=True)
     return times
 
 

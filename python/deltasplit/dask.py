@@ -490,17 +490,22 @@ def _resources(client):
     return {"GPU": 1} if has_gpu else None
 
 
-def _run(client, plan, sink, skip, retries, progress, on_result):
-    """Submits every block not in skip (the graph's arrays and the targets scattered to every
-    worker first, once for the run); calls on_result(future, pending) as each block, or each task
-    that on_result adds to pending, finishes. Returns the number of blocks run."""
-    from distributed import as_completed
-    source = plan.source
+def _scatter(client, plan):
+    """The graph's arrays (when it is not a file every worker reads) and the targets, as futures of
+    data placed on every worker once, which the tasks then take by reference."""
+    source, targets = plan.source, plan.targets
     if source[0] == "arrays":
         [source] = client.scatter([source], broadcast=True, hash=False)
-    targets = plan.targets
     if targets is not None:
         [targets] = client.scatter([targets], broadcast=True, hash=False)
+    return source, targets
+
+
+def _run(client, plan, sink, skip, retries, progress, on_result):
+    """Submits every block not in skip; calls on_result(future, pending) as each block, or each
+    task that on_result adds to pending, finishes. Returns the number of blocks run."""
+    from distributed import as_completed
+    source, targets = _scatter(client, plan)
     resources = _resources(client)
     futures = [client.submit(_run_block, source, plan.key, targets, plan.settings, sink, index, start,
                              plan.sources[start:start + plan.block_size], retries=retries, resources=resources,
@@ -594,13 +599,11 @@ def distance_array(graph: Any, sources: Any, targets: Any = None, *, limit: Opti
     import dask.array as da
     client = _client(client)
     plan = _Plan(graph, sources, targets, limit, dtype, block_size, strategy, weight_seed, len(_workers(client)))
-    source = plan.source
-    if source[0] == "arrays":
-        [source] = client.scatter([source], broadcast=True, hash=False)
+    source, targets = _scatter(client, plan)
     solve = dask.delayed(_solve, pure=True)
     resources = _resources(client)
     with dask.annotate(**({"resources": resources} if resources else {})):
-        blocks = [da.from_delayed(solve(source, plan.key, plan.sources[start:start + plan.block_size], plan.targets,
+        blocks = [da.from_delayed(solve(source, plan.key, plan.sources[start:start + plan.block_size], targets,
                                         plan.settings),
                                   shape=(min(plan.block_size, len(plan.sources) - start), plan.columns),
                                   dtype=plan.dtype)
