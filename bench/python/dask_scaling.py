@@ -1,7 +1,8 @@
 """2 Dask workers against 1 on the same many-source work (CPU path): deltasplit.dask.reduce over
 SOURCES random sources of a road network, each worker a process with one thread (its solver uses
-one core). Prints one line per run (with the machine's load average: other work on the machine
-shows there) and the medians; bench/results/dask.md records them.
+one core). Prints one line per run, with the CPU time the workers spent (on a machine shared with
+other work, the wall time measures the share of the cores the workers got; the CPU time, the work
+itself) and the load average, then the medians; bench/results/dask.md records them.
 
 Usage: python bench/python/dask_scaling.py [GRAPH] [--sources N] [--runs R] [--block-size B]
 """
@@ -25,11 +26,14 @@ def timed_runs(graph, sources, workers, runs, block_size):
         dd.reduce(graph, sources[:2 * workers], client=client, block_size=1)
         times = []
         for run in range(runs):
+            cpu = sum(client.run(time.process_time).values())
             start = time.perf_counter()
             dd.reduce(graph, sources, client=client, block_size=block_size)
             times.append(time.perf_counter() - start)
+            cpu = sum(client.run(time.process_time).values()) - cpu
             load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-            print(f"workers {workers} run {run + 1}: {times[-1]:.2f} s (load average {load})", flush=True)
+            print(f"workers {workers} run {run + 1}: {times[-1]:.2f} s, workers' CPU {cpu:.2f} s "
+                  f"(load average {load})", flush=True)
     return times
 
 

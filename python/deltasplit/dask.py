@@ -86,11 +86,12 @@ METADATA_FILE = "_deltasplit.json"  # in a Parquet folder; readers skip names st
 # A worker keeps the last few graphs it solved on (with their solvers); older ones are dropped so
 # that a long-lived worker does not accumulate every graph it ever saw.
 RESIDENT_GRAPHS = 2
-# Default block size: at most this many rows, at most this many bytes a block (the block's matrix
-# is held once on the worker, plus the output's copy), and at least two blocks a worker so that
-# the scheduler can balance them.
+# Default block size: at most this many rows, at most this many bytes a block (held about twice on
+# a worker: the solver's rows and the written or converted copy; 256 MiB keeps a GPU batch of a
+# few hundred road-network sources in one block), and at least two blocks a worker so that the
+# scheduler can balance them. docs/scaling-out.md has the rule for choosing one by hand.
 MAX_BLOCK_ROWS = 1024
-MAX_BLOCK_BYTES = 64 << 20
+MAX_BLOCK_BYTES = 256 << 20
 # Zarr chunks are block_size rows by as many columns as fit in this many bytes.
 CHUNK_BYTES = 16 << 20
 

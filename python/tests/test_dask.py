@@ -161,6 +161,18 @@ def test_graph_file_read_by_each_worker(client, tmp_path):
     assert zarr.open_group(out, mode="r")["sources"][0] == 1
 
 
+def test_edge_graphs(client):
+    """No vertices, one vertex, and weights so large that the graph holds them as float32."""
+    empty = Graph.from_edges([], [], [], 0)
+    assert dd.distance_matrix(empty, [], client=client).shape == (0, 0)
+    one = Graph.from_edges([], [], [], 1)
+    assert dd.distance_matrix(one, [0, 0], client=client).tolist() == [[0], [0]]
+    assert dd.reduce(one, [0], client=client).closeness.tolist() == [0.0]
+    huge = Graph.from_edges([0, 1, 2], [1, 2, 0], [2**31, 2**31 + 2, 7], 4)
+    got = dd.distance_matrix(huge, [0, 1, 2, 3], client=client, block_size=3)
+    assert np.array_equal(got, huge.distance_matrix([0, 1, 2, 3]), equal_nan=True)
+
+
 def test_empty_sources(client, graph, tmp_path):
     assert dd.distance_matrix(graph, [], client=client).shape == (0, graph.num_vertices)
     assert dd.distance_matrix(graph, [], out=str(tmp_path / "e.zarr"), client=client).blocks == 0
