@@ -12,8 +12,9 @@ The graph
     task. Each worker builds the Graph once and keeps it resident, keyed by the graph's content
     hash (``graph_hash``: the cleaned CSR's bytes), so every later block, and every later call on
     the same graph, reuses it with its solver (and, with ``strategy='phast'``, its contraction
-    hierarchy, built once per worker). A worker that reads a file whose content differs from the
-    client's fails the task with a message naming the file.
+    hierarchy, built once per worker). The client reads the graph too: its size checks the sources
+    and targets, its hash marks the output. A worker that reads a file whose content differs from
+    the client's fails the task with a message naming the file.
 
 Workers and devices
     When any worker advertises a ``GPU`` resource (``dask cuda worker``, or

@@ -173,6 +173,20 @@ def test_edge_graphs(client):
     assert np.array_equal(got, huge.distance_matrix([0, 1, 2, 3]), equal_nan=True)
 
 
+class FakeClient:
+    def __init__(self, resources):
+        self.resources = resources
+
+    def scheduler_info(self, n_workers=5):
+        return {"workers": {f"w{i}": {"resources": r} for i, r in enumerate(self.resources)}}
+
+
+def test_blocks_ask_for_a_gpu_where_a_worker_has_one(client):
+    assert dd._resources(client) is None
+    assert dd._resources(FakeClient([{}, {}])) is None
+    assert dd._resources(FakeClient([{}, {"GPU": 1}])) == {"GPU": 1}
+
+
 def test_empty_sources(client, graph, tmp_path):
     assert dd.distance_matrix(graph, [], client=client).shape == (0, graph.num_vertices)
     assert dd.distance_matrix(graph, [], out=str(tmp_path / "e.zarr"), client=client).blocks == 0
