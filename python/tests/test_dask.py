@@ -23,7 +23,9 @@ pytest.importorskip("pyarrow", reason="deltasplit.dask's Parquet output needs py
 
 import deltasplit.dask as dd  # noqa: E402  (after the skips: it needs the extra)
 
-ROADS = ROOT / "datasets" / "chicago-regional.mtx.gz"  # 12,982 vertices: a block of 20 sources takes a while
+# 264,346 vertices: a source takes tens of milliseconds, so that a run of a dozen blocks is still
+# running when the tests below interrupt it.
+ROADS = ROOT / "datasets" / "USA-road-d.NY.gr.gz"
 SMALL_FILE = ROOT / "datasets" / "chesapeake.mtx"
 
 
@@ -207,12 +209,12 @@ def wait_for_done(out, count, deadline=60):
                 return True
         except (FileNotFoundError, KeyError, ValueError):
             pass
-        time.sleep(0.05)
+        time.sleep(0.01)
     return False
 
 
 def test_worker_killed_mid_run_loses_nothing(client, tmp_path):
-    sources = np.arange(0, 12982, 43)[:240]
+    sources = np.arange(0, 264346, 10007)[:24]
     out = str(tmp_path / "roads.zarr")
     pid = min(worker_pids(client).values())
     killed = []
@@ -223,7 +225,7 @@ def test_worker_killed_mid_run_loses_nothing(client, tmp_path):
             killed.append(pid)
     killer = threading.Thread(target=kill_one_worker)
     killer.start()
-    run = dd.distance_matrix(str(ROADS), sources, out=out, client=client, block_size=20)
+    run = dd.distance_matrix(str(ROADS), sources, out=out, client=client, block_size=2)
     killer.join()
     assert killed, "the run finished before a worker could be killed"
     assert (run.blocks, run.skipped, run.written) == (12, 0, 12)
@@ -315,11 +317,11 @@ def main(capsys, *args):
 def test_cli_interrupted_and_resumed(client, tmp_path):
     address = client.scheduler.address
     sources = tmp_path / "sources.txt"
-    ids = np.arange(1, 12982, 61)[:200]  # Matrix Market numbering: 1-based
+    ids = np.arange(1, 264346, 6007)[:40]  # DIMACS numbering: 1-based
     sources.write_text("# road sources\n" + "\n".join(map(str, ids)) + "\n")
     out = tmp_path / "roads.zarr"
     command = [sys.executable, "-m", "deltasplit", "matrix", ROADS, "--sources", sources, "--out", out,
-               "--scheduler", address, "--block-size", "20"]
+               "--scheduler", address, "--block-size", "4"]
     first = subprocess.Popen(list(map(str, command)), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert wait_for_done(out, 2)
     first.kill()  # the client stopped mid-run
