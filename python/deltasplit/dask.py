@@ -404,7 +404,7 @@ def _open_zarr(out, plan, id_offset, explicit_block_size):
     if isinstance(group.store, zarr.storage.MemoryStore):
         raise ValueError("out is an in-memory Zarr store, which the workers cannot write (each gets a copy); "
                          "use a path or a store every worker can reach")
-    where = str(getattr(group.store, "root", out)) if group.path == "" else f"{out}/{group.path}"
+    where = str(out) if isinstance(out, (str, os.PathLike)) else str(group.store_path)
     found = group.attrs.asdict().get("deltasplit")
     members = list(group.keys())
     if found is None:

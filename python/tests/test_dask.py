@@ -90,6 +90,19 @@ def test_zarr_equals_distance_matrix(client, graph, targets, limit, tmp_path):
     assert group["distances"].chunks[0] == 4 and group["done"][:].all()
 
 
+def test_zarr_group_given(client, tmp_path):
+    g = random_graph("integer")
+    group = zarr.open_group(str(tmp_path / "results.zarr"), mode="w").create_group("od")
+    run = dd.distance_matrix(g, SOURCES, out=group, client=client, block_size=7)
+    assert (run.blocks, run.written) == (2, 2)
+    assert np.array_equal(group["distances"][:], expected(g, SOURCES, None, None))
+
+
+def test_a_worker_refuses_a_file_that_is_not_the_clients():
+    with pytest.raises(ValueError, match="chesapeake.mtx: the graph read on this worker differs"):
+        dd._resident_graph("0" * 32, ("file", str(SMALL_FILE), 1))
+
+
 @pytest.mark.parametrize("dtype", ["uint64", "float64"])
 def test_zarr_wider_dtype(client, tmp_path, dtype):
     g = random_graph("integer")
