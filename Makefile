@@ -51,8 +51,7 @@ test: $(if $(filter h200,$(PRESET)),,pyenv)
 
 pyenv: $(PYENV)/.installed
 
-# Depends on the Makefile so that a package added to PY_PKGS reaches an existing environment.
-$(PYENV)/.installed: Makefile | deps
+$(PYENV)/.installed: | deps
 	python3 -m venv $(PYENV)
 	$(PYENV)/bin/python -m pip install -q --disable-pip-version-check $(PY_PKGS)
 	touch $@
