@@ -335,10 +335,11 @@ def test_cli_interrupted_and_resumed(client, tmp_path):
     out = tmp_path / "roads.zarr"
     command = [sys.executable, "-m", "deltasplit", "matrix", ROADS, "--sources", sources, "--out", out,
                "--scheduler", address, "--block-size", "4"]
-    first = subprocess.Popen(list(map(str, command)), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert wait_for_done(out, 2)
+    first = subprocess.Popen(list(map(str, command)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    started = wait_for_done(out, 2)
     first.kill()  # the client stopped mid-run
-    first.wait()
+    _, err = first.communicate()
+    assert started, f"the first run did not finish two blocks: {err}"
     again = cli("matrix", ROADS, "--sources", sources, "--out", out, "--scheduler", address)
     assert again.returncode == 0, again.stderr
     skipped = int(again.stdout.split(" written, ")[1].split(" skipped")[0])
