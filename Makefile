@@ -9,7 +9,8 @@ BUILD    := $(if $(filter h200,$(PRESET)),build-h200,build)
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 DEB_PKGS := cmake g++ make zlib1g-dev libboost-program-options-dev libgtest-dev python3-dev python3-venv
 PYENV    := $(BUILD)/pyenv
-PY_PKGS  := nanobind scikit-build-core numpy scipy networkx pytest pandas pyarrow pandana shapely matplotlib osmium
+PY_PKGS  := nanobind scikit-build-core numpy scipy networkx pytest pandas pyarrow pandana shapely matplotlib osmium \
+            dask distributed zarr
 DEMO_GRAPH ?= datasets/USA-road-d.NY.gr.gz
 
 .PHONY: all deps configure build demo test pyenv bench h200 clean

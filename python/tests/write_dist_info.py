@@ -33,8 +33,9 @@ def main(pyproject, out_dir):
     groups = []
     for name, entries in tables.items():
         m = re.fullmatch(r'project\.entry-points\."(.+)"', name)
-        if m:
-            groups.append(f"[{m.group(1)}]\n" + "".join(f"{k} = {v}\n" for k, v in entries.items()))
+        group = m.group(1) if m else "console_scripts" if name == "project.scripts" else None
+        if group:
+            groups.append(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in entries.items()))
     (info / "entry_points.txt").write_text("\n".join(groups))
 
 

@@ -1,0 +1,51 @@
+"""``python -m deltasplit`` (installed as the ``deltasplit-py`` program): the Python package's
+command line, one sub-command per entry of SUBCOMMANDS. The C++ program ``deltasplit`` keeps its
+own sub-commands; this one carries those that run on the Python side (a Dask cluster).
+
+Exit status as the C++ program's: 0 success, 1 an error in the input (a file named with its line)
+or while running, 2 a bad command line.
+"""
+import argparse
+import importlib
+import sys
+
+from deltasplit._command import EXIT_FAILURE, CommandError
+
+# name -> (the module that implements it, a help line). The module defines add_arguments(parser)
+# and run(args, parser), which returns an exit status, raises CommandError for bad input and
+# calls parser.error for a bad command line. Modules are imported when their sub-command runs, so that
+# `--help` needs none of their dependencies.
+SUBCOMMANDS = {
+    "matrix": ("deltasplit._dask_cli", "many-source distances on a Dask cluster, to Zarr or Parquet"),
+}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m deltasplit",
+                                     description="deltasplit's Python-side commands (the C++ program is `deltasplit`)")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (module, help_line) in SUBCOMMANDS.items():
+        sub = commands.add_parser(name, help=help_line, description=help_line)
+        sub.set_defaults(module=module)
+        if name == _requested(argv):
+            importlib.import_module(module).add_arguments(sub)
+    args = parser.parse_args(argv)
+    implementation = importlib.import_module(args.module)
+    try:
+        return implementation.run(args, parser=commands.choices[args.command])
+    except CommandError as e:
+        print(f"deltasplit: {e}", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+def _requested(argv):
+    """The sub-command named on the command line (the first word that is one), if any: only its
+    module's arguments are added."""
+    for word in sys.argv[1:] if argv is None else argv:
+        if word in SUBCOMMANDS:
+            return word
+    return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())
