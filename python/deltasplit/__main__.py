@@ -11,12 +11,14 @@ import sys
 
 from deltasplit._command import EXIT_FAILURE, CommandError
 
-# name -> (the module that implements it, a help line). The module defines add_arguments(parser)
-# and run(args, parser), which returns an exit status, raises CommandError for bad input and
+# name -> (the module that implements it, a help line). The module defines add_arguments(parser,
+# command) and run(args, parser) (args.command names the sub-command), which returns an exit status, raises CommandError for bad input and
 # calls parser.error for a bad command line. Modules are imported when their sub-command runs, so that
 # `--help` needs none of their dependencies.
 SUBCOMMANDS = {
     "matrix": ("deltasplit._dask_cli", "many-source distances on a Dask cluster, to Zarr or Parquet"),
+    "od": ("deltasplit._network_cli", "road networks: shortest-path distances between origins and destinations"),
+    "accessibility": ("deltasplit._network_cli", "road networks: aggregate values within distances of every node"),
 }
 
 
@@ -28,7 +30,7 @@ def main(argv=None):
         sub = commands.add_parser(name, help=help_line, description=help_line)
         sub.set_defaults(module=module)
         if name == _requested(argv):
-            importlib.import_module(module).add_arguments(sub)
+            importlib.import_module(module).add_arguments(sub, name)
     args = parser.parse_args(argv)
     implementation = importlib.import_module(args.module)
     try:

@@ -12,7 +12,7 @@ import numpy as np
 from ._command import EXIT_SUCCESS, CommandError
 
 
-def add_arguments(parser):
+def add_arguments(parser, command="matrix"):
     parser.add_argument("graph", metavar="GRAPH", help="graph file (Matrix Market, DIMACS .gr, edge list, .dsg; gzip too)")
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--sources", metavar="FILE", help="source ids, one a line ('#' starts a comment)")

@@ -29,40 +29,47 @@ class InputProblem(Exception):
     """Bad input: the message names the file and, for CSV files, the line."""
 
 
+def _network_options(q):
+    q.add_argument("--nodes", required=True, help="node table (CSV or Parquet): id, x, y")
+    q.add_argument("--edges", required=True, help="edge table (CSV or Parquet): from, to, impedances")
+    q.add_argument("--node-id", help="the node table's id column (default: id, node_id, osmid or the first)")
+    q.add_argument("--x", default="x", help="the node table's x column (default x)")
+    q.add_argument("--y", default="y", help="the node table's y column (default y)")
+    q.add_argument("--from", dest="edge_from", help="the edge table's from column (default from, u or source)")
+    q.add_argument("--to", dest="edge_to", help="the edge table's to column (default to, v or target)")
+    q.add_argument("--impedance", help="the impedance column (default: the first numeric column)")
+    q.add_argument("--oneway", action="store_true", help="edges run from -> to only (default: both ways)")
+    q.add_argument("--lonlat", action="store_true", help="x/y are longitude/latitude in degrees")
+    q.add_argument("--device", choices=("auto", "gpu", "cpu"), default="auto")
+    q.add_argument("-o", "--output", required=True, help="output file: .csv or .parquet")
+    q.add_argument("--overwrite", action="store_true", help="replace an existing output file")
+
+
+def add_arguments(parser, command):
+    """The options of sub-command `command` ('od' or 'accessibility'), as python -m deltasplit
+    adds them."""
+    _network_options(parser)
+    if command == "od":
+        parser.add_argument("--pairs", help="table of pairs: columns origin, destination (node ids)")
+        parser.add_argument("--origins", help="table of origin node ids (column node_id or the first)")
+        parser.add_argument("--destinations", help="table of destination node ids (column node_id or the first)")
+        parser.add_argument("--cutoff", type=float, help="origins x destinations: leave out pairs farther than this")
+        parser.add_argument("--sum-along", help="pairs: a second impedance summed along each chosen path")
+    else:
+        parser.add_argument("--values", required=True,
+                            help="table of values: node_id (or x, y to snap) and a value")
+        parser.add_argument("--value-column", help="the values' column (default: 1 per row, a count)")
+        parser.add_argument("--distance", type=float, nargs="+", required=True, help="one or more radii")
+        parser.add_argument("--type", nargs="+", default=["sum"], choices=AGGREGATIONS)
+        parser.add_argument("--decay", default="linear", choices=DECAYS)
+
+
 def _parser():
     p = argparse.ArgumentParser(prog="deltasplit", description="Road-network OD distances and accessibility.")
     sub = p.add_subparsers(dest="command", required=True)
-
-    def network_options(q):
-        q.add_argument("--nodes", required=True, help="node table (CSV or Parquet): id, x, y")
-        q.add_argument("--edges", required=True, help="edge table (CSV or Parquet): from, to, impedances")
-        q.add_argument("--node-id", help="the node table's id column (default: id, node_id, osmid or the first)")
-        q.add_argument("--x", default="x", help="the node table's x column (default x)")
-        q.add_argument("--y", default="y", help="the node table's y column (default y)")
-        q.add_argument("--from", dest="edge_from", help="the edge table's from column (default from, u or source)")
-        q.add_argument("--to", dest="edge_to", help="the edge table's to column (default to, v or target)")
-        q.add_argument("--impedance", help="the impedance column (default: the first numeric column)")
-        q.add_argument("--oneway", action="store_true", help="edges run from -> to only (default: both ways)")
-        q.add_argument("--lonlat", action="store_true", help="x/y are longitude/latitude in degrees")
-        q.add_argument("--device", choices=("auto", "gpu", "cpu"), default="auto")
-        q.add_argument("-o", "--output", required=True, help="output file: .csv or .parquet")
-        q.add_argument("--overwrite", action="store_true", help="replace an existing output file")
-
-    od = sub.add_parser("od", help="shortest-path distances between origins and destinations")
-    network_options(od)
-    od.add_argument("--pairs", help="table of pairs: columns origin, destination (node ids)")
-    od.add_argument("--origins", help="table of origin node ids (column node_id or the first)")
-    od.add_argument("--destinations", help="table of destination node ids (column node_id or the first)")
-    od.add_argument("--cutoff", type=float, help="origins x destinations: leave out pairs farther than this")
-    od.add_argument("--sum-along", help="pairs: a second impedance summed along each chosen path")
-
-    acc = sub.add_parser("accessibility", help="aggregate values within distances of every node")
-    network_options(acc)
-    acc.add_argument("--values", required=True, help="table of values: node_id (or x, y to snap) and a value")
-    acc.add_argument("--value-column", help="the values' column (default: 1 per row, a count)")
-    acc.add_argument("--distance", type=float, nargs="+", required=True, help="one or more radii")
-    acc.add_argument("--type", nargs="+", default=["sum"], choices=AGGREGATIONS)
-    acc.add_argument("--decay", default="linear", choices=DECAYS)
+    add_arguments(sub.add_parser("od", help="shortest-path distances between origins and destinations"), "od")
+    add_arguments(sub.add_parser("accessibility", help="aggregate values within distances of every node"),
+                  "accessibility")
     return p
 
 
@@ -219,13 +226,18 @@ def _accessibility(args):
     _write(result.rename_axis("node_id").reset_index(), args.output)
 
 
-def run(argv=None):
+def main(argv=None):
     """Parse argv and run; returns the exit status (0, or 2 on bad input or usage)."""
     parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
+    return run(args)
+
+
+def run(args, parser=None):
+    """Runs parsed arguments (python -m deltasplit's interface); returns the exit status."""
     try:
         table_kind(args.output)
         if os.path.exists(args.output) and not args.overwrite:

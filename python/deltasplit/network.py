@@ -733,7 +733,7 @@ def _pick_edge_columns(edges, edge_from, edge_to):
 def main(argv=None):
     """The command line, ``python -m deltasplit.network od|accessibility ...`` (_network_cli
     says what each takes): returns the exit status, 0, or 2 on bad input."""
-    from ._network_cli import run
+    from ._network_cli import main as run
     return run(argv)
 
 

@@ -658,6 +658,21 @@ def test_cli_od_pairs_and_matrix(city_files, capsys):
         assert {(a, b): float(c) for a, b, c in zip(t.origin, t.destination, t.distance)} == want
 
 
+def test_python_m_deltasplit_runs_the_road_commands(city_files):
+    """python -m deltasplit od / accessibility are the same commands as deltasplit.network.main."""
+    import subprocess
+    import sys
+    net, tmp = city_files
+    pd.DataFrame({"origin": net.node_ids[:3], "destination": net.node_ids[3:6]}).to_csv(tmp / "p.csv", index=False)
+    run = subprocess.run([sys.executable, "-m", "deltasplit", "od", "--nodes", str(tmp / "nodes.csv"), "--edges",
+                          str(tmp / "edges.csv"), "--impedance", "w", "--oneway", "--pairs", str(tmp / "p.csv"),
+                          "-o", str(tmp / "via_m.csv")], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert main(["od", "--nodes", str(tmp / "nodes.csv"), "--edges", str(tmp / "edges.csv"), "--impedance", "w",
+                 "--oneway", "--pairs", str(tmp / "p.csv"), "-o", str(tmp / "via_main.csv")]) == 0
+    pd.testing.assert_frame_equal(pd.read_csv(tmp / "via_m.csv"), pd.read_csv(tmp / "via_main.csv"))
+
+
 def test_cli_accessibility(city_files):
     net, tmp = city_files
     ref = all_pairs(net)
