@@ -55,12 +55,13 @@ def reached_pairs(xp, block):
 
 def lexsort(xp, keys):
     """np.lexsort's order (the last key first, ties in input order). cupy's lexsort takes one
-    2-D array of one type, so there the order is built by stable sorts, least key first."""
+    2-D array of one type, so there the order is built by sorts, least key first: cupy's
+    argsort is always stable (CUB's radix sort), which keeps the earlier keys' order in ties."""
     if xp is np:
         return np.lexsort(keys)
-    order = xp.argsort(keys[0], kind="stable")
+    order = xp.argsort(keys[0])
     for key in keys[1:]:
-        order = order[xp.argsort(key[order], kind="stable")]
+        order = order[xp.argsort(key[order])]
     return order
 
 
@@ -70,7 +71,7 @@ def group_ranks(xp, keys):
         return xp.zeros(0, dtype=xp.int64)
     head = xp.concatenate([xp.ones(1, dtype=bool), keys[1:] != keys[:-1]])
     starts = xp.flatnonzero(head)
-    return xp.arange(len(keys)) - starts[xp.cumsum(head) - 1]
+    return xp.arange(len(keys)) - starts[xp.cumsum(head.astype(xp.int64)) - 1]
 
 
 def repeat_index(xp, counts):
