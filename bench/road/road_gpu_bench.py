@@ -296,7 +296,8 @@ def main():
     xp = device_module()
     rep = Report()
     head = (f"deltasplit {deltasplit.__version__}; GPU: {gpu_name()} (usable: {deltasplit.gpu_available()}, "
-            f"blocks reduced by {xp.__name__}); {os.cpu_count()} CPU cores, {platform.processor() or platform.machine()}; "
+            f"blocks reduced by {xp.__name__}); {os.cpu_count()} CPU cores, "
+            f"{platform.processor() or platform.machine()}; "
             f"graphs {names[0]} ({road[0]:,} nodes, {len(road[1]):,} arcs) and {names[1]} ({ny[0]:,} vertices, "
             f"{len(ny[1]):,} arcs); budget {args.budget:g} s per task")
     print(f"# {head}")

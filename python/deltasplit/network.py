@@ -539,8 +539,9 @@ class Network:
         distances from every node *to* one valued node; rows come in blocks (block_rows; on
         the GPU with cupy they stay in device memory and are reduced there), and each block's
         reached (node, valued node) pairs are added into per-node sums, counts and sums of
-        squares (bincount) and per-node minima and maxima. The quantiles need the values in order: a second set of solves visits the
-        values from the least up and records, for every node, the one at its rank."""
+        squares (bincount) and per-node minima and maxima. The quantiles need the values in
+        order: a second set of solves visits the values from the least up and records, for
+        every node, the one at its rank."""
         types = [ALIASES.get(t.lower(), t.lower()) if isinstance(t, str) else t
                  for t in ([type] if isinstance(type, str) else list(type))]
         decay = ALIASES.get(decay.lower(), decay.lower()) if isinstance(decay, str) else decay
