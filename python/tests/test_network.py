@@ -509,6 +509,48 @@ def _answers(net):
     return out
 
 
+def _numpy_as_device_module(free_bytes):
+    """numpy dressed as cupy: what the device branches call (stable argsort, repeat by a
+    scalar only, no lexsort; the memory pool and memGetInfo, reporting free_bytes)."""
+    import types
+    fake = types.ModuleType("device_numpy")
+    fake.__dict__.update({k: getattr(np, k) for k in dir(np) if not k.startswith("__")})
+    fake.argsort = lambda a: np.argsort(a, kind="stable")
+
+    def repeat(a, repeats):
+        assert isinstance(repeats, int), "cupy.repeat takes no array of counts"
+        return np.repeat(a, repeats)
+
+    def lexsort(keys):
+        raise AssertionError("cupy.lexsort takes one 2-D array of one type: not used")
+
+    fake.repeat, fake.lexsort = repeat, lexsort
+    fake.get_default_memory_pool = lambda: types.SimpleNamespace(free_all_blocks=lambda: None)
+    fake.cuda = types.SimpleNamespace(runtime=types.SimpleNamespace(memGetInfo=lambda: (free_bytes, 8 * free_bytes)))
+    return fake
+
+
+@pytest.mark.parametrize("real", [False, True])
+def test_device_branches_on_the_host(real, monkeypatch):
+    """The device path's code (blocks sized from the free memory, solved into an `out` array,
+    handed out in smaller groups; sorts without lexsort) run with numpy in cupy's place, so that
+    it is checked on every machine: the answers equal the CPU path's exactly."""
+    fake = _numpy_as_device_module(3_000_000)
+    kw = dict(seed=31, twoway=False, zero=0.1, high=9, real=real)
+    want = _answers(grid(11, 12, device="cpu", **kw))
+    net = grid(11, 12, device="cpu", **kw)
+    monkeypatch.setattr(Network, "array_module", lambda self, strategy: fake)
+    solve, reduce = net.block_rows(fake, net.num_nodes, np.uint32)
+    assert (solve, reduce) == (3_000_000 // 8 // (132 * 4), 3_000_000 // 8 // (132 * deltasplit.network.WORK_BYTES))
+    got = _answers(net)
+    for key, w in want.items():
+        if isinstance(w, np.ndarray):
+            assert got[key].dtype == w.dtype
+            np.testing.assert_array_equal(got[key], w)
+        else:
+            pd.testing.assert_frame_equal(got[key], w)
+
+
 @pytest.mark.skipif(not CUPY, reason="the GPU path needs a usable GPU and cupy (deltasplit.gpu_available() and "
                                      "import cupy)")
 @pytest.mark.parametrize("real", [False, True])
