@@ -5,7 +5,8 @@ pandana where it is installed; readers (OSMnx graphs, Parquet/GeoParquet/CSV tab
 extract written here), isochrones, plots and the command line. The solving tests run on both
 paths (the `path` fixture): 'cpu', and 'gpu' where a GPU and cupy are usable (GPU solves whose
 blocks stay in device memory and are reduced there by cupy); test_gpu_path_equals_cpu_path
-compares the two paths' answers directly."""
+compares the two paths' answers directly, and test_device_branches_on_the_host runs the device
+path's code with numpy in cupy's place on every machine."""
 import math
 
 import numpy as np
