@@ -9,6 +9,13 @@ deviation sqrt(E[v^2] - E[v]^2); the quantiles are the value at position int(cou
 sorted values (q = 0: the least, q = 1: the greatest). Where pandana's formulas divide 0 by 0
 (a decayed value at distance 0 with radius 0), the weight is 1, the limit of both decays as d
 goes to 0.
+
+The reductions are written once over an array module `xp`: numpy for blocks in host memory,
+cupy for blocks the GPU solver left in device memory (Network.array_module says which), so that
+only per-node results cross to the host. They use what both modules share: elementwise
+arithmetic, nonzero, stable sorts, searchsorted, cumsum and bincount. On the device bincount
+adds with atomics, in no fixed order, so float sums may differ from the host's in the last
+bits; counts, extremes, quantiles and nearest places are exact on both.
 """
 import numpy as np
 
@@ -26,27 +33,65 @@ def unreachable(dtype):
     return Graph.INT_INFINITY if np.dtype(dtype).kind == "u" else np.inf
 
 
-def decay_weights(d, radius, decay):
+def to_host(a):
+    """A numpy array of a (numpy or cupy) array."""
+    return a if isinstance(a, np.ndarray) else a.get()
+
+
+def decay_weights(xp, d, radius, decay):
     """The weight of values at distances d (float64, each <= radius) under a decay."""
     if decay == "flat" or radius == 0:
-        return np.ones_like(d)
+        return xp.ones_like(d)
     if decay == "linear":
         return 1.0 - d / radius
-    return np.exp(-d / radius)
+    return xp.exp(-d / radius)
 
 
-def reached_pairs(block):
+def reached_pairs(xp, block):
     """The (row, column, distance) of every reached entry of a block of distances."""
-    r, c = np.nonzero(block != unreachable(block.dtype))
-    return r, c, block[r, c].astype(np.float64)
+    r, c = xp.nonzero(block != unreachable(block.dtype))
+    return r, c, block[r, c].astype(xp.float64)
 
 
-def group_ranks(keys):
+def lexsort(xp, keys):
+    """np.lexsort's order (the last key first, ties in input order). cupy's lexsort takes one
+    2-D array of one type, so there the order is built by sorts, least key first: cupy's
+    argsort is always stable (CUB's radix sort), which keeps the earlier keys' order in ties."""
+    if xp is np:
+        return np.lexsort(keys)
+    order = xp.argsort(keys[0])
+    for key in keys[1:]:
+        order = order[xp.argsort(key[order])]
+    return order
+
+
+def group_ranks(xp, keys):
     """For sorted keys, each entry's position within its run of equal keys."""
     if not keys.size:
-        return keys
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    return np.arange(len(keys)) - np.repeat(starts, np.diff(np.r_[starts, len(keys)]))
+        return xp.zeros(0, dtype=xp.int64)
+    head = xp.concatenate([xp.ones(1, dtype=bool), keys[1:] != keys[:-1]])
+    starts = xp.flatnonzero(head)
+    return xp.arange(len(keys)) - starts[xp.cumsum(head.astype(xp.int64)) - 1]
+
+
+def repeat_index(xp, counts):
+    """np.repeat(arange(len(counts)), counts): cupy's repeat takes no array of counts."""
+    ends = xp.cumsum(counts)
+    total = int(ends[-1]) if len(counts) else 0
+    return xp.searchsorted(ends, xp.arange(total), side="right")
+
+
+def group_extreme(xp, keys, values, greatest):
+    """(distinct keys, the least (greatest=False) or greatest of their values), by a sort: a
+    scatter-min of float64 is not in every cupy."""
+    order = lexsort(xp, (values, keys))
+    keys, values = keys[order], values[order]
+    if not keys.size:
+        return keys, values
+    change = keys[1:] != keys[:-1]
+    edge = xp.concatenate([change, xp.ones(1, dtype=bool)]) if greatest else \
+        xp.concatenate([xp.ones(1, dtype=bool), change])
+    return keys[edge], values[edge]
 
 
 def aggregate_blocks(net, solver, positions, values, radii, types, decay):
@@ -54,58 +99,60 @@ def aggregate_blocks(net, solver, positions, values, radii, types, decay):
     node). solver: (reverse graph, strategy), so that row u of a block holds the distances from
     every node to valued node u."""
     n = net.num_nodes
+    xp = net.array_module(solver[1])
     nodes, inverse = np.unique(positions, return_inverse=True)
-    per_node = {
-        "count": np.bincount(inverse, minlength=len(nodes)).astype(np.float64),
-        "sum": np.bincount(inverse, weights=values, minlength=len(nodes)),
-        "squares": np.bincount(inverse, weights=values * values, minlength=len(nodes)),
-    }
     least = np.full(len(nodes), np.inf)
     greatest = np.full(len(nodes), -np.inf)
     np.minimum.at(least, inverse, values)
     np.maximum.at(greatest, inverse, values)
-    acc = {r: {"count": np.zeros(n), "decayed": np.zeros(n), "sum": np.zeros(n), "squares": np.zeros(n),
-               "min": np.full(n, np.inf), "max": np.full(n, -np.inf)} for r in radii}
+    per_node = {
+        "count": np.bincount(inverse, minlength=len(nodes)).astype(np.float64),
+        "sum": np.bincount(inverse, weights=values, minlength=len(nodes)),
+        "squares": np.bincount(inverse, weights=values * values, minlength=len(nodes)),
+        "min": least, "max": greatest,
+    }
+    per_node = {key: xp.asarray(v) for key, v in per_node.items()}
+    acc = {r: {"count": xp.zeros(n), "decayed": xp.zeros(n), "sum": xp.zeros(n), "squares": xp.zeros(n),
+               "min": xp.full(n, np.inf), "max": xp.full(n, -np.inf)} for r in radii}
     wanted = set(types)
     for start, block in net._rows(*solver, nodes, None, max(radii)):
-        r, c, d = reached_pairs(block)
+        r, c, d = reached_pairs(xp, block)
         u = start + r
         for radius in radii:
             sel = d <= radius
             uu, cc, dd = u[sel], c[sel], d[sel]
             a = acc[radius]
-            a["count"] += np.bincount(cc, weights=per_node["count"][uu], minlength=n)
+            a["count"] += xp.bincount(cc, weights=per_node["count"][uu], minlength=n)
             if wanted & {"sum", "mean"}:
-                a["decayed"] += np.bincount(cc, weights=decay_weights(dd, radius, decay) * per_node["sum"][uu],
+                a["decayed"] += xp.bincount(cc, weights=decay_weights(xp, dd, radius, decay) * per_node["sum"][uu],
                                             minlength=n)
             if "std" in wanted:
-                a["sum"] += np.bincount(cc, weights=per_node["sum"][uu], minlength=n)
-                a["squares"] += np.bincount(cc, weights=per_node["squares"][uu], minlength=n)
-            if "min" in wanted:
-                np.minimum.at(a["min"], cc, least[uu])
-            if "max" in wanted:
-                np.maximum.at(a["max"], cc, greatest[uu])
+                a["sum"] += xp.bincount(cc, weights=per_node["sum"][uu], minlength=n)
+                a["squares"] += xp.bincount(cc, weights=per_node["squares"][uu], minlength=n)
+            for t in wanted & {"min", "max"}:
+                at, v = group_extreme(xp, cc, per_node[t][uu], greatest=t == "max")
+                a[t][at] = (xp.maximum if t == "max" else xp.minimum)(a[t][at], v)
     out = {}
     for radius in radii:
         a = acc[radius]
         cnt = a["count"]
         some = cnt > 0
-        safe = np.where(some, cnt, 1.0)
+        safe = xp.where(some, cnt, 1.0)
         for t in types:
             if t == "sum":
                 res = a["decayed"]
             elif t == "count":
                 res = cnt
             elif t == "mean":
-                res = np.where(some, a["decayed"] / safe, 0.0)
+                res = xp.where(some, a["decayed"] / safe, 0.0)
             elif t == "std":
                 mean = a["sum"] / safe
-                res = np.where(some, np.sqrt(np.maximum(a["squares"] / safe - mean * mean, 0.0)), 0.0)
+                res = xp.where(some, xp.sqrt(xp.maximum(a["squares"] / safe - mean * mean, 0.0)), 0.0)
             elif t in ("min", "max"):
-                res = np.where(some, a[t], -1.0)
+                res = xp.where(some, a[t], -1.0)
             else:
                 continue
-            out[(t, radius)] = res
+            out[(t, radius)] = to_host(res)
     ranked = [t for t in types if t in QUANTILES]
     if ranked:
         out.update(ranked_values(net, solver, positions, values, radii, ranked,
@@ -115,35 +162,38 @@ def aggregate_blocks(net, solver, positions, values, radii, types, decay):
 
 def ranked_values(net, solver, positions, values, radii, types, counts):
     """The quantiles: the values visited from the least up, in blocks (rows: the values' nodes),
-    each node's running count of values in reach telling when its wanted rank passes."""
+    each node's running count of values in reach telling when its wanted rank passes. A block
+    holds at most the rows reduced at once (Network.block_rows), so that the values of one
+    block come in order whatever the block's size."""
     n = net.num_nodes
+    g, strategy = solver
+    xp = net.array_module(strategy)
     order = np.argsort(values, kind="stable")
-    item_node, item_value = positions[order], values[order]
+    item_node, item_value = positions[order], xp.asarray(values[order])
     want = {}
     found = {}
     for radius in radii:
         for t in types:
             cnt = counts[radius]
-            want[(t, radius)] = np.minimum((cnt * QUANTILES[t]).astype(np.int64), np.maximum(cnt - 1, 0))
-            found[(t, radius)] = np.full(n, -1.0)
-    seen = {r: np.zeros(n, dtype=np.int64) for r in radii}
-    k = max(1, net.block_entries // max(n, 1))
+            want[(t, radius)] = xp.minimum((cnt * QUANTILES[t]).astype(xp.int64), xp.maximum(cnt - 1, 0))
+            found[(t, radius)] = xp.full(n, -1.0)
+    seen = {r: xp.zeros(n, dtype=xp.int64) for r in radii}
+    k = net.block_rows(xp, n, net.distance_dtype(g))[1]
     for start in range(0, len(order), k):
         sources, rows = np.unique(item_node[start:start + k], return_inverse=True)
-        g, strategy = solver
-        block = g.distance_matrix(sources, strategy=strategy, device=net.device, cutoff=max(radii))[rows]
-        r, c, d = reached_pairs(block)
+        block = net._block(g, strategy, sources, None, max(radii), xp)[xp.asarray(rows)]
+        r, c, d = reached_pairs(xp, block)
         for radius in radii:
             sel = d <= radius
             rs, cs = r[sel], c[sel]
-            by_node = np.lexsort((rs, cs))
+            by_node = lexsort(xp, (rs, cs))
             rs, cs = rs[by_node], cs[by_node]
-            rank = seen[radius][cs] + group_ranks(cs)
+            rank = seen[radius][cs] + group_ranks(xp, cs)
             for t in types:
                 hit = rank == want[(t, radius)][cs]
                 found[(t, radius)][cs[hit]] = item_value[start + rs[hit]]
-            seen[radius] += np.bincount(cs, minlength=n)
-    return found
+            seen[radius] += xp.bincount(cs, minlength=n)
+    return {key: to_host(v) for key, v in found.items()}
 
 
 def nearest_blocks(net, solver, positions, radius, k):
@@ -151,34 +201,36 @@ def nearest_blocks(net, solver, positions, radius, k):
     (distances float64 (n, k), places (n, k) int64 with -1 where fewer are in reach), nearest
     first, ties in the places' order. solver: (reverse graph, strategy)."""
     n = net.num_nodes
-    best_d = np.full((n, k), np.inf)
-    best_p = np.full((n, k), -1, dtype=np.int64)
+    xp = net.array_module(solver[1])
+    best_d = xp.full((n, k), np.inf)
+    best_p = xp.full((n, k), -1, dtype=xp.int64)
     nodes, inverse = np.unique(positions, return_inverse=True)
     by_node = np.argsort(inverse, kind="stable")  # places grouped by node, in their own order
     first = np.searchsorted(inverse[by_node], np.arange(len(nodes)))
     # Places on one node lie at one distance from everything, so only the first k of a node
     # can ever be among a node's k nearest.
     per_node = np.minimum(np.bincount(inverse, minlength=len(nodes)), k)
+    by_node, first, per_node = xp.asarray(by_node), xp.asarray(first), xp.asarray(per_node)
     for start, block in net._rows(*solver, nodes, None, radius):
-        r, c, d = reached_pairs(block)
+        r, c, d = reached_pairs(xp, block)
         u = start + r
         reps = per_node[u]
-        rr = np.repeat(np.arange(len(u)), reps)
-        offset = np.arange(len(rr)) - np.repeat(np.cumsum(reps) - reps, reps)
+        rr = repeat_index(xp, reps)
+        offset = xp.arange(len(rr)) - (xp.cumsum(reps) - reps)[rr]
         place = by_node[first[u][rr] + offset]
         cc, dd = c[rr], d[rr]
-        touched = np.unique(cc)
+        touched = xp.unique(cc)
         old_p = best_p[touched]
         old = old_p >= 0
-        cand_c = np.concatenate([cc, np.repeat(touched, k)[old.ravel()]])
-        cand_d = np.concatenate([dd, best_d[touched][old]])
-        cand_p = np.concatenate([place, old_p[old]])
-        order = np.lexsort((cand_p, cand_d, cand_c))
+        cand_c = xp.concatenate([cc, xp.repeat(touched, k)[old.ravel()]])
+        cand_d = xp.concatenate([dd, best_d[touched][old]])
+        cand_p = xp.concatenate([place, old_p[old]])
+        order = lexsort(xp, (cand_p, cand_d, cand_c))
         cand_c, cand_d, cand_p = cand_c[order], cand_d[order], cand_p[order]
-        rank = group_ranks(cand_c)
+        rank = group_ranks(xp, cand_c)
         keep = rank < k
         best_d[touched] = np.inf
         best_p[touched] = -1
         best_d[cand_c[keep], rank[keep]] = cand_d[keep]
         best_p[cand_c[keep], rank[keep]] = cand_p[keep]
-    return best_d, best_p
+    return to_host(best_d), to_host(best_p)

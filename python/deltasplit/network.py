@@ -7,8 +7,10 @@ along the chosen path), accessibility (values placed on nodes, aggregated within
 every node with a decay), the nearest places of a category, isochrones, and a map picture of a
 result per node. Every answer is computed by ``deltasplit.Graph``'s batched, cutoff-limited
 many-source solves (``distance_matrix``: on the GPU when one is usable, on the CPU otherwise),
-in blocks of rows so that memory stays bounded; each block comes to host memory, where numpy
-reduces it (reached pairs scattered into per-node results).
+in blocks of rows so that memory stays bounded. Where the GPU solves and cupy is importable, the
+blocks stay in device memory and cupy reduces them there (reached pairs scattered into per-node
+results, OD pairs gathered), and only the per-node or per-pair results come to the host; on the
+CPU numpy does the same arithmetic (``_network_aggregate``: written once over the array module).
 
 Node ids are the caller's (a pandas index); results are numpy arrays or pandas objects indexed
 by node id. Distances have the type the package gives for the impedance: uint32 for integer
@@ -27,9 +29,9 @@ try:
 except ImportError as e:  # pragma: no cover - pandas is in the 'road' extra
     raise ImportError("deltasplit.network needs pandas: pip install 'deltasplit[road]'") from e
 
-from ._graph import STRATEGIES, Graph
+from ._graph import GPU_STRATEGIES, STRATEGIES, Graph
 from . import gpu_available
-from ._network_aggregate import AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks, unreachable
+from ._network_aggregate import AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks, to_host, unreachable
 from ._network_io import EARTH_RADIUS_M, from_osm_file, read_table, wkb_points
 
 __all__ = ["Network", "AGGREGATIONS", "DECAYS", "main"]
@@ -38,6 +40,19 @@ __all__ = ["Network", "AGGREGATIONS", "DECAYS", "main"]
 # chicago-regional the hierarchy costs about what 400 Dijkstras do and a sweep an eighth of one
 # (bench/results/road.md), so a thousand origins pay for it with room to spare.
 PHAST_SOURCES = 1000
+
+# Blocks in host memory hold at most this many distances (block_entries=None): 128 MiB of uint32
+# and a few times that for the float64 work arrays of their reduction.
+HOST_BLOCK_ENTRIES = 2**25
+# Blocks in device memory (block_entries=None) follow the device's free memory: a block of rows
+# solved at once takes at most 1/DEVICE_SHARE of it (a previous block may still be alive while
+# the next is solved, and the solver keeps half of what is free when it is built for its own
+# batches), and the rows reduced at once another 1/DEVICE_SHARE, counted at WORK_BYTES per
+# entry: the reductions' temporaries for a block whose every entry is reached (the mask, the
+# nonzero scan, row and column indices, distances as float64, per-radius selections and
+# weights) stay below that.
+DEVICE_SHARE = 8
+WORK_BYTES = 128
 
 # pandana's other names for aggregations and decays
 ALIASES = {"ave": "mean", "avg": "mean", "average": "mean", "stddev": "std", "med": "median",
@@ -63,15 +78,17 @@ class Network:
     whole graph where a cut-off Dijkstra stops at the radius. The default, 'auto', runs on the
     GPU when one is usable ('multisplit'); on the CPU it contracts for OD work from
     PHAST_SOURCES origins on and runs a Dijkstra per source otherwise (accessibility, nearest
-    places and isochrones, whose solves stop at their radius). block_entries: the most distances held at
-    once by a block of rows (sources x columns); the default, 2**25, keeps a block near 128 MiB
-    of uint32 and a few times that for its float64 work arrays.
+    places and isochrones, whose solves stop at their radius). When the solves run on the GPU
+    and cupy is importable, the blocks of distances stay in device memory and are reduced there
+    (``array_module``). block_entries: the most distances held at once by a block of rows
+    (sources x columns); None (the default) is HOST_BLOCK_ENTRIES (2**25) for blocks in host
+    memory and, in device memory, a share of the device's free memory (block_rows).
     """
 
     INT_INFINITY = Graph.INT_INFINITY
 
     def __init__(self, node_x, node_y, edge_from, edge_to, edge_weights, twoway=True, *, lonlat=False,
-                 strategy="auto", device="auto", block_entries=2**25):
+                 strategy="auto", device="auto", block_entries=None):
         ids = node_x.index if isinstance(node_x, pd.Series) else pd.RangeIndex(len(node_x))
         if not ids.is_unique:
             raise ValueError(f"node ids must be unique; {ids[ids.duplicated()][0]!r} appears more than once")
@@ -91,9 +108,10 @@ class Network:
         if strategy != "auto" and strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected 'auto' or one of {', '.join(STRATEGIES)}")
         self.strategy, self.device = strategy, device
-        if isinstance(block_entries, bool) or not isinstance(block_entries, (int, np.integer)) or block_entries < 1:
-            raise ValueError(f"block_entries must be a positive integer; got {block_entries!r}")
-        self.block_entries = int(block_entries)
+        if block_entries is not None and (isinstance(block_entries, bool) or
+                                          not isinstance(block_entries, (int, np.integer)) or block_entries < 1):
+            raise ValueError(f"block_entries must be a positive integer or None; got {block_entries!r}")
+        self.block_entries = None if block_entries is None else int(block_entries)
         self._from = self._positions(edge_from, "edge_from")
         self._to = self._positions(edge_to, "edge_to")
         if len(self._from) != len(self._to):
@@ -276,14 +294,53 @@ class Network:
         """The type of g's distances (what distance_matrix returns)."""
         return g.distance_matrix(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)).dtype
 
+    def array_module(self, strategy):
+        """Where the blocks of a solve by `strategy` live and are reduced: cupy when the solve runs
+        on the GPU (a GPU strategy, device not 'cpu', a usable GPU) and cupy is importable, so
+        that distance_matrix writes the rows straight into device memory; numpy otherwise."""
+        if self.device == "cpu" or strategy not in GPU_STRATEGIES or not gpu_available():
+            return np
+        try:
+            import cupy
+        except ImportError:
+            return np
+        return cupy
+
+    def block_rows(self, xp, columns, dtype):
+        """(rows solved at once, rows reduced at once) for blocks of `columns` distances of `dtype`
+        in xp's memory: block_entries // columns for both when block_entries is set or the block
+        is in host memory (HOST_BLOCK_ENTRIES), else shares of the device's free memory
+        (DEVICE_SHARE, WORK_BYTES), with cupy's cached blocks handed back first so that the
+        solver sees them free too."""
+        columns = max(columns, 1)
+        if self.block_entries is not None or xp is np:
+            k = max(1, (self.block_entries or HOST_BLOCK_ENTRIES) // columns)
+            return k, k
+        xp.get_default_memory_pool().free_all_blocks()
+        free = xp.cuda.runtime.memGetInfo()[0] // DEVICE_SHARE
+        return max(1, free // (columns * np.dtype(dtype).itemsize)), max(1, free // (columns * WORK_BYTES))
+
+    def _block(self, g, strategy, sources, targets, cutoff, xp):
+        """The distances from `sources` to `targets` (None: every node), cut off at `cutoff`, as
+        an xp array: in device memory the solver writes the rows straight into it."""
+        out = None
+        if xp is not np:
+            out = xp.empty((len(sources), self.num_nodes if targets is None else len(targets)),
+                           dtype=self.distance_dtype(g))
+        return g.distance_matrix(sources, targets, strategy=strategy, device=self.device, cutoff=cutoff, out=out)
+
     def _rows(self, g, strategy, sources, targets=None, cutoff=math.inf):
-        """Distances from `sources` (positions) in blocks of rows: yields (start, block), block of
-        shape (rows, len(targets) or n) in the graph's distance type, cut off at `cutoff`."""
+        """Distances from `sources` (positions) in blocks of rows: yields (start, block), block an
+        array_module(strategy) array of shape (rows, len(targets) or n) in the graph's distance
+        type, cut off at `cutoff`. Rows are solved block_rows' first count at a time (the GPU
+        solver gets thousands of sources per call) and handed out its second count at a time."""
+        xp = self.array_module(strategy)
         columns = self.num_nodes if targets is None else len(targets)
-        k = max(1, self.block_entries // max(columns, 1))
-        for start in range(0, len(sources), k):
-            yield start, g.distance_matrix(sources[start:start + k], targets, strategy=strategy,
-                                           device=self.device, cutoff=cutoff)
+        solve, reduce = self.block_rows(xp, columns, self.distance_dtype(g))
+        for start in range(0, len(sources), solve):
+            block = self._block(g, strategy, sources[start:start + solve], targets, cutoff, xp)
+            for first in range(0, len(block), reduce):
+                yield start + first, block[first:first + reduce]
 
     # -- nearest nodes ------------------------------------------------------------------------
 
@@ -345,20 +402,21 @@ class Network:
         src, dst = (o, d) if forward else (d, o)
         sources, first = np.unique(src[np.argsort(src, kind="stable")], return_index=True)
         g, strategy = self.solver(name, reverse=not forward, sources=len(sources))
-        out = np.empty(len(o), dtype=self.distance_dtype(g))
+        xp = self.array_module(strategy)
+        dtype = self.distance_dtype(g)
+        out = xp.empty(len(o), dtype=dtype)
         if len(o) == 0:
-            return out
+            return to_host(out)
         order = np.argsort(src, kind="stable")
         bounds = np.append(first, len(order))
-        columns = max(1, len(np.unique(dst)))
-        k = max(1, self.block_entries // columns)
+        k = self.block_rows(xp, len(np.unique(dst)), dtype)[0]
         for start in range(0, len(sources), k):
             pairs = order[bounds[start]:bounds[min(start + k, len(sources))]]
             targets, col = np.unique(dst[pairs], return_inverse=True)
             rows = np.searchsorted(sources[start:start + k], src[pairs])
-            block = g.distance_matrix(sources[start:start + k], targets, strategy=strategy, device=self.device)
-            out[pairs] = block[rows, col]
-        return out
+            block = self._block(g, strategy, sources[start:start + k], targets, math.inf, xp)
+            out[xp.asarray(pairs)] = block[xp.asarray(rows), xp.asarray(col)]
+        return to_host(out)
 
     def _lengths_and_sums(self, o, d, name, second):
         sources_count = len(np.unique(o))
@@ -386,7 +444,7 @@ class Network:
         g, strategy = self.solver(imp_name, sources=len(o), cutoff=cutoff)
         table = np.empty((len(o), len(d)), dtype=self.distance_dtype(g))
         for start, block in self._rows(g, strategy, o, d, cutoff):
-            table[start:start + len(block)] = block
+            table[start:start + len(block)] = to_host(block)
         return pd.DataFrame(table, index=pd.Index(self.node_ids[o], name="origin"),
                             columns=pd.Index(self.node_ids[d], name="destination"))
 
@@ -409,9 +467,11 @@ class Network:
         tmp = path + ".partial"
         writer = None
         try:
+            xp = self.array_module(strategy)
             for start, block in self._rows(g, strategy, o, d, cutoff):
-                r, c = np.nonzero(block != unreachable(block.dtype))
-                table = pa.table({"origin": ids[o[start + r]], "destination": ids[d[c]], "distance": block[r, c]})
+                r, c = xp.nonzero(block != unreachable(block.dtype))
+                dist, r, c = to_host(block[r, c]), to_host(r), to_host(c)
+                table = pa.table({"origin": ids[o[start + r]], "destination": ids[d[c]], "distance": dist})
                 if writer is None:
                     writer = pq.ParquetWriter(tmp, table.schema)
                 writer.write_table(table)
@@ -476,11 +536,12 @@ class Network:
 
         How: the solves run from the distinct valued nodes (never more than the nodes) on the
         reverse graph (for a two-way network the graph itself), so that a row holds the
-        distances from every node *to* one valued node; rows come in blocks of at most
-        block_entries distances, and each block's reached (node, valued node) pairs are added
-        into per-node sums, counts and sums of squares (np.bincount) and per-node minima and
-        maxima. The quantiles need the values in order: a second set of solves visits the
-        values from the least up and records, for every node, the one at its rank."""
+        distances from every node *to* one valued node; rows come in blocks (block_rows; on
+        the GPU with cupy they stay in device memory and are reduced there), and each block's
+        reached (node, valued node) pairs are added into per-node sums, counts and sums of
+        squares (bincount) and per-node minima and maxima. The quantiles need the values in
+        order: a second set of solves visits the values from the least up and records, for
+        every node, the one at its rank."""
         types = [ALIASES.get(t.lower(), t.lower()) if isinstance(t, str) else t
                  for t in ([type] if isinstance(type, str) else list(type))]
         decay = ALIASES.get(decay.lower(), decay.lower()) if isinstance(decay, str) else decay
@@ -564,15 +625,17 @@ class Network:
             raise ValueError(f"distances must be >= 0; got {distances!r}")
         cutoff = radii[-1] if radii else 0.0
         g, strategy = self.solver(imp_name, sources=len(o), cutoff=cutoff)
+        xp = self.array_module(strategy)
         parts = []
         for start, block in self._rows(g, strategy, o, None, cutoff):
-            r, c = np.nonzero(block != unreachable(block.dtype))
+            r, c = xp.nonzero(block != unreachable(block.dtype))
             d = block[r, c]
             for radius in radii:
-                within = d <= radius
-                parts.append(pd.DataFrame({"origin": self.node_ids[o[start + r[within]]],
-                                           "distance": radius, "node_id": self.node_ids[c[within]],
-                                           "distance_to_node": d[within]}))
+                within = xp.flatnonzero(d <= radius)
+                rows, cols = to_host(r[within]), to_host(c[within])
+                parts.append(pd.DataFrame({"origin": self.node_ids[o[start + rows]],
+                                           "distance": radius, "node_id": self.node_ids[cols],
+                                           "distance_to_node": to_host(d[within])}))
         if not parts:
             return pd.DataFrame({"origin": self.node_ids[:0], "distance": np.empty(0), "node_id": self.node_ids[:0],
                                  "distance_to_node": np.empty(0)})

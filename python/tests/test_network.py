@@ -2,7 +2,11 @@
 and nearest places against a brute force over all-pairs distances (every aggregation, decay and
 radius, zero-length edges, one-way streets, unreachable places, places on one node) and against
 pandana where it is installed; readers (OSMnx graphs, Parquet/GeoParquet/CSV tables, an OSM
-extract written here), isochrones, plots and the command line."""
+extract written here), isochrones, plots and the command line. The solving tests run on both
+paths (the `path` fixture): 'cpu', and 'gpu' where a GPU and cupy are usable (GPU solves whose
+blocks stay in device memory and are reduced there by cupy); test_gpu_path_equals_cpu_path
+compares the two paths' answers directly, and test_device_branches_on_the_host runs the device
+path's code with numpy in cupy's place on every machine."""
 import math
 
 import numpy as np
@@ -16,17 +20,17 @@ import deltasplit.network  # noqa: E402
 from deltasplit import Graph  # noqa: E402
 from deltasplit.network import AGGREGATIONS, DECAYS, Network, main  # noqa: E402
 
-from conftest import ROOT  # noqa: E402
+from conftest import CUPY, ROOT  # noqa: E402
 
 QUANTILE = {"min": 0.0, "25pct": 0.25, "median": 0.5, "75pct": 0.75, "max": 1.0}
 
 
 # -- helpers --------------------------------------------------------------------------------------
 
-def grid(rows, cols, seed=1, low=1, high=20, ids_from=1000, twoway=True, zero=0.0, real=False):
+def grid(rows, cols, seed=1, low=1, high=20, ids_from=1000, twoway=True, zero=0.0, real=False, device="auto"):
     """A rows x cols grid network: ids ids_from.., coordinates (col, row), random weights in
     [low, high] (real: uniform floats), a share `zero` of them 0; twoway=False lists each street
-    in one random direction only (one-way streets)."""
+    in one random direction only (one-way streets); device: the Network's."""
     rng = np.random.default_rng(seed)
     n = rows * cols
     ids = np.arange(ids_from, ids_from + n)
@@ -43,7 +47,26 @@ def grid(rows, cols, seed=1, low=1, high=20, ids_from=1000, twoway=True, zero=0.
         w[rng.random(len(u)) < zero] = 0
     x = pd.Series(c.astype(float), index=ids)
     y = pd.Series(r.astype(float), index=ids)
-    return Network(x, y, ids[u], ids[v], pd.DataFrame({"w": w}), twoway=twoway)
+    return Network(x, y, ids[u], ids[v], pd.DataFrame({"w": w}), twoway=twoway, device=device)
+
+
+@pytest.fixture(params=["cpu", "gpu"])
+def path(request):
+    """Where a Network solves and reduces: 'cpu' (CPU solves, numpy), or 'gpu' (GPU solves whose
+    blocks stay in device memory, reduced by cupy), skipped without a usable GPU and cupy."""
+    if request.param == "gpu" and not CUPY:
+        pytest.skip("the GPU path needs a usable GPU and cupy (deltasplit.gpu_available() and import cupy)")
+    return request.param
+
+
+def use(net, path):
+    """net set to solve on `path`; on 'gpu', checked to keep its blocks in device memory (a
+    silent fall-back to host blocks would leave the device reductions untested)."""
+    net.device = path
+    if path == "gpu":
+        import cupy
+        assert net.array_module(net.solver()[1]) is cupy
+    return net
 
 
 def reference_matrix(net, imp=None):
@@ -136,13 +159,14 @@ def test_construction_checks_its_input():
         net.aggregate(-1)
 
 
-def test_empty_and_one_node_networks():
-    empty = Network(pd.Series([], dtype=float), pd.Series([], dtype=float), [], [], pd.DataFrame({"w": []}))
+def test_empty_and_one_node_networks(path):
+    empty = Network(pd.Series([], dtype=float), pd.Series([], dtype=float), [], [], pd.DataFrame({"w": []}),
+                    device=path)
     assert empty.shortest_path_lengths([], []).size == 0
     empty.set([])
     assert empty.aggregate(5).size == 0
     one = Network(pd.Series([2.0], index=["a"]), pd.Series([3.0], index=["a"]), [], [],
-                  pd.DataFrame({"w": np.array([], dtype=np.int64)}))
+                  pd.DataFrame({"w": np.array([], dtype=np.int64)}), device=path)
     assert as_float(one.shortest_path_lengths(["a"], ["a"])).tolist() == [0.0]
     one.set(pd.Series(["a", "a"]), pd.Series([2.0, 5.0]))
     assert one.aggregate(0, type="sum", decay="linear").tolist() == [7.0]
@@ -154,8 +178,8 @@ def test_empty_and_one_node_networks():
 
 @pytest.mark.parametrize("twoway", [True, False])
 @pytest.mark.parametrize("real", [False, True])
-def test_shortest_path_lengths_equal_dijkstra(twoway, real):
-    net = grid(9, 11, seed=3, twoway=twoway, real=real, zero=0.1)
+def test_shortest_path_lengths_equal_dijkstra(twoway, real, path):
+    net = use(grid(9, 11, seed=3, twoway=twoway, real=real, zero=0.1), path)
     ref = all_pairs(net)
     rng = np.random.default_rng(0)
     o = rng.integers(0, net.num_nodes, 400)
@@ -176,12 +200,12 @@ def test_shortest_path_lengths_equal_dijkstra(twoway, real):
                                ref[o, d2], rtol=1e-6 if real else 0)
 
 
-def test_huge_weights():
+def test_huge_weights(path):
     """Integer weights whose paths could pass 2**32: distances in the package's real type."""
     ids = np.arange(6)
     w = np.array([3_000_000_000, 4_000_000_000, 1, 0, 2_500_000_000], dtype=np.int64)
     net = Network(pd.Series(ids * 1.0), pd.Series(ids * 0.0), ids[:-1], ids[1:], pd.DataFrame({"w": w}),
-                  twoway=False)
+                  twoway=False, device=path)
     got = net.shortest_path_lengths(np.zeros(6, dtype=np.int64), ids)
     assert got.dtype.kind == "f"
     np.testing.assert_allclose(got, np.concatenate([[0], np.cumsum(w)]), rtol=1e-7)
@@ -208,12 +232,13 @@ def test_auto_strategy_contracts_for_many_origins_on_the_cpu(monkeypatch):
         Network(base.x, base.y, [], [], pd.DataFrame({"w": []}), strategy="fastest")
 
 
-def test_od_table_and_blocks_bounded():
-    net = grid(8, 8, seed=5, twoway=False)
+def test_od_table_and_blocks_bounded(path):
+    net = use(grid(8, 8, seed=5, twoway=False), path)
     ref = all_pairs(net)
     o, d = np.arange(0, 64, 3), np.arange(1, 64, 5)
     small = Network(pd.Series(net.x, index=net.node_ids), pd.Series(net.y, index=net.node_ids),
-                    net.node_ids[net._from], net.node_ids[net._to], net.impedances, twoway=False, block_entries=7)
+                    net.node_ids[net._from], net.node_ids[net._to], net.impedances, twoway=False, block_entries=7,
+                    device=path)
     for n in (net, small):
         table = n.od_table(net.node_ids[o], net.node_ids[d])
         assert list(table.index) == list(net.node_ids[o]) and list(table.columns) == list(net.node_ids[d])
@@ -223,9 +248,9 @@ def test_od_table_and_blocks_bounded():
     np.testing.assert_array_equal(as_float(cut.to_numpy()), want)
 
 
-def test_to_parquet_writes_the_long_table(tmp_path):
+def test_to_parquet_writes_the_long_table(tmp_path, path):
     pq = pytest.importorskip("pyarrow.parquet", reason="Parquet output needs pyarrow")
-    net = grid(6, 7, seed=2, twoway=False)
+    net = use(grid(6, 7, seed=2, twoway=False), path)
     net.block_entries = 50  # blocks of a row or two: the file is written in many parts
     ref = all_pairs(net)
     path = tmp_path / "od.parquet"
@@ -302,8 +327,9 @@ def small_city():
 
 
 @pytest.mark.parametrize("decay", DECAYS)
-def test_aggregate_equals_brute_force(small_city, decay):
+def test_aggregate_equals_brute_force(small_city, decay, path):
     net, places, values, D = small_city
+    use(net, path)
     net.set(pd.Series(net.node_ids[places]), pd.Series(values), name="v")
     radii = [0.0, 7.0, 12.5, 1e9]  # zero, inside, and beyond the diameter
     got = net.aggregate(radii, type=list(AGGREGATIONS), decay=decay, name="v")
@@ -315,18 +341,19 @@ def test_aggregate_equals_brute_force(small_city, decay):
     np.testing.assert_allclose(single.to_numpy(), got[("mean", 7.0)].to_numpy())
 
 
-def test_aggregate_in_small_blocks(small_city):
+def test_aggregate_in_small_blocks(small_city, path):
     net, places, values, D = small_city
     tiny = Network(pd.Series(net.x, index=net.node_ids), pd.Series(net.y, index=net.node_ids),
-                   net.node_ids[net._from], net.node_ids[net._to], net.impedances, twoway=False, block_entries=1)
+                   net.node_ids[net._from], net.node_ids[net._to], net.impedances, twoway=False, block_entries=1,
+                   device=path)
     tiny.set(pd.Series(net.node_ids[places]), pd.Series(values))
     for kind in ("sum", "median", "max", "std"):
         assert_aggregate(tiny.aggregate(9.0, type=kind, decay="exp").to_numpy(),
                          brute_aggregate(D, places, values, 9.0, kind, "exp"), kind)
 
 
-def test_set_drops_missing_rows_with_a_warning():
-    net = grid(3, 3)
+def test_set_drops_missing_rows_with_a_warning(path):
+    net = use(grid(3, 3), path)
     with pytest.warns(UserWarning, match="dropped 1"):
         net.set(pd.Series([1000, 1001, 1002]), pd.Series([1.0, np.nan, 2.0]))
     assert net.aggregate(0, type="count", decay="flat").sum() == 2
@@ -349,8 +376,9 @@ def brute_nearest(D, poi_nodes, radius, k):
     return dist, which
 
 
-def test_nearest_pois_equal_brute_force(small_city):
+def test_nearest_pois_equal_brute_force(small_city, path):
     net, places, _, D = small_city
+    use(net, path)
     ids = [f"shop{i}" for i in range(12)]
     nodes = places[:12]
     x = pd.Series(net.x[nodes] + 0.1, index=ids)
@@ -400,8 +428,9 @@ def test_get_node_ids_projected_and_lonlat():
     assert len(geo.get_node_ids(plon, plat, mapping_distance=limit)) == int((metres.min(axis=1) <= limit).sum())
 
 
-def test_isochrones(small_city):
+def test_isochrones(small_city, path):
     net, _, _, D = small_city
+    use(net, path)
     origins = net.node_ids[[0, 17, 17]]
     iso = net.isochrones(origins, [0, 6, 1e9])
     for o in (0, 17):
@@ -429,6 +458,133 @@ def test_plot_renders_a_png(small_city, tmp_path):
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(ValueError, match="one number per node"):
         net.plot(np.zeros(3))
+
+
+# -- the two paths: blocks, and the GPU's answers against the CPU's ------------------------------
+
+def test_blocks_solved_and_reduced_in_different_rows(small_city, path, monkeypatch):
+    """Blocks of 7 rows solved at once, handed to the reductions 3 rows at a time (as on the
+    device, where the solver gets far more rows per call than a reduction takes)."""
+    net, places, values, D = small_city
+    use(net, path)
+    monkeypatch.setattr(Network, "block_rows", lambda self, xp, columns, dtype: (7, 3))
+    net.set(pd.Series(net.node_ids[places]), pd.Series(values), name="v")
+    got = net.aggregate([0.0, 9.0], type=list(AGGREGATIONS), decay="linear", name="v")
+    for kind in AGGREGATIONS:
+        for r in (0.0, 9.0):
+            assert_aggregate(got[(kind, r)].to_numpy(), brute_aggregate(D, places, values, r, kind, "linear"), kind)
+    ids = [f"shop{i}" for i in range(12)]
+    net.set_pois("shops", 20, 3, pd.Series(net.x[places[:12]], index=ids), pd.Series(net.y[places[:12]], index=ids))
+    dist, which = brute_nearest(D, places[:12], 14, 3)
+    np.testing.assert_array_equal(net.nearest_pois(14, "shops", num_pois=3).to_numpy(),
+                                  np.where(which >= 0, dist, 14.0))
+    everyone = net.node_ids
+    np.testing.assert_array_equal(as_float(net.od_table(everyone, everyone[::5]).to_numpy()), D[:, ::5])
+    rng = np.random.default_rng(3)
+    o, d = rng.integers(0, net.num_nodes, 200), rng.integers(0, net.num_nodes, 200)
+    np.testing.assert_array_equal(as_float(net.shortest_path_lengths(everyone[o], everyone[d])), D[o, d])
+    iso = net.isochrones(everyone, [5.0])
+    assert len(iso) == int((D <= 5).sum())
+    np.testing.assert_array_equal(iso.distance_to_node.to_numpy(np.float64),
+                                  D[everyone.get_indexer(iso.origin), everyone.get_indexer(iso.node_id)])
+
+
+def _answers(net):
+    """Every kind of answer the layer gives, on one network, for comparing the two paths."""
+    rng = np.random.default_rng(17)
+    n, ids = net.num_nodes, net.node_ids
+    places = rng.integers(0, n, 40)
+    places[:4] = places[0]
+    net.set(pd.Series(ids[places]), pd.Series(np.round(rng.normal(5, 3, 40), 2)), name="v")
+    out = {}
+    for decay in DECAYS:
+        out[decay] = net.aggregate([0.0, 6.0, 11.5, 1e9], type=list(AGGREGATIONS), decay=decay, name="v")
+    poi = [f"p{i}" for i in range(15)]
+    net.set_pois("p", 30, 4, pd.Series(net.x[places[:15]], index=poi), pd.Series(net.y[places[:15]], index=poi))
+    out["nearest"] = net.nearest_pois(25, "p", num_pois=4, include_poi_ids=True)
+    o, d = rng.integers(0, n, 500), rng.integers(0, n, 500)
+    out["pairs"] = net.shortest_path_lengths(ids[o], ids[d])
+    out["pairs to few"] = net.shortest_path_lengths(ids[o], ids[np.resize(d[:3], 500)])
+    out["table"] = net.od_table(ids[::3], ids[1::4], cutoff=30)
+    out["isochrones"] = net.isochrones(ids[[0, 5, 5]], [0, 7.5, 1e9])
+    return out
+
+
+def _numpy_as_device_module(free_bytes):
+    """numpy dressed as cupy: what the device branches call (stable argsort, repeat by a
+    scalar only, no lexsort; the memory pool and memGetInfo, reporting free_bytes)."""
+    import types
+    fake = types.ModuleType("device_numpy")
+    fake.__dict__.update({k: getattr(np, k) for k in dir(np) if not k.startswith("__")})
+    fake.argsort = lambda a: np.argsort(a, kind="stable")
+
+    def repeat(a, repeats):
+        assert isinstance(repeats, int), "cupy.repeat takes no array of counts"
+        return np.repeat(a, repeats)
+
+    def lexsort(keys):
+        raise AssertionError("cupy.lexsort takes one 2-D array of one type: not used")
+
+    fake.repeat, fake.lexsort = repeat, lexsort
+    fake.get_default_memory_pool = lambda: types.SimpleNamespace(free_all_blocks=lambda: None)
+    fake.cuda = types.SimpleNamespace(runtime=types.SimpleNamespace(memGetInfo=lambda: (free_bytes, 8 * free_bytes)))
+    return fake
+
+
+@pytest.mark.parametrize("real", [False, True])
+def test_device_branches_on_the_host(real, monkeypatch):
+    """The device path's code (blocks sized from the free memory, solved into an `out` array,
+    handed out in smaller groups; sorts without lexsort) run with numpy in cupy's place, so that
+    it is checked on every machine: the answers equal the CPU path's exactly."""
+    fake = _numpy_as_device_module(3_000_000)
+    kw = dict(seed=31, twoway=False, zero=0.1, high=9, real=real)
+    want = _answers(grid(11, 12, device="cpu", **kw))
+    net = grid(11, 12, device="cpu", **kw)
+    monkeypatch.setattr(Network, "array_module", lambda self, strategy: fake)
+    solve, reduce = net.block_rows(fake, net.num_nodes, np.uint32)
+    assert (solve, reduce) == (3_000_000 // 8 // (132 * 4), 3_000_000 // 8 // (132 * deltasplit.network.WORK_BYTES))
+    got = _answers(net)
+    for key, w in want.items():
+        if isinstance(w, np.ndarray):
+            assert got[key].dtype == w.dtype
+            np.testing.assert_array_equal(got[key], w)
+        else:
+            pd.testing.assert_frame_equal(got[key], w)
+
+
+@pytest.mark.skipif(not CUPY, reason="the GPU path needs a usable GPU and cupy (deltasplit.gpu_available() and "
+                                     "import cupy)")
+@pytest.mark.parametrize("real", [False, True])
+@pytest.mark.parametrize("block_entries", [None, 5])
+def test_gpu_path_equals_cpu_path(real, block_entries):
+    """The same network answered with blocks reduced by cupy in device memory and by numpy on the
+    host: the same dtypes and shapes; distances, counts, extremes, quantiles and nearest places
+    equal; float sums (added by atomics on the device, in no fixed order) within 1e-12."""
+    import cupy
+    kw = dict(seed=31, twoway=False, zero=0.1, high=9, real=real)
+    cpu, gpu = grid(11, 12, device="cpu", **kw), use(grid(11, 12, **kw), "gpu")
+    cpu.block_entries = gpu.block_entries = block_entries
+    solve, reduce = gpu.block_rows(cupy, gpu.num_nodes, np.uint32)
+    assert solve >= 1 and reduce >= 1
+    if block_entries is None:
+        assert solve * gpu.num_nodes * 4 <= cupy.cuda.runtime.memGetInfo()[1]
+    want, got = _answers(cpu), _answers(gpu)
+    for decay in DECAYS:
+        w, g = want[decay], got[decay]
+        assert list(w.columns) == list(g.columns) and (w.dtypes == g.dtypes).all()
+        for kind, r in w.columns:
+            if kind in ("sum", "mean", "std"):
+                np.testing.assert_allclose(g[(kind, r)].to_numpy(), w[(kind, r)].to_numpy(), rtol=1e-12, atol=1e-12)
+            else:
+                np.testing.assert_array_equal(g[(kind, r)].to_numpy(), w[(kind, r)].to_numpy())
+    pd.testing.assert_frame_equal(got["nearest"], want["nearest"])
+    for key in ("pairs", "pairs to few"):
+        assert got[key].dtype == want[key].dtype
+        np.testing.assert_array_equal(got[key], want[key])
+    pd.testing.assert_frame_equal(got["table"], want["table"])
+    iso_w, iso_g = (t.sort_values(["origin", "distance", "node_id"], kind="stable").reset_index(drop=True)
+                    for t in (want["isochrones"], got["isochrones"]))
+    pd.testing.assert_frame_equal(iso_g, iso_w)
 
 
 # -- readers --------------------------------------------------------------------------------------
@@ -537,9 +693,10 @@ def bundled(name):
     return n, src, tgt.astype(np.int64), w.astype(np.float64)
 
 
-def test_chicago_regional_od_and_accessibility():
+def test_chicago_regional_od_and_accessibility(path):
     n, src, tgt, w = bundled("chicago-regional.mtx.gz")
-    net = Network(pd.Series(np.zeros(n)), pd.Series(np.zeros(n)), src, tgt, pd.DataFrame({"miles": w}), twoway=False)
+    net = Network(pd.Series(np.zeros(n)), pd.Series(np.zeros(n)), src, tgt, pd.DataFrame({"miles": w}), twoway=False,
+                  device=path)
     rng = np.random.default_rng(3)
     o, d = rng.integers(0, n, 150), rng.integers(0, n, 150)
     ref = scg.dijkstra(reference_matrix(net), indices=np.unique(o))
@@ -573,8 +730,9 @@ def pandana_pair():
 
 
 @pytest.mark.parametrize("decay", DECAYS)
-def test_aggregate_equals_pandana(pandana_pair, decay):
+def test_aggregate_equals_pandana(pandana_pair, decay, path):
     ours, theirs = pandana_pair
+    use(ours, path)
     rng = np.random.default_rng(6)
     nodes = pd.Series(ours.node_ids[rng.integers(0, ours.num_nodes, 80)])
     values = pd.Series(rng.integers(-20, 200, 80) / 4.0)  # exact in pandana's float32
@@ -589,8 +747,9 @@ def test_aggregate_equals_pandana(pandana_pair, decay):
             assert_aggregate(got[(kind, r)].to_numpy(), want.to_numpy(), kind)
 
 
-def test_nearest_pois_and_lengths_equal_pandana(pandana_pair):
+def test_nearest_pois_and_lengths_equal_pandana(pandana_pair, path):
     ours, theirs = pandana_pair
+    use(ours, path)
     D = all_pairs(ours)
     rng = np.random.default_rng(8)
     at = rng.integers(0, ours.num_nodes, 25)
@@ -727,13 +886,13 @@ def _has(module):
         return False
 
 
-def test_bundled_ny_subgraph_od():
+def test_bundled_ny_subgraph_od(path):
     """USA-road-d.NY's first 4,000 vertices (the arcs among them) against scipy."""
     keep = 4000
     _, src, tgt, w = bundled("USA-road-d.NY.gr.gz")
     inside = (src < keep) & (tgt < keep)
     net = Network(pd.Series(np.zeros(keep)), pd.Series(np.zeros(keep)), src[inside], tgt[inside],
-                  pd.DataFrame({"d": w[inside].astype(np.int64)}), twoway=False)
+                  pd.DataFrame({"d": w[inside].astype(np.int64)}), twoway=False, device=path)
     rng = np.random.default_rng(5)
     o, d = rng.integers(0, keep, 300), rng.integers(0, keep, 300)
     got = net.shortest_path_lengths(o, d)
