@@ -19,8 +19,11 @@ The graph
 Workers and devices
     When any worker advertises a ``GPU`` resource (``dask cuda worker``, or
     ``LocalCluster(resources={'GPU': 1})``), every block asks for ``resources={'GPU': 1}``: a GPU
-    worker runs one block at a time on its GPU. Otherwise blocks run on the CPU path, each
-    worker's solver using as many threads as the worker has (its ``nthreads``).
+    worker runs one block at a time on its GPU, its solver's host work on the host's cores shared
+    among the GPUs the worker sees, and ``reduce`` reduces each block in device memory (with cupy,
+    where it is installed), copying back only the per-source and per-target results. Otherwise
+    blocks run on the CPU path (even on a machine with a GPU), each worker's solver using as many
+    threads as the worker has (its ``nthreads``).
 
 Outputs (``out=``)
     * ``None``: a numpy array in the client's memory (small problems);
@@ -156,8 +159,15 @@ def _resident_graph(key, source):
         return entry
 
 
-def _worker_threads():
-    """The threads this worker was given (0 = let the solver use every core, outside a worker)."""
+def _worker_threads(device):
+    """The host threads a block's solver uses. A CPU worker: the threads it was given (0 = every
+    core, outside a worker). A GPU worker (one per GPU): the host's cores shared among the GPUs it
+    sees, for the solver's host work (PHAST's upward searches), since dask-cuda workers are given
+    one thread each."""
+    if device != "cpu":
+        visible = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+        gpus = len([d for d in visible.split(",") if d.strip()]) or 1
+        return max(1, (os.cpu_count() or 1) // gpus)
     try:
         from distributed import get_worker
         return int(get_worker().state.nthreads)
@@ -165,9 +175,26 @@ def _worker_threads():
         return 0
 
 
+def _device_module(device):
+    """cupy when a GPU block's rows can stay in device memory (cupy importable, a GPU usable),
+    else None (the rows come to host memory)."""
+    if device == "cpu":
+        return None
+    try:
+        import cupy
+    except ImportError:
+        return None
+    return cupy if _core.gpu_available()[0] else None
+
+
+def _host(block):
+    """A block's rows in host memory."""
+    return block.get() if hasattr(block, "get") else block
+
+
 def _convert(block, dtype):
-    """A block in the graph's distance type (uint32 or float32) widened to dtype; unreachable
-    stays unreachable (all ones, or inf)."""
+    """A block (numpy or cupy) in the graph's distance type (uint32 or float32) widened to dtype;
+    unreachable stays unreachable (all ones, or inf)."""
     if block.dtype == dtype:
         return block
     if block.dtype == np.uint32:
@@ -178,19 +205,30 @@ def _convert(block, dtype):
     return block.astype(dtype)
 
 
-def _solve(source, key, sources, targets, settings):
-    """A block's distances on a worker: the resident graph's distance_matrix in settings' dtype."""
+def _solve(source, key, sources, targets, settings, keep_on_device=False):
+    """A block's distances on a worker: the resident graph's distance_matrix in settings' dtype.
+    With keep_on_device, a GPU block is written into a cupy array and stays there."""
     graph, lock = _resident_graph(key, source)
+    device = settings.get("device", "auto")
+    xp = _device_module(device) if keep_on_device else None
+    columns = graph.num_vertices if targets is None else len(targets)
     with lock:
-        block = graph.distance_matrix(sources, targets, strategy=settings["strategy"],
-                                      cutoff=settings["cutoff"], threads=_worker_threads())
+        out = None
+        if xp is not None:
+            native = np.uint32 if graph.weight_kind == "integer" else np.float32
+            out = xp.empty((len(sources), columns), dtype=native)
+        block = graph.distance_matrix(sources, targets, strategy=settings["strategy"], device=device,
+                                      cutoff=settings["cutoff"], threads=_worker_threads(device), out=out)
     return _convert(block, np.dtype(settings["dtype"]))
 
 
 def _run_block(source, key, targets, settings, sink, index, start, sources):
     """One Dask task: solve the block's sources, hand the rows to the sink (which writes them or
-    reduces them) and return what the sink returns."""
-    return sink.take(index, start, sources, targets, _solve(source, key, sources, targets, settings))
+    reduces them) and return what the sink returns. Reductions take the rows where they were
+    solved (device memory on a GPU worker with cupy); every other sink takes them in host memory."""
+    reduce_here = isinstance(sink, _ReduceSink)
+    block = _solve(source, key, sources, targets, settings, keep_on_device=reduce_here)
+    return sink.take(index, start, sources, targets, block if reduce_here else _host(block))
 
 
 # -- sinks: what a block does with its rows ---------------------------------------------------
@@ -247,27 +285,33 @@ class _ReduceSink:
         self.limit = limit
 
     def take(self, index, start, sources, targets, block):
-        reached = _reached(block, self.limit)
+        """The block's reductions, computed where the block is (numpy, or cupy for a block kept in
+        device memory: one arithmetic for both) and returned in host memory."""
+        xp = np if isinstance(block, np.ndarray) else __import__("cupy")
+        reached = _reached(block, self.limit, xp)
         wide = np.uint64 if block.dtype.kind == "u" else np.float64
-        values = np.where(reached, block, 0).astype(wide)
+        values = xp.where(reached, block, 0).astype(wide)
         unreachable = np.iinfo(block.dtype).max if block.dtype.kind == "u" else np.inf
-        masked = np.where(reached, block, unreachable).astype(block.dtype)
-        row_sum = values.sum(axis=1)
-        row_count = reached.sum(axis=1).astype(np.int64)
+        masked = xp.where(reached, block, unreachable).astype(block.dtype)
+        row_sum = _host(values.sum(axis=1))
+        row_count = _host(reached.sum(axis=1)).astype(np.int64)
         # Closeness leaves out the source's own column (distance 0): it is neither reached nor
         # counted among the targets.
-        own = _self_columns(np.asarray(sources), targets)
+        own = _self_columns(np.asarray(sources), None if targets is None else _host(targets))
         has_own = own >= 0
         own_reached = np.zeros(len(sources), dtype=bool)
-        own_reached[has_own] = reached[np.nonzero(has_own)[0], own[has_own]]
+        rows = np.nonzero(has_own)[0]
+        if len(rows):
+            own_reached[has_own] = _host(reached[xp.asarray(rows), xp.asarray(own[has_own])])
         others = block.shape[1] - has_own.astype(np.int64)
         r = row_count - own_reached
         total = row_sum.astype(np.float64)
         with np.errstate(divide="ignore", invalid="ignore"):
             closeness = np.where((total > 0) & (others > 0), (r / np.maximum(others, 1)) * (r / total), 0.0)
-        row_min = masked.min(axis=1) if block.shape[1] else np.full(len(sources), unreachable, block.dtype)
+        row_min = _host(masked.min(axis=1)) if block.shape[1] else np.full(len(sources), unreachable, block.dtype)
         per_source = {start: (row_sum, row_min, row_count, closeness)}
-        return (per_source, values.sum(axis=0), masked.min(axis=0), reached.sum(axis=0).astype(np.int64))
+        return (per_source, _host(values.sum(axis=0)), _host(masked.min(axis=0)),
+                _host(reached.sum(axis=0)).astype(np.int64))
 
 
 def _combine(a, b):
@@ -291,9 +335,9 @@ def _self_columns(sources, targets):
     return np.where(ranked[at] == sources, order[at], -1).astype(np.int64)
 
 
-def _reached(block, limit):
-    """True where a distance is reachable (and within limit)."""
-    ok = np.isfinite(block) if block.dtype.kind == "f" else block != np.iinfo(block.dtype).max
+def _reached(block, limit, xp=np):
+    """True where a distance is reachable (and within limit); xp: the block's array module."""
+    ok = xp.isfinite(block) if block.dtype.kind == "f" else block != np.iinfo(block.dtype).max
     if limit is not None:
         ok &= block <= limit
     return ok
@@ -509,6 +553,7 @@ def _run(client, plan, sink, skip, retries, progress, on_result):
     from distributed import as_completed
     source, targets = _scatter(client, plan)
     resources = _resources(client)
+    plan.settings["device"] = "auto" if resources else "cpu"
     futures = [client.submit(_run_block, source, plan.key, targets, plan.settings, sink, index, start,
                              plan.sources[start:start + plan.block_size], retries=retries, resources=resources,
                              pure=False)
@@ -604,6 +649,7 @@ def distance_array(graph: Any, sources: Any, targets: Any = None, *, limit: Opti
     source, targets = _scatter(client, plan)
     solve = dask.delayed(_solve, pure=True)
     resources = _resources(client)
+    plan.settings["device"] = "auto" if resources else "cpu"
     with dask.annotate(**({"resources": resources} if resources else {})):
         blocks = [da.from_delayed(solve(source, plan.key, plan.sources[start:start + plan.block_size], targets,
                                         plan.settings),
