@@ -1,10 +1,10 @@
-"""The Dask path against a direct Graph.distance_matrix call on the same GPU (issue 38's
-measurement): SOURCES sources of a road network reduced per source (sum of reachable distances,
-minimum, count of reachable targets, closeness, per-target partials) once by a loop of
-distance_matrix blocks in this process (the same block reduction, in device memory with cupy) and
-once by deltasplit.dask.reduce on a LocalCluster of one worker process holding the GPU (resource
-GPU=1), the same block size and strategy; then the first --zarr-sources of them written to a
-Zarr store through deltasplit.dask.distance_matrix. Each path solves one untimed block first, so the graph (and, with
+"""The Dask path against a direct Graph.distance_matrix call on the same GPU (issue 38's measurement):
+SOURCES sources of a road network reduced per source (sum of reachable distances, minimum, count of
+reachable targets, closeness, per-target partials) once by a loop of distance_matrix blocks in this
+process (the same block reduction, in device memory with cupy) and once by deltasplit.dask.reduce on
+a LocalCluster of one worker process holding the GPU (resource GPU=1), the same block size and
+strategy; then the first --zarr-sources of them written to a Zarr store through
+deltasplit.dask.distance_matrix. Each path solves one untimed block first, so the graph (and, with
 phast, the contraction hierarchy) is resident in both and the timed runs compare the solves and the
 reductions. Prints the medians, the worker's host memory and the GPU memory in use, and the Zarr
 store's size on disk; writes them as a markdown table to --md.
