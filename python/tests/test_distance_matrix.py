@@ -73,7 +73,7 @@ def test_distance_matrix_equals_scipy_on_every_dataset(dataset, batch_size):
 
 def test_phast_distance_matrix_equals_scipy_on_every_dataset(dataset, hierarchy_file):
     """strategy='phast': the contraction hierarchy's batches (GPU) or CPU sweeps, same answers; one
-    contraction per dataset (the session's hierarchy file), which sssp loads."""
+    contraction per dataset (conftest's hierarchy_file, shared by the file's tests), which sssp loads."""
     g, matrix, sources, reference, integer = dataset
     d, stats = g.distance_matrix(sources, strategy="phast", batch_size=2, hierarchy=hierarchy_file(g), return_stats=True)
     assert d.dtype == (np.uint32 if integer else np.float32)
