@@ -1,7 +1,7 @@
 # A thin layer over the CMake presets. `make demo` and `make test` are the two commands a
 # new user needs; `make bench` runs the benchmarks; `make h200` builds the static sm_90
 # binaries that run on the GPU machine. `make test` also builds the Python extension and runs
-# its pytest suite (ctest test python_tests) with the Python packages it needs installed from
+# its pytest suite (ctest tests python_*, one per file) with the Python packages it needs installed from
 # PyPI into a virtual environment under the build folder.
 
 PRESET   ?= default

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The project's check on a GPU machine: every GPU test, plainly and under compute-sanitizer
-# (bench/check_gpu.sh), the demo, every benchmark and a profile of the SSSP loop's small-frontier
+# (tests/check_gpu.sh), the demo, every benchmark and a profile of the SSSP loop's small-frontier
 # kernel, from static sm_90 binaries copied into one folder.
 # Run from the repository root (the tests and benchmarks read datasets/):
 #   bench/run_h200.sh BIN_DIR OUT_DIR
 # BIN_DIR holds multisplit_tests, multisplit_tests_compute80, sssp_gpu_tests, many_sources_gpu_tests,
-# sssp_driver_tests, deltasplit, multisplit_bench, sssp_bench, graph_load_bench and (when
+# sssp_driver_tests, phast_gpu_tests, deltasplit, multisplit_bench, sssp_bench, graph_load_bench and (when
 # present) many_sources_bench from `make h200` (build-h200/). OUT_DIR receives all.log, the GPU
 # checks' logs (check_gpu/) and the benchmarks' CSV and markdown files.
 set -uo pipefail
@@ -29,7 +29,7 @@ step() {  # NAME COMMAND...: runs COMMAND, logs everything, prints the tail and 
 }
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,memory.total --format=csv; } | tee -a "$log"
-step gpu_tests bench/check_gpu.sh "$bin" "$out/check_gpu"
+step gpu_tests tests/check_gpu.sh "$bin" "$out/check_gpu"
 step demo "$bin/deltasplit" sssp datasets/USA-road-d.NY.gr.gz --source 1 --validate
 tail -n 7 "$log"
 step multisplit_bench "$bin/multisplit_bench" --sizes 25,28 --reps 9 --csv "$out/multisplit.csv" --md "$out/multisplit.md"

@@ -1,5 +1,6 @@
 // The body shared by the text writers: one "<prefix>u v w" line per arc, formatted with
-// std::to_chars (shortest round-trip form for float weights, so reading back is exact).
+// std::to_chars (shortest round-trip form for float weights, so reading back is exact); with
+// lower_triangle, only the arcs u -> v with v <= u (a symmetric Matrix Market file's entries).
 #include <charconv>
 
 #include "formats.hpp"
@@ -7,10 +8,11 @@
 
 namespace deltasplit::graph::detail {
 
-void write_arc_lines(const csr& g, output_file& out, std::string_view prefix, unsigned id_base) {
+void write_arc_lines(const csr& g, output_file& out, std::string_view prefix, unsigned id_base, bool lower_triangle) {
   constexpr std::size_t max_line = 96;  // prefix + two 10-digit ids + a float + separators
   for (vertex_t u = 0; u < g.num_vertices; ++u) {
     for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+      if (lower_triangle && g.targets[e] > u) continue;
       char* begin = out.reserve(max_line);
       char* end = begin + max_line;
       char* p = std::copy(prefix.begin(), prefix.end(), begin);

@@ -22,8 +22,10 @@ void write_matrix_market(const csr& g, output_file& out);
 void write_dimacs(const csr& g, output_file& out);
 void write_edge_list(const csr& g, output_file& out);
 void write_binary(const csr& g, output_file& out);
-// One "<prefix>u v w" line per arc, ids shifted by id_base (1 for 1-based formats).
-void write_arc_lines(const csr& g, output_file& out, std::string_view prefix, unsigned id_base);
+// One "<prefix>u v w" line per arc, ids shifted by id_base (1 for 1-based formats); with
+// lower_triangle only the arcs u -> v with v <= u.
+void write_arc_lines(const csr& g, output_file& out, std::string_view prefix, unsigned id_base,
+                     bool lower_triangle = false);
 
 // Refuses a vertex count past the 32-bit id limit, or one whose CSR offsets alone (and what the
 // caller needs per vertex later) would not fit the memory budget, before anything is allocated.

@@ -142,13 +142,48 @@ csr read_matrix_market(const std::string& path, const read_options& options) {
   return build_text_graph(in, data, t, options);
 }
 
+namespace {
+
+// Whether every arc u -> v of g has its reverse v -> u with the same weight (bit for bit), and
+// how many arcs have v <= u: the entries of the symmetric file that stands for g.
+bool holds_both_directions(const csr& g, std::uint64_t& lower_entries) {
+  lower_entries = 0;
+  for (vertex_t u = 0; u < g.num_vertices; ++u)
+    for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+      const vertex_t v = g.targets[e];
+      lower_entries += v <= u;
+      // Rows are sorted by target: the reverse arc is found by binary search in v's row.
+      const auto row_begin = g.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[v]);
+      const auto row_end = g.targets.begin() + static_cast<std::ptrdiff_t>(g.offsets[v + 1]);
+      const auto back = std::lower_bound(row_begin, row_end, u);
+      if (back == row_end || *back != u) return false;
+      const auto r = static_cast<std::size_t>(back - g.targets.begin());
+      const bool same = g.kind == weight_kind::integer ? g.int_weights[r] == g.int_weights[e]
+                                                       : float_bits(g.real_weights[r]) == float_bits(g.real_weights[e]);
+      if (!same) return false;
+    }
+  return true;
+}
+
+}  // namespace
+
+// An undirected graph (origin.symmetric: a symmetric file, an undirected generator, arrays built
+// as symmetric) is written as one triangle under the banner's "symmetric", so that reading it back
+// marks it undirected again (csr_view::symmetric, which the GPU's heavy-arc pull needs). A graph
+// so marked whose arcs do not all come in equal pairs (changed after it was built) is written
+// "general", arc by arc, so that the file always reads back as the same arcs.
 void write_matrix_market(const csr& g, output_file& out) {
   const bool real = g.kind == weight_kind::real;
-  out.write(std::string("%%MatrixMarket matrix coordinate ") + (real ? "real" : "integer") + " general\n");
-  out.write("% written by deltasplit: one 1-based 'source target weight' line per arc\n");
+  std::uint64_t lower_entries = 0;
+  const bool symmetric = g.origin.symmetric && holds_both_directions(g, lower_entries);
+  out.write(std::string("%%MatrixMarket matrix coordinate ") + (real ? "real" : "integer") +
+            (symmetric ? " symmetric\n" : " general\n"));
+  out.write(symmetric ? "% written by deltasplit: one 1-based 'row column weight' line per undirected edge, "
+                        "row >= column\n"
+                      : "% written by deltasplit: one 1-based 'source target weight' line per arc\n");
   out.write(std::to_string(g.num_vertices) + " " + std::to_string(g.num_vertices) + " " +
-            std::to_string(g.num_arcs()) + "\n");
-  write_arc_lines(g, out, "", 1);
+            std::to_string(symmetric ? lower_entries : g.num_arcs()) + "\n");
+  write_arc_lines(g, out, "", 1, symmetric);
 }
 
 }  // namespace deltasplit::graph::detail

@@ -33,6 +33,17 @@ def xp_name(request):
     return request.param
 
 
+@pytest.fixture(scope="session")
+def hierarchy_file(tmp_path_factory):
+    """hierarchy_file(g): a contraction hierarchy file for graph g, one per graph for the whole
+    pytest run: the first phast solve given it builds the hierarchy and writes it there, every later
+    one loads it, so a dataset is contracted once per pytest process (road-FLA's contraction takes
+    seconds on two cores). Named by the graph's size and weight kind; a file that belonged to another
+    graph would be refused (InputError), never used."""
+    folder = tmp_path_factory.mktemp("hierarchies")
+    return lambda g: folder / f"{g.num_vertices}x{g.num_arcs}-{g.weight_kind}.ch"
+
+
 def to_lib(matrix, lib):
     """A scipy sparse matrix as the array library's sparse CSR matrix."""
     if lib == "numpy":

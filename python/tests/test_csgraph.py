@@ -1,5 +1,5 @@
-"""deltasplit.csgraph against scipy.sparse.csgraph: every bundled dataset and every strategy, the
-conventions on hand-made graphs, shortest-path trees and bad inputs."""
+"""deltasplit.csgraph against scipy.sparse.csgraph: every bundled dataset on every path a strategy
+takes, the conventions on hand-made graphs, shortest-path trees and bad inputs."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -8,7 +8,7 @@ from scipy.sparse import csgraph as scg
 import deltasplit
 from deltasplit import csgraph as dcg
 
-from conftest import DATASETS, assert_same_distances, cutoff_in_a_gap, to_host, to_lib
+from conftest import CUPY, DATASETS, assert_same_distances, cutoff_in_a_gap, to_host, to_lib
 
 STRATEGIES = deltasplit.STRATEGIES
 
@@ -60,11 +60,20 @@ def dataset(request):
     return matrix, sources, reference, g.weight_kind == "integer"
 
 
-@pytest.mark.parametrize("strategy", STRATEGIES)
-def test_every_dataset_matches_scipy(dataset, strategy, xp_name):
+# The paths several indices without predecessors take, once each per array library. Host inputs go
+# to the batched many-source solver (Graph.distance_matrix), which the strategy sends to one of
+# three paths only: a GPU strategy to the GPU batches (or, without a GPU, the CPU rows), 'cpu' and
+# 'dijkstra' to the CPU rows, 'phast' to PHAST, which test_distance_matrix.py checks on every
+# dataset; every GPU strategy runs the same batches. Device inputs take one solve per index by the
+# strategy itself, so each GPU strategy is a path of its own there, and phast is refused (it
+# contracts on the host).
+BATCHED_PATHS = [("numpy", s) for s in ("multisplit", "dijkstra")] + (
+    [("cupy", s) for s in deltasplit.GPU_STRATEGIES] + [("cupy", "phast")] if CUPY else [])
+
+
+@pytest.mark.parametrize("xp_name, strategy", BATCHED_PATHS, ids=lambda p: p)
+def test_every_dataset_matches_scipy(dataset, xp_name, strategy):
     matrix, sources, reference, integer = dataset
-    if xp_name == "cupy" and strategy in ("cpu", "dijkstra"):
-        pytest.skip("device inputs run the GPU strategies")
     if xp_name == "cupy" and strategy == "phast":
         with pytest.raises(ValueError, match="contracts the graph on the host"):
             dcg.dijkstra(to_lib(matrix, xp_name), indices=sources, strategy=strategy)

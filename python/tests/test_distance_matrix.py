@@ -71,20 +71,22 @@ def test_distance_matrix_equals_scipy_on_every_dataset(dataset, batch_size):
     assert stats["batches"] == math.ceil(len(sources) / stats["batch_size"])
 
 
-def test_phast_distance_matrix_equals_scipy_on_every_dataset(dataset):
-    """strategy='phast': the contraction hierarchy's batches (GPU) or CPU sweeps, same answers."""
+def test_phast_distance_matrix_equals_scipy_on_every_dataset(dataset, hierarchy_file):
+    """strategy='phast': the contraction hierarchy's batches (GPU) or CPU sweeps, same answers; one
+    contraction per dataset (conftest's hierarchy_file, shared by the file's tests), which sssp loads."""
     g, matrix, sources, reference, integer = dataset
-    d, stats = g.distance_matrix(sources, strategy="phast", batch_size=2, return_stats=True)
+    d, stats = g.distance_matrix(sources, strategy="phast", batch_size=2, hierarchy=hierarchy_file(g), return_stats=True)
     assert d.dtype == (np.uint32 if integer else np.float32)
     assert_same_distances(d, reference, integer)
     assert stats["batched"] and stats["on_gpu"] == GPU and stats["setup_ms"] > 0
-    one = g.sssp(int(sources[0]), strategy="phast")
+    one = g.sssp(int(sources[0]), strategy="phast", hierarchy=hierarchy_file(g))
+    assert one.stats["setup"] == "loaded"
     assert one.stats["strategy"] == "phast"
     assert_same_distances(one.distances[None, :], reference[:1], integer)
 
 
 @pytest.mark.parametrize("strategy", ["multisplit", "dijkstra", "phast"])
-def test_cutoff_equals_scipys_limit_on_every_dataset(dataset, strategy):
+def test_cutoff_equals_scipys_limit_on_every_dataset(dataset, strategy, hierarchy_file):
     """distance_matrix(cutoff=...) equals scipy's limit through each batched path: GPU batches
     (multisplit, where a GPU is usable; else CPU rows), CPU Dijkstra rows, PHAST. Cutoffs 0, in a
     gap between two distances and past every distance, each on the solver the first call built: a
@@ -93,7 +95,8 @@ def test_cutoff_equals_scipys_limit_on_every_dataset(dataset, strategy):
     cutoffs = [0.0, cutoff_in_a_gap(reference), 2 * float(reference[np.isfinite(reference)].max()) + 1]
     setups = []
     for cutoff in cutoffs:
-        d, stats = g.distance_matrix(sources, strategy=strategy, cutoff=cutoff, batch_size=2, return_stats=True)
+        d, stats = g.distance_matrix(sources, strategy=strategy, cutoff=cutoff, batch_size=2, return_stats=True,
+                                     hierarchy=hierarchy_file(g) if strategy == "phast" else None)
         assert stats["batched"]
         assert_same_distances(d, np.where(reference > cutoff, np.inf, reference), integer)
         setups.append(stats["setup_ms"])

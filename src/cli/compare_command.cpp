@@ -55,7 +55,7 @@ int run_compare(const arguments& args) {
       ("source,s", po::value(&source_text)->value_name("V"), "source vertex in the file's numbering (default: the first vertex)")
       ("json", po::value(&json_path)->value_name("FILE"), "also write the table as JSON")
       ("force", po::bool_switch(&force), "replace an existing --json file");
-  add_solver_options(options, solving, 3);
+  add_solver_options(options, solving, 3, false);
   add_input_options(options, input);
   po::positional_options_description positional;
   positional.add("graph", 1);
@@ -105,7 +105,7 @@ int run_compare(const arguments& args) {
                : how == sssp::strategy::phast ? sssp::device_kind::automatic
                                               : sssp::device_kind::cpu;
     try {
-      sssp::solver s(g, o);
+      sssp::solver s = build_solver<sssp::solver>(graph_path, g, o);
       r.timing = run_timed(s, source, runs);
       r.check = sssp::validate(g, source, r.timing.result, oracle);
     } catch (const std::exception& e) {

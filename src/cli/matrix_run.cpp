@@ -27,11 +27,18 @@ constexpr std::size_t validated_rows = 10;
 // The progress line is redrawn at most this often.
 constexpr double progress_interval_s = 0.5;
 
+// Sources done and sources per second, on one line of standard error when it is a terminal,
+// erased by finish() (or when the object goes, on an error) as progress_meter's line is: what
+// follows starts clean.
 class progress_line {
  public:
   explicit progress_line(std::size_t total) : total_(total), shown_(::isatty(2) == 1) {}
-  ~progress_line() {
-    if (drawn_) std::cerr << "\n";
+  ~progress_line() { finish(); }
+  progress_line(const progress_line&) = delete;
+  progress_line& operator=(const progress_line&) = delete;
+  void finish() {
+    if (drawn_) std::cerr << "\r\x1b[K" << std::flush;
+    drawn_ = false;
   }
   void update(std::size_t done) {
     if (!shown_) return;
@@ -81,7 +88,7 @@ void claim_matrix_files(const std::string& matrix_path, bool force, const std::s
 int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::options& opts, std::ostream& summary) {
   sssp::many_source_options mo;
   mo.batch_size = request.batch_size;
-  sssp::many_sources solver(g, opts, mo);
+  sssp::many_sources solver = build_solver<sssp::many_sources>(request.graph_path, g, opts, mo);
   const std::size_t rows = request.sources.size();
   const std::size_t columns = request.targets.empty() ? g.num_vertices : request.targets.size();
   const bool integer = g.kind == graph::weight_kind::integer;
@@ -120,6 +127,7 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
     progress.update(done);
   });
   const double wall_s = progress.seconds();
+  progress.finish();
   if (matrix) {
     matrix->commit();
     source_ids->commit();
@@ -134,6 +142,9 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
             << ", before the time below)\n";
   summary << "sources     " << rows << " x " << columns << " targets"
           << (matrix ? ", matrix " + request.matrix_path + " (" + (integer ? "uint32" : "float32") + ")" : std::string()) << "\n";
+  if (matrix)
+    summary << "ids         rows in " << matrix_side_file(request.matrix_path, "sources") << ", columns in "
+            << matrix_side_file(request.matrix_path, "targets") << "\n";
   summary << "time        " << wall_s * 1e3 << " ms in all, " << solve_ms << " ms solving; " << std::setprecision(0)
           << static_cast<double>(rows) / std::max(wall_s, 1e-9) << " sources/s, " << std::scientific << std::setprecision(3)
           << double(rows) * double(columns) / std::max(wall_s, 1e-9) << " distances/s\n"

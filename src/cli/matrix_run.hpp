@@ -24,7 +24,8 @@ struct matrix_request {
   std::vector<graph::vertex_t> targets;  // empty = all vertices
 };
 
-// The side files of OUT.npy: OUT.sources.txt and OUT.targets.txt.
+// The side files of the matrix: its path without a final ".npy", then ".sources.txt" or
+// ".targets.txt" (m.npy: m.sources.txt, m.targets.txt; a path without .npy keeps all of it).
 std::string matrix_side_file(const std::string& matrix_path, const char* what);
 
 // Refuses (usage_error) before any work when the matrix or a side file exists and force is not

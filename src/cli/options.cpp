@@ -36,11 +36,21 @@ void add_input_options(po::options_description& options, input_settings& setting
        "seed of the random integer weights given to a file without weights")
       ("weight-range", po::value(&settings.weight_range)->value_name("LO:HI")->default_value("0:1000"),
        "LO:HI range of those weights (the multisplit paper uses 0:1000)")
-      ("threads", po::value(&settings.threads)->value_name("N")->default_value(0),
-       "CPU threads for reading and the CPU solvers (0: all)");
+      ("threads",
+       po::value<std::string>()->value_name("N")->default_value("0")->notifier(
+           [&settings](const std::string& text) { settings.threads = parse_threads(text); }),
+       ("CPU threads for reading and the CPU solvers, 0 to " + std::to_string(max_threads) + " (0: all)").c_str());
 }
 
-void add_solver_options(po::options_description& options, solver_settings& settings, unsigned default_runs) {
+void add_solver_options(po::options_description& options, solver_settings& settings, unsigned default_runs,
+                        bool batches) {
+  std::string driver_help =
+      "GPU loop: steps, partitioned (every SM owns a region of the graph), block (Near-Far in one thread block), "
+      "wide (Near-Far over every SM, a grid barrier an iteration) or auto (partitioned on sparse or small graphs "
+      "whose regions fit on chip, wide on larger sparse graphs, else the step loop; the README gives the lines)";
+  if (batches)
+    driver_help += ". With --matrix or --batch-size: block solves one source per thread block, steps the vertex-major "
+                   "batches, auto the blocks below a mean out-degree of 6 (road networks), else the batches";
   options.add_options()
       ("delta", po::value(&settings.delta)->value_name("D")->default_value("auto"), "bucket width, or auto")
       ("buckets", po::value(&settings.buckets)->value_name("K")->default_value(10), "K, buckets of the bucketing and multisplit strategies")
@@ -49,13 +59,7 @@ void add_solver_options(po::options_description& options, solver_settings& setti
        "GPU small frontiers' light iterations: block (block by block), cluster (cluster-synchronous) or auto (block below mean out-degree 6)")
       ("cluster-blocks", po::value(&settings.cluster_blocks)->value_name("B")->default_value(0),
        "GPU small-frontier cluster: 16, 8 or 1 blocks, or 0 for automatic (16 where the GPU can place it, else 8)")
-      ("driver", po::value(&settings.driver)->value_name("D")->default_value("auto"),
-       "GPU loop: steps, partitioned (every SM owns a region of the graph), block (Near-Far in one thread block), "
-       "wide (Near-Far over every SM, a grid barrier an iteration) or auto (partitioned on sparse or small graphs "
-       "whose regions fit on chip, wide on larger sparse graphs, else the step loop; the README gives the lines). "
-       "With --matrix or --batch-size: block solves one source per thread "
-       "block, steps the vertex-major batches, auto the blocks below a mean out-degree of 6 (road networks), "
-       "else the batches")
+      ("driver", po::value(&settings.driver)->value_name("D")->default_value("auto"), driver_help.c_str())
       ("heavy", po::value(&settings.heavy)->value_name("MODE")->default_value("auto"),
        "GPU step loop: a finished bucket's heavy arcs pushed by its settled vertices (push), pulled by the vertices "
        "left to improve (pull: undirected graphs only), or auto (pull when the settled vertices hold more heavy arcs "
@@ -113,6 +117,15 @@ sssp::options solver_options(const solver_settings& settings, const input_settin
       throw usage_error("--delta '" + settings.delta + "': expected a positive number or auto");
   }
   return o;
+}
+
+unsigned parse_threads(const std::string& text) {
+  // Digits only: Boost's conversion to unsigned would take "-1" and wrap it to 4294967295.
+  const bool digits = !text.empty() && text.size() <= 10 && text.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || std::stoull(text) > max_threads)
+    throw usage_error("--threads '" + text + "': expected a whole number from 0 (all cores) to " +
+                      std::to_string(max_threads));
+  return static_cast<unsigned>(std::stoull(text));
 }
 
 void parse_weight_range(const std::string& text, std::uint32_t& lo, std::uint32_t& hi) {

@@ -8,6 +8,7 @@
 #include <boost/program_options.hpp>
 
 #include "cli/command.hpp"
+#include "cli/progress_meter.hpp"
 #include "deltasplit/graph/csr.hpp"
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/sssp.hpp"
@@ -52,7 +53,10 @@ struct solver_settings {
   std::string heavy = "auto";   // --heavy: the step loop's heavy arcs (sssp::heavy_relaxation)
   std::string hierarchy;        // --hierarchy: phast's contraction hierarchy file (options::hierarchy_file)
 };
-void add_solver_options(po::options_description& options, solver_settings& settings, unsigned default_runs);
+// batches: the command has sssp's batched mode (--matrix, --batch-size), which --driver's help
+// then describes too; the help names no option its command lacks.
+void add_solver_options(po::options_description& options, solver_settings& settings, unsigned default_runs,
+                        bool batches);
 // The library options they describe (threads from input), or usage_error for a bad value.
 // hierarchy_file is left to the command: it goes with strategy phast only.
 sssp::options solver_options(const solver_settings& settings, const input_settings& input);
@@ -60,6 +64,12 @@ sssp::options solver_options(const solver_settings& settings, const input_settin
 // What phast's setup was, for the summaries: "contraction hierarchy built", "... built and
 // written to FILE" or "... loaded from FILE" (statistics::setup, options::hierarchy_file).
 std::string describe_setup(const std::string& setup, const std::string& hierarchy_file);
+
+// --threads: at most this many. Every solver and reader starts as many threads as asked; beyond
+// any host's cores, more would only cost stacks and switches.
+inline constexpr unsigned max_threads = 4096;
+// --threads N as 0 <= N <= max_threads, or usage_error (a sign, a fraction, text, too many).
+unsigned parse_threads(const std::string& text);
 
 // "LO:HI" (or "LO,HI") with 0 <= LO <= HI < 2^32.
 void parse_weight_range(const std::string& text, std::uint32_t& lo, std::uint32_t& hi);
@@ -75,5 +85,14 @@ std::uint64_t solve_bytes_per_arc();
 
 // Basename of a path, for summaries.
 std::string file_name(const std::string& path);
+
+// A solver (sssp::solver or sssp::many_sources) built from o for the graph at path, phast's
+// contraction shown meanwhile on a terminal (options::progress) and its line erased once built.
+template <class Solver, class... Extra>
+Solver build_solver(const std::string& path, const graph::csr& g, sssp::options o, const Extra&... extra) {
+  progress_meter meter("contraction hierarchy of " + file_name(path));
+  o.progress = meter.callback();
+  return Solver(g, o, extra...);
+}
 
 }  // namespace deltasplit::cli

@@ -158,11 +158,12 @@ int run_sssp(const arguments& args) {
       ("target-file", po::value(&target_file)->value_name("FILE"), "with --matrix: the columns, one vertex id per line (default: all vertices)")
       ("matrix", po::value(&matrix_path)->value_name("OUT.npy"),
        "solve the sources in GPU batches and write the distance matrix (rows: sources, columns: targets) as .npy, "
-       "uint32 (4294967295 = unreachable) or float32 (inf), with OUT.sources.txt and OUT.targets.txt")
+       "uint32 (4294967295 = unreachable) or float32 (inf); the row and column vertex ids go beside it to OUT.sources.txt "
+       "and OUT.targets.txt (OUT: the path without .npy), named in the summary; none of the three is replaced without --force")
       ("batch-size", po::value(&batch_size)->value_name("K"),
        "sources solved together in the batched mode (rounded up to a multiple of 32 on the GPU; default: automatic); "
        "without --matrix it solves and summarises only");
-  add_solver_options(options, solving, 1);
+  add_solver_options(options, solving, 1, true);
   add_input_options(options, input);
   po::positional_options_description positional;
   positional.add("graph", 1);
@@ -275,7 +276,7 @@ int run_sssp(const arguments& args) {
     std::cerr << "note: no usable GPU (" << why_not << "); PHAST sweeps on the CPU\n";
 
   const auto build_start = std::chrono::steady_clock::now();
-  sssp::solver solver(g, o);
+  sssp::solver solver = build_solver<sssp::solver>(graph_path, g, o);
   const double build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - build_start).count();
   std::vector<source_report> reports;
   bool all_ok = true;

@@ -221,7 +221,7 @@ class contractor {
   // then the contractions are applied in id order and the priorities of the set's neighbours are
   // re-evaluated in parallel. Every step is a function of the graph alone, never of the thread
   // that ran it: the hierarchy is the same for any thread count.
-  void contract(contraction_hierarchy<Weight>& ch) {
+  void contract(contraction_hierarchy<Weight>& ch, const graph::progress_fn& progress) {
     priority_.assign(n_, 0);
     std::vector<vertex_t> remaining(n_), set, neighbours;
     for (vertex_t v = 0; v < n_; ++v) remaining[v] = v;
@@ -233,6 +233,7 @@ class contractor {
       return arcs_ > core_arc_floor && double(arcs_) > core_mean_degree * double(remaining.size());
     };
     while (!remaining.empty() && !core_reached()) {
+      if (progress) progress("contracting", n_ - remaining.size(), n_);
       // The independent set, by blocks of `remaining` (sorted), so that it comes out sorted.
       pool_.run([&](unsigned t) {
         const std::size_t size = remaining.size(), parts = pool_.size();
@@ -270,6 +271,7 @@ class contractor {
       evaluate_all(neighbours);
     }
     layout(ch);
+    if (progress) progress("contracting", n_, n_);
   }
 
  private:
@@ -465,7 +467,8 @@ class contractor {
 }  // namespace
 
 template <class Weight>
-contraction_hierarchy<Weight> build_contraction_hierarchy(const csr_view& g, unsigned threads) {
+contraction_hierarchy<Weight> build_contraction_hierarchy(const csr_view& g, unsigned threads,
+                                                          const graph::progress_fn& progress) {
   if (g.space != memory_space::host)
     throw std::invalid_argument("build_contraction_hierarchy: the graph must be in host memory");
   check_graph(g);
@@ -478,7 +481,7 @@ contraction_hierarchy<Weight> build_contraction_hierarchy(const csr_view& g, uns
   ch.one_based = g.one_based;
   const unsigned wanted = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   contractor<Weight> c(g, wanted);
-  c.contract(ch);
+  c.contract(ch, progress);
   ch.build_milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return ch;
 }
@@ -611,8 +614,10 @@ void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& u
   for (vertex_t p = 0; p < n; ++p) out[ch.vertex_at[p]] = dist[p];
 }
 
-template contraction_hierarchy<std::uint32_t> build_contraction_hierarchy<std::uint32_t>(const csr_view&, unsigned);
-template contraction_hierarchy<float> build_contraction_hierarchy<float>(const csr_view&, unsigned);
+template contraction_hierarchy<std::uint32_t> build_contraction_hierarchy<std::uint32_t>(const csr_view&, unsigned,
+                                                                                       const graph::progress_fn&);
+template contraction_hierarchy<float> build_contraction_hierarchy<float>(const csr_view&, unsigned,
+                                                                       const graph::progress_fn&);
 template struct upward_search<std::uint32_t>;
 template struct upward_search<float>;
 template void phast_cpu<std::uint32_t>(const contraction_hierarchy<std::uint32_t>&, upward_search<std::uint32_t>&,

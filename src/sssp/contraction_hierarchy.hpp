@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "deltasplit/csr_view.hpp"
+#include "deltasplit/graph/progress.hpp"
 
 namespace deltasplit::sssp::detail {
 
@@ -95,10 +96,12 @@ void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& u
 
 // Builds the hierarchy of a host graph (integer or real, as its kind says; the other instantiation
 // throws std::invalid_argument). `threads` (0 = all hardware threads) share the witness searches
-// and priority evaluations; the hierarchy is the same for any thread count.
+// and priority evaluations; the hierarchy is the same for any thread count. `progress`, when set,
+// hears of every round (options::progress).
 // Parallel arcs keep the lightest; self-loops are dropped; zero weights are allowed.
 template <class Weight>
-contraction_hierarchy<Weight> build_contraction_hierarchy(const csr_view& g, unsigned threads = 0);
+contraction_hierarchy<Weight> build_contraction_hierarchy(const csr_view& g, unsigned threads = 0,
+                                                          const graph::progress_fn& progress = {});
 
 // An upward search's result for one source: the positions it settled with their distances (64-bit
 // sums for integer graphs, so values past 2^32 - 2 are kept as they are; float for real graphs).

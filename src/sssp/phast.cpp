@@ -104,7 +104,7 @@ template <class Weight>
 contraction_hierarchy<Weight> obtain_hierarchy(const csr_view& g, const options& opts, bool& loaded) {
   const std::string& path = opts.hierarchy_file;
   loaded = false;
-  if (path.empty()) return build_contraction_hierarchy<Weight>(g, opts.threads);
+  if (path.empty()) return build_contraction_hierarchy<Weight>(g, opts.threads, opts.progress);
   const graph_fingerprint fingerprint = fingerprint_of(g);
   // Anything at the path (a dangling link included) is read, never built over.
   struct stat st {};
@@ -114,7 +114,7 @@ contraction_hierarchy<Weight> obtain_hierarchy(const csr_view& g, const options&
     loaded = true;
     return ch;
   }
-  contraction_hierarchy<Weight> ch = build_contraction_hierarchy<Weight>(g, opts.threads);
+  contraction_hierarchy<Weight> ch = build_contraction_hierarchy<Weight>(g, opts.threads, opts.progress);
   if (!write_hierarchy(path, ch, fingerprint)) read_hierarchy<Weight>(path, fingerprint);
   return ch;
 }

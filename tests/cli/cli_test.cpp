@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -252,6 +254,49 @@ TEST_F(Cli, BadOptionValues) {
   EXPECT_EQ(run("sssp " + chesapeake + " --output - --json -").status, 2);
 }
 
+// --threads on every command that takes it: a sign, a fraction, text or more than max_threads is a
+// usage error naming the option (Boost alone would wrap -1 to 4294967295); 0 and a few are fine.
+TEST_F(Cli, ThreadsIsValidatedOnEveryCommand) {
+  for (const std::string& command : {"sssp " + chesapeake + " --device cpu", "compare " + chesapeake + " --runs 1",
+                                     "info " + chesapeake, "convert " + chesapeake + " " + path("c.gr") + " --force"}) {
+    for (const char* bad : {"-1", "4294967295", "99999999999999999999", "4097", "abc", "1.5", "2x", "''"}) {
+      outcome o = run(command + " --threads " + bad);
+      EXPECT_EQ(o.status, 2) << command << " --threads " << bad << "\n" << o.err;
+      EXPECT_TRUE(contains(o.err, "--threads")) << command << " --threads " << bad << "\n" << o.err;
+      EXPECT_FALSE(contains(o.err, "too few")) << o.err;
+    }
+    for (const char* good : {"0", "1", "3"}) {
+      outcome o = run(command + " --threads " + good);
+      EXPECT_EQ(o.status, 0) << command << " --threads " << good << "\n" << o.err;
+    }
+  }
+  EXPECT_TRUE(contains(run("sssp --help").out, "4096")) << "the help gives the range";
+}
+
+// Every option a command's help mentions, in its table or in any description, is one the
+// command's parser has, and every option of the table is accepted by the parser.
+TEST_F(Cli, HelpMentionsOnlyTheCommandsOwnOptions) {
+  const std::regex listed(R"(^  (?:-[a-z] \[ )?--([a-z0-9-]+))"), mentioned(R"(--([a-z][a-z0-9-]*))");
+  for (const char* command : {"sssp", "compare", "info", "convert", "generate"}) {
+    SCOPED_TRACE(command);
+    const outcome help = run(std::string(command) + " --help");
+    ASSERT_EQ(help.status, 0);
+    std::set<std::string> table;
+    for (const std::string& line : lines_of(help.out)) {
+      std::smatch m;
+      if (std::regex_search(line, m, listed)) table.insert(m[1]);
+    }
+    ASSERT_GT(table.size(), 3u) << help.out;
+    for (auto it = std::sregex_iterator(help.out.begin(), help.out.end(), mentioned); it != std::sregex_iterator(); ++it)
+      EXPECT_TRUE(table.count((*it)[1])) << "the help mentions --" << (*it)[1] << ", which is not an option of " << command;
+    for (const std::string& name : table) {
+      const outcome o = run(std::string(command) + " --help --" + name);
+      EXPECT_FALSE(contains(o.err, "unrecognised")) << "--" << name << ": " << o.err;
+    }
+  }
+  EXPECT_FALSE(contains(run("compare --help").out, "--matrix")) << "compare has no batched mode";
+}
+
 TEST_F(Cli, DeviceGpuWithoutAGpuFailsWithTheReason) {
   std::string why;
   if (ds::gpu_available(&why)) GTEST_SKIP() << "a GPU is present";
@@ -379,6 +424,28 @@ TEST_F(Cli, GenerateRmatAndGrid) {
   EXPECT_TRUE(contains(solved.out, "reached     120 of 120")) << solved.out;
 }
 
+// generate --undirected (and grid, always undirected) written as Matrix Market is marked
+// symmetric, one triangle stored, so that reading it back (info, convert, sssp --heavy pull) knows
+// it is undirected; convert keeps the mark.
+TEST_F(Cli, UndirectedGraphsAreWrittenAsSymmetricMatrixMarket) {
+  for (const std::string& kind : {std::string("rmat --scale 7 --edge-factor 4 --undirected"), std::string("grid --rows 9 --cols 11")}) {
+    SCOPED_TRACE(kind);
+    fs::remove(path("u.mtx"));
+    fs::remove(path("v.mtx"));
+    outcome made = run("generate " + kind + " -o " + path("u.mtx"));
+    ASSERT_EQ(made.status, 0) << made.err;
+    EXPECT_TRUE(contains(lines_of(slurp(path("u.mtx"))).at(0), " symmetric")) << slurp(path("u.mtx")).substr(0, 200);
+    EXPECT_TRUE(contains(run("info " + path("u.mtx")).out, "(symmetric: both directions stored)"));
+    ASSERT_EQ(run("convert " + path("u.mtx") + " " + path("v.mtx")).status, 0);
+    EXPECT_TRUE(contains(lines_of(slurp(path("v.mtx"))).at(0), " symmetric"));
+    outcome pulled = run("sssp " + path("v.mtx") + " --heavy pull --validate");
+    EXPECT_EQ(pulled.status, 0) << pulled.err;
+    EXPECT_TRUE(contains(pulled.out, "validation  ok")) << pulled.out;
+  }
+  ASSERT_EQ(run("generate rmat --scale 7 --edge-factor 4 -o " + path("d.mtx")).status, 0);
+  EXPECT_TRUE(contains(lines_of(slurp(path("d.mtx"))).at(0), " general")) << "a directed graph stays general";
+}
+
 TEST_F(Cli, CompareValidatesEveryStrategy) {
   outcome o = run("compare " + chesapeake + " --source 2 --runs 2 --json " + path("c.json"));
   ASSERT_EQ(o.status, 0) << o.err;
@@ -504,6 +571,32 @@ TEST_F(Cli, ProgressOnlyWhenStandardErrorIsATerminal) {
   EXPECT_TRUE(contains(seen, "generating r.mtx: generating 100%")) << seen;
 }
 
+// On a terminal: phast's contraction shows progress, and every progress line (the contraction's,
+// the batched sources') is erased before the summary that follows it is printed.
+TEST_F(Cli, ProgressLinesAreErasedBeforeTheSummary) {
+  std::string text = "p sp 3000 9000\n";
+  for (int i = 0; i < 9000; ++i) text += "a " + std::to_string(i % 3000 + 1) + " " + std::to_string((i * 7 + 3) % 3000 + 1) + " 5\n";
+  const std::string g = write("g.gr", text);
+  const std::string erase = "\r\x1b[K";
+  // The summary line `first` comes after an erase, with no progress text drawn since.
+  auto erased_before = [&](const std::string& seen, const std::string& progress, const std::string& first) {
+    const std::size_t summary = seen.find(first), drawn = seen.rfind(progress, summary), cleared = seen.rfind(erase, summary);
+    ASSERT_NE(summary, std::string::npos) << seen;
+    ASSERT_NE(drawn, std::string::npos) << seen;
+    ASSERT_NE(cleared, std::string::npos) << seen;
+    EXPECT_GT(cleared, drawn) << seen;
+    EXPECT_EQ(seen.find_first_not_of("\r\n", cleared + erase.size()), summary) << seen;
+  };
+  int status = -1;
+  std::string seen = run_on_terminal(program(), {"sssp", g, "--strategy", "phast", "--device", "cpu"}, status);
+  EXPECT_EQ(status, 0) << seen;
+  EXPECT_TRUE(contains(seen, "contraction hierarchy of g.gr: contracting")) << seen;
+  erased_before(seen, "contracting", "graph       ");
+  seen = run_on_terminal(program(), {"sssp", g, "--random-sources", "300", "--matrix", path("m.npy")}, status);
+  EXPECT_EQ(status, 0) << seen;
+  erased_before(seen, " sources/s", "solver      many sources");
+}
+
 TEST_F(Cli, SsspRefusesAGraphTooLargeForThisMachineBeforeLoadingIt) {
   // 18 bytes that declare 2^32 - 1 vertices: loading and solving with validation need 53 bytes
   // per vertex (8 of offsets, 20 of results and solver state, 25 of Dijkstra's), 228 GB.
@@ -571,6 +664,14 @@ TEST_F(Cli, MatrixNpyFromASourceFileWithTargets) {
   }
   EXPECT_EQ(lines_of(slurp(path("m.sources.txt"))), (std::vector<std::string>{"5", "2", "5"}));
   EXPECT_EQ(lines_of(slurp(path("m.targets.txt"))), (std::vector<std::string>{"1", "39", "7"}));
+  EXPECT_TRUE(contains(o.out, "ids         rows in " + path("m.sources.txt") + ", columns in " + path("m.targets.txt")))
+      << "the summary names the side files" << o.out;
+  // A path without .npy keeps all of it before the side files' suffixes.
+  outcome bare = run("sssp " + chesapeake + " --source 1 --matrix " + path("plain"));
+  ASSERT_EQ(bare.status, 0) << bare.err;
+  EXPECT_TRUE(fs::exists(path("plain.sources.txt")) && fs::exists(path("plain.targets.txt")));
+  EXPECT_TRUE(contains(bare.out, "rows in " + path("plain.sources.txt"))) << bare.out;
+  EXPECT_TRUE(contains(run("sssp --help").out, "OUT.sources.txt")) << "the help names them as the code does";
 }
 
 TEST_F(Cli, MatrixOfRealWeightsIsFloat32WithInfinity) {
@@ -594,9 +695,15 @@ TEST_F(Cli, MatrixRefusesToOverwriteAndNamesBadSourceFileLines) {
   EXPECT_EQ(refused.status, 2);
   EXPECT_TRUE(contains(refused.err, "exists")) << refused.err;
   EXPECT_EQ(slurp(existing), "precious\n");
-  write("n.targets.txt", "keep\n");
-  EXPECT_EQ(run("sssp " + chesapeake + " --source 1 --matrix " + path("n.npy")).status, 2);
-  EXPECT_FALSE(fs::exists(path("n.npy")));
+  for (const char* side : {"n.sources.txt", "n.targets.txt"}) {
+    write(side, "keep\n");
+    outcome kept = run("sssp " + chesapeake + " --source 1 --matrix " + path("n.npy"));
+    EXPECT_EQ(kept.status, 2) << side;
+    EXPECT_TRUE(contains(kept.err, path(side) + " exists (use --force")) << kept.err;
+    EXPECT_EQ(slurp(path(side)), "keep\n");
+    EXPECT_FALSE(fs::exists(path("n.npy")));
+    fs::remove(path(side));
+  }
   outcome forced = run("sssp " + chesapeake + " --source 1 --matrix " + existing + " --force");
   EXPECT_EQ(forced.status, 0) << forced.err;
   EXPECT_EQ(read_npy(existing).shape, "1, 39");

@@ -1,8 +1,11 @@
-// write_graph: every format round-trips the graph exactly, gzip optional, temp file + rename,
+// write_graph: every format round-trips the graph exactly (an undirected graph as a symmetric
+// Matrix Market file), gzip optional, temp file + rename,
 // and no existing file (nor the input) is replaced without overwrite; write_graph_to streams the
 // same bytes to a descriptor.
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -10,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/datasets.hpp"
+#include "deltasplit/graph/from_arrays.hpp"
 #include "deltasplit/graph/generators.hpp"
 #include "deltasplit/graph/io.hpp"
 #include "graph/graph_test_files.hpp"
@@ -190,4 +194,76 @@ TEST(GraphWriters, StreamToADescriptor) {
   }
   ::close(read_only);
   EXPECT_EQ(dir.count_files_containing(".tmp."), 0u);
+}
+
+namespace {
+
+// The banner and size lines of a Matrix Market file.
+std::pair<std::string, std::string> mm_head(const std::string& path) {
+  const std::string bytes = deltasplit_test::read_bytes(path);
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at < bytes.size() && lines.size() < 3;) {
+    const std::size_t end = bytes.find('\n', at);
+    lines.push_back(bytes.substr(at, end - at));
+    at = end + 1;
+  }
+  return {lines.at(0), lines.at(2)};
+}
+
+}  // namespace
+
+// An undirected graph (every undirected generator, arrays built as symmetric, a symmetric file read
+// or converted through the binary cache) is written as one triangle marked symmetric, and reads
+// back as the same arcs, marked undirected again; a directed graph, and one marked undirected whose
+// arcs no longer pair up, are written general, arc by arc.
+TEST(GraphWriters, UndirectedGraphsAreWrittenSymmetric) {
+  deltasplit_test::temp_dir dir;
+  auto round_trip = [&](const csr& g, const std::string& name, bool symmetric) {
+    SCOPED_TRACE(name);
+    const std::string p = dir.file(name);
+    write_graph(g, p);
+    const csr back = read_graph(p);
+    expect_same_graph(g, back);
+    EXPECT_EQ(back.origin.symmetric, symmetric);
+    const std::string kind = g.kind == weight_kind::real ? "real" : "integer";
+    if (name.size() > 3 && name.compare(name.size() - 3, 3, ".gz") == 0) return back;
+    const auto [banner, size] = mm_head(p);
+    EXPECT_EQ(banner, "%%MatrixMarket matrix coordinate " + kind + (symmetric ? " symmetric" : " general"));
+    EXPECT_EQ(size, std::to_string(g.num_vertices) + " " + std::to_string(g.num_vertices) + " " +
+                        std::to_string(symmetric ? g.num_arcs() / 2 : g.num_arcs()));
+    return back;
+  };
+  rmat_params rp;
+  rp.scale = 9;
+  rp.edge_factor = 8;
+  rp.undirected = true;
+  const csr rmat = generate_rmat(rp);
+  ASSERT_TRUE(rmat.origin.symmetric);
+  round_trip(rmat, "rmat.mtx", true);
+  round_trip(rmat, "rmat.mtx.gz", true);
+  grid_params gp;
+  gp.rows = 7, gp.cols = 9, gp.keep_fraction = 0.6;
+  const csr grid = generate_grid(gp);
+  const csr grid_back = round_trip(grid, "grid.mtx", true);
+  round_trip(grid_back, "grid_again.mtx", true);
+
+  // Arrays built as symmetric, real weights, parallel edges (the lightest kept in both directions).
+  std::vector<vertex_t> src{0, 1, 2, 1, 3}, dst{1, 2, 0, 0, 3};
+  std::vector<float> w{0.5f, 0.25f, 1e-7f, 0.125f, 2.0f};
+  const csr arrays = clean_csr_from_arcs(4, {src.data(), src.size()}, {dst.data(), dst.size()}, {w.data(), w.size()}, true);
+  ASSERT_TRUE(arrays.origin.symmetric);
+  round_trip(arrays, "arrays.mtx", true);
+
+  // A symmetric file through the binary cache (convert's path) and back to Matrix Market.
+  const std::string cache = dir.file("rmat.dsg");
+  write_graph(rmat, cache);
+  const csr cached = read_graph(cache);
+  ASSERT_TRUE(cached.origin.symmetric);
+  round_trip(cached, "from_cache.mtx", true);
+
+  rp.undirected = false;
+  round_trip(generate_rmat(rp), "directed.mtx", false);
+  csr changed = grid;
+  changed.int_weights[0] += 1;  // one direction of one edge: no longer undirected
+  round_trip(changed, "changed.mtx", false);
 }

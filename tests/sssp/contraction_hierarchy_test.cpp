@@ -15,6 +15,7 @@
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/sssp.hpp"
 #include "sssp/contraction_hierarchy.hpp"
+#include "sssp/new_york_hierarchy.hpp"
 #include "sssp/test_graphs.hpp"
 
 namespace ds = deltasplit::sssp;
@@ -293,8 +294,9 @@ TEST(ContractionHierarchy, GridsAndRmat) {
 }
 
 TEST(ContractionHierarchyDatasets, NewYorkRoads) {
-  graph::csr g = load("USA-road-d.NY.gr.gz");
-  auto ch = build<std::uint32_t>(g, 2);
+  const graph::csr& g = deltasplit_test::new_york().graph;
+  const auto& ch = deltasplit_test::new_york().hierarchy;
+  expect_layout(ch, g);
   EXPECT_LT(ch.core_size, g.num_vertices / 100) << "a road network contracts almost fully";
   expect_phast_equals_dijkstra(g, ch, with_sink(g, {0, 100000, 264345}));
 }

@@ -28,6 +28,7 @@
 #include "deltasplit/sssp.hpp"
 #include "sssp/contraction_hierarchy.hpp"
 #include "sssp/hierarchy_file.hpp"
+#include "sssp/new_york_hierarchy.hpp"
 #include "sssp/phast_checks.hpp"
 #include "sssp/test_graphs.hpp"
 
@@ -110,13 +111,13 @@ void expect_round_trip(const csr& g, const std::vector<vertex_t>& sources, const
 }  // namespace
 
 TEST(HierarchyFile, RoundTripOnNewYork) {
-  // One contraction (seconds): written here, then loaded by a solver whose sweeps must give what
-  // the built hierarchy gives, and Dijkstra's distances.
-  const csr g = graph::read_graph(deltasplit_test::dataset_path("USA-road-d.NY.gr.gz"));
+  // The process's one contraction of NY, written here, then loaded by a solver whose sweeps must
+  // give what the built hierarchy gives, and Dijkstra's distances.
+  const csr& g = deltasplit_test::new_york().graph;
   temp_dir dir;
   const std::string path = dir.file("ny.ch");
   const ds::detail::graph_fingerprint f = ds::detail::fingerprint_of(g);
-  const auto built = ds::detail::build_contraction_hierarchy<std::uint32_t>(g, 2);
+  const auto& built = deltasplit_test::new_york().hierarchy;
   ASSERT_TRUE(ds::detail::write_hierarchy(path, built, f));
   expect_same_hierarchy(ds::detail::read_hierarchy<std::uint32_t>(path, f), built);
   ds::solver loaded(g, phast_file(path));

@@ -20,6 +20,7 @@
 
 #include "deltasplit/csr_view.hpp"
 #include "deltasplit/graph/csr.hpp"
+#include "deltasplit/graph/progress.hpp"
 
 namespace deltasplit::sssp {
 
@@ -152,6 +153,13 @@ struct options {
   // (a temporary file beside it, linked into place only if the path is still free: an existing
   // file is never replaced). stats.setup says which ("loaded" or "built"). Empty: built, not kept.
   std::string hierarchy_file;
+  // Progress of phast's contraction, for a caller that shows it (the deltasplit program does on a
+  // terminal); the library never prints. Stage "contracting": vertices contracted of the graph's,
+  // after each round, on the thread that builds the hierarchy (the solver's or many_sources'
+  // constructor, or a set_options that switches to phast), and never after that call returns, so
+  // the callback need not outlive it; done == total once the hierarchy is built (the uncontracted
+  // core counts as done). Empty: none.
+  graph::progress_fn progress;
 };
 
 struct statistics {

@@ -140,7 +140,7 @@ TEST_P(ForcedDriver, SmallUnreachableOneVertexParallelArcs) {
 
 // A path: every region a segment, the distance crosses all of them, one round (bucket) each. Its
 // 1,500 buckets make it the slowest Small* test under racecheck (over 250 s a driver, 2026-11-27),
-// so racecheck's small size leaves it out (bench/check_gpu.sh); the other tools run it.
+// so racecheck's small size leaves it out (tests/check_gpu.sh); the other tools run it.
 TEST_P(ForcedDriver, SmallPathAcrossRegions) {
   DELTASPLIT_REQUIRE_GPU();
   std::vector<arc> path;

@@ -6,7 +6,7 @@
 // use graphs of up to millions of vertices; under racecheck the persistent cluster kernel runs some
 // thousand times slower, its cost growing with the loop's rounds times the cluster's threads (a
 // 4-vertex graph: 8-13 s on a 1-block cluster, 123-190 s on a 16-block one, 8 processes sharing
-// the GPU), so bench/check_gpu.sh runs this suite under the tools instead, one test a process. Small as they are, the graphs
+// the GPU), so tests/check_gpu.sh runs this suite under the tools instead, one test a process. Small as they are, the graphs
 // reach every phase of the loop: several buckets with heavy arcs (a small delta), zero weights and
 // zero-weight cycles, unreachable vertices, one vertex, parallel arcs, real weights, integer
 // overflow, queue regrowth, the grid-wide step (a frontier past the cluster's limit) and heavy arcs
@@ -76,7 +76,7 @@ class GpuSanitizer : public ::testing::TestWithParam<loop_path> {
 };
 
 // One test per graph, so that the tools' runs can be split and timed graph by graph (racecheck of
-// a 16-block cluster costs minutes per graph; bench/check_gpu.sh gives each test its own process).
+// a 16-block cluster costs minutes per graph; tests/check_gpu.sh gives each test its own process).
 
 // Weights 0..100 with delta 16: a dozen buckets (a delta-stepping simulation on the host: 12
 // non-empty buckets, 33 light and heavy rounds), most arcs heavy, far-pile re-filing; queues of 16

@@ -30,10 +30,20 @@ phast_ds::options phast_batches(unsigned threads = 0) {
   return o;
 }
 
+// o with NY's contraction hierarchy in one file for the whole test process: the first phast solver
+// given it contracts NY (seconds on the host) and writes it, every later one loads it, so the tests
+// that sweep NY share one contraction. HierarchyFileBuiltOnOneSideLoadedOnTheOther keeps a file of
+// its own: it checks the build on either side.
+phast_ds::options with_new_york_hierarchy(phast_ds::options o) {
+  static const temp_dir dir;
+  o.hierarchy_file = dir.file("USA-road-d.NY.ch");
+  return o;
+}
+
 TEST(PhastGpu, RoadNetworks) {
   DELTASPLIT_REQUIRE_GPU();
   const csr ny = load("USA-road-d.NY.gr.gz");
-  expect_phast_matches_dijkstra(ny, {0, 1000, 264345}, phast_on(gpu, true), "USA-road-d.NY");
+  expect_phast_matches_dijkstra(ny, {0, 1000, 264345}, with_new_york_hierarchy(phast_on(gpu, true)), "USA-road-d.NY");
   const csr fla = load("road-FLA.mtx.gz");
   expect_phast_matches_dijkstra(fla, {0, 500000}, phast_on(gpu), "road-FLA");
 }
@@ -92,7 +102,7 @@ TEST(PhastGpu, OverflowOnlyForShortestDistances) {
 TEST(PhastGpu, DeviceOutputBuffersAndSwitchingStrategies) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = load("USA-road-d.NY.gr.gz");
-  phast_ds::options o = phast_on(gpu, true);
+  phast_ds::options o = with_new_york_hierarchy(phast_on(gpu, true));
   phast_ds::solver s(g, o);
   ASSERT_TRUE(s.on_gpu());
   const phast_ds::result host = s.run(77);
@@ -130,7 +140,7 @@ TEST(PhastGpu, DeviceOutputBuffersAndSwitchingStrategies) {
 TEST(PhastGpu, BatchesThatDoAndDoNotDivideTheSources) {
   DELTASPLIT_REQUIRE_GPU();
   const csr ny = load("USA-road-d.NY.gr.gz");
-  ds::many_sources a(ny, phast_batches(), batch(32));
+  ds::many_sources a(ny, with_new_york_hierarchy(phast_batches()), batch(32));
   ASSERT_TRUE(a.on_gpu());
   EXPECT_GT(a.setup_ms(), 0);
   EXPECT_EQ(expect_rows_match_dijkstra(ny, a, first_sources(ny.num_vertices, 40, 7), {}, "NY 40/32"), 2u);

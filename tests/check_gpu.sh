@@ -2,11 +2,11 @@
 # The GPU test suite, plainly and under compute-sanitizer: every GPU test binary in BIN_DIR runs
 # plainly, then under memcheck, racecheck, synccheck and initcheck, and the errors are reported per
 # binary and tool. Run from the repository root (the tests read datasets/); bench/run_h200.sh calls it.
-#   bench/check_gpu.sh BIN_DIR OUT_DIR
+#   tests/check_gpu.sh BIN_DIR OUT_DIR
 # GPU test binaries: multisplit_tests, multisplit_tests_compute80 (compute_80 PTX, JIT-compiled:
-# the conservative launch shapes), sssp_gpu_tests, many_sources_gpu_tests, sssp_driver_tests
-# (every target tests/ declares with deltasplit_add_gpu_test); each one missing from BIN_DIR is
-# reported and fails the check.
+# the conservative launch shapes), sssp_gpu_tests, many_sources_gpu_tests, sssp_driver_tests,
+# phast_gpu_tests (every target tests/ declares with deltasplit_add_gpu_test: each runs plainly and
+# under every tool, initcheck included); each one missing from BIN_DIR is reported and fails the check.
 #
 # The size (CHECK_SIZE):
 #   small (default)  about 6 minutes in all (341 s on an H100, 2026-11-27, bench/results/gpu_checks.md):
@@ -39,6 +39,8 @@
 #                         driver's one block); the sanitizer suite's random graph regrows the block driver's far
 #                         piles (DRIVER_RACECHECK_FILTER)
 #   many_sources_gpu_tests  the tests on small graphs, both batch engines
+#   phast_gpu_tests       the tests on small graphs (the road networks' sweeps are left to the plain
+#                         run) (PHAST_SANITIZER_FILTER)
 # Every run is a job in a pool of CHECK_JOBS processes sharing the GPU: the plain runs, and under a
 # tool each binary's tests split over gtest shards (or one test a job). Two phases, one after the
 # other: the plain runs with memcheck, synccheck and initcheck, then racecheck. Racecheck's jobs keep
@@ -64,15 +66,15 @@
 #                                                          machine that stops a call at its limit would
 #                                                          otherwise take every result along)
 #   MULTISPLIT_SANITIZER_FILTER, MULTISPLIT_RACECHECK_FILTER, SSSP_SANITIZER_FILTER, SSSP_RACECHECK_FILTER,
-#   DRIVER_SANITIZER_FILTER, DRIVER_RACECHECK_FILTER, MANY_SANITIZER_FILTER
+#   DRIVER_SANITIZER_FILTER, DRIVER_RACECHECK_FILTER, MANY_SANITIZER_FILTER, PHAST_SANITIZER_FILTER
 #                                                          the gtest filters above (RACECHECK ones at the
 #                                                          small size only)
 # Writes OUT_DIR/check.log (everything), OUT_DIR/<binary>.<plain|tool>.log and OUT_DIR/times.txt (each
 # job's seconds, slowest first); prints a table of exit codes and error counts last. Exits nonzero
 # when a test fails, a tool finds an error, or a job did not finish.
 set -uo pipefail
-bin=${1:?usage: bench/check_gpu.sh BIN_DIR OUT_DIR}
-out=${2:?usage: bench/check_gpu.sh BIN_DIR OUT_DIR}
+bin=${1:?usage: tests/check_gpu.sh BIN_DIR OUT_DIR}
+out=${2:?usage: tests/check_gpu.sh BIN_DIR OUT_DIR}
 mkdir -p "$out"
 log=$out/check.log
 : > "$log"
@@ -84,7 +86,7 @@ esac
 tools=${CHECK_TOOLS-memcheck racecheck synccheck initcheck}
 plain=${CHECK_PLAIN:-1}
 binaries=${CHECK_BINARIES:-multisplit_tests multisplit_tests_compute80 sssp_gpu_tests many_sources_gpu_tests \
-  sssp_driver_tests}
+  sssp_driver_tests phast_gpu_tests}
 jobs_at_once=${CHECK_JOBS:-12}
 shards=${CHECK_SHARDS:-8}
 race_shards=${CHECK_RACECHECK_SHARDS:-16}
@@ -99,6 +101,9 @@ sssp_race_filter=${SSSP_RACECHECK_FILTER:-Paths/GpuSanitizer.*/*_cluster_1:Paths
 driver_filter=${DRIVER_SANITIZER_FILTER:-Drivers/ForcedDriver.Small*:PartitionedWatchdog.Small*}
 driver_race_filter=${DRIVER_RACECHECK_FILTER:-Drivers/ForcedDriver.Small*:PartitionedWatchdog.Small*-*.SmallPathAcrossRegions/*:*.SmallFarPilesThatFillGrow/*:*.SmallRealWeightsNarrowBuckets/*}
 many_filter=${MANY_SANITIZER_FILTER:-*DuplicateSources*:*DeviceBlocks*:*OverflowIsReported*:*FarPilesThatFillGrow*:*WideBucketsSpillTheNearSet*:*AnOverflowPastTheCutoff*}
+phast_small='PhastGpu.GridRmatSocialAndCraftedGraphs:PhastGpu.RealWeights:PhastGpu.Cutoff'
+phast_small+=':PhastGpu.OverflowOnlyForShortestDistances:PhastGpu.BatchCutoffAndDeviceBlocks'
+phast_filter=${PHAST_SANITIZER_FILTER:-$phast_small}
 # The compute_80 binary's kernels are JIT-compiled by every process that loads them; a cache large
 # enough for all of them lets its later jobs reuse the first one's (the driver's default is smaller).
 export CUDA_CACHE_MAXSIZE=4294967296
@@ -119,6 +124,7 @@ filter_for() {
     sssp_driver_tests:1) echo "$driver_race_filter" ;;
     sssp_driver_tests:0) echo "$driver_filter" ;;
     many_sources_gpu_tests:*) echo "$many_filter" ;;
+    phast_gpu_tests:*) echo "$phast_filter" ;;
     *) echo '*' ;;
   esac
 }
