@@ -115,6 +115,8 @@ int run_compare(const arguments& args) {
     all_ok = all_ok && (!r.error.empty() || r.check.ok);
     r.timing.result.int_distances = {};
     r.timing.result.real_distances = {};
+    r.timing.result.uint64_distances = {};
+    r.timing.result.float64_distances = {};
     rows.push_back(std::move(r));
   }
 
