@@ -402,21 +402,17 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
       if (block.delta) delta_used = block.delta;
       const std::size_t cells = block.rows * block.columns;
       void* rows = base + block.first_row * columns * element;
+      auto deliver = [&](const auto* from) {
+        if (block.on_device)
+          copy_on_device(rows, from, cells * sizeof(*from), block.stream);
+        else
+          copy_rows(from, cells, rows, widen);
+      };
       switch (block.type) {
-        case ds::sssp::distance_type::uint32:
-          if (block.on_device)
-            copy_on_device(rows, block.int_distances, cells * 4, block.stream);
-          else
-            copy_rows(block.int_distances, cells, rows, widen);
-          break;
-        case ds::sssp::distance_type::float32:
-          if (block.on_device)
-            copy_on_device(rows, block.real_distances, cells * 4, block.stream);
-          else
-            copy_rows(block.real_distances, cells, rows, widen);
-          break;
-        case ds::sssp::distance_type::uint64: copy_rows(block.uint64_distances, cells, rows, widen); break;
-        default: copy_rows(block.float64_distances, cells, rows, widen); break;  // 64-bit: host blocks (CPU)
+        case ds::sssp::distance_type::uint32: deliver(block.int_distances); break;
+        case ds::sssp::distance_type::uint64: deliver(block.uint64_distances); break;
+        case ds::sssp::distance_type::float32: deliver(block.real_distances); break;
+        default: deliver(block.float64_distances); break;
       }
     });
   }

@@ -551,6 +551,14 @@ npy_file read_npy(const std::string& path) {
   return f;
 }
 
+// The data of a .npy file as values of T (as many whole values as its bytes hold).
+template <class T>
+std::vector<T> npy_values(const npy_file& f) {
+  std::vector<T> out((f.bytes.size() - f.data_offset) / sizeof(T));
+  std::memcpy(out.data(), f.bytes.data() + f.data_offset, out.size() * sizeof(T));
+  return out;
+}
+
 }  // namespace
 
 TEST_F(Cli, MatrixNpyFromASourceFileWithTargets) {
@@ -591,22 +599,17 @@ TEST_F(Cli, MatrixOfRealWeightsIsFloat64OrFloat32WithInfinity) {
   npy_file f = read_npy(path("r.npy"));
   EXPECT_EQ(f.descr, "<f8");
   EXPECT_EQ(f.shape, "2, 4");
-  ASSERT_EQ(f.bytes.size(), f.data_offset + 8 * 8);
-  std::vector<double> values(8);
-  std::memcpy(values.data(), f.bytes.data() + f.data_offset, 64);
   const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> values = npy_values<double>(f);
   EXPECT_EQ(values, (std::vector<double>{0, 0.1, 0.1 + 0.2, inf, inf, inf, inf, 0}));
-  EXPECT_EQ(values[2], 0.30000000000000004);
+  EXPECT_EQ(values.at(2), 0.30000000000000004);
   EXPECT_EQ(lines_of(slurp(path("r.targets.txt"))).size(), 4u);
   outcome single = run("sssp " + mtx + " --source 1,4 --precision single --matrix " + path("s.npy"));
   ASSERT_EQ(single.status, 0) << single.err;
   npy_file s = read_npy(path("s.npy"));
   EXPECT_EQ(s.descr, "<f4");
-  ASSERT_EQ(s.bytes.size(), s.data_offset + 8 * 4);
-  std::vector<float> floats(8);
-  std::memcpy(floats.data(), s.bytes.data() + s.data_offset, 32);
   const float finf = std::numeric_limits<float>::infinity();
-  EXPECT_EQ(floats, (std::vector<float>{0, 0.1f, 0.1f + 0.2f, finf, finf, finf, finf, 0}));
+  EXPECT_EQ(npy_values<float>(s), (std::vector<float>{0, 0.1f, 0.1f + 0.2f, finf, finf, finf, finf, 0}));
   EXPECT_EQ(run("sssp " + mtx + " --precision half").status, 2);
 }
 
@@ -624,11 +627,8 @@ TEST_F(Cli, IntegerPathsPast32BitsAreUint64) {
   ASSERT_EQ(m.status, 0) << m.err;
   npy_file f = read_npy(path("m.npy"));
   EXPECT_EQ(f.descr, "<u8");
-  ASSERT_EQ(f.bytes.size(), f.data_offset + 6 * 8);
-  std::vector<std::uint64_t> values(6);
-  std::memcpy(values.data(), f.bytes.data() + f.data_offset, 48);
   const std::uint64_t none = ~std::uint64_t{0};
-  EXPECT_EQ(values, (std::vector<std::uint64_t>{0, 4000000000ull, 8000000000ull, none, none, 0}));
+  EXPECT_EQ(npy_values<std::uint64_t>(f), (std::vector<std::uint64_t>{0, 4000000000ull, 8000000000ull, none, none, 0}));
   outcome gpu = run("sssp " + mtx + " --device gpu");
   EXPECT_EQ(gpu.status, 1);
   EXPECT_TRUE(contains(gpu.err, "64-bit distances run on the CPU")) << gpu.err;
