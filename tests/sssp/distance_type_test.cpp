@@ -38,7 +38,7 @@ void expect_every_cpu_solver_exact(const csr& g, vertex_t source, ds::distance_t
     ds::options o = on_cpu(how);
     o.real_type = real_type;
     const ds::result r = ds::solver(g, o).run(source);
-    EXPECT_TRUE(same_distances(r, oracle)) << ds::strategy_name(how);
+    EXPECT_TRUE(identical_distances(r, oracle)) << ds::strategy_name(how);
     EXPECT_EQ(r.stats.distance_type, ds::distance_type_name(type)) << ds::strategy_name(how);
     const ds::validation v = ds::validate(g, source, r);
     EXPECT_TRUE(v.ok) << ds::strategy_name(how) << ": " << v.message;

@@ -89,7 +89,7 @@ inline std::vector<double> bellman_ford(const csr& g, vertex_t source) {
 }
 
 // True when a and b hold distances of one type, equal bit for bit.
-inline bool same_distances(const deltasplit::sssp::result& a, const deltasplit::sssp::result& b) {
+inline bool identical_distances(const deltasplit::sssp::result& a, const deltasplit::sssp::result& b) {
   return a.type == b.type && a.int_distances == b.int_distances && a.real_distances == b.real_distances &&
          a.uint64_distances == b.uint64_distances && a.float64_distances == b.float64_distances;
 }
