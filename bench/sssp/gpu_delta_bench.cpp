@@ -88,6 +88,7 @@ int main(int argc, char** argv) try {
   if (s.graphs.empty() || s.sources == 0 || s.runs == 0 || s.passes == 0)
     throw std::invalid_argument("give at least one graph, and --sources, --runs and --passes of at least 1");
   sssp::options base;
+  base.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   base.how = sssp::strategy_from_name(s.strategy);
   base.device = sssp::device_kind::gpu;
   base.driver = sssp::driver_from_name(s.driver);

@@ -103,6 +103,7 @@ sssp::gpu_driver batch_driver = sssp::gpu_driver::automatic;
 sssp::many_sources reducing_solver(const graph::csr& g, sssp::many_source_options mo, double delta,
                                    sssp::strategy how = sssp::strategy::multisplit) {
   sssp::options o;
+  o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.device = sssp::device_kind::gpu;
   o.driver = batch_driver;
   o.delta = delta;
@@ -174,6 +175,7 @@ measured gpu_reduce(const graph::csr& g, sssp::many_sources& ms, const std::vect
 // Batched with host blocks; the checksum is formed on the host after the clock stops.
 measured host_blocks(const graph::csr& g, const std::vector<vertex_t>& sources, std::size_t validate_rows) {
   sssp::options o;
+  o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.device = sssp::device_kind::gpu;
   o.driver = batch_driver;
   sssp::many_sources ms(g, o);
@@ -214,6 +216,7 @@ measured host_blocks(const graph::csr& g, const std::vector<vertex_t>& sources, 
 
 measured loop(const graph::csr& g, const std::vector<vertex_t>& sources) {
   sssp::options o;
+  o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.device = sssp::device_kind::gpu;
   sssp::solver s(g, o);
   s.run(sources.front());  // warm-up

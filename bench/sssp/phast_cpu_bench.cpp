@@ -96,6 +96,7 @@ double ms_of(F&& f) {
 template <class W>
 void bench_file(const std::string& label, const graph::csr& g, const std::string& path, unsigned threads, unsigned loads) {
   sssp::options o;
+  o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.how = sssp::strategy::phast;
   o.device = sssp::device_kind::cpu;
   o.threads = threads;

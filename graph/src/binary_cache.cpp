@@ -47,6 +47,10 @@ struct header {
 };
 static_assert(sizeof(header) == 8 + 19 * 8, "cache header must have no padding");
 
+// header::kind: the weights' kind and width.
+std::uint64_t kind_code(const csr& g) { return (g.kind == weight_kind::integer ? 0 : 1) + (g.wide() ? 2 : 0); }
+std::uint64_t weight_bytes(std::uint64_t kind) { return kind >= 2 ? 8 : 4; }
+
 std::uint64_t header_digest(const header& h, const std::string& source) {
   content_hash hash;
   hash.update(&h, offsetof(header, header_hash));
@@ -73,8 +77,8 @@ csr read_binary(const std::string& path, const read_options& options) {
   in.read(&h, sizeof h, "header");
   if (std::memcmp(h.magic, binary_magic, sizeof binary_magic) != 0)
     throw input_error(path, 0, "not a deltasplit binary cache (bad magic bytes)");
-  if (h.version != binary_version)
-    throw input_error(path, 0, "cache format version " + std::to_string(h.version) + " (this build reads version " +
+  if (h.version != binary_version && h.version != 1)
+    throw input_error(path, 0, "cache format version " + std::to_string(h.version) + " (this build reads versions 1 to " +
                                    std::to_string(binary_version) + "); rebuild the cache from its source");
   if (h.byte_order != byte_order_mark)
     throw input_error(path, 0, "cache written on a machine of the other byte order; rebuild it here");
@@ -82,11 +86,12 @@ csr read_binary(const std::string& path, const read_options& options) {
   std::string source(h.source_path_bytes, '\0');
   in.read(source.data(), source.size(), "header");
   if (header_digest(h, source) != h.header_hash) throw input_error(path, 0, "corrupt cache header (checksum mismatch)");
-  if (h.num_vertices > max_vertices || h.num_arcs > (std::uint64_t{1} << 56) || h.kind > 1)
+  if (h.num_vertices > max_vertices || h.num_arcs > (std::uint64_t{1} << 56) ||
+      h.kind > (h.version == 1 ? 1 : 3))
     throw input_error(path, 0, "corrupt cache header (sizes)");
 
   // The header's sizes must account for the file's length exactly before anything is allocated.
-  const std::uint64_t payload = 8 * (h.num_vertices + 1) + 8 * h.num_arcs;
+  const std::uint64_t payload = 8 * (h.num_vertices + 1) + (4 + weight_bytes(h.kind)) * h.num_arcs;
   const std::uint64_t expected = sizeof h + h.source_path_bytes + payload;
   if (in.size() < expected)
     throw input_error(path, 0, "truncated cache: " + std::to_string(in.size()) + " bytes, the header describes " +
@@ -125,15 +130,18 @@ csr read_binary(const std::string& path, const read_options& options) {
 
   csr g;
   g.num_vertices = static_cast<vertex_t>(h.num_vertices);
-  g.kind = h.kind == 0 ? weight_kind::integer : weight_kind::real;
+  g.kind = h.kind % 2 == 0 ? weight_kind::integer : weight_kind::real;
+  g.width = h.kind >= 2 ? weight_width::wide : weight_width::narrow;
   content_hash hash;
   in.set_progress(&options.progress);
   read_array(in, g.offsets, h.num_vertices + 1, "offsets", hash);
   read_array(in, g.targets, h.num_arcs, "targets", hash);
-  if (g.kind == weight_kind::integer)
-    read_array(in, g.int_weights, h.num_arcs, "weights", hash);
-  else
-    read_array(in, g.real_weights, h.num_arcs, "weights", hash);
+  switch (h.kind) {
+    case 0: read_array(in, g.int_weights, h.num_arcs, "weights", hash); break;
+    case 1: read_array(in, g.real_weights, h.num_arcs, "weights", hash); break;
+    case 2: read_array(in, g.uint64_weights, h.num_arcs, "weights", hash); break;
+    default: read_array(in, g.float64_weights, h.num_arcs, "weights", hash); break;
+  }
   if (hash.digest() != h.payload_hash) throw input_error(path, 0, "corrupt cache payload (checksum mismatch)");
 
   // The checksum catches damage; these checks keep a crafted file from indexing out of bounds or
@@ -158,8 +166,8 @@ csr read_binary(const std::string& path, const read_options& options) {
           bad_row = v;
           return;
         }
-        if (!g.real_weights.empty()) {
-          float w = g.real_weights[e];
+        if (g.kind == weight_kind::real) {
+          const double w = g.weight(e);
           if (!(w >= 0) || std::signbit(w) || !std::isfinite(w)) bad_weight = true;
         }
       }
@@ -199,7 +207,7 @@ void write_binary(const csr& g, output_file& out) {
   h.byte_order = byte_order_mark;
   h.num_vertices = g.num_vertices;
   h.num_arcs = g.num_arcs();
-  h.kind = g.kind == weight_kind::integer ? 0 : 1;
+  h.kind = kind_code(g);
   h.flags = (o.one_based ? one_based : 0) | (o.symmetric ? symmetric : 0) | (o.weights_generated ? weights_generated : 0);
   h.weight_seed = o.weight_seed;
   h.weight_min = o.weight_min;
@@ -215,13 +223,16 @@ void write_binary(const csr& g, output_file& out) {
   content_hash payload;
   payload.update(g.offsets.data(), g.offsets.size() * sizeof(edge_t));
   payload.update(g.targets.data(), g.targets.size() * sizeof(vertex_t));
-  if (g.kind == weight_kind::integer)
-    payload.update(g.int_weights.data(), g.int_weights.size() * sizeof(std::uint32_t));
-  else
-    payload.update(g.real_weights.data(), g.real_weights.size() * sizeof(float));
+  const void* weights = g.kind == weight_kind::integer ? (g.wide() ? static_cast<const void*>(g.uint64_weights.data())
+                                                                  : static_cast<const void*>(g.int_weights.data()))
+                                                      : (g.wide() ? static_cast<const void*>(g.float64_weights.data())
+                                                                  : static_cast<const void*>(g.real_weights.data()));
+  const std::uint64_t weights_size = weight_bytes(h.kind) * g.num_arcs();
+  payload.update(weights, weights_size);
   h.payload_hash = payload.digest();
   h.header_hash = header_digest(h, o.source_path);
-  const std::uint64_t total = sizeof h + o.source_path.size() + g.offsets.size() * sizeof(edge_t) + 8 * g.num_arcs();
+  const std::uint64_t total =
+      sizeof h + o.source_path.size() + g.offsets.size() * sizeof(edge_t) + 4 * g.num_arcs() + weights_size;
   std::uint64_t done = 0;
   // The arrays go out in pieces of 256 MiB, so that progress moves.
   auto put = [&](const void* data, std::uint64_t n) {
@@ -238,10 +249,7 @@ void write_binary(const csr& g, output_file& out) {
   put(o.source_path.data(), o.source_path.size());
   put(g.offsets.data(), g.offsets.size() * sizeof(edge_t));
   put(g.targets.data(), g.targets.size() * sizeof(vertex_t));
-  if (g.kind == weight_kind::integer)
-    put(g.int_weights.data(), g.int_weights.size() * sizeof(std::uint32_t));
-  else
-    put(g.real_weights.data(), g.real_weights.size() * sizeof(float));
+  put(weights, weights_size);
 }
 
 }  // namespace deltasplit::graph::detail

@@ -11,7 +11,9 @@
 namespace deltasplit::graph::detail {
 
 inline constexpr unsigned char binary_magic[8] = {0x89, 'D', 'S', 'G', 'C', 'S', 'R', '\n'};
-inline constexpr std::uint64_t binary_version = 1;
+// Version 2 added wide weights (header kind 2: uint64, 3: double); version 1 caches (kinds 0:
+// uint32 and 1: float, the same layout) are still read.
+inline constexpr std::uint64_t binary_version = 2;
 
 // True when the file starts with the cache magic bytes.
 bool has_binary_magic(const std::string& path);

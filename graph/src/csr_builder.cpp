@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <type_traits>
+#include <utility>
 
 #include "deltasplit/graph/memory.hpp"
 
@@ -12,16 +14,26 @@ namespace deltasplit::graph::detail {
 
 namespace {
 
-// A row entry as one 64-bit key: target in the high half, weight bits in the low half. Sorting
-// keys sorts the row by target and, among parallel arcs, puts the lightest first: integer
-// weights compare as integers, and non-negative floats compare like their bit patterns.
-using row_key = std::uint64_t;
+// A row entry as one key that sorts by target and, among parallel arcs, puts the lightest first:
+// narrow weights as one 64-bit word (target in the high half, weight bits in the low half), wide
+// ones as a (target, weight bits) pair. Integer weights compare as integers, and non-negative
+// floats and doubles compare like their bit patterns.
+using narrow_key = std::uint64_t;
+using wide_key = std::pair<std::uint64_t, std::uint64_t>;
 
-void sort_row(row_key* first, row_key* last) {
+inline narrow_key make_key(vertex_t target, std::uint32_t w, narrow_key*) { return (narrow_key{target} << 32) | w; }
+inline wide_key make_key(vertex_t target, std::uint64_t w, wide_key*) { return {target, w}; }
+inline vertex_t key_target(narrow_key k) { return static_cast<vertex_t>(k >> 32); }
+inline vertex_t key_target(const wide_key& k) { return static_cast<vertex_t>(k.first); }
+inline std::uint32_t key_weight(narrow_key k) { return static_cast<std::uint32_t>(k); }
+inline std::uint64_t key_weight(const wide_key& k) { return k.second; }
+
+template <class Key>
+void sort_row(Key* first, Key* last) {
   if (last - first <= 16) {
-    for (row_key* i = first + 1; i < last; ++i) {
-      row_key k = *i;
-      row_key* j = i;
+    for (Key* i = first + 1; i < last; ++i) {
+      Key k = *i;
+      Key* j = i;
       for (; j > first && *(j - 1) > k; --j) *j = *(j - 1);
       *j = k;
     }
@@ -54,15 +66,15 @@ std::uint64_t count_degrees(const vertex_t* src, const vertex_t* dst, std::size_
 }
 
 // The scatter: each entry's key goes to the next free slot of its row, for the part's rows.
-template <bool symmetric>
-void scatter(const vertex_t* src, const vertex_t* dst, const std::uint32_t* weight, std::size_t entries, vertex_t lo,
-             vertex_t hi, edge_t* cursor, row_key* keys) {
+template <bool symmetric, class Key, class Bits>
+void scatter(const vertex_t* src, const vertex_t* dst, const Bits* weight, std::size_t entries, vertex_t lo,
+             vertex_t hi, edge_t* cursor, Key* keys) {
   for (std::size_t i = 0; i < entries; ++i) {
     vertex_t u = src[i], v = dst[i];
     if (u == v) continue;
-    row_key w = weight ? weight[i] : 0;
-    if (owns(u, lo, hi)) keys[cursor[u]++] = (row_key{v} << 32) | w;
-    if (symmetric && owns(v, lo, hi)) keys[cursor[v]++] = (row_key{u} << 32) | w;
+    const Bits w = weight ? weight[i] : 0;
+    if (owns(u, lo, hi)) keys[cursor[u]++] = make_key(v, w, keys);
+    if (symmetric && owns(v, lo, hi)) keys[cursor[v]++] = make_key(u, w, keys);
   }
 }
 
@@ -77,32 +89,37 @@ std::uint64_t csr_bytes(std::uint64_t n, std::uint64_t arcs) {
   return saturating_add(saturating_mul(8, n + 1), saturating_mul(8, arcs));
 }
 
-std::uint64_t build_csr_extra_bytes(std::uint64_t n, std::uint64_t entries, bool symmetric, bool real,
+std::uint64_t build_csr_extra_bytes(std::uint64_t n, std::uint64_t entries, bool symmetric, bool wide,
                                     std::uint64_t arc_list_bytes) {
   const std::uint64_t stored = saturating_mul(entries, symmetric ? 2 : 1);
   const std::uint64_t offsets = saturating_mul(8, n + 1);
+  const std::uint64_t key = wide ? 16 : 8;
   // Scatter: the arc lists, offsets, cursors and row keys at once.
-  const std::uint64_t scatter = saturating_add(saturating_add(offsets, saturating_mul(8, n)), saturating_mul(8, stored));
-  // Gather, the arc lists released: offsets, keys, kept offsets, targets and weight bits (and
-  // the float copy of the bits for real weights).
-  const std::uint64_t gather = saturating_add(saturating_add(saturating_mul(2, offsets), saturating_mul(16, stored)),
-                                              real ? saturating_mul(4, stored) : 0);
+  const std::uint64_t scatter = saturating_add(saturating_add(offsets, saturating_mul(8, n)), saturating_mul(key, stored));
+  // Gather, the arc lists released: offsets, keys, kept offsets, targets and weight bits (wide:
+  // 16-byte keys, 8-byte bits and their copy into the double array).
+  const std::uint64_t gather = saturating_add(saturating_mul(2, offsets), saturating_mul(wide ? 36 : 16, stored));
   return std::max(scatter, gather > arc_list_bytes ? gather - arc_list_bytes : 0);
 }
 
-csr build_csr(arc_list&& arcs, provenance origin, unsigned threads, const progress_fn* progress) {
+namespace {
+
+// build_csr with Key the row key and Bits the weights' bits (arcs.weight or arcs.wide_weight).
+template <class Key, class Bits>
+csr build_rows(arc_list&& arcs, std::vector<Bits>& weights, provenance origin, unsigned threads,
+               const progress_fn* progress) {
   auto report = [progress](std::uint64_t pass) {
     if (progress && *progress) (*progress)("building", pass, 4);
   };
   const vertex_t n = arcs.num_vertices;
   const std::size_t entries = arcs.src.size();
-  const bool weighted = !arcs.weight.empty();
+  const bool weighted = !weights.empty();
 
   // Every part re-reads all entries, so a few parts suffice to spread the random writes.
   const unsigned parts = entries < (std::size_t{1} << 16) ? 1 : std::min(worker_count(threads), 8u);
   const vertex_t* src = arcs.src.data();
   const vertex_t* dst = arcs.dst.data();
-  const std::uint32_t* weight = weighted ? arcs.weight.data() : nullptr;
+  const Bits* weight = weighted ? weights.data() : nullptr;
 
   std::vector<edge_t> offsets(std::size_t{n} + 1, 0);
   std::atomic<std::uint64_t> self_loops{0};
@@ -125,7 +142,7 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads, const progre
   };
 
   // Every slot is written by the scatter, so the buffer is left uninitialised.
-  std::unique_ptr<row_key[]> keys(new row_key[stored]);
+  std::unique_ptr<Key[]> keys(new Key[stored]);
   {
     std::vector<edge_t> cursor(offsets.begin(), offsets.end() - 1);
     parallel_parts(parts, arc_cut, [&](std::size_t lo, std::size_t hi) {
@@ -137,19 +154,19 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads, const progre
   }
   release(arcs.src);
   release(arcs.dst);
-  release(arcs.weight);
+  release(weights);
   report(2);
 
   // Sort and deduplicate every row in place.
   std::vector<edge_t> kept(std::size_t{n} + 1, 0);
   parallel_parts(parts, arc_cut, [&](std::size_t begin, std::size_t end) {
     for (std::size_t v = begin; v < end; ++v) {
-      row_key* first = keys.get() + offsets[v];
-      row_key* last = keys.get() + offsets[v + 1];
+      Key* first = keys.get() + offsets[v];
+      Key* last = keys.get() + offsets[v + 1];
       sort_row(first, last);
-      row_key* out = first;
-      for (row_key* k = first; k < last; ++k)
-        if (out == first || (*k >> 32) != (*(out - 1) >> 32)) *out++ = *k;
+      Key* out = first;
+      for (Key* k = first; k < last; ++k)
+        if (out == first || key_target(*k) != key_target(*(out - 1))) *out++ = *k;
       kept[v + 1] = static_cast<edge_t>(out - first);
     }
   });
@@ -159,23 +176,36 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads, const progre
   csr g;
   g.num_vertices = n;
   g.kind = arcs.kind;
+  g.width = arcs.width;
   g.targets.resize(kept[n]);
-  std::vector<std::uint32_t>& bits = g.int_weights;
-  bits.resize(kept[n]);
+  std::vector<Bits> bits(kept[n]);
   parallel_parts(parts, arc_cut, [&](std::size_t begin, std::size_t end) {
     for (std::size_t v = begin; v < end; ++v) {
-      const row_key* k = keys.get() + offsets[v];
+      const Key* k = keys.get() + offsets[v];
       for (edge_t e = kept[v]; e < kept[v + 1]; ++e, ++k) {
-        g.targets[e] = static_cast<vertex_t>(*k >> 32);
-        bits[e] = static_cast<std::uint32_t>(*k);
+        g.targets[e] = key_target(*k);
+        bits[e] = key_weight(*k);
       }
     }
   });
-  if (arcs.kind == weight_kind::real) {
-    g.real_weights.resize(bits.size());
-    // data() of an empty vector may be null, and memcpy from null is undefined even for 0 bytes.
-    if (!bits.empty()) std::memcpy(g.real_weights.data(), bits.data(), bits.size() * sizeof(float));
+  keys.reset();
+  // The bits become the array of the graph's kind and width. data() of an empty vector may be
+  // null, and memcpy from null is undefined even for 0 bytes.
+  auto take = [&bits](auto& to) {
+    to.resize(bits.size());
+    if (!bits.empty()) std::memcpy(to.data(), bits.data(), bits.size() * sizeof(Bits));
     release(bits);
+  };
+  if constexpr (std::is_same_v<Bits, std::uint32_t>) {
+    if (arcs.kind == weight_kind::real)
+      take(g.real_weights);
+    else
+      g.int_weights = std::move(bits);
+  } else {
+    if (arcs.kind == weight_kind::real)
+      take(g.float64_weights);
+    else
+      g.uint64_weights = std::move(bits);
   }
   g.offsets = std::move(kept);
   origin.self_loops_dropped = self_loops.load();
@@ -183,6 +213,17 @@ csr build_csr(arc_list&& arcs, provenance origin, unsigned threads, const progre
   g.origin = std::move(origin);
   report(4);
   return g;
+}
+
+}  // namespace
+
+csr build_csr(arc_list&& arcs, provenance origin, unsigned threads, const progress_fn* progress) {
+  if (arcs.width == weight_width::wide) {
+    std::vector<std::uint64_t> weights = std::move(arcs.wide_weight);
+    return build_rows<wide_key>(std::move(arcs), weights, std::move(origin), threads, progress);
+  }
+  std::vector<std::uint32_t> weights = std::move(arcs.weight);
+  return build_rows<narrow_key>(std::move(arcs), weights, std::move(origin), threads, progress);
 }
 
 }  // namespace deltasplit::graph::detail

@@ -15,8 +15,10 @@ namespace deltasplit::graph::detail {
 struct arc_list {
   vertex_t num_vertices = 0;
   std::vector<vertex_t> src, dst;
-  std::vector<std::uint32_t> weight;  // empty (unweighted), or integer weights / float bits
+  std::vector<std::uint32_t> weight;  // narrow: empty (unweighted), or integer weights / float bits
+  std::vector<std::uint64_t> wide_weight;  // wide: uint64 weights / double bits
   weight_kind kind = weight_kind::integer;
+  weight_width width = weight_width::narrow;
   bool symmetric = false;  // each entry stands for both directions
 };
 
@@ -25,12 +27,13 @@ struct arc_list {
 // progress, when set, hears "building" after each of its 4 passes.
 csr build_csr(arc_list&& arcs, provenance origin, unsigned threads = 0, const progress_fn* progress = nullptr);
 
-// Bytes of a CSR of n vertices and `arcs` arcs (64-bit offsets, 32-bit targets and weights).
+// Bytes of a CSR of n vertices and `arcs` arcs (64-bit offsets, 32-bit targets and weights; wide
+// weights add to build_csr_extra_bytes' share).
 std::uint64_t csr_bytes(std::uint64_t n, std::uint64_t arcs);
 // The most build_csr allocates at once beyond the arc lists it is given (`arc_list_bytes`, which
 // it releases half-way), for `entries` entries among n vertices (each stored twice when
 // symmetric): what a reader or generator checks against the memory budget before building.
-std::uint64_t build_csr_extra_bytes(std::uint64_t n, std::uint64_t entries, bool symmetric, bool real,
+std::uint64_t build_csr_extra_bytes(std::uint64_t n, std::uint64_t entries, bool symmetric, bool wide,
                                     std::uint64_t arc_list_bytes);
 
 inline unsigned worker_count(unsigned requested) {

@@ -66,16 +66,17 @@ inline bool parse_u64(std::string_view tok, std::uint64_t& v) {
   return r.ec == std::errc() && r.ptr == tok.data() + tok.size();
 }
 
-// A real weight: finite, non-negative, representable as float. Returns "" or what is wrong.
-inline const char* parse_real_weight(std::string_view tok, float& v) {
+// A real weight, read as the nearest double (Matrix Market `real` is double precision): finite,
+// non-negative. Returns "" or what is wrong.
+inline const char* parse_real_weight(std::string_view tok, double& v) {
   if (!tok.empty() && tok[0] == '+') tok.remove_prefix(1);
   auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
   if (r.ptr != tok.data() + tok.size() || r.ec == std::errc::invalid_argument) return "unparsable weight";
-  if (r.ec == std::errc::result_out_of_range) return "weight outside the range of a 32-bit float";
+  if (r.ec == std::errc::result_out_of_range) return "weight outside the range of a double";
   if (std::isnan(v)) return "NaN weight";
   if (std::isinf(v)) return "infinite weight";
   if (v < 0) return "negative weight";
-  v += 0.0f;  // -0 becomes +0, so the bit patterns of weights order like their values
+  v += 0.0;  // -0 becomes +0, so the bit patterns of weights order like their values
   return "";
 }
 
@@ -93,16 +94,17 @@ inline const char* parse_int_weight(std::string_view tok, std::uint32_t& w) {
   return "";
 }
 
-inline std::uint32_t float_bits(float f) {
-  std::uint32_t b;
-  std::memcpy(&b, &f, 4);
+inline std::uint64_t double_bits(double d) {
+  std::uint64_t b;
+  std::memcpy(&b, &d, 8);
   return b;
 }
 
 // Arcs parsed from part of a file, in file order.
 struct chunk_state {
   std::vector<vertex_t> src, dst;
-  std::vector<std::uint32_t> weight;  // integer weights, or the bits of float weights
+  std::vector<std::uint32_t> weight;  // integer weights
+  std::vector<std::uint64_t> wide_weight;  // the bits of double weights, or uint64 weights
   std::vector<double> value;          // edge lists: weights before their kind is known
   std::uint64_t lines = 0;            // lines consumed (including the failing one)
   std::uint64_t entries = 0;          // data lines
@@ -116,6 +118,7 @@ struct chunk_state {
     src.clear();
     dst.clear();
     weight.clear();
+    wide_weight.clear();
     value.clear();
     lines = entries = max_id = columns_line = 0;
     columns = 0;
@@ -245,6 +248,7 @@ void read_data_lines(text_blocks& in, std::string& block, std::size_t offset, st
       append(out.src, st.src);
       append(out.dst, st.dst);
       append(out.weight, st.weight);
+      append(out.wide_weight, st.wide_weight);
       append(out.value, st.value);
     }
     after(out);

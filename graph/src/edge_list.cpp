@@ -1,8 +1,10 @@
 // Edge lists in the SNAP style: "#" (or "%") comment lines, then one "u v [w]" line per arc with
 // 0-based ids. The vertex count is the largest id + 1, or the "# Nodes: N" header comment when
 // that is larger (SNAP files carry one; our writer does too, so isolated tail vertices survive a
-// round trip). Weights are integers, or reals as soon as one weight has a fraction (or does not
-// fit 32 bits), or when the header comment says "Weights: real" (our writer's, for real weights).
+// round trip). Weights are integers (uint32, or uint64 as soon as one needs more than 32 bits),
+// or reals (read as doubles) as soon as one weight has a fraction or reaches 2^53 (past which
+// doubles stop holding every integer, so 2^53 + 1 would read as 2^53), or when the header comment says "Weights: real" (our writer's,
+// for real weights).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -42,18 +44,19 @@ bool real_weights_comment(std::string_view line) {
   return t.next(tok) && ascii_lower(tok) == "real";
 }
 
-// A weight token as an exact double: integers digit by digit, anything else as the float it
-// denotes, rounded once (so the float a real-weighted file ends up with is correctly rounded).
+// Integer weights below 2^53 stay integers: below it the double that holds a parsed weight is the
+// integer itself, and no larger integer rounds down into the range.
+constexpr double integral_weight_limit = 9007199254740992.0;
+
+// A weight token as the nearest double: integers digit by digit (exact up to 2^53), anything else
+// rounded once.
 const char* parse_weight(std::string_view tok, double& value) {
   std::uint64_t i = 0;
   if (parse_u64(tok, i)) {
     value = static_cast<double>(i);
     return "";
   }
-  float f = 0;
-  const char* why = parse_real_weight(tok, f);
-  value = f;
-  return why;
+  return parse_real_weight(tok, value);
 }
 
 }  // namespace
@@ -137,13 +140,23 @@ csr read_edge_list(const std::string& path, const read_options& options) {
   t.one_based = false;
   t.format = "edge-list";
   if (t.weighted) {
-    bool integral = !declared_real && std::all_of(data.value.begin(), data.value.end(), [](double x) {
-      return x == std::floor(x) && x <= 4294967295.0;
+    const bool integral = !declared_real && std::all_of(data.value.begin(), data.value.end(), [](double x) {
+      return x == std::floor(x) && x < integral_weight_limit;
+    });
+    const bool narrow = integral && std::all_of(data.value.begin(), data.value.end(), [](double x) {
+      return x <= 4294967295.0;
     });
     t.kind = integral ? weight_kind::integer : weight_kind::real;
-    data.weight.resize(data.value.size());
-    for (std::size_t i = 0; i < data.value.size(); ++i)
-      data.weight[i] = integral ? static_cast<std::uint32_t>(data.value[i]) : float_bits(static_cast<float>(data.value[i]));
+    t.width = narrow ? weight_width::narrow : weight_width::wide;
+    if (narrow) {
+      data.weight.resize(data.value.size());
+      for (std::size_t i = 0; i < data.value.size(); ++i) data.weight[i] = static_cast<std::uint32_t>(data.value[i]);
+    } else {
+      data.wide_weight.resize(data.value.size());
+      for (std::size_t i = 0; i < data.value.size(); ++i)
+        data.wide_weight[i] = integral ? static_cast<std::uint64_t>(data.value[i]) : double_bits(data.value[i]);
+    }
+    std::vector<double>().swap(data.value);
   }
   return build_text_graph(in, data, t, options);
 }

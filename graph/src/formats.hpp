@@ -42,16 +42,17 @@ void require_load_memory(const std::string& path, std::uint64_t line, const read
 // used by the caller (options.later_bytes_*). Called after every block, so a file that is too
 // large for the machine stops while there is still memory to report it.
 void check_load_memory(const std::string& path, std::uint64_t line, const read_options& options, std::uint64_t vertices,
-                       std::uint64_t entries, bool symmetric, bool real, std::uint64_t held);
+                       std::uint64_t entries, bool symmetric, bool wide, std::uint64_t held);
 
 // After a block of data lines: the memory check above for what `data` holds, and progress.
 void after_block(const text_blocks& in, const read_options& options, std::uint64_t vertices, const chunk_state& data,
-                 bool symmetric, bool real);
+                 bool symmetric, bool wide);
 
 // What a text reader parsed, on its way to a CSR.
 struct text_graph {
   std::uint64_t vertices = 0;
   weight_kind kind = weight_kind::integer;
+  weight_width width = weight_width::narrow;  // wide: the weights are in chunk_state::wide_weight
   bool weighted = false;   // the file had weights (else they are generated)
   bool symmetric = false;  // entries stand for both directions
   bool one_based = true;

@@ -15,21 +15,26 @@ namespace {
 
 [[noreturn]] void refuse(const std::string& why) { throw std::invalid_argument("clean_csr: " + why); }
 
-std::uint32_t weight_bits(std::uint32_t w, std::size_t) { return w; }
-
-std::uint32_t weight_bits(float w, std::size_t i) {
-  if (!(w >= 0.0f) || !std::isfinite(w))
-    refuse("arc " + std::to_string(i) + " has weight " + std::to_string(w) +
-           " (shortest paths need finite non-negative weights)");
-  if (w == 0.0f) w = 0.0f;  // -0 would sort after every positive weight by its bits
-  std::uint32_t bits;
-  std::memcpy(&bits, &w, sizeof bits);
-  return bits;
+// The builder's bits of a weight: integers as they are, reals (checked finite and non-negative)
+// as their bit patterns, 32 bits for uint32 and float, 64 for uint64 and double.
+template <class W>
+auto weight_bits(W w, std::size_t i) {
+  if constexpr (std::is_integral_v<W>) {
+    return w;
+  } else {
+    if (!(w >= 0) || !std::isfinite(w))
+      refuse("arc " + std::to_string(i) + " has weight " + std::to_string(w) +
+             " (shortest paths need finite non-negative weights)");
+    if (w == 0) w = 0;  // -0 would sort after every positive weight by its bits
+    std::conditional_t<sizeof(W) == 4, std::uint32_t, std::uint64_t> bits;
+    std::memcpy(&bits, &w, sizeof bits);
+    return bits;
+  }
 }
 
 template <class W>
 constexpr weight_kind kind_of() {
-  return std::is_same_v<W, float> ? weight_kind::real : weight_kind::integer;
+  return std::is_floating_point_v<W> ? weight_kind::real : weight_kind::integer;
 }
 
 template <class W>
@@ -41,9 +46,17 @@ csr build(detail::arc_list&& arcs, span<W> weights, bool symmetric, unsigned thr
     if (arcs.src[i] >= arcs.num_vertices || arcs.dst[i] >= arcs.num_vertices)
       refuse("arc " + std::to_string(i) + " (" + std::to_string(arcs.src[i]) + " -> " + std::to_string(arcs.dst[i]) +
              ") names a vertex outside 0.." + std::to_string(std::int64_t{arcs.num_vertices} - 1));
-  arcs.weight.resize(m);
-  for (std::size_t i = 0; i < m; ++i) arcs.weight[i] = weight_bits(weights[i], i);
+  constexpr bool wide = sizeof(W) == 8;
+  auto& bits = [&arcs]() -> auto& {
+    if constexpr (wide)
+      return arcs.wide_weight;
+    else
+      return arcs.weight;
+  }();
+  bits.resize(m);
+  for (std::size_t i = 0; i < m; ++i) bits[i] = weight_bits(weights[i], i);
   arcs.kind = kind_of<W>();
+  arcs.width = wide ? weight_width::wide : weight_width::narrow;
   arcs.symmetric = symmetric;
   provenance origin;
   origin.format = "arrays";
@@ -86,21 +99,19 @@ csr from_rows(vertex_t n, span<edge_t> offsets, span<vertex_t> targets, span<W> 
 
 }  // namespace
 
-csr clean_csr_from_arcs(vertex_t n, span<vertex_t> src, span<vertex_t> dst, span<std::uint32_t> weights,
-                        bool symmetric, unsigned threads) {
-  return from_arcs(n, src, dst, weights, symmetric, threads);
-}
-csr clean_csr_from_arcs(vertex_t n, span<vertex_t> src, span<vertex_t> dst, span<float> weights, bool symmetric,
-                        unsigned threads) {
-  return from_arcs(n, src, dst, weights, symmetric, threads);
-}
-csr clean_csr(vertex_t n, span<edge_t> offsets, span<vertex_t> targets, span<std::uint32_t> weights, bool symmetric,
-              unsigned threads) {
-  return from_rows(n, offsets, targets, weights, symmetric, threads);
-}
-csr clean_csr(vertex_t n, span<edge_t> offsets, span<vertex_t> targets, span<float> weights, bool symmetric,
-              unsigned threads) {
-  return from_rows(n, offsets, targets, weights, symmetric, threads);
-}
+#define DELTASPLIT_CLEAN_CSR(W)                                                                                   \
+  csr clean_csr_from_arcs(vertex_t n, span<vertex_t> src, span<vertex_t> dst, span<W> weights, bool symmetric,    \
+                          unsigned threads) {                                                                       \
+    return from_arcs(n, src, dst, weights, symmetric, threads);                                                     \
+  }                                                                                                                 \
+  csr clean_csr(vertex_t n, span<edge_t> offsets, span<vertex_t> targets, span<W> weights, bool symmetric,          \
+                unsigned threads) {                                                                                 \
+    return from_rows(n, offsets, targets, weights, symmetric, threads);                                             \
+  }
+DELTASPLIT_CLEAN_CSR(std::uint32_t)
+DELTASPLIT_CLEAN_CSR(std::uint64_t)
+DELTASPLIT_CLEAN_CSR(float)
+DELTASPLIT_CLEAN_CSR(double)
+#undef DELTASPLIT_CLEAN_CSR
 
 }  // namespace deltasplit::graph

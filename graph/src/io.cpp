@@ -126,6 +126,11 @@ csr read_graph(const std::string& path, const read_options& options) {
 
 namespace {
 
+std::size_t weight_count(const csr& g) {
+  if (g.kind == weight_kind::integer) return g.wide() ? g.uint64_weights.size() : g.int_weights.size();
+  return g.wide() ? g.float64_weights.size() : g.real_weights.size();
+}
+
 // The checks both writers make before any byte is written; f is the format, not automatic.
 void check_writable(const csr& g, const std::string& name, file_format f, bool gzip) {
   if (f == file_format::dimacs && g.kind == weight_kind::real)
@@ -135,7 +140,7 @@ void check_writable(const csr& g, const std::string& name, file_format f, bool g
     throw std::invalid_argument(name + ": binary caches are not compressed (they exist to load fast); drop the .gz");
   const std::size_t arcs = g.targets.size();
   if (g.offsets.size() != std::size_t{g.num_vertices} + 1 || g.offsets.back() != arcs ||
-      (g.kind == weight_kind::integer ? g.int_weights.size() : g.real_weights.size()) != arcs)
+      weight_count(g) != arcs)
     throw std::invalid_argument(name + ": cannot write a malformed graph (offsets or weights do not match the arcs)");
 }
 

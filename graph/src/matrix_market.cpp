@@ -108,17 +108,15 @@ csr read_matrix_market(const std::string& path, const read_options& options) {
       return st.fail("vertex id " + std::to_string(std::max(i, j)) + " out of range 1.." + std::to_string(n));
     if (field != mm_field::pattern) {
       if (!t.next(w)) return st.fail("missing value: the banner declares weighted entries");
-      const char* why;
-      std::uint32_t bits = 0;
       if (field == mm_field::integer) {
-        why = parse_int_weight(w, bits);
+        std::uint32_t v = 0;
+        if (const char* why = parse_int_weight(w, v); *why) return st.fail(std::string(why) + " " + quoted(w));
+        st.weight.push_back(v);
       } else {
-        float f = 0;
-        why = parse_real_weight(w, f);
-        bits = float_bits(f);
+        double v = 0;
+        if (const char* why = parse_real_weight(w, v); *why) return st.fail(std::string(why) + " " + quoted(w));
+        st.wide_weight.push_back(double_bits(v));
       }
-      if (*why) return st.fail(std::string(why) + " " + quoted(w));
-      st.weight.push_back(bits);
     }
     if (t.next(extra)) return st.fail("unexpected token " + quoted(extra) + " after the entry");
     st.src.push_back(static_cast<vertex_t>(i - 1));
@@ -136,6 +134,7 @@ csr read_matrix_market(const std::string& path, const read_options& options) {
   text_graph t;
   t.vertices = n;
   t.kind = field == mm_field::real ? weight_kind::real : weight_kind::integer;
+  t.width = field == mm_field::real ? weight_width::wide : weight_width::narrow;  // real: double, as the format defines it
   t.weighted = field != mm_field::pattern;
   t.symmetric = h.symmetric;
   t.format = "matrix-market";

@@ -11,6 +11,7 @@ graph_summary summarize(const csr& g) {
   s.vertices = g.num_vertices;
   s.arcs = g.num_arcs();
   s.kind = g.kind;
+  s.width = g.width;
   s.origin = g.origin;
   std::vector<bool> has_in(g.num_vertices, false);
   for (vertex_t t : g.targets) has_in[t] = true;
@@ -33,7 +34,7 @@ graph_summary summarize(const csr& g) {
   double sum = 0;
   bool first = true;
   for (edge_t e = 0; e < s.arcs; ++e) {
-    double w = g.kind == weight_kind::integer ? static_cast<double>(g.int_weights[e]) : static_cast<double>(g.real_weights[e]);
+    double w = g.weight(e);
     s.weight_min = first ? w : std::min(s.weight_min, w);
     s.weight_max = first ? w : std::max(s.weight_max, w);
     first = false;
@@ -68,7 +69,8 @@ void print_summary(std::ostream& os, const graph_summary& s) {
       os << " [" << (edge_t{1} << (k - 1)) << "," << (edge_t{1} << k) << ")=" << s.degree_histogram[k];
   }
   os << "\n";
-  os << "weights: " << (s.kind == weight_kind::integer ? "integer" : "real");
+  os << "weights: " << (s.kind == weight_kind::integer ? (s.width == weight_width::wide ? "integer (uint64)" : "integer (uint32)")
+                                                      : (s.width == weight_width::wide ? "real (float64)" : "real (float32)"));
   if (o.weights_generated)
     os << ", generated uniform in [" << o.weight_min << ", " << o.weight_max << "] from seed " << o.weight_seed;
   os << "\n";

@@ -21,9 +21,9 @@ void check_vertex_count(const std::string& path, std::uint64_t line, std::uint64
 }
 
 void check_load_memory(const std::string& path, std::uint64_t line, const read_options& options, std::uint64_t vertices,
-                       std::uint64_t entries, bool symmetric, bool real, std::uint64_t held) {
+                       std::uint64_t entries, bool symmetric, bool wide, std::uint64_t held) {
   const std::uint64_t arcs = saturating_mul(entries, symmetric ? 2 : 1);
-  const std::uint64_t building = build_csr_extra_bytes(vertices, entries, symmetric, real, held);
+  const std::uint64_t building = build_csr_extra_bytes(vertices, entries, symmetric, wide, held);
   const std::uint64_t later =
       saturating_add(saturating_add(csr_bytes(vertices, arcs), saturating_mul(options.later_bytes_per_vertex, vertices)),
                      saturating_mul(options.later_bytes_per_arc, arcs));
@@ -47,10 +47,10 @@ void require_load_memory(const std::string& path, std::uint64_t line, const read
 }
 
 void after_block(const text_blocks& in, const read_options& options, std::uint64_t vertices, const chunk_state& data,
-                 bool symmetric, bool real) {
+                 bool symmetric, bool wide) {
   const std::uint64_t held = (data.src.size() + data.dst.size() + data.weight.size()) * sizeof(vertex_t) +
-                             data.value.size() * sizeof(double);
-  check_load_memory(in.path(), data.lines, options, vertices, data.entries, symmetric, real, held);
+                             (data.value.size() + data.wide_weight.size()) * sizeof(double);
+  check_load_memory(in.path(), data.lines, options, vertices, data.entries, symmetric, wide, held);
   if (options.progress) options.progress("reading", in.raw_bytes(), in.file_bytes());
 }
 
@@ -60,7 +60,9 @@ csr build_text_graph(const text_blocks& in, chunk_state& data, const text_graph&
   arcs.src = std::move(data.src);
   arcs.dst = std::move(data.dst);
   arcs.weight = std::move(data.weight);
+  arcs.wide_weight = std::move(data.wide_weight);
   arcs.kind = t.kind;
+  arcs.width = t.width;
   arcs.symmetric = t.symmetric;
 
   provenance p;

@@ -22,8 +22,10 @@ void assign_random_weights(csr& g, std::uint64_t seed, std::uint32_t lo, std::ui
   if (g.offsets.size() != std::size_t{g.num_vertices} + 1 || g.offsets.back() != g.num_arcs())
     throw std::invalid_argument("assign_random_weights: malformed CSR");
   g.kind = weight_kind::integer;
-  g.real_weights.clear();
-  g.real_weights.shrink_to_fit();
+  g.width = weight_width::narrow;
+  std::vector<float>().swap(g.real_weights);
+  std::vector<std::uint64_t>().swap(g.uint64_weights);
+  std::vector<double>().swap(g.float64_weights);
   g.int_weights.resize(g.targets.size());
   const vertex_t n = g.num_vertices;
   const std::uint64_t mixed = detail::splitmix64(seed), span = std::uint64_t{hi} - lo + 1;

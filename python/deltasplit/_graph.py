@@ -23,12 +23,15 @@ DRIVERS = tuple(_core.DRIVERS)  # the C++ library's names (sssp::driver_names)
 SSSPResult = namedtuple("SSSPResult", ["distances", "predecessors", "stats"])
 SSSPResult.__doc__ = """One source's answer.
 
-distances: uint32 (integer-weighted graphs; unreachable = Graph.INT_INFINITY = 2**32 - 1) or
-float32 (real weights; unreachable = inf), one per vertex; predecessors: uint32 parents of a
+distances: one per vertex, of the solve's distance type (Graph.distance_dtype): uint32 or uint64
+for integer weights (exact; unreachable = all ones, Graph.INT_INFINITY = 2**32 - 1 or
+Graph.UINT64_INFINITY = 2**64 - 1), float64 for real weights (float32 when asked with
+dtype=numpy.float32; unreachable = inf); predecessors: uint32 parents of a
 shortest-path tree (Graph.NO_VERTEX for the source and unreached vertices), or None;
 stats: the solve's statistics as a dict (strategy, device, milliseconds, iterations, ...)."""
 
 _UINT32_MAX = 2**32 - 1
+_EXACT_INTEGERS = 2**53  # below it a float64 holds every integer, so integral floats are integers
 
 
 def _device_module(a):
@@ -54,8 +57,13 @@ def _as_cupy(a):
 
 
 def choose_weights(w, n, xp=np):
-    """Weights as the solver takes them: uint32 when every weight is an integer and no path can
-    overflow 32 bits (exact distances), else float32. Negative or non-finite weights raise."""
+    """Weights as the solver stores them, exact in their own type: integers (and floats that are
+    all integers below 2**53) as uint32, or uint64 when one passes 2**32 - 1; other floats as they
+    are, float32 or float64 (other float types as float64). The distances' type follows from them
+    (Graph.distance_dtype). Negative or non-finite weights raise.
+
+    Device arrays (cupy) feed the GPU engine, which holds 32-bit distances: integer weights whose
+    paths could pass 2**32 - 2 (max weight x (n - 1)) and real weights other than float32 raise."""
     w = xp.asarray(w)
     if w.dtype.kind not in "iufb":
         raise TypeError(f"weights must be numbers; got dtype {w.dtype}")
@@ -64,15 +72,35 @@ def choose_weights(w, n, xp=np):
     if w.dtype.kind == "f":
         if not bool(xp.isfinite(w).all()):
             raise ValueError("weights must be finite (found NaN or inf)")
-    lo, hi = float(w.min()), float(w.max())
+    lo, hi = w.min(), w.max()
     if lo < 0:
         raise ValueError(f"negative weights are not supported (found {lo}); shortest paths by "
                          "delta-stepping need non-negative weights (deltasplit.csgraph's shortest_path, "
                          "bellman_ford and johnson solve negative weights)")
-    integral = w.dtype.kind in "iub" or bool((w == xp.floor(w)).all())
-    if integral and hi * max(n - 1, 1) <= _UINT32_MAX - 1:
-        return w.astype(xp.uint32)
-    return w.astype(xp.float32)
+    integral = w.dtype.kind in "iub" or (float(hi) < _EXACT_INTEGERS and bool((w == xp.floor(w)).all()))
+    if xp is not np:
+        if integral and float(hi) * max(n - 1, 1) <= _UINT32_MAX - 1:
+            return w.astype(xp.uint32)
+        if w.dtype == xp.float32:
+            return w
+        raise ValueError("a device graph holds 32-bit distances: give uint32-safe integer weights "
+                         "(max weight x (n - 1) <= 2**32 - 2) or float32 weights, or build the graph on the host")
+    if integral:
+        return w.astype(np.uint32 if int(hi) <= _UINT32_MAX else np.uint64)
+    return w if w.dtype in (np.float32, np.float64) else w.astype(np.float64)
+
+
+def _real_type(dtype, device):
+    """The C++ options::real_type name for a solve asked in `dtype` (None: float64 on host graphs;
+    device graphs solve in float32, the GPU engine's type)."""
+    if dtype is None:
+        return "float32" if device else "float64"
+    dtype = np.dtype(dtype)
+    if dtype == np.float32:
+        return "float32"
+    if dtype == np.float64 and not device:
+        return "float64"
+    raise ValueError(f"dtype must be None, numpy.float32 or numpy.float64 (host graphs); got {dtype}")
 
 
 class Graph:
@@ -86,6 +114,7 @@ class Graph:
     """
 
     INT_INFINITY = _core.INT_INFINITY
+    UINT64_INFINITY = _core.UINT64_INFINITY
     NO_VERTEX = _core.NO_VERTEX
 
     def __init__(self, core, device_arrays=None):
@@ -221,8 +250,25 @@ class Graph:
 
     @property
     def weight_kind(self):
-        """'integer' (uint32 weights, exact uint32 distances) or 'real' (float32)."""
+        """'integer' or 'real'; the stored type is weight_type, the distances' distance_dtype."""
         return self._core.weight_kind
+
+    @property
+    def weight_type(self):
+        """How the weights are stored: 'uint32', 'uint64', 'float32' or 'float64'."""
+        return self._core.weight_type
+
+    @property
+    def distance_dtype(self):
+        """The numpy dtype of this graph's distances by default: uint32 for integer weights where
+        no simple path can pass 2**32 - 2, else uint64; float64 for real weights (float32 with
+        dtype=numpy.float32 in sssp and distance_matrix; device graphs: float32)."""
+        return self.distance_dtype_for(None)
+
+    def distance_dtype_for(self, dtype):
+        """The distances' numpy dtype for a solve asked in `dtype` (None, numpy.float32 or
+        numpy.float64; it matters for real weights only)."""
+        return np.dtype(self._core.distance_type(_real_type(dtype, self._device)))
 
     @property
     def on_device(self):
@@ -245,7 +291,7 @@ class Graph:
     # -- solving ------------------------------------------------------------------------------
 
     def sssp(self, source, strategy="multisplit", delta=0, predecessors=False, *, device="auto", buckets=10,
-             cutoff=math.inf, threads=0, out=None, hierarchy=None, driver="auto"):
+             cutoff=math.inf, threads=0, out=None, hierarchy=None, driver="auto", dtype=None):
         """Shortest paths from `source`: an SSSPResult (distances, predecessors, stats).
 
         strategy: one of STRATEGIES; the GPU ones run on the GPU when device is 'auto' and a GPU
@@ -266,7 +312,9 @@ class Graph:
         sparse graphs (Near-Far over every SM, one grid barrier an iteration); else the step
         loop, 'steps'; 'block': the whole solve in one thread block, slower for one source;
         stats['driver'] names
-        what ran; ignored on the CPU).
+        what ran; ignored on the CPU). dtype: real weights' distances, None or numpy.float64
+        (float64, exact; on the CPU in this version, stats['note'] says so) or numpy.float32
+        (the GPU engine's type; weights rounded to float); stats['distance_type'] names it.
         Results are numpy arrays for host graphs and cupy arrays (torch tensors for a graph built
         from torch tensors) for device graphs, written by the solver in place. `out`: optional
         (distances, predecessors-or-None) arrays to write into instead of new ones.
@@ -282,10 +330,11 @@ class Graph:
             raise IndexError(f"source vertex {int(source)} is out of range: valid ids are 0..{n - 1}")
         if math.isnan(cutoff) or cutoff < 0:
             raise ValueError(f"cutoff must be >= 0; got {cutoff}")
+        real_type = _real_type(dtype, self._device)
         if out is not None:
             dist, pred = out
         else:
-            dtype = np.uint32 if self.weight_kind == "integer" else np.float32
+            dtype = self.distance_dtype_for(dtype)
             if self._device:
                 import cupy
                 dist = cupy.empty(n, dtype=dtype)
@@ -298,7 +347,7 @@ class Graph:
             import cupy
             stream = cupy.cuda.get_current_stream().ptr
         stats = self._core.run_into(int(source), dist, pred, strategy, device, float(delta), int(buckets),
-                                    float(cutoff), int(threads), int(stream), hierarchy_file, driver)
+                                    float(cutoff), int(threads), int(stream), hierarchy_file, driver, real_type)
         if self._device and getattr(self, "_torch", False) and out is None:
             import torch
             dist = torch.from_dlpack(dist)
@@ -307,7 +356,7 @@ class Graph:
 
     def distance_matrix(self, sources, targets=None, *, strategy="multisplit", device="auto", delta=0,
                         cutoff=math.inf, batch_size=None, threads=0, out=None, return_stats=False,
-                        hierarchy=None, driver="auto"):
+                        hierarchy=None, driver="auto", dtype=None):
         """Distances from every source to every target: a (len(sources), len(targets)) array, all
         vertices as targets when targets is None. Duplicate sources and targets are allowed.
 
@@ -335,8 +384,8 @@ class Graph:
         Device graphs (built from cupy or torch arrays) are solved one source at a time with
         sssp(strategy=..., driver=...) into the rows (the batched solver takes a host graph).
 
-        Results: the graph's distance type (uint32 with INT_INFINITY, or float32 with inf), a numpy
-        array for host graphs, a cupy array (torch for a torch-built graph) for device graphs.
+        Results: the solve's distance type (distance_dtype_for(dtype): uint32 or uint64 with all
+        ones for unreachable, float64 or float32 with inf; dtype as in sssp), a numpy array for host graphs, a cupy array (torch for a torch-built graph) for device graphs.
         `out`: a C-contiguous array to write into instead, of that type in host or device memory
         (cupy, torch: the GPU's blocks are copied device to device, never through the host), or
         float64 in host memory (unreachable = inf, scipy's convention). return_stats: also return
@@ -361,7 +410,8 @@ class Graph:
         src = _vertex_list(sources, n, "source")
         tgt = None if targets is None else _vertex_list(targets, n, "target")
         columns = n if tgt is None else len(tgt)
-        dtype = np.uint32 if self.weight_kind == "integer" else np.float32
+        real_type = _real_type(dtype, self._device)
+        asked, dtype = dtype, self.distance_dtype_for(dtype)
         if out is None:
             if self._device:
                 import cupy
@@ -380,7 +430,7 @@ class Graph:
             stats = {"batched": False, "solves": 0, "milliseconds": 0.0, "device": ""}
         elif self._device:
             stats = self._rows_one_by_one(src, tgt, out, strategy, device, delta, cutoff, threads, hierarchy,
-                                          driver)
+                                          driver, asked)
         else:
             if _device_module(out) is not None:
                 # The output's memory may still be in use by work queued on the caller's streams;
@@ -390,13 +440,14 @@ class Graph:
             run_on = device if strategy in GPU_STRATEGIES else "cpu"
             stats = self._core.distance_matrix_into(src, tgt, out, run_on, strategy == "phast", float(delta),
                                                     float(cutoff), int(threads), int(batch_size or 0),
-                                                    hierarchy_file, driver)
+                                                    hierarchy_file, driver, real_type)
         if torch_out:
             import torch
             out = torch.from_dlpack(out)
         return (out, stats) if return_stats else out
 
-    def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, cutoff, threads, hierarchy, driver):
+    def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, cutoff, threads, hierarchy, driver,
+                         dtype):
         """distance_matrix on a device graph: one sssp per source, written into its row (through
         a row of all vertices when targets pick the columns)."""
         import cupy
@@ -408,7 +459,7 @@ class Graph:
         stats = {"batched": False, "solves": 0, "milliseconds": 0.0, "device": ""}
         for i, s in enumerate(sources):
             r = self.sssp(int(s), strategy, delta, device=device, cutoff=cutoff, threads=threads,
-                          hierarchy=hierarchy, driver=driver,
+                          hierarchy=hierarchy, driver=driver, dtype=dtype,
                           out=(rows[i] if full is None else full, None))
             if full is not None:
                 rows[i] = full[picks]

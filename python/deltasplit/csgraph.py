@@ -105,9 +105,13 @@ def _graph(csgraph, directed, unweighted, extra_arcs=None):
         n = a.shape[0]
         w = cupy.ones(a.nnz, dtype=cupy.uint32) if unweighted else a.data
         off, tgt = a.indptr, a.indices
-        if extra_arcs is not None:
-            return _device_with_source(n, off, tgt, w, directed, extra_arcs), n
-        return Graph.from_arrays(off, tgt, w, num_vertices=n, directed=directed), n
+        if _uint32_exact(w, n + (extra_arcs is not None)):
+            if extra_arcs is not None:
+                return _device_with_source(n, off, tgt, w, directed, extra_arcs), n
+            return Graph.from_arrays(off, tgt, w, num_vertices=n, directed=directed), n
+        # Real weights (float64, as scipy answers) or paths that may pass 2**32 - 2: 64-bit
+        # distances, which run on the CPU in this version; the answers go back to the device.
+        csgraph = a.get()
     a = _to_csr(csgraph)
     n = a.shape[0]
     w = np.ones(a.nnz, dtype=np.uint32) if unweighted else a.data
@@ -121,6 +125,17 @@ def _graph(csgraph, directed, unweighted, extra_arcs=None):
     dst.append(extra_arcs)
     w = np.concatenate([np.asarray(w, dtype=np.float64), np.zeros(len(extra_arcs))])
     return Graph.from_edges(np.concatenate(src), np.concatenate(dst), w, n + 1), n
+
+
+def _uint32_exact(w, n):
+    """True when device weights w are integers whose paths among n vertices stay within 2**32 - 2
+    (max weight x (n - 1)): the GPU engine's exact uint32 distances."""
+    import cupy
+    if w.size == 0:
+        return True
+    hi = float(w.max())
+    integral = w.dtype.kind in "iub" or bool((w == cupy.floor(w)).all())
+    return integral and float(w.min()) >= 0 and hi * max(n - 1, 1) <= 2**32 - 2
 
 
 def _device_with_source(n, off, tgt, w, directed, sources):
@@ -142,9 +157,11 @@ def _device_with_source(n, off, tgt, w, directed, sources):
 
 
 def _as_float64(dist, xp):
+    """Distances as scipy answers them: float64, inf for unreachable (all ones in uint32 and
+    uint64 rows)."""
     out = dist.astype(xp.float64)
-    if dist.dtype == xp.uint32:
-        out[dist == Graph.INT_INFINITY] = xp.inf
+    if dist.dtype.kind == "u":
+        out[dist == xp.iinfo(dist.dtype).max] = xp.inf
     return out
 
 
@@ -196,7 +213,7 @@ def _solve_rows(g, sources, dist, pred, strategy, device, cutoff):
     graph, as device graphs do inside distance_matrix (the batched solver takes a host graph)."""
     xp = np if isinstance(dist, np.ndarray) else __import__("cupy")
     if pred is None and len(sources) > 1:
-        if g.on_device:
+        if g.on_device or xp is not np:
             rows = g.distance_matrix(sources, strategy=strategy, device=device, cutoff=cutoff)
             dist[...] = _as_float64(_as_array(rows, xp), xp)
         else:

@@ -156,7 +156,7 @@ def _solve(G, source, weight, cutoff=None, predecessors=False):
 
 def _lengths(d, nodes, source):
     """One row of distances as NetworkX gives them: reached nodes only, in order of distance."""
-    reached = np.flatnonzero(d != (Graph.INT_INFINITY if d.dtype == np.uint32 else np.inf))
+    reached = np.flatnonzero(d != (np.iinfo(d.dtype).max if d.dtype.kind == "u" else np.inf))
     values = d[reached].tolist()
     dist = {nodes[i]: v for i, v in zip(reached.tolist(), values)}
     dist[source] = 0
@@ -227,7 +227,7 @@ def dijkstra_path_length(G, source, target, weight="weight"):
 
 
 # all_pairs_dijkstra_path_length asks the batched solver for this many bytes of distances at a
-# time (rows of uint32 / float32 per node): a memory bound on what the generator holds, not a
+# time (rows of the graph's distance type per node): a memory bound on what the generator holds, not a
 # tuning of speed (every batch the solver makes within a call shares one uploaded graph).
 _ALL_PAIRS_BLOCK_BYTES = 64 << 20
 
@@ -238,7 +238,7 @@ def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     g = G.solver_graph(weight)
     nodes = g.nodes
     limit = math.inf if cutoff is None else float(cutoff)
-    rows = max(1, _ALL_PAIRS_BLOCK_BYTES // (4 * max(len(nodes), 1)))
+    rows = max(1, _ALL_PAIRS_BLOCK_BYTES // (g.distance_dtype.itemsize * max(len(nodes), 1)))
     for first in range(0, len(nodes), rows):
         block = g.distance_matrix(np.arange(first, min(first + rows, len(nodes))), cutoff=limit)
         for i, d in enumerate(block):

@@ -77,10 +77,11 @@ struct batch_settings {
   bool device_blocks = false;
   std::string hierarchy;  // phast: options::hierarchy_file
   ds::sssp::gpu_driver driver = ds::sssp::gpu_driver::automatic;  // block: one thread block per source
+  ds::sssp::distance_type real_type = ds::sssp::distance_type::float64;  // options::real_type
   bool operator==(const batch_settings& o) const {
     return device == o.device && phast == o.phast && delta == o.delta && threads == o.threads &&
            batch_size == o.batch_size && device_blocks == o.device_blocks && hierarchy == o.hierarchy &&
-           driver == o.driver;
+           driver == o.driver && real_type == o.real_type;
   }
 };
 
@@ -109,7 +110,7 @@ class py_graph {
     ds::sssp::options fixed = o;
     fixed.device = gpu ? ds::sssp::device_kind::gpu : ds::sssp::device_kind::cpu;
     if (!gpu) fixed.stream = nullptr;
-    if (slot && slot->settings().stream != fixed.stream) slot.reset();
+    if (slot && (slot->settings().stream != fixed.stream || slot->settings().real_type != fixed.real_type)) slot.reset();
     if (!slot) {
       nb::gil_scoped_release release;
       slot = std::make_unique<ds::sssp::solver>(view_, fixed);
@@ -134,6 +135,7 @@ class py_graph {
       o.threads = b.threads;
       o.hierarchy_file = b.hierarchy;
       o.driver = b.driver;
+      o.real_type = b.real_type;
       ds::sssp::many_source_options m;
       m.batch_size = b.batch_size;
       m.device_blocks = b.device_blocks;
@@ -154,15 +156,44 @@ class py_graph {
   batch_settings many_settings_;
 };
 
+// f(span) over host weights of one of the four types a graph stores (csr.hpp: uint32 and float
+// narrow, uint64 and double wide).
+template <class F>
+py_graph with_weights(const any_array& weights, F&& f) {
+  if (weights.dtype() == nb::dtype<float>()) return f(host_span<float>(weights, "weights"));
+  if (weights.dtype() == nb::dtype<double>()) return f(host_span<double>(weights, "weights"));
+  if (weights.dtype() == nb::dtype<std::uint64_t>()) return f(host_span<std::uint64_t>(weights, "weights"));
+  if (weights.dtype() == nb::dtype<std::uint32_t>()) return f(host_span<std::uint32_t>(weights, "weights"));
+  throw std::invalid_argument("weights must be uint32, uint64, float32 or float64");
+}
+
+// The numpy dtype of a distance type.
+nb::dlpack::dtype dtype_of(ds::sssp::distance_type t) {
+  switch (t) {
+    case ds::sssp::distance_type::uint32: return nb::dtype<std::uint32_t>();
+    case ds::sssp::distance_type::uint64: return nb::dtype<std::uint64_t>();
+    case ds::sssp::distance_type::float32: return nb::dtype<float>();
+    default: return nb::dtype<double>();
+  }
+}
+
+// The type a solve of g runs in with real_type ("float32" or "float64") for real weights.
+ds::sssp::distance_type solve_type(const py_graph& g, const std::string& real_type) {
+  const ds::sssp::distance_type r = ds::sssp::distance_type_from_name(real_type);
+  if (r != ds::sssp::distance_type::float32 && r != ds::sssp::distance_type::float64)
+    throw std::invalid_argument("real_type must be 'float32' or 'float64'; got '" + real_type + "'");
+  return ds::sssp::distance_type_for(g.view(), r);
+}
+
 py_graph from_csr_arrays(std::uint64_t n, const any_array& offsets, const any_array& targets, const any_array& weights,
                          bool symmetric, unsigned threads) {
   const vertex_t nv = static_cast<vertex_t>(n);
   auto off = host_span<edge_t>(offsets, "offsets");
   auto tgt = host_span<vertex_t>(targets, "targets");
-  nb::gil_scoped_release release;
-  if (weights.dtype() == nb::dtype<float>())
-    return py_graph(ds::graph::clean_csr(nv, off, tgt, host_span<float>(weights, "weights"), symmetric, threads));
-  return py_graph(ds::graph::clean_csr(nv, off, tgt, host_span<std::uint32_t>(weights, "weights"), symmetric, threads));
+  return with_weights(weights, [&](auto w) {
+    nb::gil_scoped_release release;
+    return py_graph(ds::graph::clean_csr(nv, off, tgt, w, symmetric, threads));
+  });
 }
 
 py_graph from_arcs(std::uint64_t n, const any_array& src, const any_array& dst, const any_array& weights, bool symmetric,
@@ -170,11 +201,10 @@ py_graph from_arcs(std::uint64_t n, const any_array& src, const any_array& dst, 
   const vertex_t nv = static_cast<vertex_t>(n);
   auto s = host_span<vertex_t>(src, "sources");
   auto d = host_span<vertex_t>(dst, "targets");
-  nb::gil_scoped_release release;
-  if (weights.dtype() == nb::dtype<float>())
-    return py_graph(ds::graph::clean_csr_from_arcs(nv, s, d, host_span<float>(weights, "weights"), symmetric, threads));
-  return py_graph(
-      ds::graph::clean_csr_from_arcs(nv, s, d, host_span<std::uint32_t>(weights, "weights"), symmetric, threads));
+  return with_weights(weights, [&](auto w) {
+    nb::gil_scoped_release release;
+    return py_graph(ds::graph::clean_csr_from_arcs(nv, s, d, w, symmetric, threads));
+  });
 }
 
 py_graph from_file(const std::string& path, std::uint64_t weight_seed, unsigned threads) {
@@ -214,6 +244,8 @@ nb::dict stats_dict(const ds::sssp::statistics& st) {
   nb::dict d;
   d["strategy"] = st.strategy;
   d["device"] = st.device;
+  d["distance_type"] = st.distance_type;  // "uint32", "uint64", "float32" or "float64"
+  d["note"] = st.note;
   d["driver"] = st.driver;
   d["milliseconds"] = st.milliseconds;
   d["relax_ms"] = st.relax_ms;
@@ -230,12 +262,15 @@ nb::dict stats_dict(const ds::sssp::statistics& st) {
 }
 
 // Solves from source into dist (and pred when given), arrays of num_vertices entries of the
-// graph's distance type (uint32 / float32) and uint32, all in host memory or all on the device.
+// solve's distance type (solve_type) and uint32, all in host memory or all on the device.
 // hierarchy: phast's options::hierarchy_file ("" for none).
 nb::dict run_into(py_graph& g, std::uint64_t source, any_array dist, nb::object pred, const std::string& strategy,
                   const std::string& device, double delta, std::uint32_t buckets, double cutoff, unsigned threads,
-                  std::uintptr_t stream, const std::string& hierarchy, const std::string& driver) {
+                  std::uintptr_t stream, const std::string& hierarchy, const std::string& driver,
+                  const std::string& real_type) {
+  const ds::sssp::distance_type type = solve_type(g, real_type);
   ds::sssp::options o;
+  o.real_type = ds::sssp::distance_type_from_name(real_type);
   o.how = ds::sssp::strategy_from_name(strategy);
   o.driver = ds::sssp::driver_from_name(driver);
   o.device = device_from_name(device);
@@ -252,12 +287,14 @@ nb::dict run_into(py_graph& g, std::uint64_t source, any_array dist, nb::object 
   ds::sssp::output_buffers out;
   out.space = on_device(dist) ? ds::sssp::memory_space::device : ds::sssp::memory_space::host;
   if (dist.shape(0) != n) throw std::invalid_argument("the distance buffer must have one entry per vertex");
-  if (g.view().kind == ds::graph::weight_kind::integer) {
-    if (dist.dtype() != nb::dtype<std::uint32_t>()) throw std::invalid_argument("integer graphs need uint32 distances");
-    out.int_distances = static_cast<std::uint32_t*>(dist.data());
-  } else {
-    if (dist.dtype() != nb::dtype<float>()) throw std::invalid_argument("real graphs need float32 distances");
-    out.real_distances = static_cast<float*>(dist.data());
+  if (dist.dtype() != dtype_of(type))
+    throw std::invalid_argument(std::string("this solve's distances are ") + ds::sssp::distance_type_name(type) +
+                                ": the distance buffer must be of that dtype");
+  switch (type) {
+    case ds::sssp::distance_type::uint32: out.int_distances = static_cast<std::uint32_t*>(dist.data()); break;
+    case ds::sssp::distance_type::uint64: out.uint64_distances = static_cast<std::uint64_t*>(dist.data()); break;
+    case ds::sssp::distance_type::float32: out.real_distances = static_cast<float*>(dist.data()); break;
+    default: out.float64_distances = static_cast<double*>(dist.data()); break;
   }
   if (!pred.is_none()) {
     auto p = nb::cast<any_array>(pred);
@@ -292,8 +329,8 @@ void copy_rows(const From* from, std::size_t cells, void* to, bool widen) {
   }
   double* out = static_cast<double*>(to);
   for (std::size_t i = 0; i < cells; ++i) {
-    if constexpr (std::is_same_v<From, std::uint32_t>)
-      out[i] = from[i] == ds::sssp::int_infinity ? std::numeric_limits<double>::infinity() : double(from[i]);
+    if constexpr (std::is_integral_v<From>)
+      out[i] = from[i] == std::numeric_limits<From>::max() ? std::numeric_limits<double>::infinity() : double(from[i]);
     else
       out[i] = from[i];
   }
@@ -311,17 +348,18 @@ void copy_on_device(void* to, const void* from, std::size_t bytes, void* stream)
 
 // Distances from every source to every target (all vertices when targets is None), vertices
 // farther than cutoff unreachable, by the batched many-source solver (many_sources.hpp), into out:
-// sources x columns, row-major, of the graph's distance type (uint32 / float32), in host or device
-// memory, or float64 in host memory. A device output takes the GPU's blocks where they are
+// sources x columns, row-major, of the solve's distance type (solve_type), in host or device
+// memory, or float64 in host memory (integer infinities become inf). A device output takes the GPU's blocks where they are
 // (device_blocks) and copies them on the batch's stream, which the solver synchronizes before
 // run() returns.
 nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object targets, matrix_array out,
                               const std::string& device, bool phast, double delta, double cutoff, unsigned threads,
-                              std::uint32_t batch_size, const std::string& hierarchy, const std::string& driver) {
+                              std::uint32_t batch_size, const std::string& hierarchy, const std::string& driver,
+                              const std::string& real_type) {
+  const ds::sssp::distance_type type = solve_type(g, real_type);
   std::vector<vertex_t> from = vertex_list(sources, "sources");
   std::vector<vertex_t> to;
   if (!targets.is_none()) to = vertex_list(nb::cast<any_array>(targets), "targets");
-  const bool integer = g.view().kind == ds::graph::weight_kind::integer;
   const std::size_t columns = targets.is_none() ? g.view().num_vertices : to.size();
   if (out.shape(0) != from.size() || out.shape(1) != columns)
     throw std::invalid_argument("the distance matrix must have shape (" + std::to_string(from.size()) + ", " +
@@ -330,9 +368,9 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   const bool out_on_device = out.device_type() == nb::device::cuda::value;
   const bool widen = out.dtype() == nb::dtype<double>();
   if (widen && out_on_device) throw std::invalid_argument("a float64 distance matrix must be in host memory");
-  if (!widen && out.dtype() != (integer ? nb::dtype<std::uint32_t>() : nb::dtype<float>()))
-    throw std::invalid_argument(integer ? "integer graphs need uint32 (or float64 on the host) distances"
-                                        : "real graphs need float32 (or float64 on the host) distances");
+  if (!widen && out.dtype() != dtype_of(type))
+    throw std::invalid_argument(std::string("this solve's distances are ") + ds::sssp::distance_type_name(type) +
+                                ": the distance matrix must be of that dtype (or float64 on the host)");
   batch_settings b;
   b.device = device_from_name(device);
   b.phast = phast;
@@ -343,11 +381,13 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   b.device_blocks = out_on_device;
   b.hierarchy = hierarchy;
   b.driver = ds::sssp::driver_from_name(driver);
+  b.real_type = ds::sssp::distance_type_from_name(real_type);
   if (out_on_device && b.device == ds::sssp::device_kind::cpu)
     throw std::invalid_argument("device='cpu' writes host memory: the distance matrix is in device memory");
   ds::sssp::many_sources& ms = g.many_for(b);
   const std::size_t k = ms.batch_size(from.size(), to.size());
-  const std::size_t element = widen ? sizeof(double) : 4;
+  const std::size_t value_bytes = type == ds::sssp::distance_type::uint32 || type == ds::sssp::distance_type::float32 ? 4 : 8;
+  const std::size_t element = widen ? sizeof(double) : value_bytes;
   char* base = static_cast<char*>(out.data());
   std::size_t batches = 0, blocks = 0;
   std::uint64_t iterations = 0;
@@ -364,13 +404,18 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
       if (block.delta) delta_used = block.delta;
       const std::size_t cells = block.rows * block.columns;
       void* rows = base + block.first_row * columns * element;
-      if (block.on_device)
-        copy_on_device(rows, integer ? static_cast<const void*>(block.int_distances) : block.real_distances,
-                       cells * 4, block.stream);
-      else if (integer)
-        copy_rows(block.int_distances, cells, rows, widen);
-      else
-        copy_rows(block.real_distances, cells, rows, widen);
+      auto deliver = [&](const auto* from) {
+        if (block.on_device)
+          copy_on_device(rows, from, cells * sizeof(*from), block.stream);
+        else
+          copy_rows(from, cells, rows, widen);
+      };
+      switch (block.type) {
+        case ds::sssp::distance_type::uint32: deliver(block.int_distances); break;
+        case ds::sssp::distance_type::uint64: deliver(block.uint64_distances); break;
+        case ds::sssp::distance_type::float32: deliver(block.real_distances); break;
+        default: deliver(block.float64_distances); break;
+      }
     });
   }
   nb::dict d;
@@ -456,6 +501,7 @@ NB_MODULE(_core, m) {
     return std::make_pair(ok, ok ? std::string() : why);
   });
   m.attr("INT_INFINITY") = ds::sssp::int_infinity;
+  m.attr("UINT64_INFINITY") = ds::sssp::uint64_infinity;
   m.attr("built_with_cuda") = bool(DELTASPLIT_WITH_CUDA);
   m.attr("NO_VERTEX") = ds::graph::invalid_vertex;
   // The names of the strategies and of the GPU loops, from the C++ tables: Python's STRATEGIES,
@@ -474,6 +520,18 @@ NB_MODULE(_core, m) {
       .def_prop_ro("num_arcs", [](const py_graph& g) { return g.view().num_arcs(); })
       .def_prop_ro("weight_kind",
                    [](const py_graph& g) { return g.view().kind == ds::graph::weight_kind::integer ? "integer" : "real"; })
+      .def_prop_ro("weight_type",
+                   [](const py_graph& g) {
+                     const auto& v = g.view();
+                     if (v.kind == ds::graph::weight_kind::integer) return v.wide() ? "uint64" : "uint32";
+                     return v.wide() ? "float64" : "float32";
+                   })
+      .def(
+          "distance_type",
+          [](const py_graph& g, const std::string& real_type) {
+            return std::string(ds::sssp::distance_type_name(solve_type(g, real_type)));
+          },
+          nb::arg("real_type"))
       .def_prop_ro("on_device", &py_graph::device_graph)
       .def_prop_ro("one_based", [](const py_graph& g) { return g.view().one_based; })
       .def_prop_ro("origin",
@@ -504,16 +562,18 @@ NB_MODULE(_core, m) {
                nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<T*>(p); });
                return nb::ndarray<nb::numpy, T, nb::ndim<1>>(data, {s.size()}, owner);
              };
-             nb::object w = v.kind == ds::graph::weight_kind::integer ? nb::cast(copy(v.int_weights))
-                                                                      : nb::cast(copy(v.real_weights));
+             nb::object w = v.kind == ds::graph::weight_kind::integer
+                                ? (v.wide() ? nb::cast(copy(v.uint64_weights)) : nb::cast(copy(v.int_weights)))
+                                : (v.wide() ? nb::cast(copy(v.float64_weights)) : nb::cast(copy(v.real_weights)));
              return nb::make_tuple(copy(v.offsets), copy(v.targets), w);
            })
       .def("run_into", &run_into, nb::arg("source"), nb::arg("dist"), nb::arg("pred").none(), nb::arg("strategy"),
            nb::arg("device"), nb::arg("delta"), nb::arg("buckets"), nb::arg("cutoff"), nb::arg("threads"),
-           nb::arg("stream"), nb::arg("hierarchy"), nb::arg("driver"))
+           nb::arg("stream"), nb::arg("hierarchy"), nb::arg("driver"), nb::arg("real_type") = "float64")
       .def("distance_matrix_into", &distance_matrix_into, nb::arg("sources"), nb::arg("targets").none(),
            nb::arg("out").noconvert(), nb::arg("device"), nb::arg("phast"), nb::arg("delta"), nb::arg("cutoff"),
-           nb::arg("threads"), nb::arg("batch_size"), nb::arg("hierarchy"), nb::arg("driver"));
+           nb::arg("threads"), nb::arg("batch_size"), nb::arg("hierarchy"), nb::arg("driver"),
+           nb::arg("real_type") = "float64");
 
   m.def("from_csr_arrays", &from_csr_arrays, nb::arg("n"), nb::arg("offsets"), nb::arg("targets"), nb::arg("weights"),
         nb::arg("symmetric") = false, nb::arg("threads") = 0);

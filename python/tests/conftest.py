@@ -60,9 +60,10 @@ def to_host(a):
     return np.asarray(a.cpu()) if hasattr(a, "cpu") else np.asarray(a)
 
 
-def assert_same_distances(ours, theirs, integer):
+def assert_same_distances(ours, theirs, integer, rtol=1e-15):
     """ours (float64 with inf, in any array library) against scipy's `theirs`: the same shape and
-    unreachable vertices; integer weights equal, real ones within a relative 1e-5."""
+    unreachable vertices; integer weights equal, real ones within a relative rtol (float64
+    distances: 1e-15; pass 1e-5 for float32 ones)."""
     ours = to_host(ours)
     assert ours.dtype == np.float64 and ours.shape == theirs.shape
     assert np.array_equal(np.isinf(ours), np.isinf(theirs))
@@ -70,7 +71,7 @@ def assert_same_distances(ours, theirs, integer):
     if integer:
         assert np.array_equal(ours[finite], theirs[finite])
     else:
-        np.testing.assert_allclose(ours[finite], theirs[finite], rtol=1e-5, atol=0)
+        np.testing.assert_allclose(ours[finite], theirs[finite], rtol=rtol, atol=0)
 
 
 def cutoff_in_a_gap(reference):

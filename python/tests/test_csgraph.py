@@ -74,6 +74,10 @@ BATCHED_PATHS = [("numpy", s) for s in ("multisplit", "dijkstra")] + (
 @pytest.mark.parametrize("xp_name, strategy", BATCHED_PATHS, ids=lambda p: p)
 def test_every_dataset_matches_scipy(dataset, xp_name, strategy):
     matrix, sources, reference, integer = dataset
+    if xp_name == "numpy" and strategy == "phast" and not integer:  # csgraph answers float64; phast: 32-bit
+        with pytest.raises(ValueError, match="float32"):
+            dcg.dijkstra(to_lib(matrix, xp_name), indices=sources, strategy=strategy)
+        return
     if xp_name == "cupy" and strategy == "phast":
         with pytest.raises(ValueError, match="contracts the graph on the host"):
             dcg.dijkstra(to_lib(matrix, xp_name), indices=sources, strategy=strategy)
@@ -87,6 +91,8 @@ def test_predecessors_form_shortest_path_trees(dataset, strategy, xp_name):
     matrix, sources, reference, integer = dataset
     if xp_name == "cupy" and strategy in ("cpu", "dijkstra", "phast"):
         pytest.skip("device inputs run the delta-stepping GPU strategies (phast's refusal: the test above)")
+    if strategy == "phast" and not integer:
+        pytest.skip("phast computes float32, csgraph answers float64 (the refusal: the test above)")
     if matrix.shape[0] > 300000:
         sources = sources[:1]
         reference = reference[:1]

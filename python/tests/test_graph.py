@@ -81,7 +81,7 @@ def test_results_land_in_the_callers_buffers():
     r = g.sssp(1, predecessors=True, out=(dist, pred))
     assert r.distances is dist and r.predecessors is pred
     assert dist.tolist() == [Graph.INT_INFINITY, 0, Graph.INT_INFINITY, 1, 3]
-    with pytest.raises(ValueError, match="uint32 distances"):
+    with pytest.raises(ValueError, match="distances are uint32"):
         g.sssp(1, out=(np.zeros(5, dtype=np.float32), None))
     with pytest.raises(ValueError, match="one entry per vertex"):
         g.sssp(1, out=(np.zeros(4, dtype=np.uint32), None))
@@ -142,13 +142,14 @@ def test_errors_carry_the_cpp_message(tmp_path):
         Graph.from_file(bad)
 
 
-def test_integer_overflow_falls_back_to_real_weights():
+def test_integer_paths_past_32_bits_are_exact_uint64():
     n = 4
     w = np.array([2**31, 2**31, 2**31])
     g = Graph.from_edges([0, 1, 2], [1, 2, 3], w, n)
-    assert g.weight_kind == "real"
-    d = g.sssp(0, strategy="dijkstra").distances
-    assert math.isclose(float(d[3]), 3 * 2**31, rel_tol=1e-6)
+    assert g.weight_kind == "integer" and g.weight_type == "uint32" and g.distance_dtype == np.uint64
+    r = g.sssp(0)
+    assert r.distances.dtype == np.uint64 and r.distances.tolist() == [0, 2**31, 2**32, 3 * 2**31]
+    assert r.stats["distance_type"] == "uint64"
 
 
 def test_strategy_lists_come_from_the_library():

@@ -82,16 +82,23 @@ int run_compare(const arguments& args) {
 
   std::vector<sssp::strategy> strategies;
   std::string why_not;
-  if (sssp::gpu_available(&why_not))
+  // 64-bit distances (integer paths past 2^32 - 2, real weights without --precision single) run
+  // on the CPU solvers alone in this version, and phast refuses them.
+  const sssp::distance_type type = sssp::distance_type_for(g, shared.real_type);
+  const bool wide = sssp::is_wide(type);
+  if (wide)
+    std::cerr << "note: the distances are " << sssp::distance_type_name(type)
+              << "; 64-bit distances run on the CPU in this version: comparing the CPU solvers only\n";
+  else if (sssp::gpu_available(&why_not))
     strategies = {sssp::strategy::near_far, sssp::strategy::bucketing, sssp::strategy::multisplit,
                   sssp::strategy::workfront};
   else
     std::cerr << "note: no usable GPU (" << why_not << "); comparing the CPU solvers only\n";
   strategies.push_back(sssp::strategy::delta_stepping_cpu);
   strategies.push_back(sssp::strategy::dijkstra);
-  strategies.push_back(sssp::strategy::phast);
+  if (!wide) strategies.push_back(sssp::strategy::phast);
 
-  const sssp::result oracle = sssp::dijkstra(g, source);
+  const sssp::result oracle = sssp::dijkstra(g, source, false, shared.real_type);
   std::vector<row> rows;
   bool all_ok = true, all_ran = true;
   for (sssp::strategy how : strategies) {
@@ -115,6 +122,8 @@ int run_compare(const arguments& args) {
     all_ok = all_ok && (!r.error.empty() || r.check.ok);
     r.timing.result.int_distances = {};
     r.timing.result.real_distances = {};
+    r.timing.result.uint64_distances = {};
+    r.timing.result.float64_distances = {};
     rows.push_back(std::move(r));
   }
 

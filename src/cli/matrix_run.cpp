@@ -91,7 +91,10 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
   sssp::many_sources solver = build_solver<sssp::many_sources>(request.graph_path, g, opts, mo);
   const std::size_t rows = request.sources.size();
   const std::size_t columns = request.targets.empty() ? g.num_vertices : request.targets.size();
-  const bool integer = g.kind == graph::weight_kind::integer;
+  // The .npy dtype is the distance type (numpy's descr: little-endian unsigned or float, bytes).
+  const sssp::distance_type type = solver.type();
+  static const char* const descr[] = {"<u4", "<u8", "<f4", "<f8"};
+  static const std::uint64_t value_bytes[] = {4, 8, 4, 8};
   // The three files appear together, after the last row: each is written under a temporary name.
   std::unique_ptr<npy_writer> matrix;
   std::unique_ptr<text_output> source_ids, target_ids;
@@ -100,8 +103,9 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
                                                request.graph_path, "matrix");
     target_ids = std::make_unique<text_output>(matrix_side_file(request.matrix_path, "targets"), request.force,
                                                request.graph_path, "matrix");
-    matrix = std::make_unique<npy_writer>(request.matrix_path, request.force, request.graph_path, integer ? "<u4" : "<f4",
-                                          rows, columns);
+    matrix = std::make_unique<npy_writer>(request.matrix_path, request.force, request.graph_path,
+                                          descr[static_cast<int>(type)], value_bytes[static_cast<int>(type)], rows,
+                                          columns);
     write_ids(*source_ids, g, request.sources);
     write_ids(*target_ids, g, request.targets);
   }
@@ -114,7 +118,13 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
   std::uint64_t batches = 0;
   progress_line progress(rows);
   solver.run(request.sources, request.targets, [&](const sssp::distance_block& b) {
-    if (matrix) matrix->write_rows(integer ? static_cast<const void*>(b.int_distances) : b.real_distances, b.rows);
+    if (matrix) {
+      const void* cells = type == sssp::distance_type::uint32    ? static_cast<const void*>(b.int_distances)
+                          : type == sssp::distance_type::uint64  ? static_cast<const void*>(b.uint64_distances)
+                          : type == sssp::distance_type::float32 ? static_cast<const void*>(b.real_distances)
+                                                                 : static_cast<const void*>(b.float64_distances);
+      matrix->write_rows(cells, b.rows);
+    }
     for (std::size_t row : sample) {
       if (row < b.first_row || row >= b.first_row + b.rows) continue;
       const sssp::validation v = sssp::validate_row(g, b.sources[row - b.first_row], request.targets, b, row - b.first_row);
@@ -141,10 +151,15 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
     summary << "setup       " << solver.setup_ms() << " ms (" << describe_setup(solver.setup(), opts.hierarchy_file)
             << ", before the time below)\n";
   summary << "sources     " << rows << " x " << columns << " targets"
-          << (matrix ? ", matrix " + request.matrix_path + " (" + (integer ? "uint32" : "float32") + ")" : std::string()) << "\n";
+          << (matrix ? ", matrix " + request.matrix_path + " (" + sssp::distance_type_name(type) + ")" : std::string())
+          << "\n";
   if (matrix)
     summary << "ids         rows in " << matrix_side_file(request.matrix_path, "sources") << ", columns in "
             << matrix_side_file(request.matrix_path, "targets") << "\n";
+  summary << "distances   " << sssp::distance_type_name(type)
+          << (sssp::is_wide(type) && opts.how != sssp::strategy::dijkstra ? " (64-bit distances run on the CPU in this version)"
+                                                                          : "")
+          << "\n";
   summary << "time        " << wall_s * 1e3 << " ms in all, " << solve_ms << " ms solving; " << std::setprecision(0)
           << static_cast<double>(rows) / std::max(wall_s, 1e-9) << " sources/s, " << std::scientific << std::setprecision(3)
           << double(rows) * double(columns) / std::max(wall_s, 1e-9) << " distances/s\n"

@@ -28,8 +28,8 @@ std::string npy_writer::header(const char* descr, std::uint64_t rows, std::uint6
 }
 
 npy_writer::npy_writer(const std::string& path, bool force, const std::string& input_graph, const char* descr,
-                       std::uint64_t rows, std::uint64_t columns)
-    : path_(path), rows_(rows), columns_(columns) {
+                       std::uint64_t value_bytes, std::uint64_t rows, std::uint64_t columns)
+    : path_(path), value_bytes_(value_bytes), rows_(rows), columns_(columns) {
   std::error_code ec;
   if (fs::exists(path, ec)) {
     if (fs::equivalent(path, input_graph, ec)) throw usage_error("--matrix " + path + ": refusing to overwrite the input graph");
@@ -52,7 +52,7 @@ npy_writer::~npy_writer() {
 void npy_writer::write_rows(const void* data, std::uint64_t count) {
   if (written_ + count > rows_) throw std::logic_error(path_ + ": more rows than the header announced");
   const std::size_t values = static_cast<std::size_t>(count * columns_);
-  if (std::fwrite(data, 4, values, file_) != values)
+  if (std::fwrite(data, value_bytes_, values, file_) != values)
     throw std::runtime_error(path_ + ": write failed (" + std::strerror(errno) + ")");
   written_ += count;
 }

@@ -1,6 +1,6 @@
 // A distance matrix written as a NumPy .npy file (format version 1.0), row by row as batches
 // finish, so a matrix larger than memory streams to disk: a 10-byte preamble, a header dict
-// {'descr': '<u4' or '<f4', 'fortran_order': False, 'shape': (rows, columns)} padded with spaces
+// {'descr': '<u4', '<u8', '<f4' or '<f8', 'fortran_order': False, 'shape': (rows, columns)} padded with spaces
 // to a multiple of 64 bytes, then the rows, little-endian, C order. Like text_output, the file is
 // written under a temporary name and renamed into place by commit(); an existing file is replaced
 // only with force.
@@ -14,14 +14,15 @@ namespace deltasplit::cli {
 
 class npy_writer {
  public:
-  // descr: "<u4" or "<f4". Refuses (usage_error) an existing path without force.
+  // descr: "<u4", "<u8", "<f4" or "<f8", of value_bytes bytes each. Refuses (usage_error) an
+  // existing path without force.
   npy_writer(const std::string& path, bool force, const std::string& input_graph, const char* descr,
-             std::uint64_t rows, std::uint64_t columns);
+             std::uint64_t value_bytes, std::uint64_t rows, std::uint64_t columns);
   ~npy_writer();
   npy_writer(const npy_writer&) = delete;
   npy_writer& operator=(const npy_writer&) = delete;
 
-  // Appends count rows of columns 4-byte values; throws naming the file when writing fails.
+  // Appends count rows of columns values; throws naming the file when writing fails.
   void write_rows(const void* data, std::uint64_t count);
   void commit();  // all rows written: the file moves into place
 
@@ -31,7 +32,7 @@ class npy_writer {
  private:
   std::string path_, temp_;
   std::FILE* file_ = nullptr;
-  std::uint64_t rows_, columns_, written_ = 0;
+  std::uint64_t value_bytes_, rows_, columns_, written_ = 0;
   bool committed_ = false;
 };
 

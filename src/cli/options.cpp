@@ -64,6 +64,10 @@ void add_solver_options(po::options_description& options, solver_settings& setti
        "GPU step loop: a finished bucket's heavy arcs pushed by its settled vertices (push), pulled by the vertices "
        "left to improve (pull: undirected graphs only), or auto (pull when the settled vertices hold more heavy arcs "
        "than the rest of the graph)")
+      ("precision", po::value(&settings.precision)->value_name("P")->default_value("double"),
+       "real weights' distances: double (float64, exact in double; on the CPU in this version) or single (float32, "
+       "weights rounded to float; on the GPU). Integer weights are exact either way (uint32, or uint64 where paths "
+       "could pass 2^32 - 2)")
       ("hierarchy", po::value(&settings.hierarchy)->value_name("FILE"),
        "phast's contraction hierarchy file: loaded when FILE exists (it must have been built from this very graph), "
        "else built and written there, so later runs skip the contraction; never replaces a file");
@@ -96,6 +100,12 @@ sssp::options solver_options(const solver_settings& settings, const input_settin
       settings.cluster_blocks != 16)
     throw usage_error("--cluster-blocks " + std::to_string(settings.cluster_blocks) + ": expected 16, 8, 1 or 0");
   o.cluster_blocks = settings.cluster_blocks;
+  if (settings.precision == "double")
+    o.real_type = sssp::distance_type::float64;
+  else if (settings.precision == "single")
+    o.real_type = sssp::distance_type::float32;
+  else
+    throw usage_error("--precision '" + settings.precision + "': expected single or double");
   try {
     o.driver = sssp::driver_from_name(settings.driver);
   } catch (const std::invalid_argument& e) {

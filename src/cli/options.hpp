@@ -41,8 +41,8 @@ void add_input_options(po::options_description& options, input_settings& setting
 // or the memory needed and available) propagates to main().
 graph::csr load_graph(const std::string& path, const input_settings& settings);
 
-// How the solvers run, shared by sssp and compare: --delta, --buckets, --runs, and the GPU's
-// small-frontier modes --light-phase and --cluster-blocks.
+// How the solvers run, shared by sssp and compare: --delta, --buckets, --runs, --precision, and
+// the GPU's small-frontier modes --light-phase and --cluster-blocks.
 struct solver_settings {
   std::string delta = "auto";
   unsigned buckets = 10;
@@ -52,6 +52,7 @@ struct solver_settings {
   std::string driver = "auto";  // --driver: the GPU loop (sssp::gpu_driver)
   std::string heavy = "auto";   // --heavy: the step loop's heavy arcs (sssp::heavy_relaxation)
   std::string hierarchy;        // --hierarchy: phast's contraction hierarchy file (options::hierarchy_file)
+  std::string precision = "double";  // --precision: real weights' distances (options::real_type)
 };
 // batches: the command has sssp's batched mode (--matrix, --batch-size), which --driver's help
 // then describes too; the help names no option its command lacks.

@@ -41,10 +41,16 @@ class line_buffer {
 
 std::string format_distance(const sssp::result& r, graph::vertex_t v) {
   if (!r.reached(v)) return "inf";
-  if (r.kind == graph::weight_kind::integer) return std::to_string(r.int_distances[v]);
   char text[32];
-  std::snprintf(text, sizeof text, "%.9g", static_cast<double>(r.real_distances[v]));  // round-trips a float
-  return text;
+  switch (r.type) {
+    case sssp::distance_type::uint32: return std::to_string(r.int_distances[v]);
+    case sssp::distance_type::uint64: return std::to_string(r.uint64_distances[v]);
+    case sssp::distance_type::float32:
+      std::snprintf(text, sizeof text, "%.9g", static_cast<double>(r.real_distances[v]));  // round-trips a float
+      return text;
+    default:  // the shortest text that reads back as the same double
+      return std::string(text, std::to_chars(text, text + sizeof text, r.float64_distances[v]).ptr);
+  }
 }
 
 void write_distances(std::ostream& os, const graph::csr& g, const sssp::result& r) {
@@ -52,8 +58,10 @@ void write_distances(std::ostream& os, const graph::csr& g, const sssp::result& 
   for (graph::vertex_t v = 0; v < g.num_vertices; ++v) {
     out.number(g.external_id(v));
     out.text(" ");
-    if (r.kind == graph::weight_kind::integer && r.int_distances[v] != sssp::int_infinity)
+    if (r.type == sssp::distance_type::uint32 && r.int_distances[v] != sssp::int_infinity)
       out.number(r.int_distances[v]);
+    else if (r.type == sssp::distance_type::uint64 && r.uint64_distances[v] != sssp::uint64_infinity)
+      out.number(r.uint64_distances[v]);
     else
       out.text(format_distance(r, v));
     out.end_line();

@@ -47,10 +47,16 @@ sssp::device_kind parse_device(const std::string& name) {
   throw usage_error("--device '" + name + "': expected gpu, cpu or auto");
 }
 
+// "integer (uint32)", "real (float64)", ...: the weights' kind and stored type.
+std::string weights_name(const graph::csr& g) {
+  if (g.kind == graph::weight_kind::integer) return g.wide() ? "integer (uint64)" : "integer (uint32)";
+  return g.wide() ? "real (float64)" : "real (float32)";
+}
+
 std::string describe_graph(const graph::csr& g, const std::string& path) {
   std::ostringstream s;
   s << file_name(path) << ": " << g.num_vertices << " vertices, " << g.num_arcs() << " arcs (" << g.origin.format
-    << ", " << (g.kind == graph::weight_kind::integer ? "integer" : "real") << " weights"
+    << ", " << weights_name(g) << " weights"
     << (g.origin.weights_generated ? " generated in [" + std::to_string(g.origin.weight_min) + ", " +
                                          std::to_string(g.origin.weight_max) + "] from seed " +
                                          std::to_string(g.origin.weight_seed)
@@ -73,11 +79,13 @@ void write_json(std::ostream& os, const graph::csr& g, const std::string& path, 
   j.key("graph").begin_object();
   j.field("path", path).field("format", g.origin.format).field("vertices", std::uint64_t{g.num_vertices});
   j.field("arcs", g.num_arcs()).field("weights", g.kind == graph::weight_kind::integer ? "integer" : "real");
+  j.field("weight_type", g.kind == graph::weight_kind::integer ? (g.wide() ? "uint64" : "uint32")
+                                                               : (g.wide() ? "float64" : "float32"));
   j.field("load_ms", load_ms);
   j.end_object();
   j.key("options").begin_object();
   j.field("strategy", requested).field("delta", o.delta).field("buckets", o.buckets).field("runs", runs);
-  j.field("threads", o.threads);
+  j.field("threads", o.threads).field("precision", o.real_type == sssp::distance_type::float32 ? "single" : "double");
   j.end_object();
   // Building the solver for the graph (on the GPU: the upload, the rows sorted by weight), once.
   j.field("solver_build_ms", build_ms);
@@ -91,6 +99,7 @@ void write_json(std::ostream& os, const graph::csr& g, const std::string& path, 
     const sssp::statistics& st = r.timing.result.stats;
     j.begin_object();
     j.field("source", g.external_id(r.source)).field("strategy", st.strategy).field("device", st.device).field("driver", st.driver);
+    j.field("distance_type", st.distance_type).field("note", st.note);
     j.field("milliseconds", r.timing.median_ms);
     j.key("times_ms").begin_array();
     for (double t : r.timing.times_ms) j.value(t);
@@ -158,8 +167,9 @@ int run_sssp(const arguments& args) {
       ("target-file", po::value(&target_file)->value_name("FILE"), "with --matrix: the columns, one vertex id per line (default: all vertices)")
       ("matrix", po::value(&matrix_path)->value_name("OUT.npy"),
        "solve the sources in GPU batches and write the distance matrix (rows: sources, columns: targets) as .npy, "
-       "uint32 (4294967295 = unreachable) or float32 (inf); the row and column vertex ids go beside it to OUT.sources.txt "
-       "and OUT.targets.txt (OUT: the path without .npy), named in the summary; none of the three is replaced without --force")
+       "in the distance type: uint32 or uint64 (all ones = unreachable), float64 or float32 with --precision single "
+       "(inf); the row and column vertex ids go beside it to OUT.sources.txt and OUT.targets.txt (OUT: the path "
+       "without .npy), named in the summary; none of the three is replaced without --force")
       ("batch-size", po::value(&batch_size)->value_name("K"),
        "sources solved together in the batched mode (rounded up to a multiple of 32 on the GPU; default: automatic); "
        "without --matrix it solves and summarises only");
@@ -302,6 +312,8 @@ int run_sssp(const arguments& args) {
     if (target) write_path(summary, g, r, source, *target);
     rep.timing.result.int_distances = {};
     rep.timing.result.real_distances = {};
+    rep.timing.result.uint64_distances = {};
+    rep.timing.result.float64_distances = {};
     rep.timing.result.predecessors = {};
     reports.push_back(std::move(rep));
   }
@@ -319,6 +331,8 @@ int run_sssp(const arguments& args) {
   summary << "solver      " << first.strategy << " on " << first.device;
   if (first.delta > 0) summary << ", delta " << std::defaultfloat << std::setprecision(10) << first.delta;
   if (!first.driver.empty()) summary << "\ndriver      " << first.driver;
+  summary << "\ndistances   " << first.distance_type;
+  if (!first.note.empty()) summary << " (" << first.note << ")";
   summary << std::fixed << std::setprecision(2) << "\n";
   summary << "built       " << build_ms << " ms (the solver for this graph, once; not in the times below)\n";
   if (!first.setup.empty())

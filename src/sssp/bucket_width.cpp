@@ -12,10 +12,10 @@ graph_statistics measure(const csr_view& g) {
   s.vertices = g.num_vertices;
   s.arcs = g.num_arcs();
   double total = 0, top = 0;
-  if (g.kind == graph::weight_kind::integer) {
-    for (std::uint32_t w : g.int_weights) total += w, top = std::max<double>(top, w);
-  } else {
-    for (float w : g.real_weights) total += w, top = std::max<double>(top, w);
+  for (edge_t e = 0; e < g.num_arcs(); ++e) {
+    const double w = g.weight(e);
+    total += w;
+    top = std::max(top, w);
   }
   s.mean_weight = s.arcs ? total / static_cast<double>(s.arcs) : 0;
   s.max_weight = top;

@@ -472,6 +472,7 @@ contraction_hierarchy<Weight> build_contraction_hierarchy(const csr_view& g, uns
   if (g.space != memory_space::host)
     throw std::invalid_argument("build_contraction_hierarchy: the graph must be in host memory");
   check_graph(g);
+  require_narrow(g, "build_contraction_hierarchy");
   if (!arithmetic<Weight>::matches(g))
     throw std::invalid_argument(std::string("build_contraction_hierarchy: the graph has ") +
                                 (g.kind == graph::weight_kind::integer ? "integer" : "real") +

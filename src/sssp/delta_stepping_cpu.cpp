@@ -27,12 +27,14 @@
 // distances (floor(d * (1/delta)) in double here, with no division); the answer does not depend
 // on it, only the work.
 //
-// Labels: with predecessors, a vertex's distance and predecessor share one 64-bit word (distance
-// high) improved by compare-and-swap, so the tree always matches the distances; only a strictly
-// smaller distance replaces a label, so parents were labelled earlier and links cannot form a
-// cycle, even through zero-weight arcs. Without predecessors the distance alone is a 32-bit word
-// (half the memory traffic). Distances do not depend on thread timing (the unique fixed point);
-// which of several equally short parents is recorded may.
+// Labels: with predecessors and 32-bit distances, a vertex's distance and predecessor share one
+// 64-bit word (distance high) improved by compare-and-swap, so the tree always matches the
+// distances; only a strictly smaller distance replaces a label, so parents were labelled earlier
+// and links cannot form a cycle, even through zero-weight arcs. Otherwise the distance alone is
+// the word (32-bit distances: half the memory traffic); 64-bit distances leave no room for a
+// parent, so their tree is drawn from the final distances afterwards (shortest_path_tree.hpp:
+// exact tight arcs, an O(n + m) pass). Distances do not depend on thread timing (the unique fixed
+// point); which of several equally short parents is recorded may.
 //
 // Statistics: iterations counts rounds (the synchronised steps; bucket fusion's local steps are
 // not counted), vertices_processed the expansions, relax_ms the leader's time expanding,
@@ -63,6 +65,7 @@
 
 #include "sssp/bucket_width.hpp"
 #include "sssp/distance_policy.hpp"
+#include "sssp/shortest_path_tree.hpp"
 
 namespace deltasplit::sssp::detail {
 
@@ -73,14 +76,18 @@ constexpr std::uint64_t max_window = 4096;  // bins per thread
 constexpr std::uint64_t no_bucket = std::numeric_limits<std::uint64_t>::max();
 constexpr double last_bucket = 0x1p62;  // distances far above delta share it
 
-std::uint32_t bits_of(std::uint32_t d) { return d; }
-std::uint32_t bits_of(float d) {
-  std::uint32_t b;
-  std::memcpy(&b, &d, sizeof b);  // non-negative floats order like their bit patterns
+// A distance as the unsigned word of its size that orders like it: non-negative floats and
+// doubles order like their bit patterns.
+template <class Distance>
+using bits_t = std::conditional_t<sizeof(Distance) == 8, std::uint64_t, std::uint32_t>;
+template <class Distance>
+bits_t<Distance> bits_of(Distance d) {
+  bits_t<Distance> b;
+  std::memcpy(&b, &d, sizeof b);
   return b;
 }
 template <class Distance>
-Distance from_bits(std::uint32_t b) {
+Distance from_bits(bits_t<Distance> b) {
   Distance d;
   std::memcpy(&d, &b, sizeof d);
   return d;
@@ -128,26 +135,29 @@ struct delta_stepping_workspace {
   }
   vertex_t n;
   graph_statistics statistics;
-  std::unique_ptr<std::atomic<std::uint64_t>[]> tree;  // distance bits << 32 | predecessor
-  std::unique_ptr<std::atomic<std::uint32_t>[]> plain;  // distance bits
+  std::unique_ptr<std::atomic<std::uint64_t>[]> tree;  // 32-bit distance bits << 32 | predecessor, or 64-bit distance bits
+  std::unique_ptr<std::atomic<std::uint32_t>[]> plain;  // 32-bit distance bits
   std::vector<member_state> threads;
   alignas(64) std::atomic<std::size_t> next_chunk{0};
 };
 
 namespace {
 
-// One solve. Tree: labels carry predecessors (64-bit words) or not (32-bit).
+// One solve. Tree: labels carry predecessors (64-bit words; 32-bit distances only) or not (words
+// of the distance's size).
 template <class Policy, bool Tree>
 class bucket_run {
   using distance = typename Policy::distance;
-  using word = std::conditional_t<Tree, std::uint64_t, std::uint32_t>;
+  using bits = bits_t<distance>;
+  using word = std::conditional_t<Tree, std::uint64_t, bits>;
+  static_assert(!Tree || sizeof(distance) == 4, "a label holds a parent beside a 32-bit distance only");
 
  public:
-  bucket_run(const csr_view& g, delta_stepping_workspace& w, thread_pool& pool, double delta, std::size_t fusion_limit,
-             double cutoff)
-      : g_(g), w_(w), pool_(pool), policy_(g), offsets_(g.offsets.data()), targets_(g.targets.data()),
+  bucket_run(const csr_view& g, const Policy& policy, delta_stepping_workspace& w, thread_pool& pool, double delta,
+             std::size_t fusion_limit, double cutoff)
+      : g_(g), w_(w), pool_(pool), policy_(policy), offsets_(g.offsets.data()), targets_(g.targets.data()),
         labels_(w.labels<word>()), inverse_delta_(1 / delta),
-        cutoff_bucket_(std::isinf(cutoff) ? no_bucket : bucket_of(static_cast<distance>(std::min(cutoff, 4294967294.0)))),
+        cutoff_bucket_(std::isinf(cutoff) ? no_bucket : bucket_of(cutoff_distance<distance>(cutoff))),
         window_(window_for(w.statistics.max_weight, delta)), fusion_limit_(fusion_limit),
         parts_(pool.size()), starts_(pool.size() + 1, 0) {}
 
@@ -174,13 +184,13 @@ class bucket_run {
     else
       return graph::invalid_vertex;
   }
-  static std::uint32_t bits_of_label(word label) {
+  static bits bits_of_label(word label) {
     if constexpr (Tree)
-      return static_cast<std::uint32_t>(label >> 32);
+      return static_cast<bits>(label >> 32);
     else
       return label;
   }
-  static word label_of(std::uint32_t distance_bits, vertex_t parent) {
+  static word label_of(bits distance_bits, vertex_t parent) {
     if constexpr (Tree)
       return (std::uint64_t{distance_bits} << 32) | parent;
     else
@@ -213,7 +223,7 @@ class bucket_run {
         continue;
       }
       const vertex_t v = targets_[e];
-      const std::uint32_t cb = bits_of(candidate);
+      const bits cb = bits_of(candidate);
       word old = labels_[v].load(std::memory_order_relaxed);
       while (bits_of_label(old) > cb) {
         if (labels_[v].compare_exchange_weak(old, label_of(cb, u), std::memory_order_relaxed)) {
@@ -383,8 +393,9 @@ class bucket_run {
 
 }  // namespace
 
-delta_stepping_cpu::delta_stepping_cpu(const csr_view& g, unsigned threads, const cpu_tuning& tuning)
-    : g_(g), tuning_(tuning) {
+delta_stepping_cpu::delta_stepping_cpu(const csr_view& g, unsigned threads, const cpu_tuning& tuning,
+                                       distance_type real_type)
+    : g_(g), tuning_(tuning), type_(distance_type_for(g, real_type)) {
   const unsigned wanted = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
   const bool small = g.num_arcs() < tuning.parallel_arcs;
   pool_ = std::make_unique<thread_pool>(small ? 1 : wanted);
@@ -400,33 +411,46 @@ delta_stepping_cpu::delta_stepping_cpu(const csr_view& g, unsigned threads, cons
 delta_stepping_cpu::~delta_stepping_cpu() = default;
 
 result delta_stepping_cpu::run(vertex_t source, double delta, bool predecessors, double cutoff) {
+  const distance_type type = type_;
   if (std::isnan(delta) || delta < 0) throw std::invalid_argument("delta must be positive (or 0 for auto), got " + std::to_string(delta));
   delta = delta == 0 ? cpu_auto_width(work_->statistics, g_.kind, threads()) : bounded_width(delta, g_.kind);
 
   result r;
-  r.kind = g_.kind;
+  r.type = type;
   statistics& st = r.stats;
   st.strategy = strategy_name(strategy::delta_stepping_cpu);
   st.device = description_;
+  st.distance_type = distance_type_name(type);
   st.delta = delta;
   const auto start = clock_type::now();
-  with_distances(g_, [&](const auto& policy) {
+  with_distances(g_, type, [&](const auto& policy) {
     using P = std::decay_t<decltype(policy)>;
+    using D = typename P::distance;
     auto solve = [&](auto tree) {
-      bucket_run<P, decltype(tree)::value> run(g_, *work_, *pool_, delta, tuning_.fusion_limit, cutoff);
-      auto& dist = P::of(r);
+      bucket_run<P, decltype(tree)::value> run(g_, policy, *work_, *pool_, delta, tuning_.fusion_limit, cutoff);
+      auto& dist = distances_in<D>(r);
       dist.resize(g_.num_vertices);
       if (predecessors) r.predecessors.resize(g_.num_vertices);
       run.run(source, st, dist.data(), r.predecessors.data());
-      if (run.dropped() && !cutoff_below_overflow(g_.kind, cutoff)) {
+      if (run.dropped() && !cutoff_below_overflow<D>(cutoff)) {
         vertex_t v = overflowed_vertex(g_, dist.data(), P::infinity);
-        if (v != graph::invalid_vertex) throw_overflow(g_, source, v);
+        if (v != graph::invalid_vertex) throw_overflow(g_, source, v, type);
       }
     };
-    if (predecessors)
-      solve(std::true_type{});
-    else
+    if constexpr (sizeof(D) == 4) {
+      if (predecessors)
+        solve(std::true_type{});
+      else
+        solve(std::false_type{});
+    } else {
       solve(std::false_type{});
+      if (predecessors)
+        tree_from_distances(g_, source, distances_in<D>(r).data(), P::infinity, r.predecessors.data(),
+                            [&](D du, edge_t arc, vertex_t v) {
+                              D sum;
+                              return policy.extend(du, arc, sum) && sum == distances_in<D>(r)[v];
+                            });
+    }
   });
   st.milliseconds = std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
   return r;

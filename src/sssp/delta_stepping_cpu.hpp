@@ -32,19 +32,23 @@ struct delta_stepping_workspace;  // labels and per-thread bins, kept between ru
 class delta_stepping_cpu {
  public:
   // threads 0: all hardware threads. Fewer run when the graph is small (cpu_tuning::parallel_arcs).
-  delta_stepping_cpu(const csr_view& g, unsigned threads, const cpu_tuning& tuning = {});
+  // Distances in distance_type_for(g, real_type) (sssp.hpp).
+  delta_stepping_cpu(const csr_view& g, unsigned threads, const cpu_tuning& tuning = {},
+                     distance_type real_type = distance_type::float64);
   ~delta_stepping_cpu();
   // delta <= 0 selects cpu_auto_width (sssp/bucket_width.cpp); every width is bounded there.
   // The solve stops before the first bucket past cutoff's (options::cutoff); distances beyond
   // the cutoff are left to the caller to clear.
   result run(vertex_t source, double delta, bool predecessors,
              double cutoff = std::numeric_limits<double>::infinity());
+  distance_type type() const { return type_; }  // the distances' type
   unsigned threads() const { return pool_->size(); }  // the threads that solve
   const std::string& description() const { return description_; }  // stats.device
 
  private:
   csr_view g_;
   cpu_tuning tuning_;
+  distance_type type_;
   std::unique_ptr<thread_pool> pool_;
   std::unique_ptr<delta_stepping_workspace> work_;
   std::string description_;

@@ -60,38 +60,43 @@ void run_dijkstra(const csr_view& g, vertex_t source, const Policy& policy, doub
   if (!heap.empty())
     for (vertex_t v = 0; v < g.num_vertices; ++v)
       if (!settled[v]) dist[v] = Policy::infinity;
-  if (dropped && !detail::cutoff_below_overflow(g.kind, cutoff)) {
+  if (dropped && !detail::cutoff_below_overflow<distance>(cutoff)) {
     vertex_t v = detail::overflowed_vertex(g, dist, Policy::infinity);
-    if (v != graph::invalid_vertex) detail::throw_overflow(g, source, v);
+    if (v != graph::invalid_vertex) detail::throw_overflow(g, source, v, detail::type_of<distance>());
   }
 }
 
 }  // namespace
 
-result dijkstra(const csr_view& g, vertex_t source, bool predecessors) {
+result dijkstra(const csr_view& g, vertex_t source, bool predecessors, distance_type real_type) {
   detail::check_graph(g);
-  detail::check_source(g, source);
+  return detail::dijkstra_typed(g, source, predecessors, distance_type_for(g, real_type));
+}
+
+namespace detail {
+
+result dijkstra_typed(const csr_view& g, vertex_t source, bool predecessors, distance_type type) {
+  check_source(g, source);
   result r;
-  r.kind = g.kind;
+  r.type = type;
   if (predecessors) r.predecessors.assign(g.num_vertices, graph::invalid_vertex);
   auto start = std::chrono::steady_clock::now();
-  detail::with_distances(g, [&](const auto& policy) {
-    auto& dist = std::decay_t<decltype(policy)>::of(r);
+  with_distances(g, r.type, [&](const auto& policy) {
+    auto& dist = distances_in<typename std::decay_t<decltype(policy)>::distance>(r);
     dist.resize(g.num_vertices);
     run_dijkstra(g, source, policy, std::numeric_limits<double>::infinity(), dist.data(),
                  predecessors ? r.predecessors.data() : nullptr, r.stats);
   });
   r.stats.strategy = strategy_name(strategy::dijkstra);
   r.stats.device = "cpu (1 thread)";
+  r.stats.distance_type = distance_type_name(r.type);
   r.stats.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
 
-namespace detail {
-
-void dijkstra_row(const csr_view& g, vertex_t source, double cutoff, void* row) {
+void dijkstra_row(const csr_view& g, vertex_t source, distance_type type, double cutoff, void* row) {
   statistics unused;
-  with_distances(g, [&](const auto& policy) {
+  with_distances(g, type, [&](const auto& policy) {
     using distance = typename std::decay_t<decltype(policy)>::distance;
     run_dijkstra(g, source, policy, cutoff, static_cast<distance*>(row), nullptr, unused);
   });

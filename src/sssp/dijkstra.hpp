@@ -6,11 +6,14 @@
 
 namespace deltasplit::sssp::detail {
 
-// The distances from source to every vertex into row (num_vertices entries of the graph's kind:
-// std::uint32_t or float). The search stops at the first vertex it would settle past cutoff, and
+// The distances from source to every vertex into row (num_vertices entries of `type`, which
+// check_distance_type accepts for g). The search stops at the first vertex it would settle past cutoff, and
 // every vertex farther than cutoff reads unreachable (options::cutoff); the others equal
 // dijkstra(g, source)'s bit for bit. Throws distance_overflow as dijkstra does, unless the cutoff
 // lies below the largest distance (a sum that does not fit is then past it).
-void dijkstra_row(const csr_view& g, vertex_t source, double cutoff, void* row);
+// sssp::dijkstra in a given type (check_distance_type), the graph already checked.
+result dijkstra_typed(const csr_view& g, vertex_t source, bool predecessors, distance_type type);
+
+void dijkstra_row(const csr_view& g, vertex_t source, distance_type type, double cutoff, void* row);
 
 }  // namespace deltasplit::sssp::detail

@@ -25,17 +25,19 @@ void check_graph(const csr_view& g) {
     if (g.targets[e] >= n)
       refuse("arc " + std::to_string(e) + " leads to vertex " + std::to_string(g.targets[e]) + " of " +
              std::to_string(n));
-  if (g.kind == graph::weight_kind::integer) {
-    if (g.int_weights.size() != g.num_arcs())
-      refuse(std::to_string(g.int_weights.size()) + " integer weights for " + std::to_string(g.num_arcs()) + " arcs");
-  } else {
-    if (g.real_weights.size() != g.num_arcs())
-      refuse(std::to_string(g.real_weights.size()) + " real weights for " + std::to_string(g.num_arcs()) + " arcs");
-    for (edge_t e = 0; e < g.num_arcs(); ++e)
-      if (!(g.real_weights[e] >= 0.0f) || !std::isfinite(g.real_weights[e]))
-        refuse("arc " + std::to_string(e) + " has weight " + std::to_string(g.real_weights[e]) +
+  const bool integer = g.kind == graph::weight_kind::integer;
+  const std::size_t weights = integer ? (g.wide() ? g.uint64_weights.size() : g.int_weights.size())
+                                      : (g.wide() ? g.float64_weights.size() : g.real_weights.size());
+  if (weights != g.num_arcs())
+    refuse(std::to_string(weights) + " " + (g.wide() ? "wide " : "") + (integer ? "integer" : "real") +
+           " weights for " + std::to_string(g.num_arcs()) + " arcs");
+  if (!integer)
+    for (edge_t e = 0; e < g.num_arcs(); ++e) {
+      const double w = g.wide() ? g.float64_weights[e] : double(g.real_weights[e]);
+      if (!(w >= 0.0) || !std::isfinite(w))
+        refuse("arc " + std::to_string(e) + " has weight " + std::to_string(w) +
                " (shortest paths need finite non-negative weights)");
-  }
+    }
 }
 
 void check_source(const csr_view& g, vertex_t source) {

@@ -54,12 +54,17 @@ void check_vertices(const graph::csr& g, const std::vector<vertex_t>& ids, const
                               std::to_string(g.num_vertices) + " vertices)");
 }
 
-template <class Distance>
-const std::vector<Distance>& distances(const result& r) {
-  if constexpr (std::is_same_v<Distance, float>)
-    return r.real_distances;
-  else
-    return r.int_distances;
+// g with its double weights rounded to float: the graph of a float32 solve on wide real weights
+// (a copy: the GPU engines keep a reference to a graph::csr).
+graph::csr narrowed_copy(const graph::csr& g) {
+  graph::csr n;
+  n.num_vertices = g.num_vertices;
+  n.offsets = g.offsets;
+  n.targets = g.targets;
+  n.kind = g.kind;
+  n.real_weights.assign(g.float64_weights.begin(), g.float64_weights.end());
+  n.origin = g.origin;
+  return n;
 }
 
 }  // namespace
@@ -77,8 +82,10 @@ std::size_t many_sources_batch_bytes(const graph::csr& g, std::uint32_t k, std::
 }  // namespace detail
 
 struct many_sources::impl {
-  impl(const graph::csr& graph, const options& o, const many_source_options& m) : g(graph), opts(o), mopts(m) {}
-  const graph::csr& g;
+  impl(const graph::csr& graph, const options& o, const many_source_options& m) : g(&graph), opts(o), mopts(m) {}
+  const graph::csr* g;  // the caller's graph, or `narrowed`
+  graph::csr narrowed;  // float32 on wide real weights (narrowed_copy)
+  distance_type type = distance_type::uint32;
   options opts;
   many_source_options mopts;
   std::unique_ptr<detail::many_sources_engine> gpu;  // batched delta-stepping
@@ -98,18 +105,31 @@ many_sources::many_sources(const graph::csr& g, const options& opts, const many_
   if (std::isnan(opts.delta) || opts.delta < 0 || std::isinf(opts.delta))
     throw std::invalid_argument("delta must be a positive number, or 0 for auto; got " + std::to_string(opts.delta));
   detail::check_graph(g);
+  if (opts.real_type != distance_type::float32 && opts.real_type != distance_type::float64)
+    throw std::invalid_argument("options::real_type must be float32 or float64");
+  const distance_type type = impl_->type = distance_type_for(g, opts.real_type);
+  if (type == distance_type::float32 && g.wide()) {
+    impl_->narrowed = narrowed_copy(g);
+    impl_->g = &impl_->narrowed;
+  }
+  if (is_wide(type) && opts.device == device_kind::gpu)
+    throw std::invalid_argument(std::string("many-source shortest paths with device gpu: this graph's distances are ") +
+                                distance_type_name(type) + ", and 64-bit distances run on the CPU in this version" +
+                                (g.kind == graph::weight_kind::real ? " (float32 runs on the GPU: --precision single)" : ""));
   std::string why_not;
-  const bool usable = opts.device != device_kind::cpu && gpu_available(&why_not);
+  const bool usable = opts.device != device_kind::cpu && !is_wide(type) && gpu_available(&why_not);
   if (opts.device == device_kind::gpu && !usable) throw std::runtime_error("many-source shortest paths on the GPU: " + why_not);
   if (mopts.device_blocks && !usable)
     throw std::invalid_argument("device blocks need the GPU" + (why_not.empty() ? std::string() : ": " + why_not));
   check_cutoff(opts.cutoff);
   detail::check_hierarchy_file(opts);
+  const graph::csr& solved = *impl_->g;
   if (opts.how == strategy::phast) {
-    impl_->phast = std::make_unique<detail::phast>(g, opts, usable && g.num_vertices > 0);
+    impl_->phast = std::make_unique<detail::phast>(solved, opts, usable && g.num_vertices > 0);
     if (impl_->phast->on_gpu()) return;
   } else if (usable && g.num_vertices > 0) {
-    impl_->gpu = detail::make_many_sources_engine(g, opts);
+    detail::require_narrow(solved, "the GPU engine");
+    impl_->gpu = detail::make_many_sources_engine(solved, opts);
     return;
   }
   impl_->pool = std::make_unique<detail::thread_pool>(opts.threads);
@@ -131,6 +151,8 @@ double many_sources::setup_ms() const { return impl_->phast ? impl_->phast->setu
 
 std::string many_sources::setup() const { return impl_->phast ? impl_->phast->setup() : std::string(); }
 
+distance_type many_sources::type() const { return impl_->type; }
+
 std::string many_sources::method() const {
   if (on_gpu()) return impl_->batches()->method();
   return impl_->phast ? "phast" : "dijkstra";
@@ -142,7 +164,7 @@ std::string many_sources::device_name() const {
 }
 
 std::size_t many_sources::batch_bytes(std::uint32_t k, std::size_t targets) const {
-  const std::size_t columns = targets ? targets : impl_->g.num_vertices;
+  const std::size_t columns = targets ? targets : impl_->g->num_vertices;
   return on_gpu() ? impl_->batches()->batch_bytes(round_up_32(k), columns) : 0;
 }
 
@@ -151,7 +173,7 @@ std::uint32_t many_sources::batch_size(std::size_t sources, std::size_t targets)
   if (!on_gpu()) return wanted ? wanted : cpu_batch;
   if (wanted) return round_up_32(wanted);
   // Items (vertex, group of 32 sources) are numbered in 32 bits.
-  const std::uint64_t by_items = (std::uint64_t{0xFFFFFFFFu} / std::max<std::uint64_t>(impl_->g.num_vertices, 1)) * 32;
+  const std::uint64_t by_items = (std::uint64_t{0xFFFFFFFFu} / std::max<std::uint64_t>(impl_->g->num_vertices, 1)) * 32;
   std::uint32_t k = std::min<std::uint32_t>({max_auto_batch, round_up_32(std::max<std::size_t>(sources, 1)),
                                              static_cast<std::uint32_t>(std::min<std::uint64_t>(by_items, max_auto_batch))});
   k = std::max<std::uint32_t>(k / 32 * 32, 32);
@@ -162,7 +184,7 @@ std::uint32_t many_sources::batch_size(std::size_t sources, std::size_t targets)
 
 void many_sources::run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
                        const block_consumer& consume) {
-  const graph::csr& g = impl_->g;
+  const graph::csr& g = *impl_->g;
   check_vertices(g, sources, "source");
   check_vertices(g, targets, "target");
   if (sources.empty()) return;
@@ -176,27 +198,25 @@ void many_sources::run(const std::vector<vertex_t>& sources, const std::vector<v
 
 void many_sources::impl::run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
                                  const block_consumer& consume) {
-  if (g.kind == graph::weight_kind::integer)
-    run_cpu_typed<std::uint32_t>(sources, targets, consume);
-  else
-    run_cpu_typed<float>(sources, targets, consume);
+  detail::with_distance_type(type, [&](auto d) { run_cpu_typed<decltype(d)>(sources, targets, consume); });
 }
 
 template <class Distance>
 void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
                                        const block_consumer& consume) {
-  const std::size_t columns = targets.empty() ? g.num_vertices : targets.size();
+  const graph::csr& solved = *g;
+  const std::size_t columns = targets.empty() ? solved.num_vertices : targets.size();
   const std::size_t k = mopts.batch_size ? mopts.batch_size : cpu_batch;
   std::vector<Distance> block;
   // A subset of targets: each member's whole row, from which the targets are picked.
   std::vector<std::vector<Distance>> rows_by_member(targets.empty() ? 0 : pool->size(),
-                                                    std::vector<Distance>(g.num_vertices));
+                                                    std::vector<Distance>(solved.num_vertices));
   // Every vertex of source's row into row (num_vertices entries), past the cutoff unreachable.
   auto solve_row = [&](unsigned member, vertex_t source, Distance* row) {
     if (phast)
       phast->cpu_row(member, source, opts.cutoff, row);
     else
-      detail::dijkstra_row(g, source, opts.cutoff, row);
+      detail::dijkstra_row(solved, source, type, opts.cutoff, row);
   };
   for (std::size_t first = 0; first < sources.size(); first += k) {
     const std::size_t rows = std::min(k, sources.size() - first);
@@ -216,7 +236,7 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
       }
     });
     distance_block b = detail::batch_block(
-        sources, first, rows, columns, g.kind,
+        sources, first, rows, columns, type,
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     detail::set_distances(b, block.data());
     consume(b);
@@ -225,27 +245,29 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
 
 double distance_table::at(std::size_t row, std::size_t column) const {
   const std::size_t i = row * columns + column;
-  if (kind == graph::weight_kind::integer)
-    return int_distances[i] == int_infinity ? std::numeric_limits<double>::infinity() : double(int_distances[i]);
-  return real_distances[i];
+  return detail::with_distance_type(type, [&](auto d) {
+    using D = decltype(d);
+    const D x = detail::distances_in<D>(*this)[i];
+    return x == detail::distance_limits<D>::infinity ? std::numeric_limits<double>::infinity() : double(x);
+  });
 }
 
 distance_table od_table(const graph::csr& g, const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
                         const options& opts, const many_source_options& mopts) {
   if (mopts.device_blocks) throw std::invalid_argument("od_table returns host memory; device_blocks must be false");
   distance_table t;
-  t.kind = g.kind;
   t.rows = sources.size();
   t.columns = targets.empty() ? g.num_vertices : targets.size();
   many_sources ms(g, opts, mopts);
-  if (g.kind == graph::weight_kind::integer)
-    t.int_distances.resize(t.rows * t.columns);
-  else
-    t.real_distances.resize(t.rows * t.columns);
-  ms.run(sources, targets, [&](const distance_block& b) {
-    const std::size_t cells = b.rows * b.columns, at = b.first_row * t.columns;
-    if (b.int_distances) std::copy(b.int_distances, b.int_distances + cells, t.int_distances.begin() + at);
-    if (b.real_distances) std::copy(b.real_distances, b.real_distances + cells, t.real_distances.begin() + at);
+  t.type = ms.type();
+  detail::with_distance_type(t.type, [&](auto d) {
+    using D = decltype(d);
+    auto& cells = detail::distances_in<D>(t);
+    cells.resize(t.rows * t.columns);
+    ms.run(sources, targets, [&](const distance_block& b) {
+      const D* rows = detail::distances_in<D>(b);
+      std::copy(rows, rows + b.rows * b.columns, cells.begin() + b.first_row * t.columns);
+    });
   });
   return t;
 }
@@ -254,8 +276,9 @@ namespace {
 
 template <class Distance>
 validation compare_row(const graph::csr& g, vertex_t source, const std::vector<vertex_t>& targets, const Distance* row) {
-  const result oracle = dijkstra(g, source);
-  const std::vector<Distance>& want = distances<Distance>(oracle);
+  detail::check_graph(g);
+  const result oracle = detail::dijkstra_typed(g, source, false, detail::type_of<Distance>());
+  const std::vector<Distance>& want = detail::distances_in<Distance>(oracle);
   validation v;
   std::ostringstream out;
   const std::size_t columns = targets.empty() ? g.num_vertices : targets.size();
@@ -283,8 +306,10 @@ validation validate_row(const graph::csr& g, vertex_t source, const std::vector<
                         const distance_block& block, std::size_t row) {
   if (block.on_device) throw std::invalid_argument("validate_row reads host blocks only");
   if (row >= block.rows) throw std::out_of_range("row " + std::to_string(row) + " of a block of " + std::to_string(block.rows));
-  if (block.kind == graph::weight_kind::integer) return compare_row(g, source, targets, block.int_distances + row * block.columns);
-  return compare_row(g, source, targets, block.real_distances + row * block.columns);
+  return detail::with_distance_type(block.type, [&](auto d) {
+    using D = decltype(d);
+    return compare_row(g, source, targets, detail::distances_in<D>(block) + row * block.columns);
+  });
 }
 
 }  // namespace deltasplit::sssp

@@ -14,6 +14,7 @@
 
 #include "deltasplit/graph/csr.hpp"
 #include "deltasplit/many_sources.hpp"
+#include "sssp/distance_policy.hpp"
 
 namespace deltasplit::sssp::detail {
 
@@ -51,27 +52,31 @@ class many_sources_engine {
 // The block of one batch: `rows` rows from sources[first] on, `columns` columns, the batch's
 // figures (distance_block); the distances are set by the caller (set_distances).
 inline distance_block batch_block(const std::vector<vertex_t>& sources, std::size_t first, std::size_t rows,
-                                  std::size_t columns, graph::weight_kind kind, double milliseconds,
+                                  std::size_t columns, distance_type type, double milliseconds,
                                   std::uint64_t iterations = 0, double delta = 0) {
   distance_block b;
   b.first_row = first;
   b.rows = rows;
   b.columns = columns;
   b.sources = sources.data() + first;
-  b.kind = kind;
+  b.type = type;
   b.milliseconds = milliseconds;
   b.iterations = iterations;
   b.delta = delta;
   return b;
 }
 
-// Points the block at its row-major distances: int_distances or real_distances by Distance.
+// The GPU engines' blocks: the 32-bit type of the graph's kind.
+inline distance_block batch_block(const std::vector<vertex_t>& sources, std::size_t first, std::size_t rows,
+                                  std::size_t columns, graph::weight_kind kind, double milliseconds,
+                                  std::uint64_t iterations = 0, double delta = 0) {
+  return batch_block(sources, first, rows, columns, narrow_type(kind), milliseconds, iterations, delta);
+}
+
+// Points the block at its row-major distances: the pointer of Distance's type.
 template <class Distance>
 void set_distances(distance_block& b, const Distance* rows) {
-  if constexpr (std::is_same_v<Distance, float>)
-    b.real_distances = rows;
-  else
-    b.int_distances = rows;
+  distances_in<Distance>(b) = rows;
 }
 
 // The batched delta-stepping engine: uploads g; throws std::runtime_error when no device can be

@@ -24,6 +24,7 @@
 #include "sssp/distance_policy.hpp"
 #include "sssp/hierarchy_file.hpp"
 #include "sssp/phast_engine.hpp"
+#include "sssp/shortest_path_tree.hpp"
 
 namespace deltasplit::sssp::detail {
 
@@ -48,16 +49,13 @@ void clear_beyond(typename Policy::distance* dist, vertex_t n, double cutoff) {
     if (dist[v] > limit) dist[v] = Policy::infinity;
 }
 
-// A shortest-path tree from exact distances, on the original graph: v's parent is a u whose arc is
-// tight (dist[u] + w == dist[v]). Vertices with a tight arc from a strictly closer u take the
-// smallest such u; the rest (reached only over zero-weight arcs from equally far vertices) are
-// taken breadth-first from the vertices already placed, so parent links never form a cycle. O(n + m)
-// whatever the zero-weight chains.
+// A shortest-path tree from PHAST's distances on the original graph (shortest_path_tree.hpp), an
+// arc tight exactly for integer distances, within the validator's relative 1e-5 for real ones.
 template <class Policy>
-void tree_from_distances(const csr_view& g, const Policy& policy, vertex_t source,
-                         const typename Policy::distance* dist, vertex_t* parent) {
+void tree_from_sweep(const csr_view& g, const Policy& policy, vertex_t source, const typename Policy::distance* dist,
+                     vertex_t* parent) {
   using distance = typename Policy::distance;
-  auto tight = [&](distance du, edge_t arc, vertex_t v) {
+  tree_from_distances(g, source, dist, Policy::infinity, parent, [&](distance du, edge_t arc, vertex_t v) {
     distance sum;
     if (!policy.extend(du, arc, sum)) return false;
     if constexpr (std::is_same_v<distance, float>) {
@@ -66,35 +64,7 @@ void tree_from_distances(const csr_view& g, const Policy& policy, vertex_t sourc
     } else {
       return sum == dist[v];
     }
-  };
-  const vertex_t n = g.num_vertices;
-  std::vector<std::uint8_t> placed(n, 0);
-  std::fill(parent, parent + n, graph::invalid_vertex);
-  placed[source] = 1;
-  for (vertex_t u = 0; u < n; ++u) {
-    if (dist[u] == Policy::infinity) continue;
-    for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
-      const vertex_t v = g.targets[a];
-      if (v != source && dist[v] > dist[u] && tight(dist[u], a, v)) {
-        parent[v] = std::min(parent[v], u);
-        placed[v] = 1;
-      }
-    }
-  }
-  std::vector<vertex_t> queue;
-  for (vertex_t v = 0; v < n; ++v)
-    if (placed[v]) queue.push_back(v);
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const vertex_t u = queue[head];
-    for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
-      const vertex_t v = g.targets[a];
-      if (!placed[v] && tight(dist[u], a, v)) {
-        placed[v] = 1;
-        parent[v] = u;
-        queue.push_back(v);
-      }
-    }
-  }
+  });
 }
 
 // The hierarchy of g: from opts.hierarchy_file when it exists, else contracted here (and written
@@ -141,7 +111,13 @@ namespace {
 
 template <class Weight>
 struct typed_sweep final : phast::sweep {
-  using policy = std::conditional_t<std::is_same_v<Weight, float>, real_distances, int_distances>;
+  using policy = distance_policy<Weight, Weight>;
+  static const Weight* weights_of(const csr_view& g) {
+    if constexpr (std::is_same_v<Weight, float>)
+      return g.real_weights.data();
+    else
+      return g.int_weights.data();
+  }
 
   typed_sweep(const csr_view& graph, const options& opts, bool on_gpu)
       : g(graph), ch(obtain_hierarchy<Weight>(graph, opts, loaded)) {
@@ -163,7 +139,7 @@ struct typed_sweep final : phast::sweep {
     statistics st;
     st.milliseconds = ms_since(start);
     clear_beyond<policy>(dist, g.num_vertices, opts.cutoff);
-    if (out.predecessors) tree_from_distances(g, policy(g), source, dist, out.predecessors);
+    if (out.predecessors) tree_from_sweep(g, policy(weights_of(g)), source, dist, out.predecessors);
     st.strategy = "phast";
     st.device = "cpu (1 thread)";
     st.iterations = ch.num_levels();
@@ -195,6 +171,14 @@ struct typed_sweep final : phast::sweep {
 phast::phast(const csr_view& g, const options& opts, bool gpu) {
   if (g.space != memory_space::host)
     throw std::invalid_argument("strategy 'phast' contracts the graph on the host; it cannot read a graph in device memory");
+  const distance_type type = distance_type_for(g, opts.real_type);
+  if (is_wide(type))
+    throw std::invalid_argument(std::string("strategy 'phast' computes uint32 and float32 distances in this version; "
+                                            "this graph's distances are ") +
+                                distance_type_name(type) +
+                                (g.kind == graph::weight_kind::real
+                                     ? " (ask for float32 distances: options::real_type, --precision single)"
+                                     : " (its paths may pass 2^32 - 2)"));
   const auto start = std::chrono::steady_clock::now();
   if (g.kind == graph::weight_kind::integer)
     sweep_ = std::make_unique<typed_sweep<std::uint32_t>>(g, opts, gpu);

@@ -8,6 +8,11 @@
 // with device gpu is a contradiction and throws. phast (sssp/phast.hpp) contracts the graph when
 // the solver is built and sweeps on the GPU under the same rule as the GPU strategies, else on the
 // CPU; the solver's side (GPU or CPU) is fixed when it is built.
+//
+// Distance types (sssp.hpp): the type is fixed when the solver is built (distance_type_for). A
+// 64-bit type runs the CPU solvers: a GPU strategy then runs CPU delta-stepping (stats.note says
+// why), and device gpu is std::invalid_argument. float32 on double weights solves on a copy of the
+// weights rounded to float (what the GPU engine and PHAST read), made once per solver.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -16,6 +21,8 @@
 
 #include "deltasplit/sssp.hpp"
 #include "sssp/delta_stepping_cpu.hpp"
+#include "sssp/dijkstra.hpp"
+#include "sssp/distance_policy.hpp"
 #include "sssp/gpu_engine.hpp"
 #include "sssp/graph_check.hpp"
 #include "sssp/phast.hpp"
@@ -26,8 +33,10 @@ bool gpu_available(std::string* why_not) { return detail::cuda_device_usable(why
 
 struct solver::impl {
   impl(const csr_view& graph, const options& o) : g(graph), opts(o) {}
-  csr_view g;
+  csr_view g;  // the caller's graph, or its weights narrowed to float (narrowed)
   options opts;
+  distance_type type = distance_type::uint32;
+  std::vector<float> narrowed;
   bool gpu_side = false;  // the solver runs on the GPU (fixed when built)
   std::unique_ptr<detail::gpu_engine> gpu;
   std::unique_ptr<detail::delta_stepping_cpu> cpu;
@@ -39,8 +48,11 @@ csr_view::csr_view(const graph::csr& g)
       offsets(g.offsets),
       targets(g.targets),
       kind(g.kind),
+      width(g.width),
       int_weights(g.int_weights),
       real_weights(g.real_weights),
+      uint64_weights(g.uint64_weights),
+      float64_weights(g.float64_weights),
       one_based(g.origin.one_based),
       symmetric(g.origin.symmetric) {}
 
@@ -60,8 +72,12 @@ void check_options(const options& o) {
     throw std::invalid_argument("the block-by-block light phase needs a cluster of at least 4 blocks, not 1");
   if (std::isnan(o.cutoff) || o.cutoff < 0)
     throw std::invalid_argument("the distance cutoff must be >= 0 (or +inf for none); got " + std::to_string(o.cutoff));
+  if (o.real_type != distance_type::float32 && o.real_type != distance_type::float64)
+    throw std::invalid_argument("options::real_type must be float32 or float64");
   detail::check_hierarchy_file(o);  // a hierarchy file goes with strategy phast only
 }
+
+const char* const wide_on_cpu = "64-bit distances run on the CPU in this version";
 
 // Vertices past the cutoff become unreachable (CPU results; the GPU engine does this on the device).
 template <class Distance>
@@ -80,12 +96,32 @@ void copy_out(const std::vector<T>& from, T* to) {
 }
 }  // namespace
 
+namespace detail {
+
+csr_view narrow_weights(const csr_view& g, std::vector<float>& storage) {
+  storage.resize(g.float64_weights.size());
+  for (std::size_t e = 0; e < storage.size(); ++e) storage[e] = static_cast<float>(g.float64_weights[e]);
+  csr_view v = g;
+  v.width = graph::weight_width::narrow;
+  v.float64_weights = {};
+  v.real_weights = span<float>(storage.data(), storage.size());
+  return v;
+}
+
+}  // namespace detail
+
 solver::solver(const graph::csr& g, const options& opts) : solver(csr_view(g), opts) {}
 
-solver::solver(const csr_view& g, const options& opts) : impl_(std::make_unique<impl>(g, opts)) {
+solver::solver(const csr_view& view, const options& opts) : impl_(std::make_unique<impl>(view, opts)) {
   check_options(opts);
-  const bool device_graph = g.space == memory_space::device;
-  if (!device_graph) detail::check_graph(g);  // a device view is checked on the device by the engine
+  const bool device_graph = view.space == memory_space::device;
+  if (!device_graph) detail::check_graph(view);  // a device view is checked on the device by the engine
+  if (device_graph && view.kind == graph::weight_kind::real && opts.real_type != distance_type::float32)
+    throw std::invalid_argument("a graph in device memory is solved on the GPU, in float32 for real weights: "
+                                "set options::real_type to float32");
+  const distance_type type = impl_->type = distance_type_for(view, opts.real_type);
+  if (type == distance_type::float32 && view.wide()) impl_->g = detail::narrow_weights(view, impl_->narrowed);
+  const csr_view& g = impl_->g;
   if (opts.how == strategy::phast) {
     std::string why_not;
     impl_->gpu_side = opts.device != device_kind::cpu && gpu_available(&why_not);
@@ -101,7 +137,16 @@ solver::solver(const csr_view& g, const options& opts) : impl_(std::make_unique<
     if (device_graph)
       throw std::invalid_argument(std::string("strategy '") + strategy_name(opts.how) +
                                   "' runs on the CPU; it cannot read a graph in device memory");
-    if (opts.how == strategy::delta_stepping_cpu) impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(g, opts.threads);
+    if (opts.how == strategy::delta_stepping_cpu) impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(g, opts.threads, detail::cpu_tuning{}, opts.real_type);
+    return;
+  }
+  if (is_wide(type)) {
+    if (opts.device == device_kind::gpu)
+      throw std::invalid_argument(std::string("strategy '") + strategy_name(opts.how) + "' with device gpu: this graph's " +
+                                  "distances are " + distance_type_name(type) + ", and " + wide_on_cpu +
+                                  (view.kind == graph::weight_kind::real ? " (float32 runs on the GPU: --precision single)"
+                                                                          : ""));
+    impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(g, opts.threads, detail::cpu_tuning{}, opts.real_type);
     return;
   }
   std::string why_not;
@@ -113,10 +158,11 @@ solver::solver(const csr_view& g, const options& opts) : impl_(std::make_unique<
   if (opts.device == device_kind::gpu && !usable)
     throw std::runtime_error(std::string("strategy '") + strategy_name(opts.how) + "' needs a GPU: " + why_not);
   impl_->gpu_side = usable;
+  detail::require_narrow(g, "the GPU engine");
   if (usable)
     impl_->gpu = detail::make_gpu_engine(g, opts);
   else
-    impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(g, opts.threads);
+    impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(g, opts.threads, detail::cpu_tuning{}, opts.real_type);
 }
 
 solver::~solver() = default;
@@ -126,8 +172,8 @@ solver& solver::operator=(solver&&) noexcept = default;
 void solver::set_options(const options& o) {
   check_options(o);
   const options& was = impl_->opts;
-  if (o.device != was.device || o.stream != was.stream || o.threads != was.threads)
-    throw std::invalid_argument("set_options: device, stream and threads are fixed when a solver is built");
+  if (o.device != was.device || o.stream != was.stream || o.threads != was.threads || o.real_type != was.real_type)
+    throw std::invalid_argument("set_options: device, stream, threads and real_type are fixed when a solver is built");
   const bool gpu_side = impl_->gpu_side;
   if (gpu_side && !runs_on_gpu(o.how))
     throw std::invalid_argument(std::string("set_options: this solver runs on the GPU; strategy '") +
@@ -138,7 +184,7 @@ void solver::set_options(const options& o) {
     impl_->phast = std::make_unique<detail::phast>(impl_->g, o, gpu_side);
   if (gpu_side && is_gpu_strategy(o.how) && !impl_->gpu) impl_->gpu = detail::make_gpu_engine(impl_->g, o);
   if (!gpu_side && o.how != strategy::dijkstra && o.how != strategy::phast && !impl_->cpu)
-    impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(impl_->g, o.threads);
+    impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(impl_->g, o.threads, detail::cpu_tuning{}, o.real_type);
   impl_->opts = o;
 }
 
@@ -149,15 +195,14 @@ result solver::run(vertex_t source) {
   const csr_view& g = impl_->g;
   detail::check_source(g, source);
   result r;
-  r.kind = g.kind;
+  r.type = impl_->type;
   output_buffers out;
-  if (g.kind == graph::weight_kind::integer) {
-    r.int_distances.resize(g.num_vertices);
-    out.int_distances = r.int_distances.data();
-  } else {
-    r.real_distances.resize(g.num_vertices);
-    out.real_distances = r.real_distances.data();
-  }
+  detail::with_distance_type(r.type, [&](auto d) {
+    using D = decltype(d);
+    auto& dist = detail::distances_in<D>(r);
+    dist.resize(g.num_vertices);
+    detail::distances_in<D>(out) = dist.data();
+  });
   if (impl_->opts.predecessors) {
     r.predecessors.resize(g.num_vertices);
     out.predecessors = r.predecessors.data();
@@ -170,30 +215,40 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
   const csr_view& g = impl_->g;
   const options& o = impl_->opts;
   detail::check_source(g, source);
-  const bool integer = g.kind == graph::weight_kind::integer;
-  if (g.num_vertices && (integer ? out.int_distances == nullptr : out.real_distances == nullptr))
-    throw std::invalid_argument(std::string("run_into: the graph has ") + (integer ? "integer" : "real") +
-                                " weights; output_buffers." + (integer ? "int_distances" : "real_distances") +
-                                " must point to " + std::to_string(g.num_vertices) + " entries");
-  if (o.how == strategy::phast) return impl_->phast->run_into(source, o, out);
+  const distance_type type = impl_->type;
+  const bool missing = detail::with_distance_type(type, [&](auto d) {
+    return detail::distances_in<decltype(d)>(out) == nullptr;
+  });
+  if (g.num_vertices && missing) {
+    static const char* const field[] = {"int_distances", "uint64_distances", "real_distances", "float64_distances"};
+    throw std::invalid_argument(std::string("run_into: this solver's distances are ") + distance_type_name(type) +
+                                "; output_buffers." + field[static_cast<int>(type)] + " must point to " +
+                                std::to_string(g.num_vertices) + " entries");
+  }
+  if (o.how == strategy::phast) {
+    statistics st = impl_->phast->run_into(source, o, out);
+    st.distance_type = distance_type_name(type);
+    return st;
+  }
   if (impl_->gpu) {
     statistics st = impl_->gpu->run_into(source, o, out);
     if (st.strategy.empty()) st.strategy = strategy_name(o.how);
     if (st.device.empty()) st.device = impl_->gpu->device_name();
+    st.distance_type = distance_type_name(type);
     return st;
   }
   if (out.space == memory_space::device)
     throw std::invalid_argument("run_into: output buffers in device memory need the GPU solver; this one runs on the CPU");
   const bool tree = out.predecessors != nullptr;
-  result r = o.how == strategy::dijkstra ? dijkstra(g, source, tree) : impl_->cpu->run(source, o.delta, tree, o.cutoff);
-  if (integer) {
-    clear_beyond(r.int_distances, r.predecessors, o.cutoff, int_infinity);
-    copy_out(r.int_distances, out.int_distances);
-  } else {
-    clear_beyond(r.real_distances, r.predecessors, o.cutoff, std::numeric_limits<float>::infinity());
-    copy_out(r.real_distances, out.real_distances);
-  }
+  result r = o.how == strategy::dijkstra ? detail::dijkstra_typed(g, source, tree, type)
+                                         : impl_->cpu->run(source, o.delta, tree, o.cutoff);
+  detail::with_distance_type(type, [&](auto d) {
+    using D = decltype(d);
+    clear_beyond(detail::distances_in<D>(r), r.predecessors, o.cutoff, detail::distance_limits<D>::infinity);
+    copy_out(detail::distances_in<D>(r), detail::distances_in<D>(out));
+  });
   if (tree) copy_out(r.predecessors, out.predecessors);
+  if (is_wide(type) && is_gpu_strategy(o.how)) r.stats.note = wide_on_cpu;
   return r.stats;
 }
 

@@ -1,10 +1,11 @@
 // The verifier beside every solver (GAPBS style): distances against Dijkstra, and the
 // predecessor tree checked edge by edge and for being rooted at the source.
 //
-// Integer distances must match exactly. Real distances are compared with a relative tolerance of
-// real_tolerance: the CPU solvers reproduce Dijkstra's float sums bit for bit (distance_policy.hpp),
-// but a GPU strategy may legitimately add in another association (e.g. fused or reordered
-// arithmetic), and a few ulps of difference are not a wrong answer.
+// Dijkstra runs in the result's type. Integer and float64 distances must match exactly (only the
+// CPU solvers compute float64, and they reproduce Dijkstra's sums bit for bit: distance_policy.hpp).
+// float32 distances are compared with a relative tolerance of real_tolerance: a GPU strategy may
+// legitimately add in another association (e.g. fused or reordered arithmetic), and a few ulps of
+// difference are not a wrong answer.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -24,12 +25,18 @@ namespace {
 constexpr double real_tolerance = 1e-5;
 constexpr std::uint64_t differences_reported = 5;
 
-template <class Distance>
-bool same_distance(Distance a, Distance b) {
-  if constexpr (std::is_integral_v<Distance>) {
+// Distances of the same kind, possibly of two widths (a result against an oracle of another).
+template <class A, class B>
+bool same_distance(A a, B b) {
+  const bool a_reached = a != detail::distance_limits<A>::infinity, b_reached = b != detail::distance_limits<B>::infinity;
+  if (!a_reached || !b_reached) return a_reached == b_reached;
+  if constexpr (std::is_integral_v<A> != std::is_integral_v<B>) {
+    return false;  // shape_ok refuses results of the other kind first
+  } else if constexpr (std::is_integral_v<A>) {
+    return std::uint64_t{a} == std::uint64_t{b};
+  } else if constexpr (std::is_same_v<A, double> && std::is_same_v<B, double>) {
     return a == b;
   } else {
-    if (std::isinf(a) || std::isinf(b)) return a == b;
     return std::fabs(double{a} - double{b}) <= real_tolerance * std::max(std::fabs(double{a}), std::fabs(double{b}));
   }
 }
@@ -59,18 +66,25 @@ class report {
   std::ostringstream out_;
 };
 
-std::string show(double d) {
-  if (std::isinf(d)) return "inf";
-  std::ostringstream s;
-  s.precision(9);
-  s << d;
-  return s.str();
+// A distance as text: integers in full, reals to their type's round-trip precision.
+template <class Distance>
+std::string show(Distance d) {
+  if (d == detail::distance_limits<Distance>::infinity) return "inf";
+  if constexpr (std::is_integral_v<Distance>) {
+    return std::to_string(d);
+  } else {
+    std::ostringstream s;
+    s.precision(std::is_same_v<Distance, float> ? 9 : 17);
+    s << d;
+    return s.str();
+  }
 }
 
 bool shape_ok(const csr_view& g, const result& r, report& rep) {
-  if (r.kind != g.kind) {
-    rep.fail("result holds " + std::string(r.kind == graph::weight_kind::integer ? "integer" : "real") +
-             " distances for a graph with the other kind of weights");
+  try {
+    detail::check_distance_type(g, r.type);
+  } catch (const std::invalid_argument& e) {
+    rep.fail(std::string("result holds ") + e.what());
     return false;
   }
   if (r.size() != g.num_vertices) {
@@ -83,7 +97,7 @@ bool shape_ok(const csr_view& g, const result& r, report& rep) {
 template <class Policy>
 void check_tree(const csr_view& g, vertex_t source, const result& r, const Policy& policy, report& rep) {
   using distance = typename Policy::distance;
-  const std::vector<distance>& dist = Policy::of(r);
+  const std::vector<distance>& dist = detail::distances_in<distance>(r);
   const std::vector<vertex_t>& parent = r.predecessors;
   if (parent.size() != g.num_vertices) {
     rep.fail("result has " + std::to_string(parent.size()) + " predecessors for " + std::to_string(g.num_vertices) +
@@ -111,7 +125,7 @@ void check_tree(const csr_view& g, vertex_t source, const result& r, const Polic
       rep.add(v, "reached but has no predecessor");
     } else if (!tight[v]) {
       rep.add(v, "no arc from predecessor " + std::to_string(g.external_id(parent[v])) + " with distance " +
-                     show(double(dist[parent[v]])) + " explains distance " + show(double(dist[v])));
+                     show(dist[parent[v]]) + " explains distance " + show(dist[v]));
     }
   }
   if (!rep.clean()) return;
@@ -143,12 +157,14 @@ validation check_predecessors(const csr_view& g, vertex_t source, const result& 
   detail::check_graph(g);
   detail::check_source(g, source);
   report rep(g);
-  if (shape_ok(g, r, rep)) detail::with_distances(g, [&](const auto& policy) { check_tree(g, source, r, policy, rep); });
+  if (shape_ok(g, r, rep))
+    detail::with_distances(g, r.type, [&](const auto& policy) { check_tree(g, source, r, policy, rep); });
   return rep.done();
 }
 
 validation validate(const csr_view& g, vertex_t source, const result& r) {
-  return validate(g, source, r, dijkstra(g, source, false));
+  const bool real = g.kind == graph::weight_kind::real;
+  return validate(g, source, r, dijkstra(g, source, false, real ? r.type : distance_type::float64));
 }
 
 validation validate(const csr_view& g, vertex_t source, const result& r, const result& oracle) {
@@ -157,13 +173,15 @@ validation validate(const csr_view& g, vertex_t source, const result& r, const r
   report rep(g);
   if (!shape_ok(g, oracle, rep)) return rep.done();
   if (!shape_ok(g, r, rep)) return rep.done();
-  detail::with_distances(g, [&](const auto& policy) {
-    using P = std::decay_t<decltype(policy)>;
-    const auto& expected = P::of(oracle);
-    const auto& got = P::of(r);
-    for (vertex_t v = 0; v < g.num_vertices; ++v)
-      if (!same_distance(got[v], expected[v]))
-        rep.add(v, "distance " + show(double(got[v])) + ", Dijkstra says " + show(double(expected[v])));
+  detail::with_distances(g, r.type, [&](const auto& policy) {
+    using D = typename std::decay_t<decltype(policy)>::distance;
+    const auto& got = detail::distances_in<D>(r);
+    detail::with_distance_type(oracle.type, [&](auto oracle_type) {
+      const auto& expected = detail::distances_in<decltype(oracle_type)>(oracle);
+      for (vertex_t v = 0; v < g.num_vertices; ++v)
+        if (!same_distance(got[v], expected[v]))
+          rep.add(v, "distance " + show(got[v]) + ", Dijkstra says " + show(expected[v]));
+    });
     if (rep.clean() && !r.predecessors.empty()) check_tree(g, source, r, policy, rep);
   });
   return rep.done();

@@ -163,7 +163,7 @@ TEST_F(Cli, SeveralSourcesWriteOneBlockEach) {
   EXPECT_EQ(lines[40], "# source 7");
   EXPECT_EQ(lines[47], "7 0");
   EXPECT_EQ(lines[80], "# source 39");
-  EXPECT_EQ(lines_of(o.out).size(), 3u + 1 + 3 + 1);  // graph, solver, built, header, 3 sources, median
+  EXPECT_EQ(lines_of(o.out).size(), 4u + 1 + 3 + 1);  // graph, solver, distances, built, header, 3 sources, median
 }
 
 TEST_F(Cli, PredecessorsFormATreeAndTargetPrintsThePath) {
@@ -325,11 +325,19 @@ TEST_F(Cli, MissingAndMalformedFiles) {
   EXPECT_TRUE(contains(o.err, "bad.gr:3")) << o.err;
 }
 
-TEST_F(Cli, OverflowIsAnError) {
+// Integer distances past 2^32 - 2 are uint64, not an error; only past 2^64 - 2 is a distance an
+// overflow (edge lists carry the uint64 weights that take a path there).
+TEST_F(Cli, OverflowOnlyPast64Bits) {
   std::string gr = write("big.gr", "p sp 3 2\na 1 2 4000000000\na 2 3 4000000000\n");
-  outcome o = run("sssp " + gr + " --source 1 --device cpu");
+  outcome fits = run("sssp " + gr + " --source 1 --device cpu -o -");
+  EXPECT_EQ(fits.status, 0) << fits.err;
+  EXPECT_TRUE(contains(fits.out, "3 8000000000")) << fits.out;
+  // A chain of 2050 arcs of 2^53 - 1 (uint64 weights): the last vertices lie past 2^64 - 2.
+  std::string chain;
+  for (int i = 0; i < 2050; ++i) chain += std::to_string(i) + " " + std::to_string(i + 1) + " 9007199254740991\n";
+  outcome o = run("sssp " + write("chain.edges", chain) + " --source 0 --device cpu");
   EXPECT_EQ(o.status, 1);
-  EXPECT_TRUE(contains(o.err, "exceeds")) << o.err;
+  EXPECT_TRUE(contains(o.err, "exceeds 2^64 - 2")) << o.err;
 }
 
 TEST_F(Cli, ExistingOutputsNeedForceAndTheInputIsNeverReplaced) {
@@ -636,6 +644,14 @@ npy_file read_npy(const std::string& path) {
   return f;
 }
 
+// The data of a .npy file as values of T (as many whole values as its bytes hold).
+template <class T>
+std::vector<T> npy_values(const npy_file& f) {
+  std::vector<T> out((f.bytes.size() - f.data_offset) / sizeof(T));
+  std::memcpy(out.data(), f.bytes.data() + f.data_offset, out.size() * sizeof(T));
+  return out;
+}
+
 }  // namespace
 
 TEST_F(Cli, MatrixNpyFromASourceFileWithTargets) {
@@ -674,19 +690,49 @@ TEST_F(Cli, MatrixNpyFromASourceFileWithTargets) {
   EXPECT_TRUE(contains(run("sssp --help").out, "OUT.sources.txt")) << "the help names them as the code does";
 }
 
-TEST_F(Cli, MatrixOfRealWeightsIsFloat32WithInfinity) {
-  std::string mtx = write("r.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 2\n1 2 0.5\n2 3 0.25\n");
+// Real weights: float64 by default (0.1 + 0.2 is 0.30000000000000004), float32 with --precision
+// single; inf for unreachable.
+TEST_F(Cli, MatrixOfRealWeightsIsFloat64OrFloat32WithInfinity) {
+  std::string mtx = write("r.mtx", "%%MatrixMarket matrix coordinate real general\n4 4 2\n1 2 0.1\n2 3 0.2\n");
   outcome o = run("sssp " + mtx + " --source 1,4 --matrix " + path("r.npy"));
   ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "distances   float64")) << o.out;
   npy_file f = read_npy(path("r.npy"));
-  EXPECT_EQ(f.descr, "<f4");
+  EXPECT_EQ(f.descr, "<f8");
   EXPECT_EQ(f.shape, "2, 4");
-  ASSERT_EQ(f.bytes.size(), f.data_offset + 8 * 4);
-  std::vector<float> values(8);
-  std::memcpy(values.data(), f.bytes.data() + f.data_offset, 32);
-  const float inf = std::numeric_limits<float>::infinity();
-  EXPECT_EQ(values, (std::vector<float>{0, 0.5f, 0.75f, inf, inf, inf, inf, 0}));
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> values = npy_values<double>(f);
+  EXPECT_EQ(values, (std::vector<double>{0, 0.1, 0.1 + 0.2, inf, inf, inf, inf, 0}));
+  EXPECT_EQ(values.at(2), 0.30000000000000004);
   EXPECT_EQ(lines_of(slurp(path("r.targets.txt"))).size(), 4u);
+  outcome single = run("sssp " + mtx + " --source 1,4 --precision single --matrix " + path("s.npy"));
+  ASSERT_EQ(single.status, 0) << single.err;
+  npy_file s = read_npy(path("s.npy"));
+  EXPECT_EQ(s.descr, "<f4");
+  const float finf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(npy_values<float>(s), (std::vector<float>{0, 0.1f, 0.1f + 0.2f, finf, finf, finf, finf, 0}));
+  EXPECT_EQ(run("sssp " + mtx + " --precision half").status, 2);
+}
+
+// Integer paths past 2^32 - 2: uint64 distances in the summary, the output, the JSON and the matrix.
+TEST_F(Cli, IntegerPathsPast32BitsAreUint64) {
+  std::string mtx = write("i.mtx", "%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 4000000000\n"
+                                   "2 3 4000000000\n");
+  outcome o = run("sssp " + mtx + " --source 1 --validate --output " + path("d.txt") + " --json " + path("s.json"));
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(contains(o.out, "distances   uint64")) << o.out;
+  EXPECT_TRUE(contains(o.out, "validation  ok")) << o.out;
+  EXPECT_EQ(lines_of(slurp(path("d.txt"))), (std::vector<std::string>{"1 0", "2 4000000000", "3 8000000000"}));
+  EXPECT_TRUE(contains(slurp(path("s.json")), "\"distance_type\": \"uint64\"")) << slurp(path("s.json"));
+  outcome m = run("sssp " + mtx + " --source 1,3 --matrix " + path("m.npy"));
+  ASSERT_EQ(m.status, 0) << m.err;
+  npy_file f = read_npy(path("m.npy"));
+  EXPECT_EQ(f.descr, "<u8");
+  const std::uint64_t none = ~std::uint64_t{0};
+  EXPECT_EQ(npy_values<std::uint64_t>(f), (std::vector<std::uint64_t>{0, 4000000000ull, 8000000000ull, none, none, 0}));
+  outcome gpu = run("sssp " + mtx + " --device gpu");
+  EXPECT_EQ(gpu.status, 1);
+  EXPECT_TRUE(contains(gpu.err, "64-bit distances run on the CPU")) << gpu.err;
 }
 
 TEST_F(Cli, MatrixRefusesToOverwriteAndNamesBadSourceFileLines) {

@@ -77,8 +77,9 @@ TEST(GraphDatasets, ChicagoRegional) {
   EXPECT_EQ(g.num_vertices, 12982u);
   EXPECT_EQ(g.origin.entries_read, 39018u);
   EXPECT_EQ(g.kind, weight_kind::real);
+  EXPECT_TRUE(g.wide());  // Matrix Market `real` is read as double
   EXPECT_FALSE(g.origin.symmetric);
-  for (float w : g.real_weights) ASSERT_TRUE(std::isfinite(w) && w >= 0);
+  for (double w : g.float64_weights) ASSERT_TRUE(std::isfinite(w) && w >= 0);
 }
 
 TEST(GraphDatasets, SocSlashdot0902) {

@@ -47,9 +47,14 @@ TEST(GraphEdgeList, IntegerAndRealWeightColumns) {
   EXPECT_FALSE(g.origin.weights_generated);
   csr r = read_graph(dir.write("r.txt", "0 1 5\n1 0 0.25\n1 2 1e-3\n"));
   ASSERT_EQ(r.kind, weight_kind::real);
-  EXPECT_EQ(arcs_of(r), (std::vector<arc>{{0, 1, 5}, {1, 0, 0.25}, {1, 2, double(1e-3f)}}));
-  csr big = read_graph(dir.write("b.txt", "0 1 4294967296\n"));
-  EXPECT_EQ(big.kind, weight_kind::real) << "an integer past 32 bits makes the weights real";
+  EXPECT_TRUE(r.wide()) << "real weights are read as double";
+  EXPECT_EQ(arcs_of(r), (std::vector<arc>{{0, 1, 5}, {1, 0, 0.25}, {1, 2, 1e-3}}));
+  csr big = read_graph(dir.write("b.txt", "0 1 4294967296\n1 0 9007199254740991\n"));
+  EXPECT_EQ(big.kind, weight_kind::integer) << "integers past 32 bits stay integers, 64-bit";
+  ASSERT_TRUE(big.wide());
+  EXPECT_EQ(big.uint64_weights, (std::vector<std::uint64_t>{4294967296ull, 9007199254740991ull}));
+  csr past = read_graph(dir.write("p.txt", "0 1 9007199254740993\n"));
+  EXPECT_EQ(past.kind, weight_kind::real) << "past 2^53 a double no longer holds every integer";
 }
 
 TEST(GraphEdgeList, NodesCommentKeepsIsolatedTailVertices) {
@@ -80,7 +85,7 @@ TEST(GraphEdgeList, ParallelChunksMatchSequentialParse) {
   ASSERT_EQ(b.kind, weight_kind::real);
   EXPECT_EQ(a.offsets, b.offsets);
   EXPECT_EQ(a.targets, b.targets);
-  EXPECT_EQ(a.real_weights, b.real_weights);
+  EXPECT_EQ(a.float64_weights, b.float64_weights);
   // A line with a missing weight column far into the file.
   std::size_t at = text.find('\n', text.size() * 2 / 3) + 1;
   std::uint64_t line = 1 + std::count(text.begin(), text.begin() + at, '\n');

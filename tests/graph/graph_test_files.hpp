@@ -50,8 +50,7 @@ inline std::vector<arc> arcs_of(const deltasplit::graph::csr& g) {
   std::vector<arc> out;
   for (deltasplit::graph::vertex_t u = 0; u < g.num_vertices; ++u)
     for (auto e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
-      out.push_back({u, g.targets[e],
-                     g.kind == deltasplit::graph::weight_kind::integer ? double(g.int_weights[e]) : double(g.real_weights[e])});
+      out.push_back({u, g.targets[e], g.weight(e)});
   return out;
 }
 
@@ -62,13 +61,12 @@ inline void expect_clean_csr(const deltasplit::graph::csr& g) {
   ASSERT_EQ(g.offsets.size(), std::size_t{g.num_vertices} + 1);
   ASSERT_EQ(g.offsets.front(), 0u);
   ASSERT_EQ(g.offsets.back(), g.num_arcs());
-  if (g.kind == weight_kind::integer) {
-    ASSERT_EQ(g.int_weights.size(), g.num_arcs());
-    ASSERT_TRUE(g.real_weights.empty());
-  } else {
-    ASSERT_EQ(g.real_weights.size(), g.num_arcs());
-    ASSERT_TRUE(g.int_weights.empty());
-  }
+  // Exactly one weight array, the one of the graph's kind and width.
+  const bool integer = g.kind == weight_kind::integer, wide = g.wide();
+  ASSERT_EQ(g.int_weights.size(), integer && !wide ? g.num_arcs() : 0u);
+  ASSERT_EQ(g.real_weights.size(), !integer && !wide ? g.num_arcs() : 0u);
+  ASSERT_EQ(g.uint64_weights.size(), integer && wide ? g.num_arcs() : 0u);
+  ASSERT_EQ(g.float64_weights.size(), !integer && wide ? g.num_arcs() : 0u);
   std::uint64_t bad = 0;
   for (deltasplit::graph::vertex_t u = 0; u < g.num_vertices; ++u) {
     ASSERT_LE(g.offsets[u], g.offsets[u + 1]);

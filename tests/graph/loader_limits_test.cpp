@@ -192,7 +192,7 @@ TEST(GraphLoaderLimits, RealWeightsStayRealThroughAnEdgeList) {
   write_graph(g, dir.file("r.edges"));
   csr back = read_graph(dir.file("r.edges"));
   EXPECT_EQ(back.kind, weight_kind::real);
-  EXPECT_EQ(back.real_weights, g.real_weights);
+  EXPECT_EQ(back.float64_weights, g.float64_weights);
   EXPECT_EQ(back.offsets, g.offsets);
   // A file without the comment keeps the documented rule: integral values are integers.
   EXPECT_EQ(read_graph(dir.write("i.edges", "0 1 1.0\n")).kind, weight_kind::integer);

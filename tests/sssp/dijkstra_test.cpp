@@ -79,26 +79,39 @@ TEST(Dijkstra, DistanceUpToTheLimitIsExact) {
   EXPECT_EQ(r.int_distances[2], 4294967294u);
 }
 
-TEST(Dijkstra, DistanceBeyondTheLimitThrows) {
+TEST(Dijkstra, DistancesPast32BitsAreUint64) {
   csr g = make_csr(4, {{0, 1, 2147483647}, {1, 2, 2147483648.0}, {2, 3, 1}});
-  EXPECT_THROW(ds::dijkstra(g, 0), ds::distance_overflow);
+  ds::result r = ds::dijkstra(g, 0);
+  ASSERT_EQ(r.type, ds::distance_type::uint64);
+  EXPECT_EQ(r.uint64_distances, (std::vector<std::uint64_t>{0, 2147483647, 4294967295ull, 4294967296ull}));
+  EXPECT_EQ(r.stats.distance_type, "uint64");
+}
+
+TEST(Dijkstra, DistanceBeyond64BitsThrows) {
+  const double half = 9223372036854775808.0;  // 2^63: two arcs make 2^64, past 2^64 - 2
+  csr g = make_csr(3, {{0, 1, half}, {1, 2, half}}, weight_kind::integer, true);
   try {
     ds::dijkstra(g, 0);
+    ADD_FAILURE() << "no overflow";
   } catch (const ds::distance_overflow& e) {
     EXPECT_NE(std::string(e.what()).find("vertex 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("2^64 - 2"), std::string::npos) << e.what();
   }
 }
 
 TEST(Dijkstra, LongCandidateThatIsNotShortestIsNoOverflow) {
   csr g = make_csr(3, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}, {0, 2, 7}});
   ds::result r = ds::dijkstra(g, 0);
-  EXPECT_EQ(r.int_distances[2], 7u);
-  EXPECT_EQ(r.int_distances[1], 4000000000u);
+  EXPECT_EQ(r.distance(2), 7);
+  EXPECT_EQ(r.distance(1), 4000000000.0);
 }
 
-TEST(Dijkstra, RealDistancesBeyondFloatThrow) {
+TEST(Dijkstra, RealDistancesBeyondTheirTypeThrow) {
   csr g = make_csr(3, {{0, 1, 3e38}, {1, 2, 3e38}}, weight_kind::real);
-  EXPECT_THROW(ds::dijkstra(g, 0), ds::distance_overflow);
+  EXPECT_THROW(ds::dijkstra(g, 0, false, ds::distance_type::float32), ds::distance_overflow);
+  EXPECT_EQ(ds::dijkstra(g, 0).distance(2), double(3e38f) + double(3e38f)) << "float64 holds it";
+  csr wide = make_csr(3, {{0, 1, 1e308}, {1, 2, 1e308}}, weight_kind::real, true);
+  EXPECT_THROW(ds::dijkstra(wide, 0), ds::distance_overflow);
 }
 
 TEST(Dijkstra, SingleVertex) {

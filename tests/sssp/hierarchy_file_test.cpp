@@ -54,6 +54,7 @@ ds::options phast_file(const std::string& path, unsigned threads = 2) {
   o.device = ds::device_kind::cpu;
   o.threads = threads;
   o.hierarchy_file = path;
+  o.real_type = ds::distance_type::float32;  // phast computes 32-bit distances in this version
   return o;
 }
 
@@ -412,7 +413,7 @@ TEST(HierarchyFile, ManySourcesBuildThenLoad) {
   });
   EXPECT_EQ(rows, ta.real_distances);
   for (std::size_t i = 0; i < sources.size(); ++i) {
-    const ds::result want = ds::dijkstra(g, sources[i]);
+    const ds::result want = ds::dijkstra(g, sources[i], false, ds::distance_type::float32);
     for (vertex_t v = 0; v < g.num_vertices; ++v) {
       const float d = rows[i * g.num_vertices + v], w = want.real_distances[v];
       if (std::isinf(w))

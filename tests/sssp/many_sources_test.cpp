@@ -48,6 +48,7 @@ TEST(ManySourcesCpu, CutoffRowsEqualDijkstraWithFartherVerticesUnreachable) {
         ds::options o = on_cpu();
         o.how = how;
         o.cutoff = cutoff;
+        if (how == ds::strategy::phast) o.real_type = ds::distance_type::float32;  // phast: 32-bit distances
         expect_cutoff_rows(*g, o, batch(8), sources);
       }
     }
@@ -123,8 +124,10 @@ TEST(ManySourcesCpu, Refusals) {
   ds::options bad = on_cpu();
   bad.delta = -1;
   EXPECT_THROW(ds::many_sources(g, bad), std::invalid_argument);
-  const csr over = make_csr(3, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}});
+  // Past 2^32 - 2 the rows are uint64; only past 2^64 - 2 is a distance an overflow.
+  const csr over = make_csr(3, {{0, 1, 9223372036854775808.0}, {1, 2, 9223372036854775808.0}}, weight_kind::integer, true);
   ds::many_sources mo(over, on_cpu());
+  EXPECT_EQ(mo.type(), ds::distance_type::uint64);
   EXPECT_THROW(mo.run({0}, {}, [](const ds::distance_block&) {}), ds::distance_overflow);
 }
 

@@ -24,6 +24,7 @@ inline phast_ds::options phast_on(phast_ds::device_kind device, bool predecessor
   o.device = device;
   o.predecessors = predecessors;
   o.cutoff = cutoff;
+  o.real_type = phast_ds::distance_type::float32;  // phast computes 32-bit distances in this version
   return o;
 }
 

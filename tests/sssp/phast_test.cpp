@@ -50,30 +50,20 @@ TEST(PhastCpu, CutoffMakesFartherVerticesUnreachable) {
                                 "real, cutoff");
 }
 
-TEST(PhastCpu, OverflowOnlyForShortestDistances) {
-  const double big = 3e9;  // two of these do not fit in 32 bits
+TEST(PhastCpu, RefusesSixtyFourBitDistances) {
+  const double big = 3e9;  // two of these do not fit in 32 bits: the distances are uint64
   const csr overflow = make_csr(3, {{0, 1, big}, {1, 2, big}});
-  phast_ds::solver s(overflow, phast_on(cpu));
-  EXPECT_THROW(s.run(0), phast_ds::distance_overflow);
-  EXPECT_EQ(s.run(1).int_distances[2], 3000000000u);
-  // With a cutoff below the largest distance the overflowing vertex lies beyond it: unreachable,
-  // no error (as on the GPU and in the delta-stepping solvers, which stop at the cutoff); the
-  // many-source rows likewise.
-  phast_ds::solver cut(overflow, phast_on(cpu, false, 1000));
-  const phast_ds::result r = cut.run(0);
-  EXPECT_EQ(r.int_distances, (std::vector<std::uint32_t>{0, phast_ds::int_infinity, phast_ds::int_infinity}));
-  ds::many_sources rows(overflow, phast_on(cpu, false, 1000), batch(2));
-  EXPECT_EQ(rows.method(), "phast");
-  rows.run({0, 1}, {}, [&](const ds::distance_block& b) {
-    EXPECT_EQ(b.int_distances[2], phast_ds::int_infinity);
-    EXPECT_EQ(b.int_distances[b.columns + 2], phast_ds::int_infinity);  // 3e9 is beyond the cutoff too
-  });
-  phast_ds::solver near_limit(overflow, phast_on(cpu, false, 4294967294.0));  // no cutoff below the limit
-  EXPECT_THROW(near_limit.run(0), phast_ds::distance_overflow);
-  // The long path is not the shortest one: no overflow.
-  const csr detour = make_csr(3, {{0, 1, big}, {1, 2, big}, {0, 2, 5}});
-  phast_ds::solver t(detour, phast_on(cpu));
-  EXPECT_EQ(t.run(0).int_distances[2], 5u);
+  try {
+    phast_ds::solver s(overflow, phast_on(cpu));
+    ADD_FAILURE() << "phast built on uint64 distances";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("uint64"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ds::many_sources(overflow, phast_on(cpu), batch(2)), std::invalid_argument);
+  phast_ds::options doubles = phast_on(cpu);
+  doubles.real_type = phast_ds::distance_type::float64;
+  const csr real = make_csr(2, {{0, 1, 0.5}}, weight_kind::real);
+  EXPECT_THROW(phast_ds::solver(real, doubles), std::invalid_argument);
 }
 
 TEST(PhastCpu, SwitchingStrategiesOnOneSolver) {

@@ -115,20 +115,20 @@ TEST(RunInto, WritesTheCallersBuffersAsRunReturns) {
         ds::result want = by_graph.run(source);
         ASSERT_TRUE(ds::validate(g, source, want).ok);
         std::vector<std::uint32_t> ints(g.num_vertices, 12345);
-        std::vector<float> reals(g.num_vertices, 1.0f);
+        std::vector<double> reals(g.num_vertices, 1.0);
         std::vector<vertex_t> parents(g.num_vertices, 7);
         ds::output_buffers out;
         if (kind == weight_kind::integer)
           out.int_distances = ints.data();
         else
-          out.real_distances = reals.data();
+          out.float64_distances = reals.data();  // real weights: float64 unless float32 is asked for
         out.predecessors = parents.data();
         ds::statistics st = by_view.run_into(source, out);
         EXPECT_EQ(st.strategy, want.stats.strategy);
         if (kind == weight_kind::integer)
           EXPECT_EQ(ints, want.int_distances);
         else
-          EXPECT_EQ(reals, want.real_distances);
+          EXPECT_EQ(reals, want.float64_distances);
         ds::result got = want;
         got.predecessors = parents;
         EXPECT_TRUE(ds::check_predecessors(g, source, got).ok);

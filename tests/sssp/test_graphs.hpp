@@ -23,21 +23,27 @@ struct arc {
   double weight;
 };
 
-// CSR from arcs in any order (parallel arcs and self-loops kept: the solvers must cope).
-inline csr make_csr(vertex_t n, std::vector<arc> arcs, weight_kind kind = weight_kind::integer) {
+// CSR from arcs in any order (parallel arcs and self-loops kept: the solvers must cope). wide:
+// uint64 or double weights (csr::width), else uint32 or float.
+inline csr make_csr(vertex_t n, std::vector<arc> arcs, weight_kind kind = weight_kind::integer, bool wide = false) {
   std::stable_sort(arcs.begin(), arcs.end(), [](const arc& a, const arc& b) {
     return std::tie(a.from, a.to) < std::tie(b.from, b.to);
   });
   csr g;
   g.num_vertices = n;
   g.kind = kind;
+  g.width = wide ? deltasplit::graph::weight_width::wide : deltasplit::graph::weight_width::narrow;
   g.offsets.assign(std::size_t{n} + 1, 0);
   for (const arc& a : arcs) ++g.offsets[a.from + 1];
   for (vertex_t v = 0; v < n; ++v) g.offsets[v + 1] += g.offsets[v];
   for (const arc& a : arcs) {
     g.targets.push_back(a.to);
-    if (kind == weight_kind::integer)
+    if (kind == weight_kind::integer && wide)
+      g.uint64_weights.push_back(static_cast<std::uint64_t>(a.weight));
+    else if (kind == weight_kind::integer)
       g.int_weights.push_back(static_cast<std::uint32_t>(a.weight));
+    else if (wide)
+      g.float64_weights.push_back(a.weight);
     else
       g.real_weights.push_back(static_cast<float>(a.weight));
   }
@@ -70,7 +76,7 @@ inline std::vector<double> bellman_ford(const csr& g, vertex_t source) {
     for (vertex_t u = 0; u < g.num_vertices; ++u) {
       if (dist[u] == inf) continue;
       for (auto e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
-        double w = g.kind == weight_kind::integer ? double(g.int_weights[e]) : double(g.real_weights[e]);
+        double w = g.weight(e);
         if (dist[u] + w < dist[g.targets[e]]) {
           dist[g.targets[e]] = dist[u] + w;
           changed = true;
@@ -80,6 +86,20 @@ inline std::vector<double> bellman_ford(const csr& g, vertex_t source) {
     if (!changed) break;
   }
   return dist;
+}
+
+// True when a and b hold distances of one type, equal bit for bit.
+inline bool identical_distances(const deltasplit::sssp::result& a, const deltasplit::sssp::result& b) {
+  return a.type == b.type && a.int_distances == b.int_distances && a.real_distances == b.real_distances &&
+         a.uint64_distances == b.uint64_distances && a.float64_distances == b.float64_distances;
+}
+
+// A result's distances as doubles (+inf unreachable; exact below 2^53), whatever its type: for
+// comparing two results of one graph.
+inline std::vector<double> distances_of(const deltasplit::sssp::result& r) {
+  std::vector<double> out(r.size());
+  for (vertex_t v = 0; v < out.size(); ++v) out[v] = r.distance(v);
+  return out;
 }
 
 }  // namespace deltasplit_test

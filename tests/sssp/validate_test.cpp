@@ -71,9 +71,19 @@ TEST(Validate, CountsEveryMismatchButReportsAFew) {
   EXPECT_TRUE(mentions(v.message, std::to_string(planted) + " differences")) << v.message;
 }
 
-TEST(Validate, RealDistancesWithinToleranceOnly) {
+TEST(Validate, Float64DistancesExactly) {
   csr g = random_graph(300, 2000, 4, 10.0, weight_kind::real);
   ds::result r = ds::dijkstra(g, 0);
+  ASSERT_EQ(r.type, ds::distance_type::float64);
+  vertex_t victim = 1;
+  while (!r.reached(victim)) ++victim;
+  r.float64_distances[victim] = std::nextafter(r.float64_distances[victim], 1e300);
+  EXPECT_FALSE(ds::validate(g, 0, r).ok) << "only the CPU computes float64, bit for bit";
+}
+
+TEST(Validate, Float32DistancesWithinToleranceOnly) {
+  csr g = random_graph(300, 2000, 4, 10.0, weight_kind::real);
+  ds::result r = ds::dijkstra(g, 0, false, ds::distance_type::float32);
   vertex_t victim = 1;
   while (!r.reached(victim)) ++victim;
   r.real_distances[victim] = std::nextafter(r.real_distances[victim], 1e30f);
@@ -88,11 +98,11 @@ TEST(Validate, WrongShapeOrKind) {
   r.int_distances.pop_back();
   EXPECT_FALSE(ds::validate(g, 0, r).ok);
   ds::result real;
-  real.kind = weight_kind::real;
+  real.type = ds::distance_type::float32;
   real.real_distances = {0, 1, INFINITY};
   ds::validation v = ds::validate(g, 0, real);
   EXPECT_FALSE(v.ok);
-  EXPECT_TRUE(mentions(v.message, "real")) << v.message;
+  EXPECT_TRUE(mentions(v.message, "float32")) << v.message;
 }
 
 TEST(CheckPredecessors, CatchesANonTightParent) {

@@ -12,6 +12,8 @@
 // by a warp, one arc read for all of them (src/sssp/gpu/many_sources.cu). Without a GPU the
 // sources are spread over CPU threads, one Dijkstra per source. Either way every row equals Dijkstra from its source
 // (integer weights exactly, real weights within the validator's relative 1e-5).
+// Distances come in distance_type_for(g, opts.real_type) (sssp.hpp); 64-bit types run on the CPU
+// (device gpu: std::invalid_argument), phast refuses them.
 #pragma once
 
 #include <cstddef>
@@ -49,9 +51,13 @@ struct distance_block {
   std::size_t rows = 0;
   std::size_t columns = 0;
   const vertex_t* sources = nullptr;  // rows ids (host memory)
-  graph::weight_kind kind = graph::weight_kind::integer;
-  const std::uint32_t* int_distances = nullptr;  // kind integer: rows x columns, int_infinity unreachable
-  const float* real_distances = nullptr;         // kind real: rows x columns, +inf unreachable
+  // The distances, rows x columns, in the pointer of `type` (sssp.hpp's distance_type; the GPU
+  // engines deliver uint32 and float32): int_infinity, uint64_infinity or +inf when unreachable.
+  distance_type type = distance_type::uint32;
+  const std::uint32_t* int_distances = nullptr;     // uint32
+  const float* real_distances = nullptr;            // float32
+  const std::uint64_t* uint64_distances = nullptr;  // uint64
+  const double* float64_distances = nullptr;        // float64
   bool on_device = false;
   void* stream = nullptr;
   // The batch's figures, on its first block (0 on the others). GPU: solve time (output excluded)
@@ -131,6 +137,7 @@ class many_sources {
   // built or loaded from opts.hierarchy_file (and its upload). 0 for the other strategies.
   double setup_ms() const;
   std::string setup() const;  // phast: "built" or "loaded" (statistics::setup); empty otherwise
+  distance_type type() const;  // the blocks' distance type
 
  private:
   struct impl;
@@ -140,18 +147,21 @@ class many_sources {
 // Distances from each source to each target, rows in the order of sources, columns in the
 // order of targets (empty = all vertices): sources.size() x columns, row-major.
 struct distance_table {
-  graph::weight_kind kind = graph::weight_kind::integer;
+  distance_type type = distance_type::uint32;
   std::size_t rows = 0, columns = 0;
-  std::vector<std::uint32_t> int_distances;
+  std::vector<std::uint32_t> int_distances;     // the vector of `type`, as in result
   std::vector<float> real_distances;
+  std::vector<std::uint64_t> uint64_distances;
+  std::vector<double> float64_distances;
   double at(std::size_t row, std::size_t column) const;  // +inf when unreachable
 };
 distance_table od_table(const graph::csr& g, const std::vector<vertex_t>& sources,
                         const std::vector<vertex_t>& targets, const options& opts = {},
                         const many_source_options& mopts = {});
 
-// Checks one row (distances to `targets`, all vertices when empty) against Dijkstra from source,
-// with validate()'s rule (integers equal, reals within a relative 1e-5, infinities exact).
+// Checks one row (distances to `targets`, all vertices when empty) against Dijkstra from source
+// in the block's type, with validate()'s rule (integers and float64 equal, float32 within a
+// relative 1e-5, infinities exact).
 validation validate_row(const graph::csr& g, vertex_t source, const std::vector<vertex_t>& targets,
                         const distance_block& block, std::size_t row);
 

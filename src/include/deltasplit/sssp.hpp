@@ -53,6 +53,26 @@ std::vector<std::string> gpu_strategy_names();  // strategy_names() of those tha
 
 enum class device_kind { automatic, gpu, cpu };
 
+// The type distances are computed and returned in. Exact in the input's own type:
+// - integer weights: uint32 when no simple path can exceed 2^32 - 2, else uint64 (an overflow
+//   error only past 2^64 - 2). The bound: the sum over the vertices of each row's heaviest arc, less
+//   the smallest of these terms (a simple path has at most n - 1 arcs, each leaving another
+//   vertex), which is at most max weight x (n - 1). Wide integer graphs (weights past 2^32 - 1,
+//   csr_view) are uint64.
+// - real weights: float64 by default, float32 only when asked (options::real_type). A path's
+//   length is its left-to-right sum in the distance type (float32 of weights rounded to float, as
+//   on the GPU; float64 of the weights as given: scipy's and NetworkX's results bit for bit).
+// The GPU engine (one source, many sources, PHAST) computes uint32 and float32 in this version; a
+// solve in uint64 or float64 runs on the CPU solvers (stats.device "cpu ...", stats.note says
+// why), and device gpu forced with a 64-bit type is std::invalid_argument. PHAST refuses 64-bit
+// types (std::invalid_argument).
+enum class distance_type : std::uint8_t { uint32, uint64, float32, float64 };
+const char* distance_type_name(distance_type t);                 // "uint32", "uint64", "float32", "float64"
+distance_type distance_type_from_name(const std::string& name);  // throws std::invalid_argument
+bool is_wide(distance_type t);                                   // uint64 or float64
+// The type a solve of g runs in, by the rule above (host views; reads every weight once).
+distance_type distance_type_for(const csr_view& g, distance_type real_type = distance_type::float64);
+
 // How the GPU runs the light iterations of a small frontier inside its thread-block cluster:
 // block by block (each block iterates on its share with no cluster barrier until the bucket's
 // work is done), cluster-synchronously (one cluster barrier per iteration), or automatic: block
@@ -102,6 +122,9 @@ std::vector<std::string> driver_names();               // every driver's name, i
 struct options {
   strategy how = strategy::multisplit;  // used when the run is on the GPU
   device_kind device = device_kind::automatic;  // automatic: GPU when present, else CPU
+  // Real weights: the distances' type, float64 (exact in double, on the CPU in this version) or
+  // float32 (the GPU engine's; weights rounded to float). Integer weights ignore it (distance_type).
+  distance_type real_type = distance_type::float64;
   // Bucket width; 0 = auto: a rule of the graph's mean arc weight and mean out-degree, one for the
   // CPU and one for the GPU, each fitted to its own measurements (src/sssp/bucket_width.cpp); on
   // the GPU times the loop's multiple (the drivers' above; the step loop's on mean out-degrees
@@ -165,6 +188,8 @@ struct options {
 struct statistics {
   std::string strategy;        // name of what actually ran
   std::string device;          // GPU name or "cpu (N threads)"
+  std::string distance_type;   // the type the distances ran in: "uint32", "uint64", "float32", "float64"
+  std::string note;            // why the solve ran where it did when that is not what was asked; else empty
   std::string driver;          // GPU: the loop that ran ("steps", or "partitioned: ..." with its rounds)
   double milliseconds = 0;     // solve time, graph upload excluded (phast: upward search + sweep)
   // One-off work the solver did, not in milliseconds: phast's contraction hierarchy, built (the
@@ -190,34 +215,42 @@ struct statistics {
   std::uint32_t heavy_pulls = 0;           // GPU step loop: buckets whose heavy arcs were pulled (heavy_relaxation)
 };
 
+// Unreachable, in the integer distance types (all ones); the real types use +inf.
 inline constexpr std::uint32_t int_infinity = std::numeric_limits<std::uint32_t>::max();
+inline constexpr std::uint64_t uint64_infinity = std::numeric_limits<std::uint64_t>::max();
 
+// Distances in one of four vectors, the one of `type` (the 32-bit ones keep their first names).
 struct result {
-  graph::weight_kind kind = graph::weight_kind::integer;
-  std::vector<std::uint32_t> int_distances;  // kind == integer; int_infinity when unreachable
-  std::vector<float> real_distances;         // kind == real; +inf when unreachable
+  distance_type type = distance_type::uint32;
+  std::vector<std::uint32_t> int_distances;     // uint32; int_infinity when unreachable
+  std::vector<float> real_distances;            // float32; +inf when unreachable
+  std::vector<std::uint64_t> uint64_distances;  // uint64; uint64_infinity when unreachable
+  std::vector<double> float64_distances;        // float64; +inf when unreachable
   std::vector<vertex_t> predecessors;        // empty unless asked; invalid_vertex for the source and unreached
   statistics stats;
 
-  std::size_t size() const { return kind == graph::weight_kind::integer ? int_distances.size() : real_distances.size(); }
+  std::size_t size() const;
   bool reached(vertex_t v) const;
-  double distance(vertex_t v) const;  // +inf when unreachable
+  double distance(vertex_t v) const;  // +inf when unreachable (uint64 past 2^53: rounded)
   std::size_t num_reached() const;
 };
 
 // Caller-provided destinations of run_into(): num_vertices entries each, in host memory or (GPU
-// solver only) device memory. The distances of the graph's kind (int_infinity / +inf when
-// unreachable); predecessors only when not null (invalid_vertex for the source and unreached).
+// solver only) device memory. The distances of the solve's type (distance_type_for(g,
+// options::real_type); int_infinity, uint64_infinity or +inf when unreachable); predecessors only
+// when not null (invalid_vertex for the source and unreached).
 struct output_buffers {
   memory_space space = memory_space::host;
-  std::uint32_t* int_distances = nullptr;  // integer-weighted graphs
-  float* real_distances = nullptr;         // real-weighted graphs
+  std::uint32_t* int_distances = nullptr;     // uint32
+  float* real_distances = nullptr;            // float32
+  std::uint64_t* uint64_distances = nullptr;  // uint64
+  double* float64_distances = nullptr;        // float64
   vertex_t* predecessors = nullptr;
 };
 
-// Thrown when a shortest distance does not fit: above 2^32 - 2 for integer weights (sums are
-// formed in 64 bits), or rounding to +inf for real weights. Longer paths that are not shortest
-// never trigger it.
+// Thrown when a shortest distance does not fit its type: above 2^32 - 2 or 2^64 - 2 for integer
+// weights (uint32 is chosen only where it cannot happen), or rounding to +inf for real weights.
+// Longer paths that are not shortest never trigger it.
 class distance_overflow : public std::overflow_error {
  public:
   using std::overflow_error::overflow_error;
@@ -289,14 +322,17 @@ class solver {
 // One source, one call (a solver built and dropped).
 result solve(const csr_view& g, vertex_t source, const options& opts = {});
 
-// The oracle: binary-heap Dijkstra, one thread. Real weights are added in float, one arc at a
-// time, as on the GPU; CPU delta-stepping reproduces its distances bit for bit.
-result dijkstra(const csr_view& g, vertex_t source, bool predecessors = false);
+// The oracle: binary-heap Dijkstra, one thread, in distance_type_for(g, real_type). Arcs are added
+// one at a time in the distance type (float32: as on the GPU); CPU delta-stepping reproduces its
+// distances bit for bit.
+result dijkstra(const csr_view& g, vertex_t source, bool predecessors = false,
+                distance_type real_type = distance_type::float64);
 
 // Checks r against Dijkstra vertex by vertex, and its predecessor tree when present
-// (dist[v] == dist[parent] + w(parent, v), rooted at the source). Integer distances must be
-// equal; real distances may differ by a relative 1e-5 (a GPU may associate float sums
-// differently), and infinite ones must agree exactly. check_predecessors checks the tree alone.
+// (dist[v] == dist[parent] + w(parent, v), rooted at the source), Dijkstra run in the result's
+// type. Integer and float64 distances must be equal; float32 ones may differ by a relative 1e-5
+// (a GPU may associate float sums differently), and infinite ones must agree exactly.
+// check_predecessors checks the tree alone.
 struct validation {
   bool ok = true;
   std::uint64_t mismatches = 0;

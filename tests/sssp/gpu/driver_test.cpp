@@ -42,6 +42,7 @@ sssp::gpu_driver forced = sssp::gpu_driver::partitioned;
 
 sssp::options driven(sssp::strategy how, double delta = 0, bool predecessors = false) {
   sssp::options o;
+  o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.how = how;
   o.device = sssp::device_kind::gpu;
   o.delta = delta;
@@ -215,6 +216,7 @@ TEST(PartitionedDriver, ThousandSolvesOfSmallRegionsUnderHeavyMail) {
   rp.scale = 14, rp.edge_factor = 8;
   const graph::csr g = graph::generate_rmat(rp);
   sssp::options o;
+  o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.how = sssp::strategy::near_far;
   o.device = sssp::device_kind::gpu;
   o.driver = sssp::gpu_driver::partitioned;
@@ -289,6 +291,7 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   gp.rows = 300, gp.cols = 200, gp.keep_fraction = 0.9;
   const graph::csr road = graph::generate_grid(gp);
   sssp::options o;
+  o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.how = sssp::strategy::bucketing;
   o.device = sssp::device_kind::gpu;
   o.predecessors = true;
@@ -420,6 +423,7 @@ TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
   gp.weight_min = 70000, gp.weight_max = 100000;
   const graph::csr wide = graph::generate_grid(gp);
   sssp::options o;
+  o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.how = sssp::strategy::near_far;
   o.device = sssp::device_kind::gpu;
   sssp::solver automatic(wide, o);

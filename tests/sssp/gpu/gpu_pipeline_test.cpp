@@ -91,6 +91,7 @@ raw_arrays messy(const graph::csr& g) {
 
 sssp::options gpu_options(sssp::strategy how) {
   sssp::options o;
+  o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.how = how;
   o.device = sssp::device_kind::gpu;
   return o;
@@ -111,7 +112,7 @@ std::vector<double> expected(const graph::csr& g, vertex_t source, double cutoff
   for (vertex_t v = 0; v < want.size(); ++v) {
     const double a = want[v], b = got.distance(v);
     const bool ok = (std::isinf(a) || std::isinf(b)) ? a == b
-                    : got.kind == graph::weight_kind::integer ? a == b
+                    : got.type == sssp::distance_type::uint32 ? a == b
                                                               : std::fabs(a - b) <= 1e-5 * std::max(a, b);
     if (!ok) return ::testing::AssertionFailure() << "vertex " << v << ": want " << a << ", got " << b;
   }
@@ -160,7 +161,7 @@ TEST(GpuPipeline, DeviceViewsAndDeviceBuffersMatchDijkstra) {
         sssp::statistics st = s.run_into(source, out);
         EXPECT_EQ(st.strategy, sssp::strategy_name(how));
         sssp::result r;
-        r.kind = g.kind;
+        r.type = g.kind == graph::weight_kind::integer ? sssp::distance_type::uint32 : sssp::distance_type::float32;
         if (g.kind == graph::weight_kind::integer)
           r.int_distances = dint.to_host();
         else
@@ -219,6 +220,7 @@ TEST(GpuPipeline, CallersStreamAndHostBuffers) {
     EXPECT_THROW(s.set_options(o), std::invalid_argument);
     EXPECT_THROW(s.set_options([] {
       sssp::options c;
+      c.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
       c.how = sssp::strategy::dijkstra;
       return c;
     }()), std::invalid_argument);

@@ -64,6 +64,7 @@ class GpuSanitizer : public ::testing::TestWithParam<loop_path> {
  protected:
   sssp::options options(double delta = 0) const {
     sssp::options o;
+    o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
     o.how = GetParam().how;
     o.device = sssp::device_kind::gpu;
     o.light = GetParam().light;

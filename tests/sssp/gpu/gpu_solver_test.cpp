@@ -38,6 +38,7 @@ using graph::vertex_t;
 
 sssp::options gpu_options(sssp::strategy how, double delta = 0, std::uint32_t buckets = 10, bool predecessors = false) {
   sssp::options o;
+  o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.how = how;
   o.device = sssp::device_kind::gpu;
   o.delta = delta;

@@ -24,6 +24,7 @@ ds::gpu_driver engine_driver = ds::gpu_driver::steps;
 
 ds::options on_gpu() {
   ds::options o;
+  o.real_type = ds::distance_type::float32;  // the GPU engine's type for real weights
   o.device = ds::device_kind::gpu;
   o.driver = engine_driver;
   return o;
@@ -289,6 +290,7 @@ TEST_P(ManySourcesGpu, WideBucketsSpillTheNearSet) {
 TEST(ManySourcesGpuAutomatic, PicksOneBlockPerSourceOnSparseGraphsOnly) {
   DELTASPLIT_REQUIRE_GPU();
   ds::options o;
+  o.real_type = ds::distance_type::float32;  // the GPU engine's type for real weights
   o.device = ds::device_kind::gpu;
   ASSERT_EQ(o.driver, ds::gpu_driver::automatic);
   deltasplit::graph::rmat_params rp;

@@ -17,6 +17,14 @@ inline constexpr std::uint64_t max_vertices = invalid_vertex;  // ids 0 .. 2^32 
 
 enum class weight_kind : std::uint8_t { integer, real };
 
+// The stored width of a graph's weights. narrow: uint32 (integer) or float (real), the arrays the
+// GPU engine reads. wide: uint64 (integer weights past 2^32 - 1) or double (real weights as text
+// files and float64 arrays give them). Exactly one weight array is filled: the one of the graph's
+// kind and width. Code that reads the narrow arrays checks the width first (the solvers refuse a
+// wide graph at the GPU engine's door, and check_graph a graph whose filled array is not the one
+// its kind and width name).
+enum class weight_width : std::uint8_t { narrow, wide };
+
 // Where a graph came from and what cleaning did to it; `info` prints this.
 struct provenance {
   std::string path;                 // file it was read from ("" when generated)
@@ -46,12 +54,21 @@ struct csr {
   std::vector<edge_t> offsets;              // num_vertices + 1 entries, offsets[0] = 0
   std::vector<vertex_t> targets;            // num_arcs() entries
   weight_kind kind = weight_kind::integer;
-  std::vector<std::uint32_t> int_weights;   // num_arcs() entries when kind == integer
-  std::vector<float> real_weights;          // num_arcs() entries when kind == real
+  weight_width width = weight_width::narrow;
+  std::vector<std::uint32_t> int_weights;     // num_arcs() entries when integer and narrow
+  std::vector<float> real_weights;            // num_arcs() entries when real and narrow
+  std::vector<std::uint64_t> uint64_weights;  // num_arcs() entries when integer and wide
+  std::vector<double> float64_weights;        // num_arcs() entries when real and wide
   provenance origin;
 
   edge_t num_arcs() const { return static_cast<edge_t>(targets.size()); }
   edge_t degree(vertex_t v) const { return offsets[v + 1] - offsets[v]; }
+  bool wide() const { return width == weight_width::wide; }
+  // Arc e's weight as a double (exact for every weight but uint64 ones past 2^53).
+  double weight(edge_t e) const {
+    if (kind == weight_kind::integer) return wide() ? double(uint64_weights[e]) : double(int_weights[e]);
+    return wide() ? float64_weights[e] : double(real_weights[e]);
+  }
   // Id of vertex v as printed and accepted on the command line (file numbering).
   std::uint64_t external_id(vertex_t v) const { return std::uint64_t{v} + (origin.one_based ? 1 : 0); }
 };

@@ -35,15 +35,25 @@ struct span {
   const T* end() const { return ptr + count; }
 };
 
+// The weights' type sets the graph's kind and width (csr.hpp): uint32 and float give narrow
+// integer and real weights, uint64 and double wide ones.
 // From arcs src[i] -> dst[i] of weight weights[i]; symmetric: each arc stands for both directions.
 csr clean_csr_from_arcs(vertex_t n, span<vertex_t> src, span<vertex_t> dst, span<std::uint32_t> weights,
                         bool symmetric = false, unsigned threads = 0);
+csr clean_csr_from_arcs(vertex_t n, span<vertex_t> src, span<vertex_t> dst, span<std::uint64_t> weights,
+                        bool symmetric = false, unsigned threads = 0);
 csr clean_csr_from_arcs(vertex_t n, span<vertex_t> src, span<vertex_t> dst, span<float> weights,
+                        bool symmetric = false, unsigned threads = 0);
+csr clean_csr_from_arcs(vertex_t n, span<vertex_t> src, span<vertex_t> dst, span<double> weights,
                         bool symmetric = false, unsigned threads = 0);
 // From CSR arrays whose rows may be unsorted and hold self-loops and parallel arcs.
 csr clean_csr(vertex_t n, span<edge_t> offsets, span<vertex_t> targets, span<std::uint32_t> weights,
               bool symmetric = false, unsigned threads = 0);
+csr clean_csr(vertex_t n, span<edge_t> offsets, span<vertex_t> targets, span<std::uint64_t> weights,
+              bool symmetric = false, unsigned threads = 0);
 csr clean_csr(vertex_t n, span<edge_t> offsets, span<vertex_t> targets, span<float> weights, bool symmetric = false,
+              unsigned threads = 0);
+csr clean_csr(vertex_t n, span<edge_t> offsets, span<vertex_t> targets, span<double> weights, bool symmetric = false,
               unsigned threads = 0);
 
 }  // namespace deltasplit::graph

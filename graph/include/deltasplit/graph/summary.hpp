@@ -19,6 +19,7 @@ struct graph_summary {
   // degree_histogram[0]: vertices of out-degree 0; [k] for k >= 1: out-degree in [2^(k-1), 2^k).
   std::vector<std::uint64_t> degree_histogram;
   weight_kind kind = weight_kind::integer;
+  weight_width width = weight_width::narrow;
   double weight_min = 0, weight_max = 0, weight_mean = 0;  // 0 when there are no arcs
   std::uint64_t zero_weight_arcs = 0;
   provenance origin;
