@@ -41,8 +41,7 @@ def direct(graph, sources, block_size, strategy):
         rows = sources[start:start + block_size]
         out = None
         if xp is not None and deltasplit.gpu_available():
-            native = np.uint32 if graph.weight_kind == "integer" else np.float32
-            out = xp.empty((len(rows), graph.num_vertices), dtype=native)
+            out = xp.empty((len(rows), graph.num_vertices), dtype=graph.distance_dtype)
         block = graph.distance_matrix(rows, strategy=strategy, out=out)
         parts.append(sink.take(0, start, rows, None, block))
     per_source = functools.reduce(dd._combine, parts)[0]

@@ -37,9 +37,10 @@ Outputs (``out=``)
       (``block-000017.parquet``) in long format: columns ``source``, ``target``, ``distance``, one
       row per reachable pair (within ``limit`` when given). ``pandas.read_parquet(folder)`` and
       ``pyarrow.dataset`` read it (they skip the ``_deltasplit.json`` metadata file beside).
-    Distances are in the graph's type unless ``dtype`` asks for a wider one: uint32 or uint64 with
-    all ones for unreachable (integer weights), float32 or float64 with inf (float64 also for
-    integer weights). ``limit``: pairs farther than it are unreachable (``Graph.distance_matrix``'s
+    Distances are in the graph's type (``Graph.distance_dtype``) unless ``dtype`` asks for another
+    that holds them exactly: uint32 or uint64 with all ones for unreachable (integer weights),
+    float64 or float32 with inf (float64 also for uint32 distances; float32 solves a real graph in
+    single precision, the GPU's type). ``limit``: pairs farther than it are unreachable (``Graph.distance_matrix``'s
     cutoff; the solves stop there).
 
 Reductions (``reduce``)
@@ -132,7 +133,7 @@ _resident_lock = threading.Lock()
 def _graph_from_source(source):
     """Builds the Graph a block's task was given: ("file", path, weight_seed) or
     ("arrays", n, offsets, targets, weights) of a cleaned CSR (rebuilt as it is, with its weight
-    type: no re-cleaning, no new choice of uint32 or float32)."""
+    type: no re-cleaning, no new choice of weight type)."""
     if source[0] == "file":
         return Graph.from_file(source[1], weight_seed=source[2])
     _, n, offsets, targets, weights = source
@@ -193,12 +194,12 @@ def _host(block):
 
 
 def _convert(block, dtype):
-    """A block (numpy or cupy) in the graph's distance type (uint32 or float32) widened to dtype;
-    unreachable stays unreachable (all ones, or inf)."""
+    """A block (numpy or cupy) in the type it was solved in widened to dtype; unreachable stays
+    unreachable (all ones, or inf)."""
     if block.dtype == dtype:
         return block
-    if block.dtype == np.uint32:
-        unreachable = block == Graph.INT_INFINITY
+    if block.dtype.kind == "u":
+        unreachable = block == np.iinfo(block.dtype).max
         wide = block.astype(dtype)
         wide[unreachable] = np.inf if dtype.kind == "f" else np.iinfo(dtype).max
         return wide
@@ -214,11 +215,12 @@ def _solve(source, key, sources, targets, settings, keep_on_device=False):
     columns = graph.num_vertices if targets is None else len(targets)
     with lock:
         out = None
+        single = np.float32 if settings["solve_dtype"] == "float32" else None
         if xp is not None:
-            native = np.uint32 if graph.weight_kind == "integer" else np.float32
-            out = xp.empty((len(sources), columns), dtype=native)
+            out = xp.empty((len(sources), columns), dtype=graph.distance_dtype_for(single))
         block = graph.distance_matrix(sources, targets, strategy=settings["strategy"], device=device,
-                                      cutoff=settings["cutoff"], threads=_worker_threads(device), out=out)
+                                      cutoff=settings["cutoff"], threads=_worker_threads(device), out=out,
+                                      dtype=single)
     return _convert(block, np.dtype(settings["dtype"]))
 
 
@@ -375,9 +377,13 @@ class _Plan:
         self.sources = _vertex_list(sources, n, "source")
         self.targets = None if targets is None else _vertex_list(targets, n, "target")
         self.columns = n if self.targets is None else len(self.targets)
-        native = np.dtype(np.uint32 if g.weight_kind == "integer" else np.float32)
-        self.dtype = native if dtype is None else np.dtype(dtype)
-        allowed = ("uint32", "uint64", "float64") if native == np.uint32 else ("float32", "float64")
+        # The type the blocks are solved in: the graph's (uint32 or uint64; float64 for real
+        # weights), float32 when asked for on a real graph; then widened to dtype where exact.
+        asked = None if dtype is None else np.dtype(dtype)
+        native = g.distance_dtype_for(np.float32 if asked == np.float32 and g.weight_kind == "real" else None)
+        self.dtype = native if asked is None else asked
+        allowed = {"uint32": ("uint32", "uint64", "float64"), "uint64": ("uint64",), "float32": ("float32", "float64"),
+                   "float64": ("float64",)}[native.name]
         if self.dtype.name not in allowed:
             raise ValueError(f"dtype {self.dtype.name} cannot hold this graph's {native.name} distances "
                              f"exactly; use one of {', '.join(allowed)}")
@@ -387,7 +393,7 @@ class _Plan:
         self.limit = None if limit is None else float(limit)
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
-        self.settings = {"strategy": strategy, "dtype": self.dtype.name,
+        self.settings = {"strategy": strategy, "dtype": self.dtype.name, "solve_dtype": native.name,
                          "cutoff": math.inf if limit is None else float(limit)}
         rows = len(self.sources)
         if block_size is None:
@@ -604,8 +610,8 @@ def distance_matrix(graph: Any, sources: Any, targets: Any = None, *, limit: Opt
 
     sources, targets: 0-based vertex ids (integers; duplicates allowed). out: None (a numpy
     array is returned), a .zarr path / zarr.Group / store, or a .parquet folder (a Run is returned:
-    out, blocks, skipped, written). dtype: the distance type (None: the graph's, uint32 or
-    float32). strategy: as Graph.distance_matrix's ('phast' builds a contraction hierarchy once per
+    out, blocks, skipped, written). dtype: the distance type (None: the graph's, Graph.distance_dtype;
+    float32 solves a real graph in float32, the GPU's type). strategy: as Graph.distance_matrix's ('phast' builds a contraction hierarchy once per
     worker). retries: Dask's retries for a block that raised. id_offset: added to the vertex ids
     written to Zarr and Parquet (1 for a Matrix Market or DIMACS file's own numbering).
     weight_seed: for graph files without weights, as Graph.from_file. See the module's docstring
