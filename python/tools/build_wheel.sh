@@ -5,8 +5,8 @@
 #   ARCHS    cpu          no CUDA (DELTASPLIT_CUDA=OFF): the CPU solvers only, fastest to build
 #            native       what `pip install .` builds: the local GPU's architecture, sm_90 without one
 #            dist         the distribution set 80-real;90-real;100-real;100-virtual: machine code for
-#                         A100 (sm_80), H100/H200 (sm_90), B200 (sm_100), and compute_100 PTX that the
-#                         driver compiles for later GPUs
+#                         sm_80, sm_90 and sm_100, and compute_100 PTX that the driver compiles for
+#                         later GPUs (docs/install.md names the GPUs)
 #            any other value is passed as CMAKE_CUDA_ARCHITECTURES (e.g. "90-real;100-real")
 #   OUT_DIR  where the repaired wheel goes (created; an existing wheel of the same name is an error)
 #
