@@ -49,6 +49,14 @@ print('built with CUDA:', deltasplit.BUILT_WITH_CUDA, '| GPU available:', deltas
       '|', deltasplit.gpu_reason() or 'a GPU can be used')
 "
 
+# The CUDA runtime, the C++ runtime and Boost are linked in: none may be a shared library needed.
+for f in "$venv"/lib/python3*/site-packages/deltasplit/_core*.so "$venv/bin/deltasplit"; do
+  [ -e "$f" ] || continue
+  needed=$(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+  echo "$(basename "$f") needs: $needed"
+  ! grep -qE 'libcudart|libboost|libstdc\+\+' <<< "$needed" || die "$f needs a library the wheel should carry inside"
+done
+
 # The program: installed into the venv's bin/ when the wheel was built with Boost.Program_options.
 if [ -x "$venv/bin/deltasplit" ]; then
   "${inside[@]}" deltasplit --help >/dev/null
