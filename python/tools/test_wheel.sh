@@ -74,5 +74,5 @@ fi
 # The suite runs from a folder outside the source tree, so that only the installed package is
 # importable; the datasets come from the source tree.
 cp -r "$root/python/tests" "$work/tests"
-(cd "$work" && "${inside[@]}" DELTASPLIT_SOURCE_DIR="$root" python -m pytest -q -p no:cacheprovider tests)
+(cd "$work" && "${inside[@]}" DELTASPLIT_SOURCE_DIR="$root" python -m pytest -q -rs -p no:cacheprovider tests)
 echo "test_wheel.sh: passed in $((SECONDS - start)) s"
