@@ -97,6 +97,8 @@ if [ "$archs" != cpu ]; then
     echo "GPU code in the extension:"
     "$cuobjdump" --list-elf --list-ptx "$unpacked"/deltasplit/_core*.so |
       sed -n 's/^\(ELF\|PTX\) file.*\.\(sm_[0-9a-z]*\)\.\(cubin\|ptx\)$/  \1 \2/p' | sort | uniq -c
+  else
+    echo "GPU code in the extension: not listed, no cuobjdump beside $CUDACXX"
   fi
 fi
 echo "wheel: $fixed ($((SECONDS - start)) s in all)"
