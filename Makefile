@@ -13,7 +13,7 @@ PY_PKGS  := nanobind scikit-build-core numpy scipy networkx pytest pandas pyarro
             dask distributed zarr
 DEMO_GRAPH ?= datasets/USA-road-d.NY.gr.gz
 
-.PHONY: all deps configure build demo test pyenv bench h200 clean
+.PHONY: all deps configure build demo test pyenv bench h200 clean wheel wheel-test
 
 all: build
 
@@ -63,6 +63,22 @@ bench: build
 
 h200:
 	$(MAKE) build PRESET=h200
+
+# A wheel (docs/install.md): `make wheel` builds one and repairs it into a manylinux wheel in
+# WHEEL_DIR, for WHEEL_ARCHS cpu (no CUDA), native (this machine's GPU, sm_90 without one), dist
+# (sm_80, sm_90, sm_100 and PTX) or a CMAKE_CUDA_ARCHITECTURES list. `make wheel-test` installs the
+# newest wheel there into a fresh venv without the CUDA toolkit and runs the Python suite in it.
+# Neither is part of `make test`: a wheel takes minutes to build.
+WHEEL_ARCHS ?= native
+WHEEL_DIR   ?= dist
+WHEEL       ?= $(lastword $(sort $(wildcard $(WHEEL_DIR)/deltasplit-*.whl)))
+
+wheel:
+	JOBS=$(JOBS) python/tools/build_wheel.sh "$(WHEEL_ARCHS)" $(WHEEL_DIR)
+
+wheel-test:
+	@test -n "$(WHEEL)" || { echo "no wheel in $(WHEEL_DIR)/: run make wheel first"; exit 1; }
+	python/tools/test_wheel.sh $(WHEEL)
 
 clean:
 	rm -rf build build-h200

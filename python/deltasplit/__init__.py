@@ -9,7 +9,8 @@ Three ways in:
   backend="deltasplit")``.
 
 ``gpu_available()`` says whether the CUDA solvers can run here and ``gpu_reason()`` why not.
-A CPU-only build (no nvcc when it was built) says so with a RuntimeWarning at import.
+A CPU-only build (no nvcc, or DELTASPLIT_CUDA=OFF, when it was built) says so with a
+RuntimeWarning at import.
 """
 import warnings
 
@@ -36,8 +37,9 @@ def gpu_reason():
 
 
 if not BUILT_WITH_CUDA:
-    warnings.warn("deltasplit was built without CUDA (no nvcc when it was built): only the CPU solvers "
-                  "are available. Install the CUDA toolkit and reinstall for the GPU solvers.",
+    warnings.warn("deltasplit was built without CUDA (no nvcc, or DELTASPLIT_CUDA=OFF, when it was "
+                  "built): only the CPU solvers are available. Install a GPU wheel, or the CUDA "
+                  "toolkit and reinstall, for the GPU solvers.",
                   RuntimeWarning, stacklevel=2)
 
 from . import csgraph  # noqa: E402  (needs Graph)
