@@ -3,6 +3,7 @@
 // a size line "rows columns entries" and one 1-based "row column [value]" line per entry. An
 // entry (i, j) is the arc i -> j; a symmetric file stores one triangle of an undirected graph.
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "data_lines.hpp"
@@ -143,6 +144,11 @@ csr read_matrix_market(const std::string& path, const read_options& options) {
 
 namespace {
 
+template <class Real>
+bool same_bits(Real a, Real b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
 // Whether every arc u -> v of g has its reverse v -> u with the same weight (bit for bit), and
 // how many arcs have v <= u: the entries of the symmetric file that stands for g.
 bool holds_both_directions(const csr& g, std::uint64_t& lower_entries) {
@@ -157,8 +163,10 @@ bool holds_both_directions(const csr& g, std::uint64_t& lower_entries) {
       const auto back = std::lower_bound(row_begin, row_end, u);
       if (back == row_end || *back != u) return false;
       const auto r = static_cast<std::size_t>(back - g.targets.begin());
-      const bool same = g.kind == weight_kind::integer ? g.int_weights[r] == g.int_weights[e]
-                                                       : float_bits(g.real_weights[r]) == float_bits(g.real_weights[e]);
+      const bool same = g.kind == weight_kind::integer
+                            ? (g.wide() ? g.uint64_weights[r] == g.uint64_weights[e] : g.int_weights[r] == g.int_weights[e])
+                            : (g.wide() ? same_bits(g.float64_weights[r], g.float64_weights[e])
+                                        : same_bits(g.real_weights[r], g.real_weights[e]));
       if (!same) return false;
     }
   return true;
