@@ -38,6 +38,8 @@ struct solver::impl {
   distance_type type = distance_type::uint32;
   std::vector<float> narrowed;
   bool gpu_side = false;  // the solver runs on the GPU (fixed when built)
+  // uint64 distances of 32-bit integer weights, solved on the GPU in 32 bits and widened (run_into).
+  bool widened = false;
   std::unique_ptr<detail::gpu_engine> gpu;
   std::unique_ptr<detail::delta_stepping_cpu> cpu;
   std::unique_ptr<detail::phast> phast;  // strategy phast: the hierarchy, built on first use
@@ -78,6 +80,8 @@ void check_options(const options& o) {
 }
 
 const char* const wide_on_cpu = "64-bit distances run on the CPU in this version";
+const char* const widened_on_gpu = "solved on the GPU in 32 bits (no distance past 2^32 - 2) and widened to uint64";
+const char* const past_32_bits = "a distance past 2^32 - 2: solved again on the CPU in 64 bits";
 
 // Vertices past the cutoff become unreachable (CPU results; the GPU engine does this on the device).
 template <class Distance>
@@ -138,6 +142,18 @@ solver::solver(const csr_view& view, const options& opts) : impl_(std::make_uniq
       throw std::invalid_argument(std::string("strategy '") + strategy_name(opts.how) +
                                   "' runs on the CPU; it cannot read a graph in device memory");
     if (opts.how == strategy::delta_stepping_cpu) impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(g, opts.threads, detail::cpu_tuning{}, opts.real_type);
+    return;
+  }
+  // Integer weights of 32 bits whose paths might pass 2^32 - 2 by distance_type_for's bound, which
+  // is loose on large graphs (the sum of the rows' heaviest arcs): the GPU engine solves them in 32
+  // bits, where any distance past 2^32 - 2 is found exactly (distance_overflow, distance.cuh), and
+  // the result is widened; only a solve that does pass it runs again on the CPU in 64 bits. Real
+  // weights in float64 and 64-bit weights run on the CPU.
+  std::string gpu_why_not;
+  if (type == distance_type::uint64 && !view.wide() && opts.device != device_kind::cpu &&
+      gpu_available(&gpu_why_not)) {
+    impl_->gpu_side = impl_->widened = true;
+    impl_->gpu = detail::make_gpu_engine(g, opts);
     return;
   }
   if (is_wide(type)) {
@@ -230,12 +246,33 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
     st.distance_type = distance_type_name(type);
     return st;
   }
-  if (impl_->gpu) {
+  if (impl_->gpu && !impl_->widened) {
     statistics st = impl_->gpu->run_into(source, o, out);
     if (st.strategy.empty()) st.strategy = strategy_name(o.how);
     if (st.device.empty()) st.device = impl_->gpu->device_name();
     st.distance_type = distance_type_name(type);
     return st;
+  }
+  if (impl_->gpu) {
+    if (out.space == memory_space::device)
+      throw std::invalid_argument("run_into: uint64 distances are written to host buffers in this version");
+    std::vector<std::uint32_t> narrow(g.num_vertices);
+    output_buffers narrow_out = out;
+    narrow_out.int_distances = narrow.data();
+    narrow_out.uint64_distances = nullptr;
+    try {
+      statistics st = impl_->gpu->run_into(source, o, narrow_out);
+      for (std::size_t v = 0; v < narrow.size(); ++v)
+        out.uint64_distances[v] = narrow[v] == int_infinity ? uint64_infinity : narrow[v];
+      if (st.strategy.empty()) st.strategy = strategy_name(o.how);
+      if (st.device.empty()) st.device = impl_->gpu->device_name();
+      st.distance_type = distance_type_name(type);
+      st.note = widened_on_gpu;
+      return st;
+    } catch (const distance_overflow&) {
+      if (!impl_->cpu)
+        impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(g, o.threads, detail::cpu_tuning{}, o.real_type);
+    }
   }
   if (out.space == memory_space::device)
     throw std::invalid_argument("run_into: output buffers in device memory need the GPU solver; this one runs on the CPU");
@@ -248,7 +285,7 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
     copy_out(detail::distances_in<D>(r), detail::distances_in<D>(out));
   });
   if (tree) copy_out(r.predecessors, out.predecessors);
-  if (is_wide(type) && is_gpu_strategy(o.how)) r.stats.note = wide_on_cpu;
+  if (is_wide(type) && is_gpu_strategy(o.how)) r.stats.note = impl_->widened ? past_32_bits : wide_on_cpu;
   return r.stats;
 }
 

@@ -195,17 +195,27 @@ TEST(GpuSolver, RealWeights) {
   expect_all_strategies(tiny, {1}, "tiny real weights", true);
 }
 
-TEST(GpuSolver, IntegerOverflowIsReported) {
+// Integer weights whose paths may pass 2^32 - 2 have uint64 distances: the GPU solves in 32 bits
+// and widens, or, when a distance does pass it (the engine's overflow check), the CPU solves again
+// in 64 bits (solve.cpp). Either way the distances are exact and the note says which ran.
+TEST(GpuSolver, IntegerPathsPast32BitsAreExact) {
   DELTASPLIT_REQUIRE_GPU();
   const double big = 3e9;  // two of these do not fit in 32 bits
   graph::csr overflow = make_csr(3, {{0, 1, big}, {1, 2, big}});
   for (sssp::strategy how : gpu_strategies) {
     sssp::solver s(overflow, gpu_options(how));
-    EXPECT_THROW(s.run(0), sssp::distance_overflow) << sssp::strategy_name(how);
+    const sssp::result r = s.run(0);
+    ASSERT_EQ(r.type, sssp::distance_type::uint64) << sssp::strategy_name(how);
+    EXPECT_EQ(r.uint64_distances[2], 6000000000u) << sssp::strategy_name(how);
+    EXPECT_NE(r.stats.note.find("solved again on the CPU"), std::string::npos) << r.stats.note;
+    EXPECT_EQ(s.run(1).uint64_distances[2], 3000000000u);  // the engine is clean after the overflow
   }
-  // A candidate overflows, but a short path reaches the same vertex: no overflow to report.
+  // A candidate overflows, but a short path reaches the same vertex: the GPU's 32 bits suffice.
   graph::csr fine = make_csr(4, {{0, 1, big}, {1, 2, big}, {0, 3, 1}, {3, 2, 1}});
   expect_all_strategies(fine, {0}, "overflowing candidate, short path", true);
+  const sssp::result r = sssp::solver(fine, gpu_options(sssp::strategy::multisplit)).run(0);
+  EXPECT_EQ(r.uint64_distances[2], 2u);
+  EXPECT_NE(r.stats.note.find("widened"), std::string::npos) << r.stats.note;
 }
 
 TEST(GpuSolver, ManySourcesOneEngine) {
@@ -487,13 +497,15 @@ TEST(GpuSolver, HeavyArcsPulledInChunks) {
         EXPECT_GE(runs[0].heavy_pulls, 1u);
       }
     }
-  // The only path to vertex `far` sums past 2^32 - 2, found by a pull: a distance_overflow.
+  // The only path to vertex `far` sums past 2^32 - 2, found by a pull: the 32-bit solve reports
+  // it and the CPU solves again in 64 bits, exactly.
   std::vector<arc> over = edges;
   const vertex_t far = n;
   over.push_back({5, far, 4294967295.0});
   const graph::csr o = undirected(n + 1, over);
-  EXPECT_THROW(sssp::solver(o, heavy_options(sssp::strategy::near_far, sssp::heavy_relaxation::pull, 50)).run(0),
-               sssp::distance_overflow);
+  const sssp::result r = sssp::solver(o, heavy_options(sssp::strategy::near_far, sssp::heavy_relaxation::pull, 50)).run(0);
+  EXPECT_GT(r.distance(far), 4294967294.0);
+  EXPECT_EQ(r.distance(far), sssp::dijkstra(o, 0).distance(far));
 }
 
 // Pull needs in-arcs: refused on a graph not marked undirected, where automatic pushes.
