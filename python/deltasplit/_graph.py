@@ -161,8 +161,7 @@ class Graph:
         w = choose_weights(weights, n)
         if len(w) != len(targets):
             raise ValueError(f"{len(w)} weights for {len(targets)} targets")
-        core = _core.from_csr_arrays(n, np.ascontiguousarray(offsets, dtype=np.uint64),
-                                     np.ascontiguousarray(targets, dtype=np.uint32), np.ascontiguousarray(w),
+        core = _core.from_csr_arrays(n, _host_array(offsets, np.uint64), _host_array(targets, np.uint32), _host_array(w),
                                      symmetric=not directed)
         return cls(core)
 
@@ -178,8 +177,8 @@ class Graph:
         if s.size and (min(s.min(), t.min()) < 0 or max(s.max(), t.max()) >= n):
             raise ValueError(f"an arc names a vertex outside 0..{n - 1}")
         w = choose_weights(weights, n)
-        core = _core.from_arcs(n, np.ascontiguousarray(s, dtype=np.uint32), np.ascontiguousarray(t, dtype=np.uint32),
-                               np.ascontiguousarray(w), symmetric=not directed)
+        core = _core.from_arcs(n, _host_array(s, np.uint32), _host_array(t, np.uint32), _host_array(w),
+                               symmetric=not directed)
         return cls(core)
 
     @classmethod
@@ -467,6 +466,13 @@ class Graph:
             stats["milliseconds"] += r.stats["milliseconds"]
             stats["device"] = r.stats["device"]
         return stats
+
+
+def _host_array(a, dtype=None):
+    """a as a C-contiguous, writable host array (the extension takes writable arrays only; pandas'
+    copy-on-write columns and other read-only views are copied)."""
+    a = np.ascontiguousarray(a, dtype=dtype)
+    return a if a.flags.writeable else a.copy()
 
 
 def device_rows(offsets):
