@@ -323,10 +323,14 @@ class Network:
     def _block(self, g, strategy, sources, targets, cutoff, xp):
         """The distances from `sources` to `targets` (None: every node), cut off at `cutoff`, as
         an xp array: in device memory the solver writes the rows straight into it."""
+        dtype = self.distance_dtype(g)
+        if xp is not np and dtype.itemsize == 8:
+            # 64-bit distances (float64 impedances, integer paths past 2^32 - 2) are solved by the
+            # CPU in this version: the block is solved in host memory and reduced on the device.
+            return xp.asarray(g.distance_matrix(sources, targets, strategy=strategy, device="auto", cutoff=cutoff))
         out = None
         if xp is not np:
-            out = xp.empty((len(sources), self.num_nodes if targets is None else len(targets)),
-                           dtype=self.distance_dtype(g))
+            out = xp.empty((len(sources), self.num_nodes if targets is None else len(targets)), dtype=dtype)
         return g.distance_matrix(sources, targets, strategy=strategy, device=self.device, cutoff=cutoff, out=out)
 
     def _rows(self, g, strategy, sources, targets=None, cutoff=math.inf):
@@ -429,7 +433,8 @@ class Network:
         bounds = np.append(first, len(order))
         for i, s in enumerate(sources):
             pairs = order[bounds[i]:bounds[i + 1]]
-            r = g.sssp(int(s), strategy, predecessors=True, device=self.device)
+            r = g.sssp(int(s), strategy, predecessors=True,
+                       device=self.device if self.distance_dtype(g).itemsize == 4 else "auto")
             lengths[pairs] = r.distances[d[pairs]]
             sums[pairs] = lookup.path_sums(r.predecessors, int(s))[d[pairs]]
         return lengths, sums

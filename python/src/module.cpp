@@ -108,7 +108,11 @@ class py_graph {
       throw std::runtime_error(std::string("device='gpu' but no GPU can be used: ") + why_not);
     std::unique_ptr<ds::sssp::solver>& slot = gpu ? gpu_ : cpu_;
     ds::sssp::options fixed = o;
-    fixed.device = gpu ? ds::sssp::device_kind::gpu : ds::sssp::device_kind::cpu;
+    // Asked for the GPU, the GPU; chosen automatically, the solver's own rule, which runs 64-bit
+    // distances on the CPU (or, for uint64 of 32-bit weights, on the GPU in 32 bits, widened).
+    fixed.device = !gpu ? ds::sssp::device_kind::cpu
+                        : o.device == ds::sssp::device_kind::gpu ? ds::sssp::device_kind::gpu
+                                                                 : ds::sssp::device_kind::automatic;
     if (!gpu) fixed.stream = nullptr;
     if (slot && (slot->settings().stream != fixed.stream || slot->settings().real_type != fixed.real_type)) slot.reset();
     if (!slot) {

@@ -315,11 +315,13 @@ def test_device_output_on_the_gpu(path, batch_size):
     g, matrix = load(path)
     sources = sources_for(matrix, 70)
     targets = np.arange(0, matrix.shape[0], 7)
-    dtype = cupy.uint32 if g.weight_kind == "integer" else cupy.float32
+    integer = g.weight_kind == "integer"
+    dtype = cupy.uint32 if integer else cupy.float32  # the GPU batches' types (float32: asked for)
     out = cupy.full((len(sources), len(targets)), 7, dtype=dtype)
-    d, stats = g.distance_matrix(sources, targets, batch_size=batch_size, out=out, return_stats=True)
+    d, stats = g.distance_matrix(sources, targets, batch_size=batch_size, out=out, return_stats=True,
+                                 dtype=None if integer else np.float32)
     assert d is out and stats["on_gpu"] and stats["batches"] == math.ceil(len(sources) / stats["batch_size"])
-    assert_same_distances(out, scg.dijkstra(matrix, indices=sources)[:, targets], g.weight_kind == "integer")
+    assert_same_distances(as_float64(out), scg.dijkstra(matrix, indices=sources)[:, targets], integer, rtol=1e-5)
 
 
 @needs_cupy
@@ -329,23 +331,25 @@ def test_torch_device_output():
     sources = sources_for(matrix, 40)
     dtype = torch.uint32 if g.weight_kind == "integer" else torch.float32
     out = torch.zeros((len(sources), matrix.shape[0]), dtype=dtype, device="cuda")
-    g.distance_matrix(sources, out=out, device="gpu")
-    assert_same_distances(out, scg.dijkstra(matrix, indices=sources), g.weight_kind == "integer")
+    g.distance_matrix(sources, out=out, device="gpu", dtype=None if g.weight_kind == "integer" else np.float32)
+    assert_same_distances(as_float64(out), scg.dijkstra(matrix, indices=sources), g.weight_kind == "integer",
+                          rtol=1e-5)
 
 
 @needs_cupy
 def test_device_graph_solves_one_source_at_a_time():
     import cupy
     g, matrix = load(BATCH_DATASETS[0])
-    dg = Graph.from_arrays(cupy.asarray(matrix.indptr), cupy.asarray(matrix.indices), cupy.asarray(matrix.data),
-                           num_vertices=matrix.shape[0])
+    # A device graph holds 32-bit distances: float32 weights (the dataset's, rounded).
+    dg = Graph.from_arrays(cupy.asarray(matrix.indptr), cupy.asarray(matrix.indices),
+                           cupy.asarray(matrix.data.astype(np.float32)), num_vertices=matrix.shape[0])
     sources = sources_for(matrix, 6)
     targets = np.array([5, 0, 5, matrix.shape[0] - 1])
     d, stats = dg.distance_matrix(sources, return_stats=True)
     assert isinstance(d, cupy.ndarray) and not stats["batched"] and stats["solves"] == len(sources)
     reference = scg.dijkstra(matrix, indices=sources)
-    assert_same_distances(d, reference, g.weight_kind == "integer")
-    assert_same_distances(dg.distance_matrix(sources, targets), reference[:, targets], g.weight_kind == "integer")
+    assert_same_distances(as_float64(d), reference, False, rtol=1e-5)
+    assert_same_distances(as_float64(dg.distance_matrix(sources, targets)), reference[:, targets], False, rtol=1e-5)
 
 
 @needs_cupy
