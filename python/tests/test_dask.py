@@ -135,9 +135,8 @@ def test_parquet_equals_distance_matrix(client, graph, targets, limit, tmp_path)
     pd.testing.assert_frame_equal(got, want)
 
 
-@pytest.mark.parametrize("targets,limit", CASES)
-def test_reductions_equal_numpy(client, graph, targets, limit):
-    r = dd.reduce(graph, SOURCES, targets, limit=limit, client=client, block_size=3)
+def check_reductions(r, graph, targets, limit):
+    """reduce's result r against numpy's reductions of the whole matrix."""
     d = expected(graph, SOURCES, targets, limit)
     reached = dd._reached(d, limit)
     wide = np.uint64 if d.dtype.kind == "u" else np.float64
@@ -155,9 +154,15 @@ def test_reductions_equal_numpy(client, graph, targets, limit):
     assert r.source_min.dtype == d.dtype and r.source_sum.dtype == wide and r.closeness.shape == (len(SOURCES),)
 
 
+@pytest.mark.parametrize("targets,limit", CASES)
+def test_reductions_equal_numpy(client, graph, targets, limit):
+    check_reductions(dd.reduce(graph, SOURCES, targets, limit=limit, client=client, block_size=3), graph, targets,
+                     limit)
+
+
 def test_gpu_worker_reduces_in_device_memory(graph):
     """A worker with a GPU resource solves on its GPU and reduces each block in device memory
-    (cupy): the same reductions as the CPU workers' numpy ones."""
+    (cupy; 32-bit distances): the same reductions as the CPU workers' numpy ones."""
     import deltasplit
     if not deltasplit.gpu_available():
         pytest.skip("no usable GPU: " + deltasplit.gpu_reason())
@@ -165,19 +170,8 @@ def test_gpu_worker_reduces_in_device_memory(graph):
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, resources={"GPU": 1},
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as gpu:
         for targets, limit in ((None, None), (TARGETS, None), (None, 40.0)):
-            r = dd.reduce(graph, SOURCES, targets, limit=limit, client=gpu, block_size=4)
-            d = expected(graph, SOURCES, targets, limit)
-            reached = dd._reached(d, limit)
-            wide = np.uint64 if d.dtype.kind == "u" else np.float64
-            values = np.where(reached, d, 0).astype(wide)
-            masked = np.where(reached, d, np.iinfo(d.dtype).max if d.dtype.kind == "u" else np.inf)
-            check = np.testing.assert_array_equal if d.dtype.kind == "u" else \
-                lambda a, b: np.testing.assert_allclose(a, b, rtol=1e-12)
-            check(r.source_sum, values.sum(axis=1))
-            check(r.target_sum, values.sum(axis=0))
-            np.testing.assert_array_equal(r.source_min, masked.min(axis=1))
-            np.testing.assert_array_equal(r.target_count, reached.sum(axis=0))
-            assert r.source_min.dtype == d.dtype
+            check_reductions(dd.reduce(graph, SOURCES, targets, limit=limit, client=gpu, block_size=4), graph,
+                             targets, limit)
 
 
 def test_closeness_matches_networkx(client):
