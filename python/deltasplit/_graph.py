@@ -514,7 +514,7 @@ def _vertex_list(values, n, what):
         bad = a[(a < 0) | (a >= n)]
         if bad.size:
             raise IndexError(f"{what} vertex {int(bad[0])} is out of range: valid ids are 0..{n - 1}")
-    return np.ascontiguousarray(a, dtype=np.uint32)
+    return _host_array(a, np.uint32)
 
 
 def _check_index_array(a, name):

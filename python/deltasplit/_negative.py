@@ -30,6 +30,7 @@ import warnings
 import numpy as np
 
 from . import _core
+from ._graph import _host_array
 
 _NO_PREDECESSOR = -9999
 _INT64_UNREACHABLE = np.iinfo(np.int64).max
@@ -115,8 +116,7 @@ def _arrays(a, directed, extra_sources=None):
         targets = np.concatenate([targets, extra_sources])
         weights = np.concatenate([weights, np.zeros(len(extra_sources), dtype=dtype)])
         n += 1
-    return (n, np.ascontiguousarray(offsets, dtype=np.uint64), np.ascontiguousarray(targets, dtype=np.uint32),
-            np.ascontiguousarray(weights))
+    return n, _host_array(offsets, np.uint64), _host_array(targets, np.uint32), _host_array(weights)
 
 
 def _solve(method, arrays, sources, return_predecessors):
@@ -125,7 +125,7 @@ def _solve(method, arrays, sources, return_predecessors):
     dist = np.empty((len(sources), n), dtype=weights.dtype)
     pred = np.empty((len(sources), n), dtype=np.uint32) if return_predecessors else None
     cycle = _core.negative_weights_into(method, n, offsets, targets, weights,
-                                        np.ascontiguousarray(sources, dtype=np.uint32), dist.reshape(-1),
+                                        _host_array(sources, np.uint32), dist.reshape(-1),
                                         None if pred is None else pred.reshape(-1))
     if cycle >= 0:
         from scipy.sparse.csgraph import NegativeCycleError  # imported when needed, as csgraph imports scipy
