@@ -38,8 +38,10 @@ struct solver::impl {
   distance_type type = distance_type::uint32;
   std::vector<float> narrowed;
   bool gpu_side = false;  // the solver runs on the GPU (fixed when built)
-  // uint64 distances of 32-bit integer weights, solved on the GPU in 32 bits and widened (run_into).
+  // uint64 distances of 32-bit integer weights, solved on the GPU in 32 bits into `narrow` and
+  // widened (run_into).
   bool widened = false;
+  std::vector<std::uint32_t> narrow;
   std::unique_ptr<detail::gpu_engine> gpu;
   std::unique_ptr<detail::delta_stepping_cpu> cpu;
   std::unique_ptr<detail::phast> phast;  // strategy phast: the hierarchy, built on first use
@@ -256,7 +258,8 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
   if (impl_->gpu) {
     if (out.space == memory_space::device)
       throw std::invalid_argument("run_into: uint64 distances are written to host buffers in this version");
-    std::vector<std::uint32_t> narrow(g.num_vertices);
+    std::vector<std::uint32_t>& narrow = impl_->narrow;
+    narrow.resize(g.num_vertices);
     output_buffers narrow_out = out;
     narrow_out.int_distances = narrow.data();
     narrow_out.uint64_distances = nullptr;
