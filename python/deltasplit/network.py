@@ -292,7 +292,7 @@ class Network:
     @staticmethod
     def distance_dtype(g):
         """The type of g's distances (what distance_matrix returns)."""
-        return g.distance_matrix(np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)).dtype
+        return g.distance_dtype
 
     def array_module(self, strategy):
         """Where the blocks of a solve by `strategy` live and are reduced: cupy when the solve runs
