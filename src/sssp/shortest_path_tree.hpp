@@ -12,7 +12,8 @@
 namespace deltasplit::sssp::detail {
 
 // v's parent is a u whose arc is tight (tight(dist[u], arc, v): dist[u] + w == dist[v] in the
-// caller's sense). Vertices with a tight arc from a strictly closer u take the smallest such u;
+// caller's sense). Vertices with a tight arc from a strictly closer u take the closest such u (least
+// dist[u], the smallest u among equals: the one Dijkstra's algorithm settles first, as scipy reports);
 // the rest (reached only over zero-weight arcs from equally far vertices) are taken breadth-first
 // from the vertices already placed, so parent links never form a cycle. O(n + m) whatever the
 // zero-weight chains. parent: n entries, invalid_vertex for the source and unreached vertices.
@@ -28,7 +29,7 @@ void tree_from_distances(const csr_view& g, vertex_t source, const Distance* dis
     for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
       const vertex_t v = g.targets[a];
       if (v != source && dist[v] > dist[u] && tight(dist[u], a, v)) {
-        parent[v] = std::min(parent[v], u);
+        if (parent[v] == graph::invalid_vertex || dist[u] < dist[parent[v]]) parent[v] = u;  // u ascends
         placed[v] = 1;
       }
     }

@@ -133,6 +133,17 @@ TEST(Dispatch, DijkstraStrategyRunsTheOracle) {
   EXPECT_TRUE(ds::check_predecessors(g, 5, r).ok);
 }
 
+// Trees drawn from final distances (the 64-bit CPU solver's) take the closest tight parent.
+TEST(Dispatch, TreeFromDistancesTakesTheClosestParent) {
+  for (weight_kind kind : {weight_kind::integer, weight_kind::real}) {
+    ds::options o;
+    o.how = ds::strategy::delta_stepping_cpu;
+    o.predecessors = true;
+    ds::result r = ds::solve(scipy_tie_graph(kind, true), 4, o);
+    EXPECT_EQ(r.predecessors, scipy_tie_tree_of_4) << r.stats.distance_type;
+  }
+}
+
 TEST(Options, BadValuesAreRefused) {
   csr g = random_graph(10, 20, 5, 10);
   ds::options o;

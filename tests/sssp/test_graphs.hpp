@@ -51,6 +51,19 @@ inline csr make_csr(vertex_t n, std::vector<arc> arcs, weight_kind kind = weight
   return g;
 }
 
+// scipy's test graph (scipy.sparse.csgraph tests, directed_G read as undirected): from vertex 4,
+// vertex 1 is as far directly (4) as through 3 (2 + 2); scipy's tree takes 4, the closer parent,
+// and expects tree_of_4 as the tree of source 4.
+inline csr scipy_tie_graph(weight_kind kind = weight_kind::integer, bool wide = false) {
+  std::vector<arc> arcs;
+  for (arc a : std::vector<arc>{{0, 1, 3}, {0, 2, 3}, {1, 3, 2}, {1, 4, 4}, {0, 3, 1}, {0, 4, 2}, {3, 4, 2}}) {
+    arcs.push_back(a);
+    arcs.push_back({a.to, a.from, a.weight});
+  }
+  return make_csr(5, arcs, kind, wide);
+}
+inline const std::vector<vertex_t> scipy_tie_tree_of_4 = {4, 4, 0, 4, deltasplit::graph::invalid_vertex};
+
 // n vertices, m random arcs with weights uniform in [0, max_weight] (integers, or floats).
 inline csr random_graph(vertex_t n, std::size_t m, std::uint64_t seed, double max_weight,
                         weight_kind kind = weight_kind::integer) {

@@ -2,9 +2,11 @@
 // An arc (u, v) is tight when dist[u] + w(u, v) == dist[v] (the same float or integer arithmetic
 // as the relaxation). Every reached vertex other than the source has a tight in-arc, but picking any
 // one can close a cycle among vertices of equal distance joined by zero-weight arcs. So:
-//   1. a vertex with a tight in-arc that strictly increases the distance takes the lowest-numbered
-//      such u as its parent; parent arcs of this kind can never lie on a cycle (the distance would
-//      have to come back down), and these vertices, with the source, get level 0;
+//   1. a vertex with a tight in-arc that strictly increases the distance takes the closest such u
+//      as its parent (least dist[u], the lowest-numbered among equals: the u Dijkstra's algorithm
+//      settles first, whose parent scipy reports); parent arcs of this kind can never lie on a
+//      cycle (the distance would have to come back down), and these vertices, with the source, get
+//      level 0;
 //   2. the remaining reached vertices are reached only through tight arcs of equal distance; sweep r
 //      (r = 1, 2, ...) gives level r and parent u to each still unlevelled v with a tight equal-
 //      distance arc from a u of level < r. Levels strictly increase along these parent arcs, so no
@@ -47,21 +49,40 @@ __device__ bool tight(const Distance* dist, Distance du, typename distance_ops<D
   }
 }
 
+// Step 1 in three passes: level[v] first holds the least dist[u] (as distance_bits) over v's
+// strictly increasing tight in-arcs, then parent[v] the lowest u at that distance, then level[v] becomes 0
+// for these vertices and the source and no_bucket for the others.
 template <tightness rule, class Distance>
-__global__ void strict_parents(loop_view<Distance> s, vertex_t source, vertex_t* parent, std::uint32_t* level) {
+__global__ void closest_parent_distance(loop_view<Distance> s, vertex_t source, std::uint32_t* level) {
   const std::uint32_t stride = gridDim.x * blockDim.x;
   for (vertex_t u = blockIdx.x * blockDim.x + threadIdx.x; u < s.num_vertices; u += stride) {
     const Distance du = s.dist[u];
-    if (u == source) level[u] = 0;
     if (du == distance_ops<Distance>::infinity) continue;
     for (edge_t a = s.offsets[u]; a < s.offsets[u + 1]; ++a) {
       const vertex_t v = s.targets[a];
-      if (v != source && s.dist[v] > du && tight<rule>(s.dist, du, s.weights[a], v)) {
-        atomicMin(&parent[v], u);
-        level[v] = 0;
-      }
+      if (v != source && s.dist[v] > du && tight<rule>(s.dist, du, s.weights[a], v)) atomicMin(&level[v], distance_bits(du));
     }
   }
+}
+
+template <tightness rule, class Distance>
+__global__ void strict_parents(loop_view<Distance> s, vertex_t source, vertex_t* parent, const std::uint32_t* level) {
+  const std::uint32_t stride = gridDim.x * blockDim.x;
+  for (vertex_t u = blockIdx.x * blockDim.x + threadIdx.x; u < s.num_vertices; u += stride) {
+    const Distance du = s.dist[u];
+    if (du == distance_ops<Distance>::infinity) continue;
+    for (edge_t a = s.offsets[u]; a < s.offsets[u + 1]; ++a) {
+      const vertex_t v = s.targets[a];
+      if (v != source && level[v] == distance_bits(du) && s.dist[v] > du && tight<rule>(s.dist, du, s.weights[a], v))
+        atomicMin(&parent[v], u);
+    }
+  }
+}
+
+template <class Distance>
+__global__ void strict_levels(vertex_t n, vertex_t source, const vertex_t* parent, std::uint32_t* level) {
+  for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x)
+    level[v] = v == source || parent[v] != graph::invalid_vertex ? 0 : no_bucket;
 }
 
 template <tightness rule, class Distance>
@@ -93,8 +114,12 @@ void shortest_path_tree(const loop_view<Distance>& s, vertex_t source, vertex_t*
   const std::size_t n = s.num_vertices;
   DS_CUDA(cudaMemsetAsync(parent, 0xFF, n * sizeof(vertex_t), stream));
   DS_CUDA(cudaMemsetAsync(level, 0xFF, n * sizeof(std::uint32_t), stream));
+  closest_parent_distance<rule><<<blocks, 256, 0, stream>>>(s, source, level);
+  DS_CUDA_LAUNCH("closest_parent_distance");
   strict_parents<rule><<<blocks, 256, 0, stream>>>(s, source, parent, level);
   DS_CUDA_LAUNCH("strict_parents");
+  strict_levels<Distance><<<blocks, 256, 0, stream>>>(s.num_vertices, source, parent, level);
+  DS_CUDA_LAUNCH("strict_levels");
   for (std::uint32_t round = 1;; ++round) {
     DS_CUDA(cudaMemsetAsync(changed, 0, sizeof *changed, stream));
     equal_distance_sweep<rule><<<blocks, 256, 0, stream>>>(s, round, parent, level, changed);

@@ -229,6 +229,18 @@ TEST(GpuPipeline, CallersStreamAndHostBuffers) {
   cudaStreamDestroy(stream);
 }
 
+// The GPU's tree takes the closest tight parent too (predecessors.cuh), as scipy's does.
+TEST(GpuPipeline, PredecessorsTakeTheClosestParent) {
+  SKIP_WITHOUT_GPU();
+  for (graph::weight_kind kind : {graph::weight_kind::integer, graph::weight_kind::real})
+    for (sssp::strategy how : gpu_strategies) {
+      sssp::options o = gpu_options(how);
+      o.predecessors = true;
+      sssp::result r = sssp::solve(deltasplit_test::scipy_tie_graph(kind), 4, o);
+      EXPECT_EQ(r.predecessors, deltasplit_test::scipy_tie_tree_of_4) << sssp::strategy_name(how);
+    }
+}
+
 TEST(GpuPipeline, MalformedDeviceGraphsAreRefused) {
   SKIP_WITHOUT_GPU();
   auto attempt = [](std::vector<edge_t> off, std::vector<vertex_t> tgt, std::vector<float> w) -> std::string {
