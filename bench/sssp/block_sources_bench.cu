@@ -23,7 +23,7 @@
 
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/sssp.hpp"
-#include "sssp/gpu/block_driver.cuh"
+#include "sssp/gpu/near_far/block_driver.cuh"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // The GPU solver's bucket width swept in one process: each graph is read once, then every width
 // solves from the same sources, the widths taking turns pass by pass (a drift of the card's clocks
 // hits each alike). The automatic width (src/sssp/bucket_width.cpp) and each loop's multiple of it
-// (src/sssp/gpu/loop_tuning.cuh) are chosen from these tables.
+// (src/sssp/gpu/step_loop/tuning.cuh) are chosen from these tables.
 //
 //   gpu_delta_bench GRAPH... [--deltas auto,x0.5,x1.5,300] [--sources 10] [--runs 5] [--passes 2]
 //                   [--strategy near-far] [--driver auto] [--seed 7] [--source-ids V,V,...]

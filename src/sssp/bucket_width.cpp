@@ -61,7 +61,7 @@ double cpu_auto_width(const graph_statistics& s, graph::weight_kind kind, unsign
 // two to four times the road rule's width: above d = 4 the bend is gentler than the roads' d^-1.5
 // (the sweeps: bench/results/sssp.md, "The automatic bucket width").
 // The rule gives FLA 12800, NY 26100, R-MAT scale 20 272, slashdot 570. A mean weight of 0 (or no
-// arcs) gives 1. Each GPU loop takes its own multiple of it (loop_tuning.cuh): the step loop's
+// arcs) gives 1. Each GPU loop takes its own multiple of it (the tuning.cuh of its folder under sssp/gpu/): the step loop's
 // widens it above a mean out-degree of 16, where d^-2 bends too far (x1.5 at d = 30,
 // bench/results/loop_tuning.md; the rule here stays what the drivers' multiples and many_sources
 // were measured against).

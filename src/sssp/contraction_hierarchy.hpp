@@ -20,7 +20,7 @@
 //
 // The layout here is the sweep's: vertices are renumbered into sweep positions (highest level
 // first), so that each level is a contiguous range and every down in-arc of position p comes from
-// a position of an earlier level. Host C++ only; the GPU sweep (sssp/gpu/phast.cu) uploads these
+// a position of an earlier level. Host C++ only; the GPU sweep (sssp/gpu/phast/phast.cu) uploads these
 // arrays as they are.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Many-source shortest paths (deltasplit/many_sources.hpp): the checks, the batch size, the
-// dispatch to the GPU engine (sssp/gpu/many_sources.cu) or the CPU fallback, the OD table and the
+// dispatch to the GPU engine (sssp/gpu/many_sources/many_sources.cu) or the CPU fallback, the OD table and the
 // row validator.
 //
 // CPU fallback: one binary-heap Dijkstra per source, the sources of a batch shared out over the
@@ -9,7 +9,7 @@
 // stops at opts.cutoff (dijkstra_row).
 //
 // opts.how == phast (sssp/phast.hpp): the hierarchy is built (or loaded from opts.hierarchy_file)
-// with the object; on the GPU the sources go in PHAST batches (sssp/gpu/phast.cu), on the CPU each
+// with the object; on the GPU the sources go in PHAST batches (sssp/gpu/phast/phast.cu), on the CPU each
 // thread sweeps one source after another (phast_cpu). Vertices farther than opts.cutoff read
 // unreachable.
 #include <algorithm>

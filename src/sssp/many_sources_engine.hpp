@@ -1,6 +1,6 @@
 // Internal seam between the many-source API (many_sources.cpp) and the GPU engines that solve lists
-// of sources batch by batch: batched delta-stepping (src/sssp/gpu/many_sources.cu), which owns the
-// device copy of one graph, and PHAST (src/sssp/gpu/phast.cu, through phast_engine.hpp), which owns
+// of sources batch by batch: batched delta-stepping (src/sssp/gpu/many_sources/many_sources.cu), which owns the
+// device copy of one graph, and PHAST (src/sssp/gpu/phast/phast.cu, through phast_engine.hpp), which owns
 // the device copy of one contraction hierarchy. Also the making of a block, which the CPU rows
 // (many_sources.cpp) share with them.
 #pragma once

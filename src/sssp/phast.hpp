@@ -1,5 +1,5 @@
 // strategy::phast on the host: the contraction hierarchy, built once per solver (seconds on a road
-// network) or loaded from options::hierarchy_file (sssp/hierarchy_file.hpp), and who sweeps it: the GPU engine (sssp/gpu/phast.cu, through sssp/phast_engine.hpp)
+// network) or loaded from options::hierarchy_file (sssp/hierarchy_file.hpp), and who sweeps it: the GPU engine (sssp/gpu/phast/phast.cu, through sssp/phast_engine.hpp)
 // when one is usable, else the CPU (phast_cpu, sssp/contraction_hierarchy.hpp). sssp::solver
 // (solve.cpp) and sssp::many_sources (many_sources.cpp) hold one of these for strategy::phast.
 #pragma once

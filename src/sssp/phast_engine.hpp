@@ -1,5 +1,5 @@
 // Internal seam between the host side of strategy::phast (sssp/phast.cpp: the hierarchy, the CPU
-// sweep, the solver and many_sources dispatch) and the GPU sweep (sssp/gpu/phast.cu). An engine
+// sweep, the solver and many_sources dispatch) and the GPU sweep (sssp/gpu/phast/phast.cu). An engine
 // holds the device copy of one contraction hierarchy and answers one source as the solver's GPU
 // engines do (gpu_engine: run_into honours opts.cutoff and opts.predecessors; stats.setup_ms is
 // left to the caller) and lists of sources in batches as many_sources' do (many_sources_engine;

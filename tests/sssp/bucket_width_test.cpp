@@ -1,7 +1,7 @@
 // The shared place of the bucket width (sssp/bucket_width.hpp): the statistics both automatic
 // rules read, the bounds every width passes through, the light-arc definition, and issue 13's
 // one-arc graph, whose automatic width used to overflow and end in a floating-point exception;
-// and the GPU loop's tuning functions of the mean out-degree (loop_tuning.cuh).
+// and the GPU loop's tuning functions of the mean out-degree (step_loop/tuning.cuh).
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 #include "deltasplit/sssp.hpp"
 #include "sssp/bucket_width.hpp"
-#include "sssp/gpu/loop_tuning.cuh"
+#include "sssp/gpu/step_loop/tuning.cuh"
 #include "sssp/test_graphs.hpp"
 
 namespace ds = deltasplit::sssp;
@@ -95,7 +95,7 @@ TEST(BucketWidth, LightArcIsStrictlyBelowTheWidth) {
 
 // The step loop's multiple of the GPU rule (loop_tuning::step_delta_scale): none up to a mean
 // out-degree of 16, where the rule was measured best, then rising without a jump: x1.5 at Kronecker
-// 20's degree 30 and x2.3 at 58, as measured in loop_tuning.cuh; none from 2^22 vertices on
+// 20's degree 30 and x2.3 at 58, as measured for step_loop/tuning.cuh; none from 2^22 vertices on
 // (Kronecker 25's bucketed managers 7% slower with it).
 TEST(BucketWidth, StepLoopWidensTheGpuRuleOnDenseGraphs) {
   using deltasplit::sssp::gpu::loop_tuning;

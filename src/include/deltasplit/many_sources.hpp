@@ -9,7 +9,7 @@
 // On the GPU the sources are solved in batches of k (a multiple of 32) at once: the batch's
 // distances live vertex-major (dist[v * k + j] for source j of the batch), one delta-stepping
 // bucket bound is shared by all of them, and a vertex whose sources improved together is walked
-// by a warp, one arc read for all of them (src/sssp/gpu/many_sources.cu). Without a GPU the
+// by a warp, one arc read for all of them (src/sssp/gpu/many_sources/many_sources.cu). Without a GPU the
 // sources are spread over CPU threads, one Dijkstra per source. Either way every row equals Dijkstra from its source
 // (integer weights exactly, real weights within the validator's relative 1e-5).
 // Distances come in distance_type_for(g, opts.real_type) (sssp.hpp); 64-bit types run on the CPU
@@ -80,7 +80,7 @@ using block_consumer = std::function<void(const distance_block&)>;
 // together) or, without a GPU, phast_cpu per source on the CPU threads.
 // Any other strategy runs the batched delta-stepping above (GPU) or Dijkstra per source (CPU).
 // opts.driver picks the GPU batch engine: gpu_driver::block runs one thread block per source
-// (src/sssp/gpu/block_driver.cuh: Near-Far per source in its own row, several sources per SM;
+// (src/sssp/gpu/near_far/block_driver.cuh: Near-Far per source in its own row, several sources per SM;
 // an order of magnitude faster than the vertex-major batch on road networks,
 // bench/results/block_driver.md), steps (or
 // partitioned, or wide: one-source drivers) the vertex-major batch above, and automatic the blocks on graphs of mean out-degree

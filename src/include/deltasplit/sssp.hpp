@@ -98,9 +98,9 @@ heavy_relaxation heavy_relaxation_from_name(const std::string& name);  // throws
 
 // Which GPU loop runs a solve. steps: the step loop (one cluster for small frontiers, the grid for
 // large ones); partitioned: every SM owns a region of the graph, relaxes it on chip and sends
-// offers to the other regions' owners (src/sssp/gpu/partitioned_driver.cu); block: the whole solve
+// offers to the other regions' owners (src/sssp/gpu/partitioned/partitioned_driver.cu); block: the whole solve
 // is Near-Far in one thread block with one block barrier per light iteration
-// (src/sssp/gpu/block_driver.cuh; many_sources runs one such block per source); wide: the same
+// (src/sssp/gpu/near_far/block_driver.cuh; many_sources runs one such block per source); wide: the same
 // Near-Far over every block of a cooperative grid (one block per SM), one grid barrier per light
 // iteration (block_driver.cuh); automatic: partitioned on sparse graphs (mean out-degree below 6:
 // road networks, meshes) and small ones (fewer than 10,000 arcs per SM) whose regions keep their
@@ -110,7 +110,7 @@ heavy_relaxation heavy_relaxation_from_name(const std::string& name);  // throws
 // is in host memory; steps otherwise. The partitioned driver builds its regions once, on its first
 // run (statistics::setup_ms), and, like the wide driver, uses three times the automatic delta
 // (twelve times on graphs whose regions average at most 400 vertices: partition_tuning::delta_scale
-// in src/sssp/gpu/loop_tuning.cuh).
+// in the tuning.cuh of each driver's folder under src/sssp/gpu/).
 // Every strategy runs the partitioned, block and wide drivers the same way: they file no vertex
 // through a frontier manager, and statistics::driver says so. many_sources takes partitioned and
 // wide as steps (its vertex-major batch).
@@ -129,7 +129,7 @@ struct options {
   // CPU and one for the GPU, each fitted to its own measurements (src/sssp/bucket_width.cpp); on
   // the GPU times the loop's multiple (the drivers' above; the step loop's on mean out-degrees
   // above 16 on graphs of fewer than 2^22 vertices, loop_tuning::step_delta_scale in
-  // src/sssp/gpu/loop_tuning.cuh). Integer graphs round a width down to an integer >= 1; every
+  // src/sssp/gpu/*/tuning.cuh). Integer graphs round a width down to an integer >= 1; every
   // width is bounded.
   // stats.delta reports the width used.
   double delta = 0;

@@ -30,11 +30,25 @@
 #include <cuda_runtime.h>
 
 #include "sssp/gpu/device_memory.cuh"
-#include "sssp/gpu/frontier_state.cuh"
+#include "deltasplit/graph/csr.hpp"
+#include "sssp/gpu/distance.cuh"
 
 namespace deltasplit::sssp::gpu {
 
 enum class tightness { exact, within_tolerance };
+
+using graph::edge_t;
+using graph::vertex_t;
+
+// The graph and the distances a tree is drawn from (device memory).
+template <class Distance>
+struct tree_arcs {
+  const edge_t* offsets;
+  const vertex_t* targets;
+  const typename distance_ops<Distance>::weight* weights;
+  const Distance* dist;
+  vertex_t num_vertices;
+};
 
 template <tightness rule, class Distance>
 __device__ bool tight(const Distance* dist, Distance du, typename distance_ops<Distance>::weight w, vertex_t v) {
@@ -53,7 +67,7 @@ __device__ bool tight(const Distance* dist, Distance du, typename distance_ops<D
 // strictly increasing tight in-arcs, then parent[v] the lowest u at that distance, then level[v] becomes 0
 // for these vertices and the source and no_bucket for the others.
 template <tightness rule, class Distance>
-__global__ void closest_parent_distance(loop_view<Distance> s, vertex_t source, std::uint32_t* level) {
+__global__ void closest_parent_distance(tree_arcs<Distance> s, vertex_t source, std::uint32_t* level) {
   const std::uint32_t stride = gridDim.x * blockDim.x;
   for (vertex_t u = blockIdx.x * blockDim.x + threadIdx.x; u < s.num_vertices; u += stride) {
     const Distance du = s.dist[u];
@@ -66,7 +80,7 @@ __global__ void closest_parent_distance(loop_view<Distance> s, vertex_t source, 
 }
 
 template <tightness rule, class Distance>
-__global__ void strict_parents(loop_view<Distance> s, vertex_t source, vertex_t* parent, const std::uint32_t* level) {
+__global__ void strict_parents(tree_arcs<Distance> s, vertex_t source, vertex_t* parent, const std::uint32_t* level) {
   const std::uint32_t stride = gridDim.x * blockDim.x;
   for (vertex_t u = blockIdx.x * blockDim.x + threadIdx.x; u < s.num_vertices; u += stride) {
     const Distance du = s.dist[u];
@@ -86,7 +100,7 @@ __global__ void strict_levels(vertex_t n, vertex_t source, const vertex_t* paren
 }
 
 template <tightness rule, class Distance>
-__global__ void equal_distance_sweep(loop_view<Distance> s, std::uint32_t round, vertex_t* parent, std::uint32_t* level,
+__global__ void equal_distance_sweep(tree_arcs<Distance> s, std::uint32_t round, vertex_t* parent, std::uint32_t* level,
                                      std::uint32_t* changed) {
   const std::uint32_t stride = gridDim.x * blockDim.x;
   for (vertex_t u = blockIdx.x * blockDim.x + threadIdx.x; u < s.num_vertices; u += stride) {
@@ -105,10 +119,9 @@ __global__ void equal_distance_sweep(loop_view<Distance> s, std::uint32_t round,
 
 // parent[] and level[] are device scratch of num_vertices entries, changed one device word and
 // changed_host one pinned word; the tree (invalid_vertex for the source and unreached vertices)
-// is copied into tree, num_vertices entries of host or device memory, on the stream. Only the
-// view's offsets, targets, weights, dist and num_vertices are read.
+// is copied into tree, num_vertices entries of host or device memory, on the stream.
 template <tightness rule = tightness::exact, class Distance>
-void shortest_path_tree(const loop_view<Distance>& s, vertex_t source, vertex_t* parent, std::uint32_t* level,
+void shortest_path_tree(const tree_arcs<Distance>& s, vertex_t source, vertex_t* parent, std::uint32_t* level,
                         std::uint32_t* changed, std::uint32_t* changed_host, unsigned blocks, cudaStream_t stream,
                         vertex_t* tree) {
   const std::size_t n = s.num_vertices;

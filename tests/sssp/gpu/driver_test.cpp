@@ -1,5 +1,5 @@
 // The drivers other than the step loop, forced through options.driver: the partitioned driver
-// (src/sssp/gpu/partitioned_driver.cu) and the block driver (src/sssp/gpu/block_driver.cuh), each
+// (src/sssp/gpu/partitioned/partitioned_driver.cu) and the block driver (src/sssp/gpu/near_far/block_driver.cuh), each
 // against the Dijkstra oracle vertex by vertex, for every GPU strategy: the bundled graphs, road-like
 // grids (with unreachable vertices), R-MAT (hub rows, dense regions), a grid large enough that
 // regions keep their distances in global memory, long paths across many regions, zero weights and
@@ -22,7 +22,9 @@
 #include "deltasplit/sssp.hpp"
 #include "sssp/bucket_width.hpp"
 #include "sssp/gpu/gpu_checks.hpp"
-#include "sssp/gpu/loop_tuning.cuh"
+#include "sssp/gpu/step_loop/tuning.cuh"
+#include "sssp/gpu/partitioned/tuning.cuh"
+#include "sssp/gpu/near_far/tuning.cuh"
 #include "sssp/test_graphs.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-// The partitioned driver's watchdog (src/sssp/gpu/partitioned_driver.cuh, partitioned_watchdog):
+// The partitioned driver's watchdog (src/sssp/gpu/partitioned/partitioned_driver.cuh, partitioned_watchdog):
 // a message the protocol loses must end the solve with std::runtime_error naming the wait, not
 // leave the GPU spinning. Each test plants a fault in every solve of one driver (a mailbox entry
 // counted and never written, as in the ninth session's hang; or a count that never returns to
@@ -18,7 +18,7 @@
 #include "common/gpu.hpp"
 #include "deltasplit/graph/generators.hpp"
 #include "deltasplit/sssp.hpp"
-#include "sssp/gpu/partitioned_driver.cuh"
+#include "sssp/gpu/partitioned/partitioned_driver.cuh"
 
 namespace {
 
@@ -55,10 +55,10 @@ void expect_fault_is_caught(gpu::partitioned_fault fault, const std::string& nam
   const graph::csr g = graph::generate_grid(gp);
   ASSERT_EQ(g.kind, graph::weight_kind::integer);
   const sssp::csr_view view = g;
-  auto driver = gpu::make_partitioned_driver<std::uint32_t>(view, view.int_weights);
-  ASSERT_NE(driver, nullptr);
   solve_fixture f;
   ASSERT_NO_FATAL_FAILURE(f.open(g.num_vertices));
+  auto driver = gpu::make_partitioned_driver<std::uint32_t>(view, view.int_weights, {f.stream, f.start, f.stop, 0});
+  ASSERT_NE(driver, nullptr);
   const vertex_t source = 0;
   const gpu::bucket_of_distance<std::uint32_t> bucket{1000};
   const sssp::result want = sssp::dijkstra(g, source);

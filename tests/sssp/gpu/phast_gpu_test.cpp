@@ -1,4 +1,4 @@
-// strategy phast on the GPU (sssp/gpu/phast.cu) against Dijkstra: one source (solver) and batches
+// strategy phast on the GPU (sssp/gpu/phast/phast.cu) against Dijkstra: one source (solver) and batches
 // of sources (many_sources) on the bundled road networks, a grid with unreachable vertices, R-MAT,
 // a social graph with a large uncontracted core, zero-weight cycles, real weights, the cutoff,
 // overflow (a shortest distance past 2^32 - 2 raises it, a long non-shortest path never),

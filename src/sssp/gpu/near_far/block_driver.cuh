@@ -63,7 +63,7 @@
 #include "sssp/gpu/batch_rows.cuh"
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/distance.cuh"
-#include "sssp/gpu/loop_tuning.cuh"
+#include "sssp/gpu/near_far/tuning.cuh"
 #include "sssp/gpu/queue_slot.cuh"
 
 namespace deltasplit::sssp::gpu {

@@ -1,8 +1,7 @@
 // The partitioned driver: delta-stepping with every SM owning a region of the graph (the
-// whole-GPU design for road networks). The engine (engine.cu) hands a solve to it instead of the
-// step loop (delta_stepping.cuh) when options.driver is gpu_driver::partitioned (automatic keeps the
-// step loop: see engine.cu). partitioned_driver.cu has the design; bench/results/sssp_roads.md the
-// measurements.
+// whole-GPU design for road networks), one of the engine's drivers (driver.cuh; the engine's
+// automatic choice is in engine.cu). partitioned_driver.cu has the design;
+// bench/results/sssp_roads.md the measurements.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +14,7 @@
 #include "deltasplit/csr_view.hpp"
 #include "deltasplit/graph/csr.hpp"
 #include "sssp/gpu/distance.cuh"
+#include "sssp/gpu/driver.cuh"
 
 namespace deltasplit::sssp::gpu {
 
@@ -62,9 +62,9 @@ struct partitioned_watchdog {
 };
 
 template <class Distance>
-class partitioned_driver {
+class partitioned_driver : public one_source_driver<Distance> {
  public:
-  virtual ~partitioned_driver() = default;
+  using one_source_driver<Distance>::solve;  // the engine's solve (driver.cuh)
   // Solves from source (a caller id) with delta-stepping's buckets `bucket`; writes the caller-
   // ordered distances into dist (device, num_vertices entries). Times itself between start and stop.
   virtual partitioned_outcome solve(vertex_t source, bucket_of_distance<Distance> bucket, Distance* dist,
@@ -82,13 +82,14 @@ class partitioned_driver {
 // built. The regions' own layout decides (on_chip()).
 bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms);
 
-// Cuts g into owner regions and uploads its reordered copy. With require_on_chip, a graph whose
+// Cuts g into owner regions and uploads its reordered copy on ctx.stream. With require_on_chip, a graph whose
 // regions would not all keep their distances and arcs in shared memory gets nullptr, after the
 // regions are built and before anything is allocated on the device or uploaded. Throws
 // std::runtime_error when the device cannot hold the graph or keep every block resident. Its
 // solve() throws std::runtime_error when the watchdog finds it stalled (partitioned_watchdog).
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
-    const csr_view& g, span<typename distance_ops<Distance>::weight> weights, bool require_on_chip = false);
+    const csr_view& g, span<typename distance_ops<Distance>::weight> weights, const driver_context& ctx,
+    bool require_on_chip = false);
 
 }  // namespace deltasplit::sssp::gpu

@@ -9,8 +9,8 @@
 
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/cuda_check.cuh"
-#include "sssp/gpu/frontier_manager.cuh"
-#include "sssp/gpu/vertex_filing.cuh"
+#include "sssp/gpu/step_loop/frontier_manager.cuh"
+#include "sssp/gpu/step_loop/vertex_filing.cuh"
 
 namespace deltasplit::sssp::gpu {
 

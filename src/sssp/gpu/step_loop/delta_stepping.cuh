@@ -29,12 +29,12 @@
 
 #include <cuda_runtime.h>
 
-#include "sssp/gpu/cluster_driver.cuh"
+#include "sssp/gpu/step_loop/cluster_driver.cuh"
 #include "sssp/gpu/cuda_check.cuh"
-#include "sssp/gpu/dependent_launch.cuh"
-#include "sssp/gpu/frontier_manager.cuh"
-#include "sssp/gpu/grid_step.cuh"
-#include "sssp/gpu/loop_tuning.cuh"
+#include "sssp/gpu/step_loop/dependent_launch.cuh"
+#include "sssp/gpu/step_loop/frontier_manager.cuh"
+#include "sssp/gpu/step_loop/grid_step.cuh"
+#include "sssp/gpu/step_loop/tuning.cuh"
 
 namespace deltasplit::sssp::gpu {
 

@@ -1,4 +1,4 @@
-#include "sssp/gpu/owner_regions.hpp"
+#include "sssp/gpu/partitioned/owner_regions.hpp"
 
 #include <algorithm>
 #include <utility>

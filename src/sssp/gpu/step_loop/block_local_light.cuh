@@ -15,9 +15,9 @@
 
 #include <cuda_runtime.h>
 
-#include "sssp/gpu/frontier_cluster.cuh"
-#include "sssp/gpu/loop_tuning.cuh"
-#include "sssp/gpu/relaxation.cuh"
+#include "sssp/gpu/step_loop/frontier_cluster.cuh"
+#include "sssp/gpu/step_loop/tuning.cuh"
+#include "sssp/gpu/step_loop/relaxation.cuh"
 
 namespace deltasplit::sssp::gpu {
 

@@ -68,7 +68,7 @@
 // each warp relaxing the words it empties, votes for the next bound at every fixpoint instead of
 // the round's grid barrier. The measurements of each step: bench/results/sssp_roads.md, and the
 // constants' in bench/results/loop_tuning.md ("The partitioned driver").
-#include "sssp/gpu/partitioned_driver.cuh"
+#include "sssp/gpu/partitioned/partitioned_driver.cuh"
 
 #include <algorithm>
 #include <stdexcept>
@@ -79,15 +79,15 @@
 
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/device_memory.cuh"
-#include "sssp/gpu/loop_tuning.cuh"
-#include "sssp/gpu/owner_regions.hpp"
+#include "sssp/gpu/partitioned/tuning.cuh"
+#include "sssp/gpu/partitioned/owner_regions.hpp"
 
 namespace deltasplit::sssp::gpu {
 
 namespace cg = cooperative_groups;
 
 // The constants that shape this driver (block shape, postman warps, rings, shared budget, the
-// automatic delta's scale) are partition_tuning's (loop_tuning.cuh), with the measurements.
+// automatic delta's scale) are partition_tuning's (tuning.cuh), with the measurements.
 using tuning = partition_tuning;
 static_assert(tuning::threads % 32 == 0 && tuning::sender_warps >= 1 &&
                   tuning::sender_warps + 2 <= tuning::threads / 32 &&
@@ -774,7 +774,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
  public:
   // With require_on_chip, a graph whose regions do not all fit on chip is left unbuilt after the
   // regions are cut (declined(): nothing allocated, nothing uploaded).
-  partitioned_engine(const csr_view& g, span<weight> weights, bool require_on_chip) : n_(g.num_vertices) {
+  partitioned_engine(const csr_view& g, span<weight> weights, const driver_context& ctx, bool require_on_chip)
+      : n_(g.num_vertices), ctx_(ctx) {
     int device = 0;
     DS_CUDA(cudaGetDevice(&device));
     cudaDeviceProp prop{};
@@ -854,18 +855,25 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     mailbox_ = device_array<vertex_t>(std::uint64_t{n_} + std::uint64_t{mailbox_slack} * parts_, "the mailboxes");
     mailbox_tail_ = device_array<std::uint32_t>(parts_, "the mailbox tails");
     ctl_ = device_array<partitioned_control>(1, "the partitioned driver's control");
-    DS_CUDA(cudaMemcpy(offsets_.get(), offsets.data(), offsets.size() * sizeof(edge_t), cudaMemcpyHostToDevice));
+    const cudaStream_t stream = ctx.stream;
+    DS_CUDA(cudaMemcpyAsync(offsets_.get(), offsets.data(), offsets.size() * sizeof(edge_t), cudaMemcpyHostToDevice,
+                            stream));
     if (m) {
-      DS_CUDA(cudaMemcpy(targets_.get(), targets.data(), m * sizeof(vertex_t), cudaMemcpyHostToDevice));
-      DS_CUDA(cudaMemcpy(weights_.get(), sorted.data(), m * sizeof(weight), cudaMemcpyHostToDevice));
+      DS_CUDA(cudaMemcpyAsync(targets_.get(), targets.data(), m * sizeof(vertex_t), cudaMemcpyHostToDevice, stream));
+      DS_CUDA(cudaMemcpyAsync(weights_.get(), sorted.data(), m * sizeof(weight), cudaMemcpyHostToDevice, stream));
     }
+    std::vector<std::uint16_t> narrow;
     if (narrow_ && m) {
-      std::vector<std::uint16_t> narrow(sorted.begin(), sorted.end());
+      narrow.assign(sorted.begin(), sorted.end());
       narrow_weights_ = device_array<std::uint16_t>(m, "the 16-bit arc weights");
-      DS_CUDA(cudaMemcpy(narrow_weights_.get(), narrow.data(), m * sizeof(std::uint16_t), cudaMemcpyHostToDevice));
+      DS_CUDA(cudaMemcpyAsync(narrow_weights_.get(), narrow.data(), m * sizeof(std::uint16_t), cudaMemcpyHostToDevice,
+                              stream));
     }
-    DS_CUDA(cudaMemcpy(begin_.get(), regions.begin.data(), (parts_ + 1) * sizeof(vertex_t), cudaMemcpyHostToDevice));
-    DS_CUDA(cudaMemcpy(old_of_new_.get(), regions.old_of_new.data(), n_ * sizeof(vertex_t), cudaMemcpyHostToDevice));
+    DS_CUDA(cudaMemcpyAsync(begin_.get(), regions.begin.data(), (parts_ + 1) * sizeof(vertex_t), cudaMemcpyHostToDevice,
+                            stream));
+    DS_CUDA(cudaMemcpyAsync(old_of_new_.get(), regions.old_of_new.data(), n_ * sizeof(vertex_t),
+                            cudaMemcpyHostToDevice, stream));
+    DS_CUDA(cudaStreamSynchronize(stream));  // the host arrays go out of scope
     new_of_old_ = regions.new_of_old;
   }
 
@@ -919,6 +927,28 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     return out;
   }
 
+  // The driver's multiple of the automatic width (partition_tuning::delta_scale).
+  double auto_delta_scale() const override { return tuning::delta_scale(n_, sms_); }
+
+  // One solve for the engine: the figures of statistics, and the driver's profile in its description.
+  driver_outcome solve(const solve_request<Distance>& request) override {
+    const partitioned_outcome p =
+        solve(request.source, request.bucket, request.dist, ctx_.stream, ctx_.start, ctx_.stop);
+    driver_outcome o;
+    o.milliseconds = p.milliseconds;
+    o.overflowed = p.overflowed;
+    o.iterations = p.chain;  // the most local iterations one block ran in a round, summed over rounds
+    o.edges_relaxed = p.edges_relaxed;
+    o.vertices_processed = p.vertices_processed;
+    o.max_queue = p.max_frontier;
+    o.description = describe() + "; " + std::to_string(p.rounds) + " rounds, " + std::to_string(p.buckets) +
+                    " buckets; a block's ms (mean): mail " + decimal(p.phase_ms[0]) + ", local " +
+                    decimal(p.phase_ms[1]) + " (" + decimal(p.iterations_per_block) + " iterations, " +
+                    decimal(p.fixpoints_per_block) + " fixpoints), sending " + decimal(p.phase_ms[2]) + ", idle " +
+                    decimal(p.phase_ms[3]) + ", grid barriers " + decimal(p.phase_ms[4]);
+    return o;
+  }
+
   void set_watchdog(const partitioned_watchdog& w) override { watchdog_ = w; }
   bool on_chip() const override { return shared_dist_ && shared_arcs_; }
   bool declined() const { return kernel_ == nullptr; }
@@ -945,7 +975,15 @@ class partitioned_engine final : public partitioned_driver<Distance> {
            "and the options). No distances were returned.";
   }
 
+  // A figure of the profile, to three significant digits.
+  static std::string decimal(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", x);
+    return text;
+  }
+
   vertex_t n_;
+  driver_context ctx_;
   partitioned_watchdog watchdog_;
   std::uint32_t sms_ = 0, parts_ = 0, words_ = 0, sender_warps_ = tuning::sender_warps;
   int clock_khz_ = 1;
@@ -979,14 +1017,16 @@ bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms) {
 
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
-    const csr_view& g, span<typename distance_ops<Distance>::weight> weights, bool require_on_chip) {
-  auto engine = std::make_unique<partitioned_engine<Distance>>(g, weights, require_on_chip);
+    const csr_view& g, span<typename distance_ops<Distance>::weight> weights, const driver_context& ctx,
+    bool require_on_chip) {
+  auto engine = std::make_unique<partitioned_engine<Distance>>(g, weights, ctx, require_on_chip);
   if (engine->declined()) return nullptr;
   return engine;
 }
 
 template std::unique_ptr<partitioned_driver<std::uint32_t>> make_partitioned_driver<std::uint32_t>(
-    const csr_view&, span<std::uint32_t>, bool);
-template std::unique_ptr<partitioned_driver<float>> make_partitioned_driver<float>(const csr_view&, span<float>, bool);
+    const csr_view&, span<std::uint32_t>, const driver_context&, bool);
+template std::unique_ptr<partitioned_driver<float>> make_partitioned_driver<float>(const csr_view&, span<float>,
+                                                                                   const driver_context&, bool);
 
 }  // namespace deltasplit::sssp::gpu

@@ -18,8 +18,8 @@
 
 #include <cuda_runtime.h>
 
-#include "sssp/gpu/loop_tuning.cuh"
-#include "sssp/gpu/vertex_filing.cuh"
+#include "sssp/gpu/step_loop/tuning.cuh"
+#include "sssp/gpu/step_loop/vertex_filing.cuh"
 
 namespace deltasplit::sssp::gpu {
 

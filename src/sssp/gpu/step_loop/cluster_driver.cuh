@@ -18,11 +18,11 @@
 
 #include <cuda_runtime.h>
 
-#include "sssp/gpu/block_local_light.cuh"
-#include "sssp/gpu/dependent_launch.cuh"
-#include "sssp/gpu/frontier_cluster.cuh"
-#include "sssp/gpu/loop_tuning.cuh"
-#include "sssp/gpu/relaxation.cuh"
+#include "sssp/gpu/step_loop/block_local_light.cuh"
+#include "sssp/gpu/step_loop/dependent_launch.cuh"
+#include "sssp/gpu/step_loop/frontier_cluster.cuh"
+#include "sssp/gpu/step_loop/tuning.cuh"
+#include "sssp/gpu/step_loop/relaxation.cuh"
 
 namespace deltasplit::sssp::gpu {
 

@@ -58,7 +58,7 @@
 #include "sssp/bucket_width.hpp"
 #include "sssp/distance_policy.hpp"
 #include "sssp/gpu/batch_rows.cuh"
-#include "sssp/gpu/block_driver.cuh"
+#include "sssp/gpu/near_far/block_driver.cuh"
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/distance.cuh"

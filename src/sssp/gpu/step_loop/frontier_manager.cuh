@@ -12,8 +12,8 @@
 
 #include <cuda_runtime.h>
 
-#include "sssp/gpu/frontier_state.cuh"
-#include "sssp/gpu/loop_tuning.cuh"
+#include "sssp/gpu/step_loop/frontier_state.cuh"
+
 
 namespace deltasplit::sssp::gpu {
 

@@ -47,7 +47,6 @@
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/distance.cuh"
 #include "sssp/gpu/engine_context.cuh"
-#include "sssp/gpu/frontier_state.cuh"
 #include "sssp/gpu/predecessors.cuh"
 #include "sssp/gpu_engine.hpp"
 #include "sssp/phast_engine.hpp"
@@ -481,7 +480,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
                                 stream_));
       }
     }
-    loop_view<Distance> v{};
+    tree_arcs<Distance> v{};
     v.offsets = graph_offsets_.get();
     v.targets = graph_targets_.get();
     v.weights = graph_weights_.get();

@@ -7,8 +7,8 @@
 
 #include <cuda_runtime.h>
 
-#include "sssp/gpu/frontier_cluster.cuh"
-#include "sssp/gpu/frontier_state.cuh"
+#include "sssp/gpu/step_loop/frontier_cluster.cuh"
+#include "sssp/gpu/step_loop/frontier_state.cuh"
 #include "sssp/gpu/queue_slot.cuh"
 
 namespace deltasplit::sssp::gpu {
