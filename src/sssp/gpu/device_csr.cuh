@@ -8,11 +8,21 @@
 // A host view's rows are sorted on the host threads (rows_by_weight.hpp) and uploaded; a device
 // view (csr_view::space device) is checked and sorted on the device (device_graph.cuh), so a
 // pipeline's graph never passes through the host.
+//
+// shared_device_csr gives every engine made from the same host arrays on the same device one copy
+// (the one-source engine, the many-source engine and PHAST's tree of one graph: a Python Graph's
+// engines): an entry lives while an engine holds it, and the arrays it was made from must not
+// change meanwhile (every engine reads its graph for its whole life). A device view gets a copy of
+// its own: its arrays are the caller's to rewrite.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -93,5 +103,24 @@ class device_csr {
   device_array<weight> weights_;
   detail::graph_statistics statistics_;
 };
+
+template <class Distance>
+std::shared_ptr<const device_csr<Distance>> shared_device_csr(const csr_view& g, cudaStream_t stream) {
+  if (g.space == memory_space::device) return std::make_shared<const device_csr<Distance>>(g, stream);
+  int device = 0;
+  DS_CUDA(cudaGetDevice(&device));
+  using key = std::tuple<int, const void*, const void*, const void*, vertex_t, edge_t, bool>;
+  static std::mutex lock;
+  static std::map<key, std::weak_ptr<const device_csr<Distance>>> entries;
+  const key k{device, g.offsets.data(), g.targets.data(), weights_of<Distance>(g).data(), g.num_vertices,
+              g.num_arcs(), g.symmetric};
+  const std::lock_guard<std::mutex> hold(lock);
+  for (auto it = entries.begin(); it != entries.end();)  // entries whose engines are gone
+    it = it->second.expired() ? entries.erase(it) : std::next(it);
+  if (auto found = entries[k].lock()) return found;
+  auto made = std::make_shared<const device_csr<Distance>>(g, stream);
+  entries[k] = made;
+  return made;
+}
 
 }  // namespace deltasplit::sssp::gpu

@@ -1,5 +1,5 @@
-// The GPU engine behind sssp::solver (the seam in sssp/gpu_engine.hpp): it uploads one graph
-// (device_csr.cuh), keeps one array of distances, and answers any number of sources, each by the
+// The GPU engine behind sssp::solver (the seam in sssp/gpu_engine.hpp): it holds the graph's one
+// device copy (shared_device_csr, device_csr.cuh), keeps one array of distances, and answers any number of sources, each by the
 // driver (driver.cuh) that options name or the automatic rule below chooses. After a driver's
 // solve the engine clears what lies past a cutoff, names a vertex whose distance overflowed, copies
 // the distances out, draws the shortest-path tree, and turns the driver's outcome into statistics.
@@ -88,10 +88,10 @@ class engine final : public detail::gpu_engine, private engine_context {
  public:
   engine(const csr_view& g, const options& opts, cudaStream_t caller_stream)
       : engine_context(caller_stream, sizeof(std::uint32_t)), g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
-    reserve(device_csr<Distance>::bytes(n_, m_) + step_loop_bytes(n_, m_, opts.queue_capacity, 1, sizeof(Distance)),
-            "the graph (" + std::to_string(n_) + " vertices, " + std::to_string(m_) +
-                " arcs) and the solver's work buffers");
-    graph_ = std::make_unique<device_csr<Distance>>(g, stream_);
+    graph_ = shared_device_csr<Distance>(g, stream_);  // an upload unless the graph's other engines made one
+    reserve(step_loop_bytes(n_, m_, opts.queue_capacity, 1, sizeof(Distance)),
+            "the solver's work buffers (a graph of " + std::to_string(n_) + " vertices, " + std::to_string(m_) +
+                " arcs)");
     dist_ = device_array<Distance>(n_, "the distances");
     word_ = device_array<std::uint32_t>(1, "a flag");
     steps_ = make_step_loop<Distance>(*graph_, context(), opts);
@@ -311,7 +311,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   csr_view g_;
   std::uint32_t n_;
   edge_t m_;
-  std::unique_ptr<device_csr<Distance>> graph_;
+  std::shared_ptr<const device_csr<Distance>> graph_;  // shared with the graph's other engines
   device_array<Distance> dist_;
   device_array<vertex_t> parent_;
   device_array<std::uint32_t> level_, word_;

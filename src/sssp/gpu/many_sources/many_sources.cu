@@ -60,6 +60,7 @@
 #include "sssp/gpu/batch_rows.cuh"
 #include "sssp/gpu/near_far/block_driver.cuh"
 #include "sssp/gpu/cuda_check.cuh"
+#include "sssp/gpu/device_csr.cuh"
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/distance.cuh"
 #include "sssp/gpu/engine_context.cuh"
@@ -426,17 +427,8 @@ class many_engine final : public detail::many_sources_engine, private engine_con
         stats_(sssp::detail::measure(g)), block_rows_(block_rows(stats_, opts.driver)),
         queue_capacity_(opts.queue_capacity) {
     blocks_ = multiprocessors_ * (2048 / (warps_per_block * 32));
-    const auto& w = weights();
-    reserve((std::size_t{n_} + 1) * sizeof(edge_t) + m_ * (sizeof(vertex_t) + sizeof(weight)) + (1u << 20),
-            "the graph (" + std::to_string(n_) + " vertices, " + std::to_string(m_) + " arcs)");
-    offsets_ = device_array<edge_t>(g.offsets.size(), "the CSR offsets");
-    targets_ = device_array<vertex_t>(m_, "the CSR targets");
-    weights_ = device_array<weight>(m_, "the arc weights");
+    graph_ = shared_device_csr<Distance>(g, stream_);  // an upload unless the graph's other engines made one
     ctl_ = device_array<batch_control>(1, "the batch control");
-    upload(offsets_, g.offsets.data(), g.offsets.size(), stream_);
-    upload(targets_, g.targets.data(), m_, stream_);
-    upload(weights_, w.data(), m_, stream_);
-    DS_CUDA(cudaStreamSynchronize(stream_));
     for (vertex_t v = 0; v < n_; ++v) high_degree_ = high_degree_ || g.degree(v) > split_degree;
   }
 
@@ -549,7 +541,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
       outcome.resize(rows);
       double ms = 0;  // every attempt's: a batch whose piles grew ran more than once
       while (true) {
-        const block_view<Distance> v{offsets_.get(), targets_.get(), weights_.get(), n_, width, width(last), dist_.get(),
+        const block_view<Distance> v{graph_->offsets(), graph_->targets(), graph_->weights(), n_, width, width(last), dist_.get(),
                                      n_, piles_.get(), far_capacity_, outcomes_.get()};
         ms += run_block_solve<Distance, Q, block_driver_tuning::rows_lanes>(v, d_sources.get() + first, 0, rows, block_driver_tuning::rows_threads,
                                            blocks_, stream_, start_, stop_, outcome.data());
@@ -593,13 +585,6 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     if (bad != graph::invalid_vertex) detail::throw_overflow(g_, source, bad);
   }
 
-  const std::vector<weight>& weights() const {
-    if constexpr (std::is_same_v<Distance, float>)
-      return g_.real_weights;
-    else
-      return g_.int_weights;
-  }
-
   // The single-source engine's automatic width (bucket_width.cpp, gpu_auto_width), times
   // dense_delta_factor on graphs of mean out-degree 4 or more: a batch of random sources
   // spreads over many buckets at each vertex, and on low-diameter graphs fewer, wider buckets
@@ -639,9 +624,9 @@ class many_engine final : public detail::many_sources_engine, private engine_con
 
   batch_view<Distance> view() const {
     batch_view<Distance> s{};
-    s.offsets = offsets_.get();
-    s.targets = targets_.get();
-    s.weights = weights_.get();
+    s.offsets = graph_->offsets();
+    s.targets = graph_->targets();
+    s.weights = graph_->weights();
     s.dist = dist_.get();
     s.dirty = dirty_.get();
     s.stamp = stamp_.get();
@@ -791,9 +776,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   edge_t m_;
   unsigned blocks_ = 0;
   batch_control* const host_ctl_ = pinned<batch_control>();
-  device_array<edge_t> offsets_;
-  device_array<vertex_t> targets_;
-  device_array<weight> weights_;
+  std::shared_ptr<const device_csr<Distance>> graph_;  // rows sorted by weight, shared with the graph's other engines
   device_array<batch_control> ctl_;
   device_array<Distance> dist_, out_;
   device_array<std::uint32_t> dirty_, stamp_, in_far_, near_[3], far_[2];

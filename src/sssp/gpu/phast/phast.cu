@@ -44,6 +44,7 @@
 #include "sssp/distance_policy.hpp"
 #include "sssp/gpu/batch_rows.cuh"
 #include "sssp/gpu/cuda_check.cuh"
+#include "sssp/gpu/device_csr.cuh"
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/distance.cuh"
 #include "sssp/gpu/engine_context.cuh"
@@ -463,27 +464,16 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   // The shortest-path tree from the distances (predecessors.cuh) over the ORIGINAL graph, uploaded
   // on first use. Real distances summed through shortcuts need the tolerant rule.
   void tree(vertex_t source, Distance* by_id, vertex_t* predecessors) {
-    if (!graph_offsets_.get()) {
-      const span<weight> w = weights_of<Distance>(g_);
-      graph_offsets_ = device_array<edge_t>(g_.offsets.size(), "the graph's offsets");
-      graph_targets_ = device_array<vertex_t>(g_.num_arcs(), "the graph's targets");
-      graph_weights_ = device_array<weight>(g_.num_arcs(), "the graph's weights");
+    if (!graph_) {
+      graph_ = shared_device_csr<Distance>(g_, stream_);  // the one-source engine's copy, when it has one
       parent_ = device_array<vertex_t>(std::max<vertex_t>(n_, 1), "the predecessor tree");
       level_ = device_array<std::uint32_t>(std::max<vertex_t>(n_, 1), "the predecessor levels");
       word_ = device_array<std::uint32_t>(1, "a flag");
-      DS_CUDA(cudaMemcpyAsync(graph_offsets_.get(), g_.offsets.data(), g_.offsets.size() * sizeof(edge_t),
-                              cudaMemcpyHostToDevice, stream_));
-      if (g_.num_arcs()) {
-        DS_CUDA(cudaMemcpyAsync(graph_targets_.get(), g_.targets.data(), g_.num_arcs() * sizeof(vertex_t),
-                                cudaMemcpyHostToDevice, stream_));
-        DS_CUDA(cudaMemcpyAsync(graph_weights_.get(), w.data(), g_.num_arcs() * sizeof(weight), cudaMemcpyHostToDevice,
-                                stream_));
-      }
     }
     tree_arcs<Distance> v{};
-    v.offsets = graph_offsets_.get();
-    v.targets = graph_targets_.get();
-    v.weights = graph_weights_.get();
+    v.offsets = graph_->offsets();
+    v.targets = graph_->targets();
+    v.weights = graph_->weights();
     v.dist = by_id;
     v.num_vertices = n_;
     const unsigned blocks = std::min<unsigned>(max_blocks_, (n_ + 255) / 256 + 1);
@@ -520,9 +510,8 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   std::uint32_t k_ = 0, columns_ = 0;
   row_delivery rows_out_;
   // The predecessor pass.
-  device_array<edge_t> graph_offsets_;
-  device_array<vertex_t> graph_targets_, parent_;
-  device_array<weight> graph_weights_;
+  std::shared_ptr<const device_csr<Distance>> graph_;  // the original graph, for the tree (uploaded on first use)
+  device_array<vertex_t> parent_;
   device_array<std::uint32_t> level_, word_;
 };
 

@@ -90,7 +90,7 @@ class step_loop final : public step_loop_driver<Distance> {
     shape_ = launch_shape{ctx.multiprocessors * loop_tuning::grid_blocks_per_sm, loop_tuning::grid_threads};
     chained_ = compiled_for_sm90(relax_grid<Distance>);
     host_words_ = static_cast<std::uint32_t*>(pinned_.get(3 * sizeof(std::uint32_t)));
-    configure(opts);
+    set_up_cluster(opts);
     const std::uint32_t one = std::max<std::uint32_t>(n_, 1);
     light_end_ = device_array<edge_t>(one, "the light-arc split");
     heavy_total_ = device_array<unsigned long long>(1, "the heavy-arc count");
@@ -108,21 +108,11 @@ class step_loop final : public step_loop_driver<Distance> {
     DS_CUDA(cudaStreamSynchronize(ctx_.stream));
   }
 
-  // The small-frontier cluster on the engine's device, for the size options asks for (checked
-  // once per size). The block-by-block light phase needs local_min_blocks blocks.
   void configure(const options& opts) override {
     if (window_buckets(opts) == 0 || window_buckets(opts) > max_window_buckets)
       throw std::invalid_argument("the number of buckets must be between 1 and " + std::to_string(max_window_buckets) +
                                   "; got " + std::to_string(window_buckets(opts)));
-    if (!cluster_set_up_ || opts.cluster_blocks != requested_blocks_) {
-      cluster_blocks_ = small_frontier_blocks<Distance>(opts.cluster_blocks);
-      requested_blocks_ = opts.cluster_blocks;
-      cluster_set_up_ = true;
-    }
-    if (opts.light == sssp::light_phase::block && cluster_blocks_ < loop_tuning::local_min_blocks)
-      throw std::runtime_error("the block-by-block light phase needs a small-frontier cluster of at least " +
-                               std::to_string(loop_tuning::local_min_blocks) + " blocks; this one has " +
-                               std::to_string(cluster_blocks_));
+    set_up_cluster(opts);
   }
 
   // The step loop's multiple of the automatic width: loop_tuning::step_delta_scale on dense graphs.
@@ -168,6 +158,20 @@ class step_loop final : public step_loop_driver<Distance> {
   }
 
  private:
+  // The small-frontier cluster on the engine's device, for the size options asks for (checked
+  // once per size). The block-by-block light phase needs local_min_blocks blocks.
+  void set_up_cluster(const options& opts) {
+    if (!cluster_set_up_ || opts.cluster_blocks != requested_blocks_) {
+      cluster_blocks_ = small_frontier_blocks<Distance>(opts.cluster_blocks);
+      requested_blocks_ = opts.cluster_blocks;
+      cluster_set_up_ = true;
+    }
+    if (opts.light == sssp::light_phase::block && cluster_blocks_ < loop_tuning::local_min_blocks)
+      throw std::runtime_error("the block-by-block light phase needs a small-frontier cluster of at least " +
+                               std::to_string(loop_tuning::local_min_blocks) + " blocks; this one has " +
+                               std::to_string(cluster_blocks_));
+  }
+
   void allocate_queues(std::uint32_t queue, std::uint32_t K) {
     to_file_ = {};
     far_pile_ = {};
