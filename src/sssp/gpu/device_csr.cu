@@ -1,0 +1,77 @@
+// device_csr's upload and the registry that shares it (device_csr.cuh): the one unit that
+// compiles the device-side row sort (cub::DeviceSegmentedSort, device_graph.cuh).
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "sssp/gpu/cuda_check.cuh"
+#include "sssp/gpu/device_csr.cuh"
+#include "sssp/gpu/device_graph.cuh"
+#include "sssp/rows_by_weight.hpp"
+
+namespace deltasplit::sssp::gpu {
+
+namespace {
+
+template <class T>
+void copy(device_array<T>& dst, span<T> src, cudaStream_t stream) {
+  if (!src.empty()) DS_CUDA(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyDefault, stream));
+}
+
+}  // namespace
+
+template <class Distance>
+device_csr<Distance>::device_csr(const csr_view& g, cudaStream_t stream)
+    : n_(g.num_vertices), m_(g.num_arcs()), symmetric_(g.symmetric), space_(g.space) {
+  offsets_ = device_array<edge_t>(g.offsets.size(), "the CSR offsets");
+  targets_ = device_array<vertex_t>(m_, "the CSR targets");
+  weights_ = device_array<weight>(m_, "the arc weights");
+  if (g.space == memory_space::device) {
+    const span<weight> w = weights_of<Distance>(g);
+    check_device_graph(g, w.data(), w.size(), stream);
+    copy(offsets_, g.offsets, stream);
+    sort_rows_by_weight(g, w.data(), targets_.get(), weights_.get(), stream);
+    const double total = weight_sum(w.data(), m_, stream);
+    statistics_.vertices = n_;  // measured on the device: the GPU rule reads no maximum
+    statistics_.arcs = m_;
+    statistics_.mean_weight = m_ ? total / static_cast<double>(m_) : 0;
+    statistics_.mean_degree = n_ ? static_cast<double>(m_) / n_ : 0;
+  } else {
+    std::vector<vertex_t> targets;
+    std::vector<weight> weights;
+    detail::rows_by_weight(g, weights_of<Distance>(g), targets, weights);
+    copy(offsets_, g.offsets, stream);
+    copy(targets_, span<vertex_t>(targets), stream);
+    copy(weights_, span<weight>(weights), stream);
+    DS_CUDA(cudaStreamSynchronize(stream));  // the host vectors go out of scope
+    statistics_ = detail::measure(g);
+  }
+  DS_CUDA(cudaStreamSynchronize(stream));
+}
+
+template <class Distance>
+std::shared_ptr<const device_csr<Distance>> shared_device_csr(const csr_view& g, cudaStream_t stream) {
+  if (g.space == memory_space::device) return std::make_shared<const device_csr<Distance>>(g, stream);
+  int device = 0;
+  DS_CUDA(cudaGetDevice(&device));
+  using key = std::tuple<int, const void*, const void*, const void*, vertex_t, edge_t, bool>;
+  static std::mutex lock;
+  static std::map<key, std::weak_ptr<const device_csr<Distance>>> entries;
+  const key k{device, g.offsets.data(), g.targets.data(), weights_of<Distance>(g).data(), g.num_vertices,
+              g.num_arcs(), g.symmetric};
+  const std::lock_guard<std::mutex> hold(lock);
+  for (auto it = entries.begin(); it != entries.end();)  // entries whose engines are gone
+    it = it->second.expired() ? entries.erase(it) : std::next(it);
+  if (auto found = entries[k].lock()) return found;
+  auto made = std::make_shared<const device_csr<Distance>>(g, stream);
+  entries[k] = made;
+  return made;
+}
+
+template class device_csr<std::uint32_t>;
+template class device_csr<float>;
+template std::shared_ptr<const device_csr<std::uint32_t>> shared_device_csr(const csr_view&, cudaStream_t);
+template std::shared_ptr<const device_csr<float>> shared_device_csr(const csr_view&, cudaStream_t);
+
+}  // namespace deltasplit::sssp::gpu
