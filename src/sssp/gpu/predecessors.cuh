@@ -63,34 +63,36 @@ __device__ bool tight(const Distance* dist, Distance du, typename distance_ops<D
   }
 }
 
-// Step 1 in three passes: level[v] first holds the least dist[u] (as distance_bits) over v's
-// strictly increasing tight in-arcs, then parent[v] the lowest u at that distance, then level[v] becomes 0
-// for these vertices and the source and no_bucket for the others.
-template <tightness rule, class Distance>
-__global__ void closest_parent_distance(tree_arcs<Distance> s, vertex_t source, std::uint32_t* level) {
+// Calls f(u, dist[u], v) for every tight arc u -> v that strictly increases the distance (v not
+// the source), over the grid.
+template <tightness rule, class Distance, class F>
+__device__ void for_strict_tight_arcs(const tree_arcs<Distance>& s, vertex_t source, F f) {
   const std::uint32_t stride = gridDim.x * blockDim.x;
   for (vertex_t u = blockIdx.x * blockDim.x + threadIdx.x; u < s.num_vertices; u += stride) {
     const Distance du = s.dist[u];
     if (du == distance_ops<Distance>::infinity) continue;
     for (edge_t a = s.offsets[u]; a < s.offsets[u + 1]; ++a) {
       const vertex_t v = s.targets[a];
-      if (v != source && s.dist[v] > du && tight<rule>(s.dist, du, s.weights[a], v)) atomicMin(&level[v], distance_bits(du));
+      if (v != source && s.dist[v] > du && tight<rule>(s.dist, du, s.weights[a], v)) f(u, du, v);
     }
   }
 }
 
+// Step 1 in three passes: level[v] first holds the least dist[u] (as distance_bits) over v's
+// strictly increasing tight in-arcs, then parent[v] the lowest u at that distance, then level[v]
+// becomes 0 for these vertices and the source and no_bucket for the others.
+template <tightness rule, class Distance>
+__global__ void closest_parent_distance(tree_arcs<Distance> s, vertex_t source, std::uint32_t* level) {
+  for_strict_tight_arcs<rule>(s, source, [level](vertex_t, Distance du, vertex_t v) {
+    atomicMin(&level[v], distance_bits(du));
+  });
+}
+
 template <tightness rule, class Distance>
 __global__ void strict_parents(tree_arcs<Distance> s, vertex_t source, vertex_t* parent, const std::uint32_t* level) {
-  const std::uint32_t stride = gridDim.x * blockDim.x;
-  for (vertex_t u = blockIdx.x * blockDim.x + threadIdx.x; u < s.num_vertices; u += stride) {
-    const Distance du = s.dist[u];
-    if (du == distance_ops<Distance>::infinity) continue;
-    for (edge_t a = s.offsets[u]; a < s.offsets[u + 1]; ++a) {
-      const vertex_t v = s.targets[a];
-      if (v != source && level[v] == distance_bits(du) && s.dist[v] > du && tight<rule>(s.dist, du, s.weights[a], v))
-        atomicMin(&parent[v], u);
-    }
-  }
+  for_strict_tight_arcs<rule>(s, source, [parent, level](vertex_t u, Distance du, vertex_t v) {
+    if (level[v] == distance_bits(du)) atomicMin(&parent[v], u);
+  });
 }
 
 template <class Distance>
