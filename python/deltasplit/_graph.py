@@ -311,7 +311,9 @@ class Graph:
         sparse graphs (Near-Far over every SM, one grid barrier an iteration); else the step
         loop, 'steps'; 'block': the whole solve in one thread block, slower for one source;
         stats['driver'] names
-        what ran; ignored on the CPU). dtype: real weights' distances, None or numpy.float64
+        what ran, and why the step loop ran when an option kept the automatic choice there;
+        stats['strategy'] is the frontier manager only when the step loop filed the work through
+        it, '' under the other drivers; ignored on the CPU). dtype: real weights' distances, None or numpy.float64
         (float64, exact; on the CPU in this version, stats['note'] says so) or numpy.float32
         (the GPU engine's type; weights rounded to float); stats['distance_type'] names it.
         Results are numpy arrays for host graphs and cupy arrays (torch tensors for a graph built

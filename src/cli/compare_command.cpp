@@ -65,11 +65,14 @@ int run_compare(const arguments& args) {
                           "table: median time, MTEPS (arcs / time), iterations, edges relaxed, the share of time\n"
                           "spent managing the frontier, the speedup over near-far (over cpu without a GPU), and the\n"
                           "one-off setup before the runs (phast: building the contraction hierarchy, or loading it\n"
-                          "with --hierarchy FILE).\n"
+                          "with --hierarchy FILE). The GPU strategies are the step loop's frontier managers: their\n"
+                          "rows run the step loop unless --driver names another driver.\n"
                           "Exit status 3 when any result differs from Dijkstra.",
                           args, options, positional, vm))
     return exit_success;
   const sssp::options shared = solver_options(solving, input);
+  // The GPU rows compare the frontier managers, which only the step loop files work through.
+  const bool driver_given = !vm["driver"].defaulted();
   const unsigned runs = solving.runs;
   std::unique_ptr<text_output> json;
   if (vm.count("json")) json = std::make_unique<text_output>(json_path, force, graph_path, "json");
@@ -107,6 +110,7 @@ int run_compare(const arguments& args) {
     sssp::options o = shared;
     o.how = how;
     o.phase_times = true;  // the frontier% column (on the GPU a second, instrumented solve per run)
+    if (sssp::is_gpu_strategy(how) && !driver_given) o.driver = sssp::gpu_driver::steps;
     if (how == sssp::strategy::phast) o.hierarchy_file = solving.hierarchy;
     o.device = sssp::is_gpu_strategy(how)          ? sssp::device_kind::gpu
                : how == sssp::strategy::phast ? sssp::device_kind::automatic

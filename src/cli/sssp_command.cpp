@@ -328,7 +328,10 @@ int run_sssp(const arguments& args) {
   const sssp::statistics& first = reports.front().timing.result.stats;
   summary << std::fixed << std::setprecision(2);
   summary << "graph       " << describe_graph(g, graph_path) << ", loaded in " << load_ms << " ms\n";
-  summary << "solver      " << first.strategy << " on " << first.device;
+  // The frontier manager where the step loop filed the work through it, else the driver that ran.
+  const std::string solver_name =
+      !first.strategy.empty() ? first.strategy : first.driver.substr(0, first.driver.find_first_of(":( ")) + " driver";
+  summary << "solver      " << solver_name << " on " << first.device;
   if (first.delta > 0) summary << ", delta " << std::defaultfloat << std::setprecision(10) << first.delta;
   if (!first.driver.empty()) summary << "\ndriver      " << first.driver;
   summary << "\ndistances   " << first.distance_type;

@@ -134,7 +134,9 @@ class engine final : public detail::gpu_engine, private engine_context {
     DS_CUDA(cudaStreamSynchronize(stream_));
 
     statistics st;
-    st.strategy = strategy_name(opts.how);
+    // What ran is what is reported: the frontier manager only where it filed the work (the step
+    // loop); the driver always, and why the automatic rule kept the step loop when an option did.
+    st.strategy = chosen == chosen_driver::steps ? strategy_name(opts.how) : "";
     st.device = name_;
     st.milliseconds = out.milliseconds;
     st.relax_ms = out.relax_ms;
@@ -148,7 +150,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     st.cluster_blocks = out.cluster_blocks;
     st.block_light_phase = out.block_light_phase;
     st.heavy_pulls = out.heavy_pulls;
-    st.driver = out.description;
+    st.driver = out.description + kept_on_the_step_loop(chosen, opts);
     if (chosen == chosen_driver::partitioned) {  // the owner regions, built once per solver (as phast reports its hierarchy)
       st.setup_ms = regions_built_ms_;
       st.setup = "regions built";
@@ -251,6 +253,25 @@ class engine final : public detail::gpu_engine, private engine_context {
     return opts.driver == gpu_driver::automatic && g_.space != memory_space::device && std::isinf(opts.cutoff) &&
            opts.light == light_phase::automatic && opts.cluster_blocks == 0 && opts.queue_capacity == 0 &&
            opts.heavy == heavy_relaxation::automatic;
+  }
+
+  // " (automatic: ...)" when the automatic rule took the step loop only because a step-loop option,
+  // a cutoff or a graph in device memory kept it there (automatic_options); else nothing.
+  std::string kept_on_the_step_loop(chosen_driver chosen, const options& opts) const {
+    if (chosen != chosen_driver::steps || opts.driver != gpu_driver::automatic || n_ == 0) return "";
+    const bool sparse = static_cast<double>(m_) < partition_tuning::automatic_below_degree * static_cast<double>(n_);
+    const bool few_arcs = static_cast<double>(m_) < partition_tuning::automatic_arcs_per_sm * multiprocessors_;
+    if (!sparse && !few_arcs) return "";  // the step loop by the graph alone
+    std::string why;
+    const auto add = [&why](const char* reason) { why += (why.empty() ? "" : ", ") + std::string(reason); };
+    if (g_.space == memory_space::device) add("a graph in device memory");
+    if (!std::isinf(opts.cutoff)) add("a cutoff");
+    if (opts.light != light_phase::automatic) add("a light-phase mode");
+    if (opts.cluster_blocks != 0) add("a cluster size");
+    if (opts.queue_capacity != 0) add("a queue capacity");
+    if (opts.heavy != heavy_relaxation::automatic) add("a heavy-arc mode");
+    if (why.empty()) return "";  // the other drivers could not run or their regions did not fit
+    return " (automatic: the step loop, kept by " + why + "; this graph takes another driver without)";
   }
 
   // Builds the owner regions (once per solver) and, unless require_on_chip finds a region too large

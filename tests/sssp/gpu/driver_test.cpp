@@ -300,6 +300,7 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   sssp::solver automatic(road, o);
   const sssp::result first = automatic.run(0);
   EXPECT_EQ(first.stats.driver.rfind("partitioned", 0), 0u) << first.stats.driver;
+  EXPECT_EQ(first.stats.strategy, "");  // no frontier manager filed anything
   EXPECT_EQ(first.stats.setup, "regions built");
   EXPECT_GT(first.stats.setup_ms, 0);
   const sssp::result second = automatic.run(7);
@@ -340,9 +341,14 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   own[2].cluster_blocks = 8;
   own[3].queue_capacity = 64;
   own[4].light = sssp::light_phase::block;
+  const char* kept_by[] = {"a cutoff", "a light-phase mode", "a cluster size", "a queue capacity", "a light-phase mode"};
   for (std::size_t i = 0; i < own.size(); ++i) {
     const sssp::result r = sssp::solver(road, own[i]).run(0);
-    EXPECT_EQ(r.stats.driver, "steps") << "options " << i;
+    // What ran is what is reported: the step loop, its manager, and the option that kept it there.
+    EXPECT_EQ(r.stats.driver, std::string("steps (automatic: the step loop, kept by ") + kept_by[i] +
+                                  "; this graph takes another driver without)")
+        << "options " << i;
+    EXPECT_EQ(r.stats.strategy, "bucketing");
     if (i > 0) {
       EXPECT_TRUE(same_distances(loop, r)) << "options " << i;
     }
@@ -407,7 +413,8 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
               sssp::gpu::block_driver_tuning::wide_auto_delta_scale);  // each rounded down
   sssp::options capped = o;  // a step-loop option keeps the step loop here too
   capped.queue_capacity = 1 << 16;
-  EXPECT_EQ(sssp::solver(large, capped).run(3).stats.driver, "steps");
+  EXPECT_EQ(sssp::solver(large, capped).run(3).stats.driver,
+            "steps (automatic: the step loop, kept by a queue capacity; this graph takes another driver without)");
 }
 
 // Regions that the automatic choice builds and then declines: its size check (before building) is

@@ -82,7 +82,9 @@ inline std::vector<sssp::statistics> expect_dijkstra(const graph::csr& g, const 
     sssp::result want = sssp::dijkstra(g, source);
     sssp::result got = s.run(source);
     EXPECT_TRUE(same_distances(want, got));
-    EXPECT_EQ(got.stats.strategy, sssp::strategy_name(o.how));
+    // The manager is named only where the step loop filed the work through it.
+    EXPECT_EQ(got.stats.strategy, got.stats.driver.rfind("steps", 0) == 0 ? sssp::strategy_name(o.how) : "")
+        << got.stats.driver;
     if (o.driver == sssp::gpu_driver::partitioned) {
       EXPECT_EQ(got.stats.driver.rfind("partitioned", 0), 0u) << got.stats.driver;
     }
