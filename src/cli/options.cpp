@@ -47,23 +47,13 @@ void add_solver_options(po::options_description& options, solver_settings& setti
   std::string driver_help =
       "GPU loop: steps, partitioned (every SM owns a region of the graph), block (Near-Far in one thread block), "
       "wide (Near-Far over every SM, a grid barrier an iteration) or auto (partitioned on sparse or small graphs "
-      "whose regions fit on chip, wide on larger sparse graphs, else the step loop; the README gives the lines)";
+      "whose regions fit on chip, wide on larger sparse graphs, else the step loop; docs/strategies.md gives the lines)";
   if (batches)
     driver_help += ". With --matrix or --batch-size: block solves one source per thread block, steps the vertex-major "
                    "batches, auto the blocks below a mean out-degree of 6 (road networks), else the batches";
+  // What the user chooses: how the solves are measured and how exact the distances are.
   options.add_options()
-      ("delta", po::value(&settings.delta)->value_name("D")->default_value("auto"), "bucket width, or auto")
-      ("buckets", po::value(&settings.buckets)->value_name("K")->default_value(10), "K, buckets of the bucketing and multisplit strategies")
       ("runs", po::value(&settings.runs)->value_name("R")->default_value(default_runs), "solves per source; the median time is reported")
-      ("light-phase", po::value(&settings.light_phase)->value_name("MODE")->default_value("auto"),
-       "GPU small frontiers' light iterations: block (block by block), cluster (cluster-synchronous) or auto (block below mean out-degree 6)")
-      ("cluster-blocks", po::value(&settings.cluster_blocks)->value_name("B")->default_value(0),
-       "GPU small-frontier cluster: 16, 8 or 1 blocks, or 0 for automatic (16 where the GPU can place it, else 8)")
-      ("driver", po::value(&settings.driver)->value_name("D")->default_value("auto"), driver_help.c_str())
-      ("heavy", po::value(&settings.heavy)->value_name("MODE")->default_value("auto"),
-       "GPU step loop: a finished bucket's heavy arcs pushed by its settled vertices (push), pulled by the vertices "
-       "left to improve (pull: undirected graphs only), or auto (pull when the settled vertices hold more heavy arcs "
-       "than the rest of the graph)")
       ("precision", po::value(&settings.precision)->value_name("P")->default_value("double"),
        "real weights' distances: double (float64, exact in double; on the CPU in this version) or single (float32, "
        "weights rounded to float; on the GPU). Integer weights are exact either way (uint32, or uint64 where paths "
@@ -71,6 +61,23 @@ void add_solver_options(po::options_description& options, solver_settings& setti
       ("hierarchy", po::value(&settings.hierarchy)->value_name("FILE"),
        "phast's contraction hierarchy file: loaded when FILE exists (it must have been built from this very graph), "
        "else built and written there, so later runs skip the contraction; never replaces a file");
+  // Tuning, grouped apart: it changes how fast, never which distances (the summary names what ran).
+  po::options_description tuning("tuning (never changes the distances; docs/strategies.md)");
+  tuning.add_options()
+      ("delta", po::value(&settings.delta)->value_name("D")->default_value("auto"), "bucket width, or auto")
+      ("buckets", po::value(&settings.buckets)->value_name("K")->default_value(10), "K, buckets of the bucketing and multisplit strategies")
+      ("driver", po::value(&settings.driver)->value_name("D")->default_value("auto"), driver_help.c_str())
+      ("light-phase", po::value(&settings.light_phase)->value_name("MODE")->default_value("auto"),
+       "GPU step loop, small frontiers' light iterations: block (block by block), cluster (cluster-synchronous) or "
+       "auto (block below mean out-degree 6)")
+      ("cluster-blocks", po::value(&settings.cluster_blocks)->value_name("B")->default_value(0),
+       "GPU step loop, small-frontier cluster: 16, 8 or 1 blocks, or 0 for automatic (16 where the GPU can place it, "
+       "else 8)")
+      ("heavy", po::value(&settings.heavy)->value_name("MODE")->default_value("auto"),
+       "GPU step loop: a finished bucket's heavy arcs pushed by its settled vertices (push), pulled by the vertices "
+       "left to improve (pull: undirected graphs only), or auto (pull when the settled vertices hold more heavy arcs "
+       "than the rest of the graph)");
+  options.add(tuning);
 }
 
 std::string describe_setup(const std::string& setup, const std::string& hierarchy_file) {

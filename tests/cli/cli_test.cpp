@@ -454,6 +454,23 @@ TEST_F(Cli, UndirectedGraphsAreWrittenAsSymmetricMatrixMarket) {
   EXPECT_TRUE(contains(lines_of(slurp(path("d.mtx"))).at(0), " general")) << "a directed graph stays general";
 }
 
+// What a user chooses comes first in the help; the tuning (which never changes the distances)
+// is a group of its own after it.
+TEST_F(Cli, HelpGroupsTheTuningApart) {
+  for (const char* command : {"sssp", "compare"}) {
+    const std::string help = run(std::string(command) + " --help").out;
+    const std::size_t group = help.find("tuning (never changes the distances");
+    ASSERT_NE(group, std::string::npos) << help;
+    const auto row = [&help](const char* option) { return help.find(std::string("\n  ") + option + " "); };
+    for (const char* user : {"--precision", "--runs", "--hierarchy"}) EXPECT_LT(row(user), group) << command << " " << user;
+    for (const char* knob : {"--delta", "--buckets", "--driver", "--light-phase", "--cluster-blocks", "--heavy"}) {
+      EXPECT_NE(row(knob), std::string::npos) << command << " " << knob;
+      EXPECT_GT(row(knob), group) << command << " " << knob;
+    }
+  }
+  EXPECT_TRUE(contains(run("compare --help").out, "rows run the step loop unless --driver"));
+}
+
 TEST_F(Cli, CompareValidatesEveryStrategy) {
   outcome o = run("compare " + chesapeake + " --source 2 --runs 2 --json " + path("c.json"));
   ASSERT_EQ(o.status, 0) << o.err;

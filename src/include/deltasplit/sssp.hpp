@@ -120,40 +120,15 @@ gpu_driver driver_from_name(const std::string& name);  // throws std::invalid_ar
 std::vector<std::string> driver_names();               // every driver's name, in the order above
 
 struct options {
+  // What to solve, where, and how exactly.
   strategy how = strategy::multisplit;  // used when the run is on the GPU
   device_kind device = device_kind::automatic;  // automatic: GPU when present, else CPU
   // Real weights: the distances' type, float64 (exact in double, on the CPU in this version) or
   // float32 (the GPU engine's; weights rounded to float). Integer weights ignore it (distance_type).
   distance_type real_type = distance_type::float64;
-  // Bucket width; 0 = auto: a rule of the graph's mean arc weight and mean out-degree, one for the
-  // CPU and one for the GPU, each fitted to its own measurements (src/sssp/bucket_width.cpp); on
-  // the GPU times the loop's multiple (the drivers' above; the step loop's on mean out-degrees
-  // above 16 on graphs of fewer than 2^22 vertices, loop_tuning::step_delta_scale in
-  // src/sssp/gpu/*/tuning.cuh). Integer graphs round a width down to an integer >= 1; every
-  // width is bounded.
-  // stats.delta reports the width used.
-  double delta = 0;
-  std::uint32_t buckets = 10;           // K, for bucketing and multisplit
   bool predecessors = false;            // also return a shortest-path tree
   unsigned threads = 0;                 // CPU delta-stepping threads; 0 = all hardware threads (a
                                         // small graph runs on one; stats.device says)
-  // GPU: also fill stats.relax_ms and stats.frontier_ms. They come from a second, instrumented
-  // solve (every step launched alone, with events between its halves), run after the timed one:
-  // it costs about one more solve and does not change stats.milliseconds (docs/strategies.md, "Phase times").
-  // The CPU solver measures its phases inline and always reports them.
-  bool phase_times = false;
-  // GPU small-frontier modes (docs/strategies.md, "Tuning options"); the defaults choose by graph and device.
-  light_phase light = light_phase::automatic;
-  // Blocks of the small-frontier cluster: 0 = automatic (16 where the GPU can place a cluster of
-  // 16, else 8; 1 where the build has no clusters), or 16, 8 or 1. block by block needs >= 4.
-  std::uint32_t cluster_blocks = 0;
-  // GPU work queues' initial entries (0: 2n + 1024). A solve that overflows one doubles them and
-  // runs again (stats.queue_growths counts it), so any value gives the same distances.
-  std::uint32_t queue_capacity = 0;
-  // GPU step loop: how a finished bucket's heavy arcs are relaxed (heavy_relaxation above).
-  heavy_relaxation heavy = heavy_relaxation::automatic;
-
-  gpu_driver driver = gpu_driver::automatic;  // GPU strategies only
   // Distance cutoff (scipy's `limit`): the solve stops once the bucket it would take next lies past
   // the cutoff's bucket, and every vertex farther than the cutoff is reported unreachable (no
   // predecessor). Distances up to the cutoff are exact. +inf: none. Must be >= 0.
@@ -183,14 +158,49 @@ struct options {
   // the callback need not outlive it; done == total once the hierarchy is built (the uncontracted
   // core counts as done). Empty: none.
   graph::progress_fn progress;
+
+  // Tuning: how fast, never which distances (docs/strategies.md; the CLI's tuning group).
+  // Bucket width; 0 = auto: a rule of the graph's mean arc weight and mean out-degree, one for the
+  // CPU and one for the GPU, each fitted to its own measurements (src/sssp/bucket_width.cpp); on
+  // the GPU times the loop's multiple (the drivers' above; the step loop's on mean out-degrees
+  // above 16 on graphs of fewer than 2^22 vertices, loop_tuning::step_delta_scale in
+  // src/sssp/gpu/*/tuning.cuh). Integer graphs round a width down to an integer >= 1; every
+  // width is bounded.
+  // stats.delta reports the width used.
+  double delta = 0;
+  std::uint32_t buckets = 10;           // K, for bucketing and multisplit
+  // GPU: also fill stats.relax_ms and stats.frontier_ms. They come from a second, instrumented
+  // solve (every step launched alone, with events between its halves), run after the timed one:
+  // it costs about one more solve and does not change stats.milliseconds (docs/strategies.md, "Phase times").
+  // The CPU solver measures its phases inline and always reports them.
+  bool phase_times = false;
+  // GPU small-frontier modes (docs/strategies.md, "Tuning options"); the defaults choose by graph and device.
+  light_phase light = light_phase::automatic;
+  // Blocks of the small-frontier cluster: 0 = automatic (16 where the GPU can place a cluster of
+  // 16, else 8; 1 where the build has no clusters), or 16, 8 or 1. block by block needs >= 4.
+  std::uint32_t cluster_blocks = 0;
+  // GPU work queues' initial entries (0: 2n + 1024). A solve that overflows one doubles them and
+  // runs again (stats.queue_growths counts it), so any value gives the same distances.
+  std::uint32_t queue_capacity = 0;
+  // GPU step loop: how a finished bucket's heavy arcs are relaxed (heavy_relaxation above).
+  heavy_relaxation heavy = heavy_relaxation::automatic;
+
+  // GPU strategies only: the driver (gpu_driver above; statistics::driver names what ran).
+  gpu_driver driver = gpu_driver::automatic;
 };
 
 struct statistics {
-  std::string strategy;        // name of what actually ran
+  // What ran: the CPU solver ("cpu", "dijkstra"), "phast", or on the GPU the frontier manager
+  // ("multisplit", ...) when the step loop ran, which files work through it; empty when another
+  // GPU driver ran (driver names it: the partitioned and Near-Far drivers keep no manager).
+  std::string strategy;
   std::string device;          // GPU name or "cpu (N threads)"
   std::string distance_type;   // the type the distances ran in: "uint32", "uint64", "float32", "float64"
   std::string note;            // why the solve ran where it did when that is not what was asked; else empty
-  std::string driver;          // GPU: the loop that ran ("steps", or "partitioned: ..." with its rounds)
+  // GPU: the driver that ran and its own figures ("steps", "partitioned: ..." with its rounds,
+  // "wide: ...", "block: ..."); "steps (automatic: ...)" names the options that kept the automatic
+  // choice on the step loop where the graph alone would take another driver.
+  std::string driver;
   double milliseconds = 0;     // solve time, graph upload excluded (phast: upward search + sweep)
   // One-off work the solver did, not in milliseconds: phast's contraction hierarchy, built (the
   // contraction, and writing options::hierarchy_file when one is named) or loaded from
