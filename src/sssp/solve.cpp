@@ -249,8 +249,8 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
     return st;
   }
   if (impl_->gpu && !impl_->widened) {
+    // st.strategy is the frontier manager, or empty under a driver that keeps none (gpu/engine.cu).
     statistics st = impl_->gpu->run_into(source, o, out);
-    if (st.strategy.empty()) st.strategy = strategy_name(o.how);
     if (st.device.empty()) st.device = impl_->gpu->device_name();
     st.distance_type = distance_type_name(type);
     return st;
@@ -267,7 +267,6 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
       statistics st = impl_->gpu->run_into(source, o, narrow_out);
       for (std::size_t v = 0; v < narrow.size(); ++v)
         out.uint64_distances[v] = narrow[v] == int_infinity ? uint64_infinity : narrow[v];
-      if (st.strategy.empty()) st.strategy = strategy_name(o.how);
       if (st.device.empty()) st.device = impl_->gpu->device_name();
       st.distance_type = distance_type_name(type);
       st.note = widened_on_gpu;
