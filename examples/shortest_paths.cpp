@@ -30,7 +30,9 @@ int main(int argc, char** argv) {
     deltasplit::sssp::solver solver(g, opts);
     const deltasplit::sssp::result r = solver.run(source);
 
-    std::cout << "solved with " << r.stats.strategy << " on " << r.stats.device << " in " << r.stats.milliseconds
+    // strategy: the CPU solver or the GPU's frontier manager; empty when a GPU driver without one ran.
+    const std::string& what = r.stats.strategy.empty() ? r.stats.driver : r.stats.strategy;
+    std::cout << "solved with " << what << " on " << r.stats.device << " in " << r.stats.milliseconds
               << " ms; reached " << r.num_reached() << " of " << g.num_vertices << " vertices\n";
     for (deltasplit::graph::vertex_t v = 0; v < g.num_vertices && v < 5; ++v)
       std::cout << "distance from " << source_id << " to " << g.external_id(v) << ": " << r.distance(v) << "\n";
