@@ -87,7 +87,9 @@ template <class Distance>
 class engine final : public detail::gpu_engine, private engine_context {
  public:
   engine(const csr_view& g, const options& opts, cudaStream_t caller_stream)
-      : engine_context(caller_stream, sizeof(std::uint32_t)), g_(g), n_(g.num_vertices), m_(g.num_arcs()) {
+      : engine_context(caller_stream, sizeof(std::uint32_t)), g_(g), n_(g.num_vertices), m_(g.num_arcs()),
+        sparse_(static_cast<double>(m_) < partition_tuning::automatic_below_degree * static_cast<double>(n_)),
+        few_arcs_(static_cast<double>(m_) < partition_tuning::automatic_arcs_per_sm * multiprocessors_) {
     graph_ = shared_device_csr<Distance>(g, stream_);  // an upload unless the graph's other engines made one
     reserve(step_loop_bytes(n_, m_, opts.queue_capacity, 1, sizeof(Distance)),
             "the solver's work buffers (a graph of " + std::to_string(n_) + " vertices, " + std::to_string(m_) +
@@ -169,7 +171,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   unsigned grid_blocks() const { return multiprocessors_ * loop_tuning::grid_blocks_per_sm; }
 
   // The driver a run takes (an empty graph takes the step loop, which returns at once): the one
-  // options.driver names, or with automatic (and automatic_options): the partitioned driver when
+  // options.driver names, or with automatic (and nothing that kept_by names): the partitioned driver when
   // its regions fit on chip, on a sparse graph (mean out-degree below
   // partition_tuning::automatic_below_degree) or one of fewer arcs than
   // partition_tuning::automatic_arcs_per_sm per SM; else the wide driver on a sparse graph, and the
@@ -201,11 +203,9 @@ class engine final : public detail::gpu_engine, private engine_context {
         return chosen_driver::partitioned;
       case gpu_driver::automatic: break;
     }
-    if (!automatic_options(opts)) return chosen_driver::steps;
-    const bool sparse = static_cast<double>(m_) < partition_tuning::automatic_below_degree * static_cast<double>(n_);
-    const bool few_arcs = static_cast<double>(m_) < partition_tuning::automatic_arcs_per_sm * multiprocessors_;
-    if ((sparse || few_arcs) && automatic_partitioned()) return chosen_driver::partitioned;
-    return sparse && wide_launchable() ? chosen_driver::wide : chosen_driver::steps;
+    if (!kept_by(opts).empty()) return chosen_driver::steps;
+    if ((sparse_ || few_arcs_) && automatic_partitioned()) return chosen_driver::partitioned;
+    return sparse_ && wide_launchable() ? chosen_driver::wide : chosen_driver::steps;
   }
 
   one_source_driver<Distance>& driver_for(chosen_driver chosen) {
@@ -246,22 +246,10 @@ class engine final : public detail::gpu_engine, private engine_context {
     return false;
   }
 
-  // Whether the automatic choice may leave the step loop: options.driver automatic on a graph in
-  // host memory, and none of the step loop's own options (a cutoff, a light-phase mode, a cluster
-  // size, a queue size, a heavy-arc mode) set.
-  bool automatic_options(const options& opts) const {
-    return opts.driver == gpu_driver::automatic && g_.space != memory_space::device && std::isinf(opts.cutoff) &&
-           opts.light == light_phase::automatic && opts.cluster_blocks == 0 && opts.queue_capacity == 0 &&
-           opts.heavy == heavy_relaxation::automatic;
-  }
-
-  // " (automatic: ...)" when the automatic rule took the step loop only because a step-loop option,
-  // a cutoff or a graph in device memory kept it there (automatic_options); else nothing.
-  std::string kept_on_the_step_loop(chosen_driver chosen, const options& opts) const {
-    if (chosen != chosen_driver::steps || opts.driver != gpu_driver::automatic || n_ == 0) return "";
-    const bool sparse = static_cast<double>(m_) < partition_tuning::automatic_below_degree * static_cast<double>(n_);
-    const bool few_arcs = static_cast<double>(m_) < partition_tuning::automatic_arcs_per_sm * multiprocessors_;
-    if (!sparse && !few_arcs) return "";  // the step loop by the graph alone
+  // What keeps the automatic choice on the step loop, as the summary names it: a graph in device
+  // memory, a cutoff, or one of the step loop's own options (a light-phase mode, a cluster size,
+  // a queue size, a heavy-arc mode); empty when nothing does.
+  std::string kept_by(const options& opts) const {
     std::string why;
     const auto add = [&why](const char* reason) { why += (why.empty() ? "" : ", ") + std::string(reason); };
     if (g_.space == memory_space::device) add("a graph in device memory");
@@ -270,6 +258,15 @@ class engine final : public detail::gpu_engine, private engine_context {
     if (opts.cluster_blocks != 0) add("a cluster size");
     if (opts.queue_capacity != 0) add("a queue capacity");
     if (opts.heavy != heavy_relaxation::automatic) add("a heavy-arc mode");
+    return why;
+  }
+
+  // " (automatic: ...)" when the automatic rule took the step loop only because kept_by names
+  // something, on a graph that would take another driver without; else nothing.
+  std::string kept_on_the_step_loop(chosen_driver chosen, const options& opts) const {
+    if (chosen != chosen_driver::steps || opts.driver != gpu_driver::automatic || n_ == 0) return "";
+    if (!sparse_ && !few_arcs_) return "";  // the step loop by the graph alone
+    const std::string why = kept_by(opts);
     if (why.empty()) return "";  // the other drivers could not run or their regions did not fit
     return " (automatic: the step loop, kept by " + why + "; this graph takes another driver without)";
   }
@@ -332,6 +329,9 @@ class engine final : public detail::gpu_engine, private engine_context {
   csr_view g_;
   std::uint32_t n_;
   edge_t m_;
+  // The automatic rule's view of the graph: mean out-degree below
+  // partition_tuning::automatic_below_degree, fewer arcs than automatic_arcs_per_sm per SM.
+  bool sparse_, few_arcs_;
   std::shared_ptr<const device_csr<Distance>> graph_;  // shared with the graph's other engines
   device_array<Distance> dist_;
   device_array<vertex_t> parent_;
