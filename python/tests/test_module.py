@@ -2,8 +2,8 @@
 
 The module carries its own C++ runtime (linked statically). Were that runtime's symbols exported,
 the dynamic linker would bind its unique symbols (the locale facets' ids) process-wide, and a C++
-extension imported after deltasplit would use this module's copies with its own runtime: on the GPU
-machine `import deltasplit; import cupy` died in ml_dtypes with a segmentation fault."""
+extension imported after deltasplit would use this module's copies with its own runtime and crash
+(`import deltasplit; import cupy` does so in ml_dtypes, which cupy imports)."""
 import shutil
 import subprocess
 import sys
