@@ -99,6 +99,10 @@ def test_predecessors_form_shortest_path_trees(dataset, strategy, xp_name):
         pytest.skip("device inputs run the delta-stepping GPU strategies (phast's refusal: the test above)")
     if strategy == "phast" and not integer:
         pytest.skip("phast computes float32, csgraph answers float64 (the refusal: the test above)")
+    if strategy == "phast" and matrix.nnz > 400_000:
+        # The tree is drawn from the distances by the code every strategy shares; phast's
+        # distances on every dataset are test_distance_matrix.py's, with one contraction each.
+        pytest.skip("phast's trees on the smallest integer dataset only (a contraction per call here)")
     if matrix.shape[0] > 300000:
         sources = sources[:1]
         reference = reference[:1]
