@@ -15,7 +15,7 @@ RuntimeWarning at import.
 import warnings
 
 from . import _core
-from ._graph import DRIVERS, GPU_STRATEGIES, STRATEGIES, Graph, SSSPResult
+from ._graph import DRIVERS, GPU_STRATEGIES, STRATEGIES, TUNING, Graph, SSSPResult
 
 InputError = _core.InputError
 DistanceOverflow = _core.DistanceOverflow
@@ -23,7 +23,7 @@ BUILT_WITH_CUDA = bool(_core.built_with_cuda)
 
 __version__ = "0.1.0"
 __all__ = ["Graph", "SSSPResult", "gpu_available", "gpu_reason", "InputError", "DistanceOverflow",
-           "STRATEGIES", "GPU_STRATEGIES", "DRIVERS", "BUILT_WITH_CUDA", "csgraph"]
+           "STRATEGIES", "GPU_STRATEGIES", "DRIVERS", "TUNING", "BUILT_WITH_CUDA", "csgraph"]
 
 
 def gpu_available():

@@ -20,6 +20,15 @@ GPU_STRATEGIES = tuple(_core.GPU_STRATEGIES)  # sssp::gpu_strategy_names
 # "block" the blocks.
 DRIVERS = tuple(_core.DRIVERS)  # the C++ library's names (sssp::driver_names)
 
+# Tuning: how fast, never which distances (docs/strategies.md; the C++ options' tuning block, the
+# CLI's tuning group). Graph.sssp and Graph.distance_matrix take these as one mapping, `tune=`;
+# the defaults choose by graph and device. delta: bucket width, 0 = automatic; buckets: K, of the
+# bucketing and multisplit managers; driver: one of DRIVERS; batch_size: sources a many-source
+# batch solves at once (None: as many as fit).
+TUNING = {"delta": 0, "buckets": 10, "driver": "auto", "batch_size": None}
+_SSSP_TUNING = ("delta", "buckets", "driver")
+_MATRIX_TUNING = ("delta", "driver", "batch_size")
+
 SSSPResult = namedtuple("SSSPResult", ["distances", "predecessors", "stats"])
 SSSPResult.__doc__ = """One source's answer.
 
@@ -289,9 +298,12 @@ class Graph:
 
     # -- solving ------------------------------------------------------------------------------
 
-    def sssp(self, source, strategy="multisplit", delta=0, predecessors=False, *, device="auto", buckets=10,
-             cutoff=math.inf, threads=0, out=None, hierarchy=None, driver="auto", dtype=None):
+    def sssp(self, source, strategy="multisplit", *, predecessors=False, device="auto", cutoff=math.inf,
+             threads=0, out=None, hierarchy=None, dtype=None, tune=None, **legacy):
         """Shortest paths from `source`: an SSSPResult (distances, predecessors, stats).
+
+        tune: a mapping of tuning keys (delta, buckets, driver; TUNING's docs), which change how
+        fast, never which distances; delta=, buckets= and driver= as keywords are deprecated.
 
         strategy: one of STRATEGIES; the GPU ones run on the GPU when device is 'auto' and a GPU
         can be used (else CPU delta-stepping, stats['strategy'] == 'cpu'; phast: its CPU sweep), or
@@ -301,8 +313,8 @@ class Graph:
         only): a path that keeps the hierarchy between runs: loaded when the file exists (tens of
         milliseconds; it must have been built from this very graph, else deltasplit.InputError
         naming the file), else built and written there (never replacing a file); stats['setup']
-        says 'built' or 'loaded'. delta: bucket width, 0 = automatic. cutoff:
-        vertices farther than this are reported unreachable (the solve stops there). driver: the
+        says 'built' or 'loaded'. tune['delta']: bucket width, 0 = automatic. cutoff:
+        vertices farther than this are reported unreachable (the solve stops there). tune['driver']: the
         GPU loop, one of DRIVERS ('auto': the partitioned driver on sparse graphs (mean
         out-degree below 6) and small ones (fewer than 10,000 arcs per SM) whose regions fit in
         shared memory, with no cutoff; its regions are built once per Graph, reported as
@@ -322,7 +334,7 @@ class Graph:
         """
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
-        _check_driver(driver)
+        delta, buckets, driver = _tuning(tune, legacy, _SSSP_TUNING, "sssp")
         hierarchy_file = _hierarchy_path(hierarchy, strategy)
         if isinstance(source, (bool, np.bool_)) or not isinstance(source, (int, np.integer)):
             raise TypeError(f"source must be an integer vertex id; got {type(source).__name__}")
@@ -355,14 +367,16 @@ class Graph:
             pred = torch.from_dlpack(pred) if pred is not None else None
         return SSSPResult(dist, pred, stats)
 
-    def distance_matrix(self, sources, targets=None, *, strategy="multisplit", device="auto", delta=0,
-                        cutoff=math.inf, batch_size=None, threads=0, out=None, return_stats=False,
-                        hierarchy=None, driver="auto", dtype=None):
+    def distance_matrix(self, sources, targets=None, *, strategy="multisplit", device="auto", cutoff=math.inf,
+                        threads=0, out=None, return_stats=False, hierarchy=None, dtype=None, tune=None, **legacy):
         """Distances from every source to every target: a (len(sources), len(targets)) array, all
         vertices as targets when targets is None. Duplicate sources and targets are allowed.
 
+        tune: a mapping of tuning keys (delta, driver, batch_size; TUNING's docs), which change
+        how fast, never which distances; delta=, driver= and batch_size= as keywords are deprecated.
+
         Host graphs are solved by the batched many-source solver (C++ many_sources.hpp), built on
-        first use and kept while the settings stay the same: on the GPU, batch_size sources at once
+        first use and kept while the settings stay the same: on the GPU, tune['batch_size'] sources at once
         (rounded up to a multiple of 32; None = the largest batch that fits in half the free device
         memory, at most 4096) sharing one bucket bound and one arc read per vertex; on the CPU, one
         Dijkstra per source spread over `threads` threads (0 = all), batch_size (None = 256) rows
@@ -370,20 +384,20 @@ class Graph:
         it, as sssp does; 'cpu' and 'dijkstra' on the CPU) and, with 'phast', the method: a
         contraction hierarchy built once (stats['setup_ms']), then PHAST's sweep for batch_size
         sources at once (GPU) or one source a thread (CPU); hierarchy= keeps the hierarchy in a
-        file, as in sssp (stats['setup']: 'built' or 'loaded'). delta: the GPU bucket
+        file, as in sssp (stats['setup']: 'built' or 'loaded'). tune['delta']: the GPU bucket
         width, 0 = automatic. cutoff: vertices farther than this are reported unreachable (a GPU
         batch stops once its bucket bound passes it, a CPU Dijkstra once the next vertex lies past
         it). A new cutoff keeps the solver (no upload, no new hierarchy); a new strategy, device,
         delta, threads, batch_size or hierarchy builds a new one (an upload of the graph; with
         'phast', a new hierarchy or a load of the file).
-        driver: the GPU batch engine. 'auto' runs one thread block per source (each source
+        tune['driver']: the GPU batch engine. 'auto' runs one thread block per source (each source
         Near-Far on its own, several per SM; an order of magnitude faster than the shared-bound
         batches on road networks, bench/results/block_driver.md) on graphs of mean out-degree
         below 6, and the vertex-major batches (one bucket bound and one arc read for 32 sources)
         on denser graphs, where they win; 'block' and 'steps' force one or the other;
         stats['driver'] says which ran.
         Device graphs (built from cupy or torch arrays) are solved one source at a time with
-        sssp(strategy=..., driver=...) into the rows (the batched solver takes a host graph).
+        sssp(strategy=..., tune=...) into the rows (the batched solver takes a host graph).
 
         Results: the solve's distance type (distance_dtype_for(dtype): uint32 or uint64 with all
         ones for unreachable, float64 or float32 with inf; dtype as in sssp), a numpy array for host graphs, a cupy array (torch for a torch-built graph) for device graphs.
@@ -395,18 +409,12 @@ class Graph:
         """
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
-        _check_driver(driver)
+        delta, driver, batch_size = _tuning(tune, legacy, _MATRIX_TUNING, "distance_matrix")
         hierarchy_file = _hierarchy_path(hierarchy, strategy)
         if device not in ("auto", "gpu", "cpu"):
             raise ValueError(f"device must be 'auto', 'gpu' or 'cpu'; got {device!r}")
-        if isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating)) or \
-                not math.isfinite(delta) or delta < 0:
-            raise ValueError(f"delta must be a number >= 0 (0 = automatic); got {delta!r}")
         if math.isnan(cutoff) or cutoff < 0:
             raise ValueError(f"cutoff must be >= 0; got {cutoff}")
-        if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer))
-                                       or not 0 < batch_size < 2**32):
-            raise ValueError(f"batch_size must be a positive integer or None; got {batch_size!r}")
         n = self.num_vertices
         src = _vertex_list(sources, n, "source")
         tgt = None if targets is None else _vertex_list(targets, n, "target")
@@ -459,8 +467,8 @@ class Graph:
         picks = None if targets is None else cupy.asarray(targets.astype(np.int64))
         stats = {"batched": False, "solves": 0, "milliseconds": 0.0, "device": ""}
         for i, s in enumerate(sources):
-            r = self.sssp(int(s), strategy, delta, device=device, cutoff=cutoff, threads=threads,
-                          hierarchy=hierarchy, driver=driver, dtype=dtype,
+            r = self.sssp(int(s), strategy, device=device, cutoff=cutoff, threads=threads, hierarchy=hierarchy,
+                          dtype=dtype, tune={"delta": delta, "driver": driver},
                           out=(rows[i] if full is None else full, None))
             if full is not None:
                 rows[i] = full[picks]
@@ -483,6 +491,46 @@ def device_rows(offsets):
     offsets = offsets.astype(cupy.int64)
     arcs = cupy.arange(int(offsets[-1]), dtype=cupy.int64)
     return cupy.searchsorted(offsets[1:], arcs, side="right").astype(cupy.int64)
+
+
+def _tuning(tune, legacy, keys, where):
+    """The values of `keys` from tune= (a mapping) and the deprecated flat keywords (legacy),
+    checked, defaults filled in from TUNING, in the order of keys."""
+    unknown = set(legacy) - set(keys)
+    if unknown:
+        raise TypeError(f"{where}() got an unexpected keyword argument {sorted(unknown)[0]!r}")
+    if tune is None:
+        tune = {}
+    elif not hasattr(tune, "keys"):
+        raise TypeError(f"tune must be a mapping of tuning keys ({', '.join(keys)}); got {type(tune).__name__}")
+    wrong = set(tune) - set(keys)
+    if wrong:
+        raise ValueError(f"unknown tuning key {sorted(wrong)[0]!r} for {where}; expected some of {', '.join(keys)}")
+    if legacy:
+        import warnings
+        warnings.warn(f"{where}({', '.join(f'{k}=' for k in legacy)}): pass tuning as tune={{...}}; the flat "
+                      "keywords are deprecated", DeprecationWarning, stacklevel=3)
+        both = set(legacy) & set(tune)
+        if both:
+            raise TypeError(f"{sorted(both)[0]!r} given both as a keyword and in tune=")
+    values = {k: TUNING[k] for k in keys}
+    values.update(tune)
+    values.update(legacy)
+    delta = values.get("delta")
+    if "delta" in keys and (isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating))
+                            or not math.isfinite(delta) or delta < 0):
+        raise ValueError(f"delta must be a number >= 0 (0 = automatic); got {delta!r}")
+    buckets = values.get("buckets")
+    if "buckets" in keys and (isinstance(buckets, bool) or not isinstance(buckets, (int, np.integer))
+                              or not 0 < buckets < 2**32):
+        raise ValueError(f"buckets must be a positive integer; got {buckets!r}")
+    if "driver" in keys:
+        _check_driver(values["driver"])
+    batch_size = values.get("batch_size")
+    if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer))
+                                   or not 0 < batch_size < 2**32):
+        raise ValueError(f"batch_size must be a positive integer or None; got {batch_size!r}")
+    return tuple(values[k] for k in keys)
 
 
 def _check_driver(driver):

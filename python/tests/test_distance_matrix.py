@@ -64,7 +64,7 @@ def dataset(request):
 @pytest.mark.parametrize("batch_size", [None, 2, 5])
 def test_distance_matrix_equals_scipy_on_every_dataset(dataset, batch_size):
     g, matrix, sources, reference, integer = dataset
-    d, stats = g.distance_matrix(sources, batch_size=batch_size, return_stats=True)
+    d, stats = g.distance_matrix(sources, return_stats=True, tune={"batch_size": batch_size})
     assert d.dtype == g.distance_dtype and d.shape == (len(sources), matrix.shape[0])
     assert d.dtype == (np.uint32 if integer else np.float64)
     assert_same_distances(d, reference, integer)
@@ -77,8 +77,8 @@ def test_phast_distance_matrix_equals_scipy_on_every_dataset(dataset, hierarchy_
     """strategy='phast': the contraction hierarchy's batches (GPU) or CPU sweeps, same answers; one
     contraction per dataset (conftest's hierarchy_file, shared by the file's tests), which sssp loads."""
     g, matrix, sources, reference, integer = dataset
-    d, stats = g.distance_matrix(sources, strategy="phast", batch_size=2, hierarchy=hierarchy_file(g), return_stats=True,
-                                 dtype=np.float32)
+    d, stats = g.distance_matrix(sources, strategy="phast", hierarchy=hierarchy_file(g), return_stats=True,
+                                 dtype=np.float32, tune={"batch_size": 2})
     assert d.dtype == (np.uint32 if integer else np.float32)  # phast: 32-bit distances in this version
     assert_same_distances(d, reference, integer, rtol=1e-5)
     assert stats["batched"] and stats["on_gpu"] == GPU and stats["setup_ms"] > 0
@@ -102,9 +102,9 @@ def test_cutoff_equals_scipys_limit_on_every_dataset(dataset, strategy, hierarch
     setups = []
     single = strategy == "phast"  # phast computes 32-bit distances in this version
     for cutoff in cutoffs:
-        d, stats = g.distance_matrix(sources, strategy=strategy, cutoff=cutoff, batch_size=2, return_stats=True,
+        d, stats = g.distance_matrix(sources, strategy=strategy, cutoff=cutoff, return_stats=True,
                                      hierarchy=hierarchy_file(g) if strategy == "phast" else None,
-                                     dtype=np.float32 if single else None)
+                                     dtype=np.float32 if single else None, tune={"batch_size": 2})
         assert stats["batched"]
         assert_same_distances(d, np.where(reference > cutoff, np.inf, reference), integer, 1e-5 if single else 1e-15)
         setups.append(stats["setup_ms"])
@@ -145,7 +145,7 @@ BATCH_DATASETS = [p for p in DATASETS if p.name.startswith(("chicago-regional", 
 def test_batches_cover_every_source(path, count, batch_size):
     g, matrix = load(path)
     sources = sources_for(matrix, count)
-    d, stats = g.distance_matrix(sources, batch_size=batch_size, return_stats=True)
+    d, stats = g.distance_matrix(sources, return_stats=True, tune={"batch_size": batch_size})
     assert_same_distances(d, scg.dijkstra(matrix, indices=sources), g.weight_kind == "integer")
     k = stats["batch_size"]
     if batch_size is not None:  # the GPU rounds a batch up to a multiple of 32
@@ -167,7 +167,7 @@ def test_small_graph_with_unreachable_vertices(real):
         m.data = m.data * 0.37 + 0.011
     g = Graph.from_scipy(m)
     sources = [4, 0, 0, 5, 3]
-    d = g.distance_matrix(sources, batch_size=2)
+    d = g.distance_matrix(sources, tune={"batch_size": 2})
     assert_same_distances(d, scg.dijkstra(m, indices=sources), not real)
     assert np.isinf(as_float64(d)[0, :4]).all() and as_float64(d)[0, 4] == 0  # a source with no out-arcs
 
@@ -272,13 +272,13 @@ def test_bad_targets_and_options_raise():
     with pytest.raises(IndexError, match="target vertex 9 is out of range"):
         g.distance_matrix([0], targets=[1, 9])
     with pytest.raises(ValueError, match="batch_size"):
-        g.distance_matrix([0], batch_size=0)
+        g.distance_matrix([0], tune={"batch_size": 0})
     with pytest.raises(ValueError, match="strategy"):
         g.distance_matrix([0], strategy="fast")
     with pytest.raises(ValueError, match="device"):
         g.distance_matrix([0], device="tpu")
     with pytest.raises(ValueError, match="delta"):
-        g.distance_matrix([0], delta=-1)
+        g.distance_matrix([0], tune={"delta": -1})
     for cutoff in (-1, math.nan):
         with pytest.raises(ValueError, match="cutoff"):
             g.distance_matrix([0], cutoff=cutoff)
@@ -319,8 +319,8 @@ def test_device_output_on_the_gpu(path, batch_size):
     integer = g.weight_kind == "integer"
     dtype = cupy.uint32 if integer else cupy.float32  # the GPU batches' types (float32: asked for)
     out = cupy.full((len(sources), len(targets)), 7, dtype=dtype)
-    d, stats = g.distance_matrix(sources, targets, batch_size=batch_size, out=out, return_stats=True,
-                                 dtype=None if integer else np.float32)
+    d, stats = g.distance_matrix(sources, targets, out=out, return_stats=True,
+                                 dtype=None if integer else np.float32, tune={"batch_size": batch_size})
     assert d is out and stats["on_gpu"] and stats["batches"] == math.ceil(len(sources) / stats["batch_size"])
     assert_same_distances(as_float64(out), scg.dijkstra(matrix, indices=sources)[:, targets], integer, rtol=1e-5)
 
@@ -368,19 +368,19 @@ def test_block_driver_distance_matrix_equals_scipy_on_every_dataset(dataset, bat
     g, matrix, sources, reference, integer = dataset
     if not GPU and batch_size is not None:
         pytest.skip("without a GPU every driver is the same CPU rows: batch_size None checks them")
-    d, stats = g.distance_matrix(sources, batch_size=batch_size, driver="block", return_stats=True)
+    d, stats = g.distance_matrix(sources, return_stats=True, tune={"driver": "block", "batch_size": batch_size})
     assert_same_distances(d, reference, integer)
     on_gpu = GPU and d.dtype.itemsize == 4  # 64-bit distances (real weights: float64) run on the CPU
     assert stats["driver"] == ("block" if on_gpu else "")
     assert stats["batches"] == math.ceil(len(sources) / stats["batch_size"])
     cutoff = cutoff_in_a_gap(reference)
-    d = g.distance_matrix(sources, batch_size=batch_size, driver="block", cutoff=cutoff)
+    d = g.distance_matrix(sources, cutoff=cutoff, tune={"driver": "block", "batch_size": batch_size})
     assert_same_distances(d, np.where(reference > cutoff, np.inf, reference), integer)
-    d, stats = g.distance_matrix(sources, batch_size=batch_size, driver="steps", return_stats=True)
+    d, stats = g.distance_matrix(sources, return_stats=True, tune={"driver": "steps", "batch_size": batch_size})
     assert stats["driver"] == ("vertex-major" if on_gpu else "")
     assert_same_distances(d, reference, integer)
     # driver 'auto': one block per source below a mean out-degree of 6, the vertex-major batch above.
-    d, stats = g.distance_matrix(sources, batch_size=batch_size, return_stats=True)
+    d, stats = g.distance_matrix(sources, return_stats=True, tune={"batch_size": batch_size})
     sparse = g.num_arcs < 6 * g.num_vertices
     assert stats["driver"] == (("block" if sparse else "vertex-major") if on_gpu else "")
     assert_same_distances(d, reference, integer)
@@ -390,13 +390,13 @@ def test_driver_is_checked_and_reported():
     g, matrix = load(DATASETS[0])
     for bad in ("blocks", "", None, 3):
         with pytest.raises(ValueError, match="driver"):
-            g.distance_matrix([0], driver=bad)
+            g.distance_matrix([0], tune={"driver": bad})
         with pytest.raises(ValueError, match="driver"):
-            g.sssp(0, driver=bad)
+            g.sssp(0, tune={"driver": bad})
     reference = scg.dijkstra(matrix, indices=0)
     integer = g.weight_kind == "integer"
     for driver in deltasplit.DRIVERS:
-        r = g.sssp(0, "near-far", driver=driver)
+        r = g.sssp(0, "near-far", tune={"driver": driver})
         assert_same_distances(r.distances[None, :], reference[None, :], integer)
         if GPU and driver == "block":
             assert r.stats["driver"].startswith("block")

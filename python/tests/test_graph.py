@@ -124,8 +124,8 @@ def test_errors_carry_the_cpp_message(tmp_path):
         g.sssp(1.5)
     with pytest.raises(ValueError, match="unknown strategy"):
         g.sssp(0, strategy="bfs")
-    with pytest.raises(ValueError, match="delta must be a positive number"):
-        g.sssp(0, delta=-1)  # checked by the C++ solver: its message comes through
+    with pytest.raises(ValueError, match="delta must be a number >= 0"):
+        g.sssp(0, tune={"delta": -1})
     with pytest.raises(ValueError, match="cutoff"):
         g.sssp(0, cutoff=-2)
     with pytest.raises(ValueError, match="negative"):
@@ -173,7 +173,7 @@ def test_device_choice():
         st = g.sssp(0, device="gpu").stats
         # The manager is named where the step loop filed the work through it, else the driver.
         assert st["strategy"] == ("multisplit" if st["driver"].startswith("steps") else "")
-        assert g.sssp(0, device="gpu", driver="steps").stats["strategy"] == "multisplit"
+        assert g.sssp(0, device="gpu", tune={"driver": "steps"}).stats["strategy"] == "multisplit"
 
 
 @pytest.mark.skipif(not deltasplit.gpu_available(), reason="needs a GPU: " + deltasplit.gpu_reason())
@@ -211,3 +211,31 @@ def test_device_graph_errors():
     g = Graph.from_arrays(cupy.asarray([0, 1, 1]), cupy.asarray([5]), cupy.asarray([1.0]))
     with pytest.raises(ValueError, match="device memory"):  # the device check's message
         g.sssp(0)
+
+
+def test_tuning_is_one_mapping():
+    """tune= holds what changes how fast, never which distances: every tuning gives the same
+    distances; an unknown key, a bad value, or a key given twice is an error; the flat keywords of
+    earlier versions still work, with a DeprecationWarning."""
+    rows, cols, w = example()
+    g = Graph.from_edges(rows, cols, w, num_vertices=5)
+    want = g.sssp(0, device="cpu").distances
+    for tune in ({}, {"delta": 3}, {"buckets": 2}, {"driver": "steps"}, {"delta": 1, "buckets": 1, "driver": "wide"}):
+        assert np.array_equal(g.sssp(0, tune=tune).distances, want), tune
+    assert np.array_equal(g.distance_matrix([0], tune={"batch_size": 1, "delta": 2, "driver": "block"})[0], want)
+    with pytest.raises(ValueError, match="unknown tuning key 'batch_size' for sssp"):
+        g.sssp(0, tune={"batch_size": 4})
+    with pytest.raises(ValueError, match="unknown tuning key 'buckets' for distance_matrix"):
+        g.distance_matrix([0], tune={"buckets": 4})
+    with pytest.raises(ValueError, match="buckets must be a positive integer"):
+        g.sssp(0, tune={"buckets": 0})
+    with pytest.raises(TypeError, match="tune must be a mapping"):
+        g.sssp(0, tune=[("delta", 2)])
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bucket'"):
+        g.sssp(0, bucket=4)
+    with pytest.warns(DeprecationWarning, match="tune="):
+        assert np.array_equal(g.sssp(0, delta=2, driver="steps").distances, want)
+    with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="both"):
+        g.sssp(0, delta=2, tune={"delta": 3})
+    with pytest.raises(TypeError):
+        g.sssp(0, "multisplit", 5)  # delta is no longer positional: an error, never predecessors=5
