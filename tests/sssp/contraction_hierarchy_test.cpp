@@ -26,7 +26,7 @@ using graph::vertex_t;
 
 namespace {
 
-constexpr std::uint32_t big = 4294967294u;  // 2^32 - 2, the largest integer distance
+constexpr std::uint32_t largest_distance = 4294967294u;  // 2^32 - 2, the largest integer distance
 
 // The layout promises of contraction_hierarchy.hpp, checked position by position.
 template <class W>
@@ -101,7 +101,8 @@ void expect_phast_equals_dijkstra(const graph::csr& g, const ds::detail::contrac
       overflow = true;  // float32 sums past the largest float
     }
     if constexpr (std::is_same_v<W, std::uint32_t>)
-      for (vertex_t v = 0; v < g.num_vertices; ++v) overflow = overflow || (oracle.reached(v) && oracle.distance(v) > big);
+      for (vertex_t v = 0; v < g.num_vertices; ++v)
+        overflow = overflow || (oracle.reached(v) && oracle.distance(v) > largest_distance);
     if (overflow) {
       EXPECT_THROW(ds::detail::phast_cpu(ch, up, s, out.data()), ds::distance_overflow) << "source " << s;
       continue;
@@ -201,14 +202,14 @@ TEST(ContractionHierarchy, RandomRealWeights) {
 TEST(ContractionHierarchy, IntegerOverflow) {
   // The shortest distance to 2 is 2^32 - 1: Dijkstra throws, so must PHAST (the shortcut 0 -> 2
   // is saturated at too_long).
-  graph::csr over = make_csr(3, {{0, 1, big}, {1, 2, 1}});
+  graph::csr over = make_csr(3, {{0, 1, largest_distance}, {1, 2, 1}});
   auto ch = build<std::uint32_t>(over);
   ds::detail::upward_search<std::uint32_t> up(ch);
   std::vector<std::uint32_t> out(3);
   EXPECT_THROW(ds::detail::phast_cpu(ch, up, 0, out.data()), ds::distance_overflow);
   expect_phast_equals_dijkstra(over, ch, {0, 1, 2});
   // Exactly 2^32 - 2 fits.
-  expect_exact(make_csr(3, {{0, 1, big - 1}, {1, 2, 1}}), {0});
+  expect_exact(make_csr(3, {{0, 1, largest_distance - 1}, {1, 2, 1}}), {0});
   // A long path that is not shortest never throws: 0 -> 1 -> 2 sums past 2^32, 0 -> 2 is 5.
   graph::csr detour = make_csr(4, {{0, 1, 3e9}, {1, 2, 3e9}, {0, 2, 5}, {2, 3, 1}, {3, 1, 2}});
   auto dch = build<std::uint32_t>(detour);

@@ -17,7 +17,9 @@
 namespace ds = deltasplit::sssp;
 using namespace deltasplit_test;
 
-namespace {
+// Named, not anonymous: the TEST_P classes derive from the fixture, and in a unity batch
+// (DELTASPLIT_UNITY_BUILD) a base of internal linkage from an included file is a warning.
+namespace delta_stepping_cpu_test {
 
 struct setup {
   unsigned threads;
@@ -62,7 +64,8 @@ class DeltaSteppingCpu : public ::testing::TestWithParam<setup> {
   }
 };
 
-}  // namespace
+}  // namespace delta_stepping_cpu_test
+using namespace delta_stepping_cpu_test;
 
 TEST_P(DeltaSteppingCpu, RandomIntegerGraphsWithZeroWeightsAndCycles) {
   std::uint64_t seed = 7;
