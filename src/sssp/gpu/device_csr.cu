@@ -1,9 +1,11 @@
 // device_csr's upload and the registry that shares it (device_csr.cuh): the one unit that
-// compiles the device-side row sort (cub::DeviceSegmentedSort, device_graph.cuh).
+// compiles the device-side row sort (cub::DeviceRadixSort, device_graph.cuh).
 #include <map>
 #include <mutex>
 #include <tuple>
 #include <vector>
+
+#include <cub/device/device_radix_sort.cuh>
 
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/device_csr.cuh"
@@ -67,6 +69,14 @@ std::shared_ptr<const device_csr<Distance>> shared_device_csr(const csr_view& g,
   auto made = std::make_shared<const device_csr<Distance>>(g, stream);
   entries[k] = made;
   return made;
+}
+
+void sort_arc_ids(const std::uint32_t* keys, std::uint32_t* keys_out, const std::uint32_t* ids, std::uint32_t* ids_out,
+                  std::uint32_t m, int end_bit, cudaStream_t stream) {
+  std::size_t bytes = 0;
+  DS_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, keys_out, ids, ids_out, m, 0, end_bit, stream));
+  device_array<unsigned char> temp(bytes, "the row sort");
+  DS_CUDA(cub::DeviceRadixSort::SortPairs(temp.get(), bytes, keys, keys_out, ids, ids_out, m, 0, end_bit, stream));
 }
 
 template class device_csr<std::uint32_t>;

@@ -4,18 +4,19 @@
 //   check_device_graph   the preconditions of graph_check.hpp, one pass over every array; a fault
 //                        is reported with the lowest index of each kind found
 //   sort_rows_by_weight  the engine's layout (every row sorted by weight, ties keeping their order,
-//                        so that the light arcs of a row are its prefix) into the engine's arrays,
-//                        with cub::DeviceSegmentedSort
+//                        so that the light arcs of a row are its prefix) into the engine's arrays:
+//                        two stable radix sorts of arc ids (cub::DeviceRadixSort), by weight and
+//                        then by row, one instantiation for both weight kinds
 //   weight_sum           the total weight, for the automatic delta
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
-#include <cub/device/device_segmented_sort.cuh>
 #include <cuda_runtime.h>
 
 #include "deltasplit/csr_view.hpp"
@@ -75,23 +76,83 @@ void check_device_graph(const csr_view& g, const Weight* weights, std::size_t we
     refuse("arc " + std::to_string(found.weight) + " has a negative or non-finite weight");
 }
 
+// The sort key of an arc's weight: its bits, which order non-negative floats (and unsigned
+// integers) as their values; -0.0 (which passes the weight check) is keyed as +0.0.
+template <class Weight>
+__device__ inline std::uint32_t weight_key(Weight w) {
+  if constexpr (std::is_floating_point_v<Weight>)
+    return w == Weight(0) ? 0u : __float_as_uint(w);
+  else
+    return w;
+}
+
+template <class Weight>
+__global__ void key_arcs_by_weight(const Weight* weights, std::uint32_t m, std::uint32_t* keys, std::uint32_t* ids) {
+  for (std::uint64_t e = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; e < m;
+       e += std::uint64_t{gridDim.x} * blockDim.x) {
+    keys[e] = weight_key(weights[e]);
+    ids[e] = static_cast<std::uint32_t>(e);
+  }
+}
+
+// keys[i] = the row (source vertex) of arc ids[i]: the last vertex whose first arc is at or before it.
+template <class Offset>
+__global__ void key_arcs_by_row(const Offset* offsets, vertex_t n, const std::uint32_t* ids, std::uint32_t m,
+                                std::uint32_t* keys) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const Offset e = ids[i];
+    vertex_t lo = 0, hi = n - 1;  // offsets[lo] <= e < offsets[hi + 1]
+    while (lo < hi) {
+      const vertex_t mid = lo + (hi - lo + 1) / 2;
+      if (offsets[mid] <= e)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    keys[i] = lo;
+  }
+}
+
+template <class Weight>
+__global__ void gather_arcs(const std::uint32_t* ids, std::uint32_t m, const vertex_t* targets, const Weight* weights,
+                            vertex_t* targets_out, Weight* weights_out) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    targets_out[i] = targets[ids[i]];
+    weights_out[i] = weights[ids[i]];
+  }
+}
+
+// The one radix sort instantiation (device_csr.cu): 32-bit keys over bits [0, end_bit), 32-bit
+// arc ids; stable.
+void sort_arc_ids(const std::uint32_t* keys, std::uint32_t* keys_out, const std::uint32_t* ids, std::uint32_t* ids_out,
+                  std::uint32_t m, int end_bit, cudaStream_t stream);
+
 template <class Weight>
 void sort_rows_by_weight(const csr_view& g, const Weight* weights, vertex_t* targets_out, Weight* weights_out,
                          cudaStream_t stream) {
+  static_assert(sizeof(Weight) == 4, "weights are keyed by their 32 bits");
   const edge_t m = g.num_arcs();
   if (m == 0) return;
-  if (m > static_cast<edge_t>(std::numeric_limits<int>::max()))
-    throw std::length_error("a graph in device memory is limited to 2^31 - 1 arcs (cub::DeviceSegmentedSort)");
-  const int items = static_cast<int>(m);
-  const int segments = static_cast<int>(g.num_vertices);
-  std::size_t bytes = 0;
-  DS_CUDA(cub::DeviceSegmentedSort::StableSortPairs(nullptr, bytes, weights, weights_out, g.targets.data(),
-                                                    targets_out, items, segments, g.offsets.data(),
-                                                    g.offsets.data() + 1, stream));
-  device_array<unsigned char> temp(bytes, "the row sort");
-  DS_CUDA(cub::DeviceSegmentedSort::StableSortPairs(temp.get(), bytes, weights, weights_out, g.targets.data(),
-                                                    targets_out, items, segments, g.offsets.data(),
-                                                    g.offsets.data() + 1, stream));
+  if (m > edge_t{0xFFFFFFFFu})
+    throw std::length_error("a graph in device memory is limited to 2^32 - 1 arcs (its arcs are sorted by 32-bit id)");
+  const auto arcs = static_cast<std::uint32_t>(m);
+  device_array<std::uint32_t> keys(arcs, "the row sort"), sorted_keys(arcs, "the row sort"),
+      ids(arcs, "the row sort"), sorted_ids(arcs, "the row sort");
+  const unsigned blocks = static_cast<unsigned>(std::min<std::uint64_t>((m + 255) / 256, 4096));
+  // By weight (every bit), then by row: radix sorts are stable, so each row comes out in weight
+  // order and equal weights in their input order.
+  key_arcs_by_weight<<<blocks, 256, 0, stream>>>(weights, arcs, keys.get(), ids.get());
+  DS_CUDA_LAUNCH("key_arcs_by_weight");
+  sort_arc_ids(keys.get(), sorted_keys.get(), ids.get(), sorted_ids.get(), arcs, 32, stream);
+  key_arcs_by_row<<<blocks, 256, 0, stream>>>(g.offsets.data(), g.num_vertices, sorted_ids.get(), arcs, keys.get());
+  DS_CUDA_LAUNCH("key_arcs_by_row");
+  int row_bits = 1;
+  while (row_bits < 32 && (std::uint64_t{1} << row_bits) < g.num_vertices) ++row_bits;
+  sort_arc_ids(keys.get(), sorted_keys.get(), sorted_ids.get(), ids.get(), arcs, row_bits, stream);
+  gather_arcs<<<blocks, 256, 0, stream>>>(ids.get(), arcs, g.targets.data(), weights, targets_out, weights_out);
+  DS_CUDA_LAUNCH("gather_arcs");
   DS_CUDA(cudaStreamSynchronize(stream));
 }
 
