@@ -13,7 +13,6 @@ Usage: python bench/python/dask_gpu.py [GRAPH] [--sources N] [--runs R] [--block
                                        [--strategy phast] [--zarr DIR] [--md FILE]
 """
 import argparse
-import functools
 import os
 import shutil
 import statistics
@@ -44,7 +43,7 @@ def direct(graph, sources, block_size, strategy):
             out = xp.empty((len(rows), graph.num_vertices), dtype=graph.distance_dtype)
         block = graph.distance_matrix(rows, strategy=strategy, out=out)
         parts.append(sink.take(0, start, rows, None, block))
-    per_source = functools.reduce(dd._combine, parts)[0]
+    per_source = dd._combine(*parts)[0]
     sums = np.concatenate([per_source[k][0] for k in sorted(per_source)])
     counts = np.concatenate([per_source[k][2] for k in sorted(per_source)])
     return sums, counts

@@ -97,6 +97,10 @@ RESIDENT_GRAPHS = 2
 # scheduler can balance them. docs/scaling-out.md has the rule for choosing one by hand.
 MAX_BLOCK_ROWS = 1024
 MAX_BLOCK_BYTES = 256 << 20
+# reduce combines the blocks' results this many at a time, on the workers: each Dask task costs
+# milliseconds of scheduling, so fewer, wider combines leave more of the run to the solves
+# (bench/results/dask.md).
+COMBINE_FAN_IN = 16
 # Zarr chunks are block_size rows by as many columns as fit in this many bytes.
 CHUNK_BYTES = 16 << 20
 
@@ -128,6 +132,31 @@ def graph_hash(graph: Graph) -> str:
 
 _resident: "OrderedDict[str, tuple[Graph, threading.Lock]]" = OrderedDict()
 _resident_lock = threading.Lock()
+
+# The client keeps the graph files it planned on, with their hashes, as the workers keep theirs:
+# a second call on the same, unchanged file (path, size, modification time, inode, weight seed)
+# reads and hashes nothing. A changed file is read again.
+_planned: "OrderedDict[tuple, tuple[Graph, str]]" = OrderedDict()
+_planned_lock = threading.Lock()
+
+
+def _planned_graph(path, weight_seed):
+    """The Graph of a file and its content hash, from the client's cache when the file is unchanged."""
+    try:
+        st = os.stat(path)
+    except OSError:  # the reader's own error names the file and the reason
+        graph = Graph.from_file(path, weight_seed=weight_seed)
+        return graph, graph_hash(graph)
+    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns, st.st_ino, weight_seed)
+    with _planned_lock:
+        entry = _planned.get(key)
+        if entry is None:
+            graph = Graph.from_file(path, weight_seed=weight_seed)
+            entry = _planned[key] = (graph, graph_hash(graph))
+            while len(_planned) > RESIDENT_GRAPHS:
+                _planned.popitem(last=False)
+        _planned.move_to_end(key)
+        return entry
 
 
 def _graph_from_source(source):
@@ -317,11 +346,18 @@ class _ReduceSink:
                 _host(reached.sum(axis=0)).astype(np.int64))
 
 
-def _combine(a, b):
-    """Two blocks' reductions as one (run on a worker)."""
-    per_source = dict(a[0])
-    per_source.update(b[0])
-    return (per_source, a[1] + b[1], np.minimum(a[2], b[2]), a[3] + b[3])
+def _combine(*parts):
+    """Several blocks' reductions as one (run on a worker)."""
+    per_source = {}
+    for p in parts:
+        per_source.update(p[0])
+    first = parts[0]
+    t_sum, t_min, t_count = first[1].copy(), first[2].copy(), first[3].copy()
+    for p in parts[1:]:
+        t_sum += p[1]
+        np.minimum(t_min, p[2], out=t_min)
+        t_count += p[3]
+    return (per_source, t_sum, t_min, t_count)
 
 
 def _self_columns(sources, targets):
@@ -359,7 +395,7 @@ class _Plan:
     def __init__(self, graph, sources, targets, limit, dtype, block_size, strategy, weight_seed, workers):
         if isinstance(graph, (str, os.PathLike)):
             path = os.fspath(graph)
-            g = Graph.from_file(path, weight_seed=weight_seed)
+            g, self.key = _planned_graph(path, weight_seed)
             self.source: tuple = ("file", os.path.abspath(path), weight_seed)
         else:
             if isinstance(graph, tuple):
@@ -372,8 +408,8 @@ class _Plan:
             if g.on_device:
                 raise ValueError("a Graph on the device cannot be sent to workers: build it from host arrays")
             self.source = ("arrays", g.num_vertices, *g.arrays())
+            self.key = graph_hash(g)
         self.graph = g
-        self.key = graph_hash(g)
         n = g.num_vertices
         self.sources = _vertex_list(sources, n, "source")
         self.targets = None if targets is None else _vertex_list(targets, n, "target")
@@ -680,11 +716,14 @@ def reduce(graph: Any, sources: Any, targets: Any = None, *, limit: Optional[flo
     sink = _ReduceSink(plan.limit)
     waiting = []
 
-    def pair(future, pending):
+    def gather(future, pending):
         waiting.append(future)
-        if len(waiting) == 2:
-            pending.add(client.submit(_combine, waiting.pop(), waiting.pop(), pure=False, retries=retries))
-    _run(client, plan, sink, set(), retries, progress, pair)
+        if len(waiting) == COMBINE_FAN_IN:
+            pending.add(client.submit(_combine, *waiting, pure=False, retries=retries))
+            waiting.clear()
+    _run(client, plan, sink, set(), retries, progress, gather)
+    if len(waiting) > 1:
+        waiting[:] = [client.submit(_combine, *waiting, pure=False, retries=retries)]
     rows, cols = len(plan.sources), plan.columns
     unreachable = np.inf if plan.dtype.kind == "f" else np.iinfo(plan.dtype).max
     wide = np.uint64 if plan.dtype.kind == "u" else np.float64

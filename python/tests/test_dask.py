@@ -135,9 +135,9 @@ def test_parquet_equals_distance_matrix(client, graph, targets, limit, tmp_path)
     pd.testing.assert_frame_equal(got, want)
 
 
-def check_reductions(r, graph, targets, limit):
+def check_reductions(r, graph, targets, limit, sources=SOURCES):
     """reduce's result r against numpy's reductions of the whole matrix."""
-    d = expected(graph, SOURCES, targets, limit)
+    d = expected(graph, sources, targets, limit)
     reached = dd._reached(d, limit)
     wide = np.uint64 if d.dtype.kind == "u" else np.float64
     values = np.where(reached, d, 0).astype(wide)
@@ -151,13 +151,30 @@ def check_reductions(r, graph, targets, limit):
     np.testing.assert_array_equal(r.target_min, masked.min(axis=0))
     np.testing.assert_array_equal(r.source_count, reached.sum(axis=1))
     np.testing.assert_array_equal(r.target_count, reached.sum(axis=0))
-    assert r.source_min.dtype == d.dtype and r.source_sum.dtype == wide and r.closeness.shape == (len(SOURCES),)
+    assert r.source_min.dtype == d.dtype and r.source_sum.dtype == wide and r.closeness.shape == (len(sources),)
 
 
 @pytest.mark.parametrize("targets,limit", CASES)
 def test_reductions_equal_numpy(client, graph, targets, limit):
     check_reductions(dd.reduce(graph, SOURCES, targets, limit=limit, client=client, block_size=3), graph, targets,
                      limit)
+
+
+def test_reductions_of_many_blocks_combine_in_groups(client, graph):
+    """More blocks than one combine takes (COMBINE_FAN_IN): groups, a group of groups and a
+    remainder, still every source and target once."""
+    sources = np.resize(SOURCES, 2 * dd.COMBINE_FAN_IN + 5)
+    check_reductions(dd.reduce(graph, sources, client=client, block_size=1), graph, None, None, sources)
+
+
+def test_a_graph_file_changed_between_calls_is_read_again(client, tmp_path):
+    """The client keeps a graph file it planned on, and reads it again once the file changes (its
+    size, time or inode): the second call answers on the new weights."""
+    path = tmp_path / "g.mtx"
+    path.write_text("%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 5\n2 3 7\n")
+    assert dd.distance_matrix(path, [0], client=client).tolist() == [[0, 5, 12]]
+    path.write_text("%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 50\n2 3 7\n")
+    assert dd.distance_matrix(path, [0], client=client).tolist() == [[0, 50, 57]]
 
 
 def test_gpu_worker_reduces_in_device_memory(graph):
