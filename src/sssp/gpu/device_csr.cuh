@@ -1,5 +1,5 @@
 // One graph on the device, uploaded once per engine, on the engine's stream: the CSR with every
-// row sorted by weight (ties keep their order), so that a vertex's light arcs (w < delta,
+// row sorted by weight (ties by target), so that a vertex's light arcs (w < delta,
 // light_arc in sssp/bucket_width.hpp) are a prefix of its row, and the graph statistics that the
 // automatic rules read. Every one-source driver of the engine (driver.cuh) and the shortest-path
 // tree read this copy; none uploads its own (the partitioned driver keeps a reordered copy of its

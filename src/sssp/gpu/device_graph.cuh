@@ -3,10 +3,10 @@
 // sends it through the host.
 //   check_device_graph   the preconditions of graph_check.hpp, one pass over every array; a fault
 //                        is reported with the lowest index of each kind found
-//   sort_rows_by_weight  the engine's layout (every row sorted by weight, ties keeping their order,
-//                        so that the light arcs of a row are its prefix) into the engine's arrays:
-//                        two stable radix sorts of arc ids (cub::DeviceRadixSort), by weight and
-//                        then by row, one instantiation for both weight kinds
+//   sort_rows_by_weight  the engine's layout (every row sorted by weight, ties by target, so that
+//                        the light arcs of a row are its prefix: the host's order, rows_by_weight.hpp)
+//                        into the engine's arrays: stable radix sorts of arc ids (cub::DeviceRadixSort)
+//                        by target, by weight, then by row, one instantiation for both weight kinds
 //   weight_sum           the total weight, for the automatic delta
 #pragma once
 
@@ -86,13 +86,21 @@ __device__ inline std::uint32_t weight_key(Weight w) {
     return w;
 }
 
-template <class Weight>
-__global__ void key_arcs_by_weight(const Weight* weights, std::uint32_t m, std::uint32_t* keys, std::uint32_t* ids) {
+template <class Vertex>
+__global__ void key_arcs_by_target(const Vertex* targets, std::uint32_t m, std::uint32_t* keys, std::uint32_t* ids) {
   for (std::uint64_t e = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; e < m;
        e += std::uint64_t{gridDim.x} * blockDim.x) {
-    keys[e] = weight_key(weights[e]);
+    keys[e] = targets[e];
     ids[e] = static_cast<std::uint32_t>(e);
   }
+}
+
+template <class Weight>
+__global__ void key_arcs_by_weight(const Weight* weights, const std::uint32_t* ids, std::uint32_t m,
+                                   std::uint32_t* keys) {
+  for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+       i += std::uint64_t{gridDim.x} * blockDim.x)
+    keys[i] = weight_key(weights[ids[i]]);
 }
 
 // keys[i] = the row (source vertex) of arc ids[i]: the last vertex whose first arc is at or before it.
@@ -141,17 +149,21 @@ void sort_rows_by_weight(const csr_view& g, const Weight* weights, vertex_t* tar
   device_array<std::uint32_t> keys(arcs, "the row sort"), sorted_keys(arcs, "the row sort"),
       ids(arcs, "the row sort"), sorted_ids(arcs, "the row sort");
   const unsigned blocks = static_cast<unsigned>(std::min<std::uint64_t>((m + 255) / 256, 4096));
-  // By weight (every bit), then by row: radix sorts are stable, so each row comes out in weight
-  // order and equal weights in their input order.
-  key_arcs_by_weight<<<blocks, 256, 0, stream>>>(weights, arcs, keys.get(), ids.get());
+  int vertex_bits = 1;  // enough for every vertex id
+  while (vertex_bits < 32 && (std::uint64_t{1} << vertex_bits) < g.num_vertices) ++vertex_bits;
+  // By target, by weight (every bit), then by row: radix sorts are stable, so each row comes out
+  // in weight order and equal weights in target order.
+  key_arcs_by_target<<<blocks, 256, 0, stream>>>(g.targets.data(), arcs, keys.get(), ids.get());
+  DS_CUDA_LAUNCH("key_arcs_by_target");
+  sort_arc_ids(keys.get(), sorted_keys.get(), ids.get(), sorted_ids.get(), arcs, vertex_bits, stream);
+  key_arcs_by_weight<<<blocks, 256, 0, stream>>>(weights, sorted_ids.get(), arcs, keys.get());
   DS_CUDA_LAUNCH("key_arcs_by_weight");
-  sort_arc_ids(keys.get(), sorted_keys.get(), ids.get(), sorted_ids.get(), arcs, 32, stream);
-  key_arcs_by_row<<<blocks, 256, 0, stream>>>(g.offsets.data(), g.num_vertices, sorted_ids.get(), arcs, keys.get());
+  sort_arc_ids(keys.get(), sorted_keys.get(), sorted_ids.get(), ids.get(), arcs, 32, stream);
+  key_arcs_by_row<<<blocks, 256, 0, stream>>>(g.offsets.data(), g.num_vertices, ids.get(), arcs, keys.get());
   DS_CUDA_LAUNCH("key_arcs_by_row");
-  int row_bits = 1;
-  while (row_bits < 32 && (std::uint64_t{1} << row_bits) < g.num_vertices) ++row_bits;
-  sort_arc_ids(keys.get(), sorted_keys.get(), sorted_ids.get(), ids.get(), arcs, row_bits, stream);
-  gather_arcs<<<blocks, 256, 0, stream>>>(ids.get(), arcs, g.targets.data(), weights, targets_out, weights_out);
+  sort_arc_ids(keys.get(), sorted_keys.get(), ids.get(), sorted_ids.get(), arcs, vertex_bits, stream);
+  gather_arcs<<<blocks, 256, 0, stream>>>(sorted_ids.get(), arcs, g.targets.data(), weights, targets_out,
+                                          weights_out);
   DS_CUDA_LAUNCH("gather_arcs");
   DS_CUDA(cudaStreamSynchronize(stream));
 }
