@@ -1,6 +1,8 @@
-"""``python -m deltasplit`` (installed as the ``deltasplit-py`` program): the Python package's
-command line, one sub-command per entry of SUBCOMMANDS. The C++ program ``deltasplit`` keeps its
-own sub-commands; this one carries those that run on the Python side (a Dask cluster).
+"""``python -m deltasplit`` (also installed as the ``deltasplit-py`` program): the ``deltasplit``
+program with the package's own sub-commands beside it. The sub-commands of SUBCOMMANDS run here,
+on the Python side (a Dask cluster, the road layer); every other command line (``sssp``,
+``compare``, ``--version``, ...) goes to the compiled program unchanged (deltasplit._program), so
+that ``python -m deltasplit sssp ...`` is ``deltasplit sssp ...``. ``--help`` shows both.
 
 Exit status as the C++ program's: 0 success, 1 an error in the input (a file named with its line)
 or while running, 2 a bad command line.
@@ -9,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-from deltasplit._command import EXIT_FAILURE, CommandError
+from deltasplit._command import EXIT_FAILURE, EXIT_USAGE, CommandError
 
 # name -> (the module that implements it, a help line). The module defines add_arguments(parser,
 # command) and run(args, parser) (args.command names the sub-command), which returns an exit status, raises CommandError for bad input and
@@ -23,19 +25,38 @@ SUBCOMMANDS = {
 
 
 def main(argv=None):
+    words = sys.argv[1:] if argv is None else [str(a) for a in argv]
+    if words and words[0] not in SUBCOMMANDS and words[0] not in ("-h", "--help"):
+        return _run_program(words)
     parser = argparse.ArgumentParser(prog="python -m deltasplit",
-                                     description="deltasplit's Python-side commands (the C++ program is `deltasplit`)")
+                                     description="The deltasplit program's commands (below), and these, which run in "
+                                                 "Python:")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module, help_line) in SUBCOMMANDS.items():
         sub = commands.add_parser(name, help=help_line, description=help_line)
         sub.set_defaults(module=module)
         if name == _requested(argv):
             importlib.import_module(module).add_arguments(sub, name)
-    args = parser.parse_args(argv)
+    if not words or words[0] in ("-h", "--help"):
+        parser.print_help()
+        print("\nThe deltasplit program's commands, which python -m deltasplit runs as they are:\n", flush=True)
+        status = _run_program(["--help"])
+        return status if words else EXIT_USAGE
+    args = parser.parse_args(words)
     implementation = importlib.import_module(args.module)
     try:
         return implementation.run(args, parser=commands.choices[args.command])
     except CommandError as e:
+        print(f"deltasplit: {e}", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+def _run_program(words):
+    """The compiled deltasplit program on these arguments; its exit status."""
+    from deltasplit import _program
+    try:
+        return _program.run(words)
+    except FileNotFoundError as e:
         print(f"deltasplit: {e}", file=sys.stderr)
         return EXIT_FAILURE
 

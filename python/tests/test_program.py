@@ -77,3 +77,32 @@ def test_program_runs_without_the_toolkit_on_the_path(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     done = subprocess.run([PROGRAM, "--help"], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+@needs_program
+def test_python_m_deltasplit_is_the_program(tmp_path, capfd):
+    """python -m deltasplit runs the program's command lines as they are (the same output and
+    exit status), keeps its own sub-commands, and its help lists both."""
+    from deltasplit.__main__ import main
+    assert main(["--version"]) == 0
+    ours = capfd.readouterr().out
+    assert _program.run(["--version"]) == 0
+    assert ours == capfd.readouterr().out and ours.startswith("deltasplit ")
+    graph = tmp_path / "path.gr"
+    graph.write_text("p sp 3 2\na 1 2 5\na 2 3 7\n")
+    out = tmp_path / "dist.txt"
+    assert main(["sssp", str(graph), "--source", "1", "--device", "cpu", "--output", str(out)]) == 0
+    assert out.read_text().split() == ["1", "0", "2", "5", "3", "12"]
+    assert main(["sssp", "/nonexistent/graph.mtx", "--source", "1"]) != 0
+    assert "/nonexistent/graph.mtx" in capfd.readouterr().err
+    assert main(["--help"]) == 0
+    help_text = capfd.readouterr().out
+    for command in ("matrix", "od", "accessibility", "sssp", "compare", "generate"):
+        assert command in help_text
+
+
+def test_python_m_deltasplit_without_the_program_says_why(monkeypatch, capfd):
+    from deltasplit.__main__ import main
+    monkeypatch.setattr(_program, "path", lambda: None)
+    assert main(["sssp", "g.mtx"]) == 1
+    assert "not installed with this package" in capfd.readouterr().err
