@@ -65,6 +65,7 @@
 
 #include "sssp/bucket_width.hpp"
 #include "sssp/distance_policy.hpp"
+#include "sssp/elapsed.hpp"
 #include "sssp/shortest_path_tree.hpp"
 
 namespace deltasplit::sssp::detail {
@@ -94,10 +95,11 @@ Distance from_bits(bits_t<Distance> b) {
 }
 
 using clock_type = std::chrono::steady_clock;
-double ms_since(clock_type::time_point t) {
-  return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
-}
 
+}  // namespace
+
+// One thread's state in a solve: a field of delta_stepping_workspace (declared in the header), so
+// outside the anonymous namespace.
 struct alignas(64) member_state {
   // Read by the other members once per round, after a barrier.
   std::vector<vertex_t> current;  // this thread's part of the round being expanded
@@ -109,6 +111,8 @@ struct alignas(64) member_state {
   std::uint64_t edges = 0, processed = 0;
   bool dropped = false;
 };
+
+namespace {
 
 std::uint64_t window_for(double max_weight, double delta) {
   const double reach = std::floor(max_weight / delta) + 2;  // buckets one arc can span

@@ -22,6 +22,7 @@
 
 #include "sssp/contraction_hierarchy.hpp"
 #include "sssp/distance_policy.hpp"
+#include "sssp/elapsed.hpp"
 #include "sssp/hierarchy_file.hpp"
 #include "sssp/phast_engine.hpp"
 #include "sssp/shortest_path_tree.hpp"
@@ -29,10 +30,6 @@
 namespace deltasplit::sssp::detail {
 
 namespace {
-
-double ms_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
 
 // Whether a distance that does not fit is an error: not when the cutoff lies below the largest
 // distance (the vertex is beyond the cutoff, so unreachable in the result).
