@@ -336,7 +336,7 @@ class Graph:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
         delta, buckets, driver = _tuning(tune, legacy, _SSSP_TUNING, "sssp")
         hierarchy_file = _hierarchy_path(hierarchy, strategy)
-        if isinstance(source, (bool, np.bool_)) or not isinstance(source, (int, np.integer)):
+        if not _is_integer(source):
             raise TypeError(f"source must be an integer vertex id; got {type(source).__name__}")
         n = self.num_vertices
         if not 0 <= int(source) < n:
@@ -517,20 +517,27 @@ def _tuning(tune, legacy, keys, where):
     values.update(tune)
     values.update(legacy)
     delta = values.get("delta")
-    if "delta" in keys and (isinstance(delta, bool) or not isinstance(delta, (int, float, np.integer, np.floating))
-                            or not math.isfinite(delta) or delta < 0):
+    if "delta" in keys and (not _is_number(delta) or not math.isfinite(delta) or delta < 0):
         raise ValueError(f"delta must be a number >= 0 (0 = automatic); got {delta!r}")
     buckets = values.get("buckets")
-    if "buckets" in keys and (isinstance(buckets, bool) or not isinstance(buckets, (int, np.integer))
-                              or not 0 < buckets < 2**32):
+    if "buckets" in keys and (not _is_integer(buckets) or not 0 < buckets < 2**32):
         raise ValueError(f"buckets must be a positive integer; got {buckets!r}")
     if "driver" in keys:
         _check_driver(values["driver"])
     batch_size = values.get("batch_size")
-    if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer))
-                                   or not 0 < batch_size < 2**32):
+    if batch_size is not None and (not _is_integer(batch_size) or not 0 < batch_size < 2**32):
         raise ValueError(f"batch_size must be a positive integer or None; got {batch_size!r}")
     return tuple(values[k] for k in keys)
+
+
+def _is_integer(x):
+    """x is an integer (Python or numpy), not a bool."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _is_number(x):
+    """x is a real number (Python or numpy, integer or float), not a bool."""
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
 
 
 def _check_driver(driver):

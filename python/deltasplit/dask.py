@@ -82,7 +82,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _core
-from ._graph import STRATEGIES, Graph, _vertex_list
+from ._graph import STRATEGIES, Graph, _is_integer, _is_number, _vertex_list
 
 __all__ = ["distance_matrix", "distance_array", "reduce", "graph_hash", "Run", "Reductions"]
 
@@ -424,8 +424,7 @@ class _Plan:
         if self.dtype.name not in allowed:
             raise ValueError(f"dtype {self.dtype.name} cannot hold this graph's {native.name} distances "
                              f"exactly; use one of {', '.join(allowed)}")
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float, np.integer, np.floating))
-                                  or math.isnan(limit) or limit < 0):
+        if limit is not None and (not _is_number(limit) or math.isnan(limit) or limit < 0):
             raise ValueError(f"limit must be a number >= 0 or None; got {limit!r}")
         self.limit = None if limit is None else float(limit)
         if strategy not in STRATEGIES:
@@ -437,7 +436,7 @@ class _Plan:
             fit = MAX_BLOCK_BYTES // max(1, self.columns * self.dtype.itemsize)
             spread = -(-rows // (2 * max(1, workers)))
             block_size = max(1, min(MAX_BLOCK_ROWS, fit, spread))
-        elif isinstance(block_size, bool) or not isinstance(block_size, (int, np.integer)) or block_size < 1:
+        elif not _is_integer(block_size) or block_size < 1:
             raise ValueError(f"block_size must be a positive integer or None; got {block_size!r}")
         self.block_size = int(block_size)
         self.blocks = -(-rows // self.block_size)

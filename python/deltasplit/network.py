@@ -29,7 +29,7 @@ try:
 except ImportError as e:  # pragma: no cover - pandas is in the 'road' extra
     raise ImportError("deltasplit.network needs pandas: pip install 'deltasplit[road]'") from e
 
-from ._graph import GPU_STRATEGIES, STRATEGIES, Graph
+from ._graph import GPU_STRATEGIES, STRATEGIES, Graph, _is_integer, _is_number
 from . import gpu_available
 from ._network_aggregate import AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks, to_host, unreachable
 from ._network_io import EARTH_RADIUS_M, from_osm_file, read_table, wkb_points
@@ -108,8 +108,7 @@ class Network:
         if strategy != "auto" and strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected 'auto' or one of {', '.join(STRATEGIES)}")
         self.strategy, self.device = strategy, device
-        if block_entries is not None and (isinstance(block_entries, bool) or
-                                          not isinstance(block_entries, (int, np.integer)) or block_entries < 1):
+        if block_entries is not None and (not _is_integer(block_entries) or block_entries < 1):
             raise ValueError(f"block_entries must be a positive integer or None; got {block_entries!r}")
         self.block_entries = None if block_entries is None else int(block_entries)
         self._from = self._positions(edge_from, "edge_from")
@@ -557,8 +556,7 @@ class Network:
         if decay not in DECAYS:
             raise ValueError(f"unknown decay {decay!r}; expected one of {', '.join(DECAYS)}")
         for r in distances:
-            if isinstance(r, bool) or not isinstance(r, (int, float, np.integer, np.floating)) or \
-                    not r >= 0 or math.isnan(r):
+            if not _is_number(r) or not r >= 0 or math.isnan(r):
                 raise ValueError(f"distance must be a number >= 0; got {r!r}")
         if name not in self._variables:
             raise ValueError(f"no variable {name!r}: call set(node_ids, variable, name={name!r}) first")
@@ -582,7 +580,7 @@ class Network:
             raise ValueError("category must be a non-empty string")
         if not maxdist >= 0:
             raise ValueError(f"maxdist must be >= 0; got {maxdist!r}")
-        if isinstance(maxitems, bool) or not isinstance(maxitems, (int, np.integer)) or maxitems < 1:
+        if not _is_integer(maxitems) or maxitems < 1:
             raise ValueError(f"maxitems must be a positive integer; got {maxitems!r}")
         nodes = self.get_node_ids(x_col, y_col, mapping_distance=mapping_distance)
         self._pois[category] = (float(maxdist), int(maxitems), self._positions(nodes, "node"), nodes.index)
@@ -598,7 +596,7 @@ class Network:
         if category not in self._pois:
             raise ValueError(f"no places of category {category!r}: call set_pois first")
         maxdist, maxitems, positions, poi_ids = self._pois[category]
-        if isinstance(num_pois, bool) or not isinstance(num_pois, (int, np.integer)) or num_pois < 1:
+        if not _is_integer(num_pois) or num_pois < 1:
             raise ValueError(f"num_pois must be a positive integer; got {num_pois!r}")
         if num_pois > maxitems:
             raise ValueError(f"num_pois ({num_pois}) is more than set_pois' maxitems ({maxitems})")
