@@ -432,6 +432,4 @@ def test_cli_errors(tmp_path, capsys):
     assert status == 2 and "only 39 vertices with out-arcs" in err
     status, _, err = main(capsys, "matrix", SMALL_FILE, "--random-sources", 2, "--sources", bad, "--out", "o.zarr")
     assert status == 2 and "not allowed with" in err
-    status, _, err = main(capsys, "nothing")
-    assert status == 2
     assert not (tmp_path / "o.zarr").exists()
