@@ -91,7 +91,7 @@ int main(int argc, char** argv) try {
   base.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   base.how = sssp::strategy_from_name(s.strategy);
   base.device = sssp::device_kind::gpu;
-  base.driver = sssp::driver_from_name(s.driver);
+  base.tune.driver = sssp::driver_from_name(s.driver);
 
   std::cout << "| graph | delta | ms, each pass | driver | iterations | relaxed / m |\n|---|---|---|---|---:|---:|\n";
   for (const std::string& path : s.graphs) {
@@ -128,7 +128,7 @@ int main(int argc, char** argv) try {
     for (unsigned pass = 0; pass < s.passes; ++pass)
       for (row& r : rows) {
         sssp::options o = base;
-        o.delta = r.delta;
+        o.tune.delta = r.delta;
         sssp::solver solver(g, o);
         std::vector<double> per_source;
         for (std::size_t k = 0; k < sources.size(); ++k) {

@@ -105,8 +105,8 @@ sssp::many_sources reducing_solver(const graph::csr& g, sssp::many_source_option
   sssp::options o;
   o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.device = sssp::device_kind::gpu;
-  o.driver = batch_driver;
-  o.delta = delta;
+  o.tune.driver = batch_driver;
+  o.tune.delta = delta;
   o.how = how;
   mo.device_blocks = true;
   return sssp::many_sources(g, o, mo);
@@ -177,7 +177,7 @@ measured host_blocks(const graph::csr& g, const std::vector<vertex_t>& sources, 
   sssp::options o;
   o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.device = sssp::device_kind::gpu;
-  o.driver = batch_driver;
+  o.tune.driver = batch_driver;
   sssp::many_sources ms(g, o);
   measured m;
   m.method = ms.method();

@@ -144,7 +144,7 @@ row measure(const graph_case& gc, sssp::strategy how, sssp::device_kind dev, sss
   o.how = how;
   o.device = dev;
   o.phase_times = true;  // the frontier share; stats.milliseconds stays the uninstrumented solve's
-  o.driver = driver;
+  o.tune.driver = driver;
   sssp::solver s(gc.g, o);
   r.strategy = sssp::strategy_name(how);
   r.valid = true;

@@ -134,11 +134,11 @@ class py_graph {
       ds::sssp::options o;
       o.device = b.device;
       if (b.phast) o.how = ds::sssp::strategy::phast;
-      o.delta = b.delta;
+      o.tune.delta = b.delta;
       o.cutoff = b.cutoff;
       o.threads = b.threads;
       o.hierarchy_file = b.hierarchy;
-      o.driver = b.driver;
+      o.tune.driver = b.driver;
       o.real_type = b.real_type;
       ds::sssp::many_source_options m;
       m.batch_size = b.batch_size;
@@ -276,10 +276,10 @@ nb::dict run_into(py_graph& g, std::uint64_t source, any_array dist, nb::object 
   ds::sssp::options o;
   o.real_type = ds::sssp::distance_type_from_name(real_type);
   o.how = ds::sssp::strategy_from_name(strategy);
-  o.driver = ds::sssp::driver_from_name(driver);
+  o.tune.driver = ds::sssp::driver_from_name(driver);
   o.device = device_from_name(device);
-  o.delta = delta;
-  o.buckets = buckets;
+  o.tune.delta = delta;
+  o.tune.buckets = buckets;
   o.cutoff = cutoff;
   o.threads = threads;
   o.stream = reinterpret_cast<void*>(stream);

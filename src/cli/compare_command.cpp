@@ -110,7 +110,7 @@ int run_compare(const arguments& args) {
     sssp::options o = shared;
     o.how = how;
     o.phase_times = true;  // the frontier% column (on the GPU a second, instrumented solve per run)
-    if (sssp::is_gpu_strategy(how) && !driver_given) o.driver = sssp::gpu_driver::steps;
+    if (sssp::is_gpu_strategy(how) && !driver_given) o.tune.driver = sssp::gpu_driver::steps;
     if (how == sssp::strategy::phast) o.hierarchy_file = solving.hierarchy;
     o.device = sssp::is_gpu_strategy(how)          ? sssp::device_kind::gpu
                : how == sssp::strategy::phast ? sssp::device_kind::automatic

@@ -93,20 +93,20 @@ sssp::options solver_options(const solver_settings& settings, const input_settin
   if (settings.runs == 0) throw usage_error("--runs must be at least 1");
   if (settings.buckets == 0) throw usage_error("--buckets must be at least 1");
   sssp::options o;
-  o.buckets = settings.buckets;
+  o.tune.buckets = settings.buckets;
   o.threads = input.threads;
   if (settings.light_phase == "auto")
-    o.light = sssp::light_phase::automatic;
+    o.tune.light = sssp::light_phase::automatic;
   else if (settings.light_phase == "block")
-    o.light = sssp::light_phase::block;
+    o.tune.light = sssp::light_phase::block;
   else if (settings.light_phase == "cluster")
-    o.light = sssp::light_phase::cluster;
+    o.tune.light = sssp::light_phase::cluster;
   else
     throw usage_error("--light-phase '" + settings.light_phase + "': expected block, cluster or auto");
   if (settings.cluster_blocks != 0 && settings.cluster_blocks != 1 && settings.cluster_blocks != 8 &&
       settings.cluster_blocks != 16)
     throw usage_error("--cluster-blocks " + std::to_string(settings.cluster_blocks) + ": expected 16, 8, 1 or 0");
-  o.cluster_blocks = settings.cluster_blocks;
+  o.tune.cluster_blocks = settings.cluster_blocks;
   if (settings.precision == "double")
     o.real_type = sssp::distance_type::float64;
   else if (settings.precision == "single")
@@ -114,23 +114,23 @@ sssp::options solver_options(const solver_settings& settings, const input_settin
   else
     throw usage_error("--precision '" + settings.precision + "': expected single or double");
   try {
-    o.driver = sssp::driver_from_name(settings.driver);
+    o.tune.driver = sssp::driver_from_name(settings.driver);
   } catch (const std::invalid_argument& e) {
     throw usage_error(std::string("--driver: ") + e.what());
   }
   try {
-    o.heavy = sssp::heavy_relaxation_from_name(settings.heavy);
+    o.tune.heavy = sssp::heavy_relaxation_from_name(settings.heavy);
   } catch (const std::invalid_argument& e) {
     throw usage_error(std::string("--heavy: ") + e.what());
   }
   if (settings.delta != "auto") {
     std::size_t used = 0;
     try {
-      o.delta = std::stod(settings.delta, &used);
+      o.tune.delta = std::stod(settings.delta, &used);
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != settings.delta.size() || !(o.delta > 0) || !std::isfinite(o.delta))
+    if (used != settings.delta.size() || !(o.tune.delta > 0) || !std::isfinite(o.tune.delta))
       throw usage_error("--delta '" + settings.delta + "': expected a positive number or auto");
   }
   return o;

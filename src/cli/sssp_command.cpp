@@ -84,7 +84,7 @@ void write_json(std::ostream& os, const graph::csr& g, const std::string& path, 
   j.field("load_ms", load_ms);
   j.end_object();
   j.key("options").begin_object();
-  j.field("strategy", requested).field("delta", o.delta).field("buckets", o.buckets).field("runs", runs);
+  j.field("strategy", requested).field("delta", o.tune.delta).field("buckets", o.tune.buckets).field("runs", runs);
   j.field("threads", o.threads).field("precision", o.real_type == sssp::distance_type::float32 ? "single" : "double");
   j.end_object();
   // Building the solver for the graph (on the GPU: the upload, the rows sorted by weight), once.

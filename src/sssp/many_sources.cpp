@@ -102,8 +102,8 @@ struct many_sources::impl {
 
 many_sources::many_sources(const graph::csr& g, const options& opts, const many_source_options& mopts)
     : impl_(std::make_unique<impl>(g, opts, mopts)) {
-  if (std::isnan(opts.delta) || opts.delta < 0 || std::isinf(opts.delta))
-    throw std::invalid_argument("delta must be a positive number, or 0 for auto; got " + std::to_string(opts.delta));
+  if (std::isnan(opts.tune.delta) || opts.tune.delta < 0 || std::isinf(opts.tune.delta))
+    throw std::invalid_argument("delta must be a positive number, or 0 for auto; got " + std::to_string(opts.tune.delta));
   detail::check_graph(g);
   if (opts.real_type != distance_type::float32 && opts.real_type != distance_type::float64)
     throw std::invalid_argument("options::real_type must be float32 or float64");

@@ -36,7 +36,7 @@ class many_sources_engine {
  public:
   virtual ~many_sources_engine() = default;
   // sources and targets are checked; targets empty = all vertices; k a multiple of 32. Vertices
-  // farther than opts.cutoff read unreachable; opts.delta is delta-stepping's bucket width (0 =
+  // farther than opts.cutoff read unreachable; opts.tune.delta is delta-stepping's bucket width (0 =
   // auto); mopts: device_blocks, and delta-stepping's warp_lanes.
   virtual void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
                    const options& opts, const many_source_options& mopts, const block_consumer& consume) = 0;
@@ -81,9 +81,9 @@ void set_distances(distance_block& b, const Distance* rows) {
 
 // The batched delta-stepping engine: uploads g; throws std::runtime_error when no device can be
 // used or the graph does not fit. One thread block per source (block_driver.cuh) instead of the
-// vertex-major batch when opts.driver is gpu_driver::block, or automatic and the graph's mean
+// vertex-major batch when opts.tune.driver is gpu_driver::block, or automatic and the graph's mean
 // out-degree is below block_driver_tuning::rows_below_degree; its far piles start at
-// opts.queue_capacity entries (0: automatic).
+// opts.tune.queue_capacity entries (0: automatic).
 std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g, const options& opts);
 
 }  // namespace deltasplit::sssp::detail

@@ -63,16 +63,16 @@ csr_view::csr_view(const graph::csr& g)
 namespace {
 void check_options(const options& o) {
   strategy_name(o.how);  // throws on a value outside the enum
-  if (std::isnan(o.delta) || o.delta < 0 || std::isinf(o.delta))
-    throw std::invalid_argument("delta must be a positive number, or 0 for auto; got " + std::to_string(o.delta));
-  if (o.buckets == 0) throw std::invalid_argument("the number of buckets must be at least 1");
-  if (o.light != light_phase::automatic && o.light != light_phase::block && o.light != light_phase::cluster)
+  if (std::isnan(o.tune.delta) || o.tune.delta < 0 || std::isinf(o.tune.delta))
+    throw std::invalid_argument("delta must be a positive number, or 0 for auto; got " + std::to_string(o.tune.delta));
+  if (o.tune.buckets == 0) throw std::invalid_argument("the number of buckets must be at least 1");
+  if (o.tune.light != light_phase::automatic && o.tune.light != light_phase::block && o.tune.light != light_phase::cluster)
     throw std::invalid_argument("light phase: expected automatic, block or cluster");
-  if (o.cluster_blocks != 0 && o.cluster_blocks != 1 && o.cluster_blocks != 8 && o.cluster_blocks != 16)
+  if (o.tune.cluster_blocks != 0 && o.tune.cluster_blocks != 1 && o.tune.cluster_blocks != 8 && o.tune.cluster_blocks != 16)
     throw std::invalid_argument("cluster blocks must be 0 (automatic), 1, 8 or 16; got " +
-                                std::to_string(o.cluster_blocks));
-  heavy_relaxation_name(o.heavy);  // throws on a value outside the enum
-  if (o.light == light_phase::block && o.cluster_blocks == 1)
+                                std::to_string(o.tune.cluster_blocks));
+  heavy_relaxation_name(o.tune.heavy);  // throws on a value outside the enum
+  if (o.tune.light == light_phase::block && o.tune.cluster_blocks == 1)
     throw std::invalid_argument("the block-by-block light phase needs a cluster of at least 4 blocks, not 1");
   if (std::isnan(o.cutoff) || o.cutoff < 0)
     throw std::invalid_argument("the distance cutoff must be >= 0 (or +inf for none); got " + std::to_string(o.cutoff));
@@ -280,7 +280,7 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
     throw std::invalid_argument("run_into: output buffers in device memory need the GPU solver; this one runs on the CPU");
   const bool tree = out.predecessors != nullptr;
   result r = o.how == strategy::dijkstra ? detail::dijkstra_typed(g, source, tree, type)
-                                         : impl_->cpu->run(source, o.delta, tree, o.cutoff);
+                                         : impl_->cpu->run(source, o.tune.delta, tree, o.cutoff);
   detail::with_distance_type(type, [&](auto d) {
     using D = decltype(d);
     clear_beyond(detail::distances_in<D>(r), r.predecessors, o.cutoff, detail::distance_limits<D>::infinity);

@@ -32,7 +32,7 @@ ds::options cpu_options(unsigned threads, double delta, bool predecessors = true
   o.how = ds::strategy::delta_stepping_cpu;
   o.device = ds::device_kind::cpu;
   o.threads = threads;
-  o.delta = delta;
+  o.tune.delta = delta;
   o.predecessors = predecessors;
   return o;
 }

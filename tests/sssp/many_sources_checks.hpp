@@ -107,7 +107,7 @@ inline void expect_cutoff_rows(const csr& g, const ds::options& o, const ds::man
   ds::many_sources ms(g, o, m);
   EXPECT_EQ(ms.on_gpu(), o.device == ds::device_kind::gpu);
   const std::string what = std::string(ds::strategy_name(o.how)) + ", " + std::to_string(g.num_vertices) +
-                           " vertices, delta " + std::to_string(o.delta);
+                           " vertices, delta " + std::to_string(o.tune.delta);
   expect_rows_match_dijkstra(g, ms, sources, {}, what, o.cutoff);
   expect_rows_match_dijkstra(g, ms, sources, {g.num_vertices - 1, 0, 5, 5, sources[3]}, what + ", targets", o.cutoff);
 }

@@ -122,7 +122,7 @@ TEST(ManySourcesCpu, Refusals) {
   dev.device_blocks = true;
   EXPECT_THROW(ds::many_sources(g, on_cpu(), dev), std::invalid_argument);
   ds::options bad = on_cpu();
-  bad.delta = -1;
+  bad.tune.delta = -1;
   EXPECT_THROW(ds::many_sources(g, bad), std::invalid_argument);
   // Past 2^32 - 2 the rows are uint64; only past 2^64 - 2 is a distance an overflow.
   const csr over = make_csr(3, {{0, 1, 9223372036854775808.0}, {1, 2, 9223372036854775808.0}}, weight_kind::integer, true);

@@ -169,7 +169,7 @@ TEST(Cutoff, EqualsDijkstraWithFartherVerticesCleared) {
       for (ds::options o : cpu_solvers()) {
         for (double delta : {0.0, 7.0, 1000.0}) {
           o.cutoff = cutoff;
-          o.delta = delta;
+          o.tune.delta = delta;
           o.predecessors = true;
           ds::solver s(g, o);
           ds::result r = s.run(3);

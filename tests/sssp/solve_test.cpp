@@ -66,7 +66,7 @@ TEST(HeavyRelaxation, NamesRoundTripAndTheViewKnowsAnUndirectedGraph) {
   EXPECT_STREQ(ds::heavy_relaxation_name(ds::heavy_relaxation::automatic), "auto");
   EXPECT_THROW(ds::heavy_relaxation_from_name("pulled"), std::invalid_argument);
   ds::options bad;
-  bad.heavy = static_cast<ds::heavy_relaxation>(7);
+  bad.tune.heavy = static_cast<ds::heavy_relaxation>(7);
   EXPECT_THROW(ds::solve(random_graph(10, 30, 1, 9), 0, bad), std::invalid_argument);
   csr g = random_graph(10, 30, 1, 9);
   EXPECT_FALSE(ds::csr_view(g).symmetric);
@@ -148,14 +148,14 @@ TEST(Options, BadValuesAreRefused) {
   csr g = random_graph(10, 20, 5, 10);
   ds::options o;
   o.device = ds::device_kind::cpu;
-  o.delta = -1;
+  o.tune.delta = -1;
   EXPECT_THROW(ds::solver(g, o), std::invalid_argument);
-  o.delta = std::nan("");
+  o.tune.delta = std::nan("");
   EXPECT_THROW(ds::solver(g, o), std::invalid_argument);
-  o.delta = 0;
-  o.buckets = 0;
+  o.tune.delta = 0;
+  o.tune.buckets = 0;
   EXPECT_THROW(ds::solver(g, o), std::invalid_argument);
-  o.buckets = 10;
+  o.tune.buckets = 10;
   o.how = static_cast<ds::strategy>(99);
   EXPECT_THROW(ds::solver(g, o), std::invalid_argument);
 }

@@ -44,7 +44,7 @@ struct csr_view {
   bool one_based = false;                   // how vertex ids are printed in error messages
   // Undirected: every arc u -> v of weight w has its reverse v -> u of weight w (a graph::csr whose
   // origin.symmetric is set: a symmetric Matrix Market file, an undirected generator, arrays built
-  // with symmetric = true). Lets the GPU step loop pull heavy arcs (options::heavy); the solvers
+  // with symmetric = true). Lets the GPU step loop pull heavy arcs (tuning::heavy); the solvers
   // take it on trust, so set it only on such graphs.
   bool symmetric = false;
 

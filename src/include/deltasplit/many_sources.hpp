@@ -72,14 +72,14 @@ using block_consumer = std::function<void(const distance_block&)>;
 // Solves from lists of sources reusing one uploaded graph (GPU) or one thread team (CPU). Keeps a
 // reference to g. Checks as sssp::solver does: the graph and options on construction
 // (std::invalid_argument), every source and target before any work (std::out_of_range), device
-// gpu without a usable GPU (std::runtime_error). opts.delta sets the bucket width (0 = auto),
+// gpu without a usable GPU (std::runtime_error). opts.tune.delta sets the bucket width (0 = auto),
 // opts.threads the CPU threads. opts.how: phast contracts the graph when the object is built
 // (seconds on a road network; setup_ms()), or loads the hierarchy from opts.hierarchy_file (see
 // options), and then solves PHAST batches on the GPU (each source an upward search on the host
 // threads, then one sweep over the levels for the whole batch, k distances per vertex read
 // together) or, without a GPU, phast_cpu per source on the CPU threads.
 // Any other strategy runs the batched delta-stepping above (GPU) or Dijkstra per source (CPU).
-// opts.driver picks the GPU batch engine: gpu_driver::block runs one thread block per source
+// opts.tune.driver picks the GPU batch engine: gpu_driver::block runs one thread block per source
 // (src/sssp/gpu/near_far/block_driver.cuh: Near-Far per source in its own row, several sources per SM;
 // an order of magnitude faster than the vertex-major batch on road networks,
 // bench/results/block_driver.md), steps (or
@@ -100,7 +100,7 @@ using block_consumer = std::function<void(const distance_block&)>;
 // driver block instead: per batch k * (n + T) * 4 (every vertex's distance per source, the output
 // block: none is allocated when every vertex is a target, the rows are handed over, but the
 // automatic k counts one) + k * (2 * F * 8 + 48) (two far piles of F entries and an outcome per
-// block; F = opts.queue_capacity, else n / 16 + 1024; the piles double, and the batch runs again,
+// block; F = opts.tune.queue_capacity, else n / 16 + 1024; the piles double, and the batch runs again,
 // when one fills, and a distance_block's milliseconds count every run).
 // phast instead: the hierarchy (about the graph's size again) once, and per batch n * k * 4 (the
 // vertex-major distances) + k * T * 4 (the output block) + 12 bytes per vertex that the batch's

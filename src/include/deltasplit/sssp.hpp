@@ -119,6 +119,34 @@ const char* driver_name(gpu_driver d);                 // "auto", "steps", "part
 gpu_driver driver_from_name(const std::string& name);  // throws std::invalid_argument
 std::vector<std::string> driver_names();               // every driver's name, in the order above
 
+// Tuning: how fast, never which distances (docs/strategies.md, "Tuning options"; the CLI's tuning
+// group, Python's tune=). The defaults choose by graph and device; every value gives the same
+// distances, and the statistics name what ran.
+struct tuning {
+  // Bucket width; 0 = auto: a rule of the graph's mean arc weight and mean out-degree, one for the
+  // CPU and one for the GPU, each fitted to its own measurements (src/sssp/bucket_width.cpp); on
+  // the GPU times the loop's multiple (the drivers' above; the step loop's on mean out-degrees
+  // above 16 on graphs of fewer than 2^22 vertices, loop_tuning::step_delta_scale in
+  // src/sssp/gpu/*/tuning.cuh). Integer graphs round a width down to an integer >= 1; every
+  // width is bounded.
+  // stats.delta reports the width used.
+  double delta = 0;
+  std::uint32_t buckets = 10;           // K, for bucketing and multisplit
+  // GPU small-frontier modes (docs/strategies.md, "Tuning options"); the defaults choose by graph and device.
+  light_phase light = light_phase::automatic;
+  // Blocks of the small-frontier cluster: 0 = automatic (16 where the GPU can place a cluster of
+  // 16, else 8; 1 where the build has no clusters), or 16, 8 or 1. block by block needs >= 4.
+  std::uint32_t cluster_blocks = 0;
+  // GPU work queues' initial entries (0: 2n + 1024). A solve that overflows one doubles them and
+  // runs again (stats.queue_growths counts it), so any value gives the same distances.
+  std::uint32_t queue_capacity = 0;
+  // GPU step loop: how a finished bucket's heavy arcs are relaxed (heavy_relaxation above).
+  heavy_relaxation heavy = heavy_relaxation::automatic;
+
+  // GPU strategies only: the driver (gpu_driver above; statistics::driver names what ran).
+  gpu_driver driver = gpu_driver::automatic;
+};
+
 struct options {
   // What to solve, where, and how exactly.
   strategy how = strategy::multisplit;  // used when the run is on the GPU
@@ -159,34 +187,14 @@ struct options {
   // core counts as done). Empty: none.
   graph::progress_fn progress;
 
-  // Tuning: how fast, never which distances (docs/strategies.md; the CLI's tuning group).
-  // Bucket width; 0 = auto: a rule of the graph's mean arc weight and mean out-degree, one for the
-  // CPU and one for the GPU, each fitted to its own measurements (src/sssp/bucket_width.cpp); on
-  // the GPU times the loop's multiple (the drivers' above; the step loop's on mean out-degrees
-  // above 16 on graphs of fewer than 2^22 vertices, loop_tuning::step_delta_scale in
-  // src/sssp/gpu/*/tuning.cuh). Integer graphs round a width down to an integer >= 1; every
-  // width is bounded.
-  // stats.delta reports the width used.
-  double delta = 0;
-  std::uint32_t buckets = 10;           // K, for bucketing and multisplit
   // GPU: also fill stats.relax_ms and stats.frontier_ms. They come from a second, instrumented
   // solve (every step launched alone, with events between its halves), run after the timed one:
   // it costs about one more solve and does not change stats.milliseconds (docs/strategies.md, "Phase times").
   // The CPU solver measures its phases inline and always reports them.
   bool phase_times = false;
-  // GPU small-frontier modes (docs/strategies.md, "Tuning options"); the defaults choose by graph and device.
-  light_phase light = light_phase::automatic;
-  // Blocks of the small-frontier cluster: 0 = automatic (16 where the GPU can place a cluster of
-  // 16, else 8; 1 where the build has no clusters), or 16, 8 or 1. block by block needs >= 4.
-  std::uint32_t cluster_blocks = 0;
-  // GPU work queues' initial entries (0: 2n + 1024). A solve that overflows one doubles them and
-  // runs again (stats.queue_growths counts it), so any value gives the same distances.
-  std::uint32_t queue_capacity = 0;
-  // GPU step loop: how a finished bucket's heavy arcs are relaxed (heavy_relaxation above).
-  heavy_relaxation heavy = heavy_relaxation::automatic;
 
-  // GPU strategies only: the driver (gpu_driver above; statistics::driver names what ran).
-  gpu_driver driver = gpu_driver::automatic;
+  // How fast, never which distances.
+  tuning tune;
 };
 
 struct statistics {

@@ -30,7 +30,7 @@ struct driver_context {
 template <class Distance>
 struct solve_request {
   vertex_t source;
-  bucket_of_distance<Distance> bucket;  // delta: options::delta or the automatic width times auto_delta_scale()
+  bucket_of_distance<Distance> bucket;  // delta: tuning::delta or the automatic width times auto_delta_scale()
   std::uint32_t last_bucket;            // the cutoff's bucket; no_bucket without a cutoff
   const options& opts;                  // the user's choices and the tuning of this run
   Distance* dist;                       // num_vertices entries of device memory, the engine's
@@ -52,7 +52,7 @@ struct driver_outcome {
 // A work queue's entries, capped below 2^32 - 16 (vertex ids and counters stay 32-bit).
 inline std::uint32_t capped(std::uint64_t x) { return x > 0xFFFFFFF0ull ? 0xFFFFFFF0u : static_cast<std::uint32_t>(x); }
 
-// Where the queues of a solve start (options::queue_capacity 0): 2n + 1024 entries. A queue that
+// Where the queues of a solve start (tuning::queue_capacity 0): 2n + 1024 entries. A queue that
 // fills doubles and the solve runs again (driver_outcome::queue_growths), so no input is truncated.
 inline std::uint32_t initial_queue_capacity(vertex_t n) { return capped(2 * std::uint64_t{n} + 1024); }
 

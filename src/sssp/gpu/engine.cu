@@ -4,7 +4,7 @@
 // solve the engine clears what lies past a cutoff, names a vertex whose distance overflowed, copies
 // the distances out, draws the shortest-path tree, and turns the driver's outcome into statistics.
 //
-// Delta when options.delta == 0 (auto): gpu_auto_width (sssp/bucket_width.cpp, with the measurements
+// Delta when options.tune.delta == 0 (auto): gpu_auto_width (sssp/bucket_width.cpp, with the measurements
 // that chose it), from the graph statistics that the CPU solver's rule reads too, times the chosen
 // driver's multiple (one_source_driver::auto_delta_scale).
 //
@@ -91,7 +91,7 @@ class engine final : public detail::gpu_engine, private engine_context {
         sparse_(static_cast<double>(m_) < partition_tuning::automatic_below_degree * static_cast<double>(n_)),
         few_arcs_(static_cast<double>(m_) < partition_tuning::automatic_arcs_per_sm * multiprocessors_) {
     graph_ = shared_device_csr<Distance>(g, stream_);  // an upload unless the graph's other engines made one
-    reserve(step_loop_bytes(n_, m_, opts.queue_capacity, 1, sizeof(Distance)),
+    reserve(step_loop_bytes(n_, m_, opts.tune.queue_capacity, 1, sizeof(Distance)),
             "the solver's work buffers (a graph of " + std::to_string(n_) + " vertices, " + std::to_string(m_) +
                 " arcs)");
     dist_ = device_array<Distance>(n_, "the distances");
@@ -107,7 +107,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     steps_->configure(opts);
     if (!runs_on_the_gpu(opts.how))
       throw std::invalid_argument(std::string("strategy '") + strategy_name(opts.how) + "' does not run on the GPU");
-    if (opts.heavy == heavy_relaxation::pull && !graph_->symmetric())
+    if (opts.tune.heavy == heavy_relaxation::pull && !graph_->symmetric())
       throw std::invalid_argument("heavy arcs pulled (heavy pull) need an undirected graph: a row must also be the "
                                   "vertex's in-arcs (csr_view::symmetric)");
     const chosen_driver chosen = choose_driver(opts);
@@ -171,7 +171,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   unsigned grid_blocks() const { return multiprocessors_ * loop_tuning::grid_blocks_per_sm; }
 
   // The driver a run takes (an empty graph takes the step loop, which returns at once): the one
-  // options.driver names, or with automatic (and nothing that kept_by names): the partitioned driver when
+  // options.tune.driver names, or with automatic (and nothing that kept_by names): the partitioned driver when
   // its regions fit on chip, on a sparse graph (mean out-degree below
   // partition_tuning::automatic_below_degree) or one of fewer arcs than
   // partition_tuning::automatic_arcs_per_sm per SM; else the wide driver on a sparse graph, and the
@@ -191,7 +191,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   //     takes the step loop and a forced run throws.
   chosen_driver choose_driver(const options& opts) {
     if (n_ == 0) return chosen_driver::steps;
-    switch (opts.driver) {
+    switch (opts.tune.driver) {
       case gpu_driver::steps: return chosen_driver::steps;
       case gpu_driver::block: return chosen_driver::block;
       case gpu_driver::wide: return chosen_driver::wide;
@@ -254,17 +254,17 @@ class engine final : public detail::gpu_engine, private engine_context {
     const auto add = [&why](const char* reason) { why += (why.empty() ? "" : ", ") + std::string(reason); };
     if (g_.space == memory_space::device) add("a graph in device memory");
     if (!std::isinf(opts.cutoff)) add("a cutoff");
-    if (opts.light != light_phase::automatic) add("a light-phase mode");
-    if (opts.cluster_blocks != 0) add("a cluster size");
-    if (opts.queue_capacity != 0) add("a queue capacity");
-    if (opts.heavy != heavy_relaxation::automatic) add("a heavy-arc mode");
+    if (opts.tune.light != light_phase::automatic) add("a light-phase mode");
+    if (opts.tune.cluster_blocks != 0) add("a cluster size");
+    if (opts.tune.queue_capacity != 0) add("a queue capacity");
+    if (opts.tune.heavy != heavy_relaxation::automatic) add("a heavy-arc mode");
     return why;
   }
 
   // " (automatic: ...)" when the automatic rule took the step loop only because kept_by names
   // something, on a graph that would take another driver without; else nothing.
   std::string kept_on_the_step_loop(chosen_driver chosen, const options& opts) const {
-    if (chosen != chosen_driver::steps || opts.driver != gpu_driver::automatic || n_ == 0) return "";
+    if (chosen != chosen_driver::steps || opts.tune.driver != gpu_driver::automatic || n_ == 0) return "";
     if (!sparse_ && !few_arcs_) return "";  // the step loop by the graph alone
     const std::string why = kept_by(opts);
     if (why.empty()) return "";  // the other drivers could not run or their regions did not fit
@@ -286,14 +286,14 @@ class engine final : public detail::gpu_engine, private engine_context {
     return *wide_launchable_;
   }
 
-  // The bucket width: options.delta, or the automatic width times auto_scale (the driver's).
+  // The bucket width: options.tune.delta, or the automatic width times auto_scale (the driver's).
   bucket_of_distance<Distance> bucket_width(const options& opts, double auto_scale) const {
     const auto kind = std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
-    double delta = opts.delta > 0 ? opts.delta : detail::gpu_auto_width(graph_->statistics(), kind) * auto_scale;
+    double delta = opts.tune.delta > 0 ? opts.tune.delta : detail::gpu_auto_width(graph_->statistics(), kind) * auto_scale;
     if constexpr (std::is_same_v<Distance, float>) {
       if (opts.how == strategy::workfront) return {std::numeric_limits<float>::infinity()};
       float d = static_cast<float>(delta);
-      if (!(d > 0) || !std::isfinite(d)) d = opts.delta > 0 ? std::numeric_limits<float>::max() : 1.0f;
+      if (!(d > 0) || !std::isfinite(d)) d = opts.tune.delta > 0 ? std::numeric_limits<float>::max() : 1.0f;
       return {d};
     } else {
       if (opts.how == strategy::workfront) return {0xFFFFFFFFu};

@@ -1,4 +1,4 @@
-// The drivers other than the step loop, forced through options.driver: the partitioned driver
+// The drivers other than the step loop, forced through options.tune.driver: the partitioned driver
 // (src/sssp/gpu/partitioned/partitioned_driver.cu) and the block driver (src/sssp/gpu/near_far/block_driver.cuh), each
 // against the Dijkstra oracle vertex by vertex, for every GPU strategy: the bundled graphs, road-like
 // grids (with unreachable vertices), R-MAT (hub rows, dense regions), a grid large enough that
@@ -47,9 +47,9 @@ sssp::options driven(sssp::strategy how, double delta = 0, bool predecessors = f
   o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.how = how;
   o.device = sssp::device_kind::gpu;
-  o.delta = delta;
+  o.tune.delta = delta;
   o.predecessors = predecessors;
-  o.driver = forced;
+  o.tune.driver = forced;
   return o;
 }
 
@@ -221,7 +221,7 @@ TEST(PartitionedDriver, ThousandSolvesOfSmallRegionsUnderHeavyMail) {
   o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.how = sssp::strategy::near_far;
   o.device = sssp::device_kind::gpu;
-  o.driver = sssp::gpu_driver::partitioned;
+  o.tune.driver = sssp::gpu_driver::partitioned;
   sssp::solver s(g, o);
   int solves = 0;
   for (vertex_t v = 0; v < g.num_vertices && solves < 1000; v += 13) {
@@ -272,7 +272,7 @@ TEST_P(ForcedDriver, DriverIsReported) {
     EXPECT_GT(got.stats.edges_relaxed, 0u);
   }
   EXPECT_EQ(got.stats.relax_ms + got.stats.frontier_ms, 0);  // no manager filed anything
-  o.driver = sssp::gpu_driver::steps;
+  o.tune.driver = sssp::gpu_driver::steps;
   const sssp::result steps = sssp::solver(road, o).run(0);
   EXPECT_EQ(steps.stats.driver, "steps");
   EXPECT_TRUE(same_distances(steps, got));
@@ -283,7 +283,7 @@ TEST_P(ForcedDriver, DriverIsReported) {
   EXPECT_THROW(sssp::driver_from_name("cluster"), std::invalid_argument);
 }
 
-// options.driver == automatic: the partitioned driver on a sparse graph whose regions fit on chip
+// options.tune.driver == automatic: the partitioned driver on a sparse graph whose regions fit on chip
 // (its regions built once, reported as setup on every run, and partition_tuning's multiple of the
 // automatic delta), the step loop on a dense graph, with a cutoff, with any of the step loop's own
 // options, and where the regions cannot keep their arcs on chip. Exact in every case.
@@ -313,7 +313,7 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
     EXPECT_TRUE(tree.ok) << tree.message;
   }
   sssp::options steps = o;
-  steps.driver = sssp::gpu_driver::steps;
+  steps.tune.driver = sssp::gpu_driver::steps;
   const sssp::result loop = sssp::solver(road, steps).run(0);
   EXPECT_EQ(loop.stats.driver, "steps");
   // Buckets of partition_tuning::delta_scale times the automatic delta: on 132 SMs this grid's regions
@@ -337,10 +337,10 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   // The step loop's own options, and a cutoff, keep the step loop.
   std::vector<sssp::options> own(5, o);
   own[0].cutoff = 5000;
-  own[1].light = sssp::light_phase::cluster;
-  own[2].cluster_blocks = 8;
-  own[3].queue_capacity = 64;
-  own[4].light = sssp::light_phase::block;
+  own[1].tune.light = sssp::light_phase::cluster;
+  own[2].tune.cluster_blocks = 8;
+  own[3].tune.queue_capacity = 64;
+  own[4].tune.light = sssp::light_phase::block;
   const char* kept_by[] = {"a cutoff", "a light-phase mode", "a cluster size", "a queue capacity", "a light-phase mode"};
   for (std::size_t i = 0; i < own.size(); ++i) {
     const sssp::result r = sssp::solver(road, own[i]).run(0);
@@ -369,7 +369,7 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   const sssp::validation sd_tree = sssp::check_predecessors(small_dense, 0, sd);
   EXPECT_TRUE(sd_tree.ok) << sd_tree.message;
   sssp::options small_steps = o;
-  small_steps.driver = sssp::gpu_driver::steps;
+  small_steps.tune.driver = sssp::gpu_driver::steps;
   const sssp::result sd_loop = sssp::solver(small_dense, small_steps).run(0);
   EXPECT_NEAR(sd.stats.delta, partition_tuning::small_region_delta_scale * sd_loop.stats.delta,
               partition_tuning::small_region_delta_scale);  // each rounded down
@@ -412,7 +412,7 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   EXPECT_NEAR(l.stats.delta, sssp::gpu::block_driver_tuning::wide_auto_delta_scale * large_loop.stats.delta,
               sssp::gpu::block_driver_tuning::wide_auto_delta_scale);  // each rounded down
   sssp::options capped = o;  // a step-loop option keeps the step loop here too
-  capped.queue_capacity = 1 << 16;
+  capped.tune.queue_capacity = 1 << 16;
   EXPECT_EQ(sssp::solver(large, capped).run(3).stats.driver,
             "steps (automatic: the step loop, kept by a queue capacity; this graph takes another driver without)");
 }
@@ -455,7 +455,7 @@ TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
   EXPECT_TRUE(same_distances(sssp::dijkstra(narrow, 0), on_chip));
 }
 
-// The block driver's far piles start at options::queue_capacity entries: 16 fill at once, the
+// The block driver's far piles start at tuning::queue_capacity entries: 16 fill at once, the
 // piles double and the solve runs again (stats.queue_growths), with the same distances.
 // Under racecheck (over 240 s) the small size leaves it out: the sanitizer suite's
 // ManyBucketsAndRegrowingQueues on the block driver regrows its far piles too (gpu_sanitizer_test.cpp).
@@ -466,7 +466,7 @@ TEST_P(ForcedDriver, SmallFarPilesThatFillGrow) {
   gp.rows = 60, gp.cols = 50, gp.keep_fraction = 0.9;
   const graph::csr g = graph::generate_grid(gp);
   sssp::options o = driven(sssp::strategy::near_far, 20, true);
-  o.queue_capacity = 16;
+  o.tune.queue_capacity = 16;
   sssp::solver s(g, o);
   const sssp::result r = s.run(0);
   EXPECT_GT(r.stats.queue_growths, 0u);
@@ -493,7 +493,7 @@ TEST_P(ForcedDriver, NearSetThatSpills) {
     sssp::options o = driven(sssp::strategy::near_far, delta);
     // The wide driver's near queues hold queue_capacity entries (n + 512 by default): 10,000 is
     // below the 12,000 leaves of bucket 0 at delta 1.
-    if (GetParam() == sssp::gpu_driver::wide) o.queue_capacity = 10000;
+    if (GetParam() == sssp::gpu_driver::wide) o.tune.queue_capacity = 10000;
     const std::string d = sssp::solver(g, o).run(0).stats.driver;
     EXPECT_NE(d.find(" again after a full near set"), std::string::npos) << d;
     EXPECT_EQ(d.find("(0 again"), std::string::npos) << "delta " << delta << ": no bucket was taken again: " << d;

@@ -78,14 +78,14 @@ inline std::vector<sssp::statistics> expect_dijkstra(const graph::csr& g, const 
   }
   for (vertex_t source : sources) {
     SCOPED_TRACE(what + ", " + sssp::strategy_name(o.how) + ", source " + std::to_string(source) + ", delta " +
-                 std::to_string(o.delta) + ", K " + std::to_string(o.buckets));
+                 std::to_string(o.tune.delta) + ", K " + std::to_string(o.tune.buckets));
     sssp::result want = sssp::dijkstra(g, source);
     sssp::result got = s.run(source);
     EXPECT_TRUE(same_distances(want, got));
     // The manager is named only where the step loop filed the work through it.
     EXPECT_EQ(got.stats.strategy, got.stats.driver.rfind("steps", 0) == 0 ? sssp::strategy_name(o.how) : "")
         << got.stats.driver;
-    if (o.driver == sssp::gpu_driver::partitioned) {
+    if (o.tune.driver == sssp::gpu_driver::partitioned) {
       EXPECT_EQ(got.stats.driver.rfind("partitioned", 0), 0u) << got.stats.driver;
     }
     EXPECT_GT(got.stats.milliseconds, 0);

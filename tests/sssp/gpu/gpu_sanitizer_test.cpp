@@ -67,10 +67,10 @@ class GpuSanitizer : public ::testing::TestWithParam<loop_path> {
     o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
     o.how = GetParam().how;
     o.device = sssp::device_kind::gpu;
-    o.light = GetParam().light;
-    o.cluster_blocks = GetParam().blocks;
-    o.driver = GetParam().driver;
-    o.delta = delta;
+    o.tune.light = GetParam().light;
+    o.tune.cluster_blocks = GetParam().blocks;
+    o.tune.driver = GetParam().driver;
+    o.tune.delta = delta;
     o.predecessors = true;
     return o;
   }
@@ -89,7 +89,7 @@ TEST_P(GpuSanitizer, ManyBucketsAndRegrowingQueues) {
   DELTASPLIT_REQUIRE_GPU();
   graph::csr mixed = deltasplit_test::random_graph(100, 500, 5, 100);
   sssp::options small_queues = options(16);
-  small_queues.queue_capacity = 16;
+  small_queues.tune.queue_capacity = 16;
   const std::vector<sssp::statistics> runs =
       expect_dijkstra(mixed, {0}, small_queues, "random 100 x 500, delta 16, queues of 16");
   ASSERT_EQ(runs.size(), 1u);
@@ -148,7 +148,7 @@ TEST_P(GpuSanitizer, IntegerOverflow) {
                   "overflowing candidate, short path");
 }
 
-// Heavy arcs pulled (options::heavy pull; the step loop only): an undirected star of 40,000 leaves
+// Heavy arcs pulled (tuning::heavy pull; the step loop only): an undirected star of 40,000 leaves
 // at distance 0..6 settles bucket 0 on the grid (more vertices than the cluster's settle pass
 // takes); every fifth leaf has a heavy edge to a hub that nothing else reaches, so the hub, unreached
 // when bucket 0 ends, pulls its 8,000-arc row through the chunk list; the hub's far neighbour is
@@ -170,7 +170,7 @@ TEST_P(GpuSanitizer, HeavyArcsPulledOnTheGrid) {
   graph::csr g = make_csr(hub + 2, arcs);
   g.origin.symmetric = true;
   sssp::options o = options(16);
-  o.heavy = sssp::heavy_relaxation::pull;
+  o.tune.heavy = sssp::heavy_relaxation::pull;
   const std::vector<sssp::statistics> runs = expect_dijkstra(g, {0}, o, "star of 40,000 leaves, heavy arcs pulled");
   if (GetParam().how != sssp::strategy::workfront && !runs.empty()) {
     EXPECT_GE(runs[0].heavy_pulls, 1u) << "the grid never settled: pull untested";

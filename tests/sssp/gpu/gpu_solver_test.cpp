@@ -41,12 +41,12 @@ sssp::options gpu_options(sssp::strategy how, double delta = 0, std::uint32_t bu
   o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.how = how;
   o.device = sssp::device_kind::gpu;
-  o.delta = delta;
-  o.buckets = buckets;
+  o.tune.delta = delta;
+  o.tune.buckets = buckets;
   o.predecessors = predecessors;
   // This suite tests the step loop; the other drivers and the automatic choice between them are
   // driver_test.cpp's.
-  o.driver = sssp::gpu_driver::steps;
+  o.tune.driver = sssp::gpu_driver::steps;
   return o;
 }
 
@@ -306,8 +306,8 @@ void expect_modes(const graph::csr& g, const std::vector<vertex_t>& sources, con
                               ", " + std::to_string(mode.blocks) + " blocks";
     for (sssp::strategy how : gpu_strategies) {
       sssp::options o = gpu_options(how, 0, 10, true);
-      o.light = mode.light;
-      o.cluster_blocks = mode.blocks;
+      o.tune.light = mode.light;
+      o.tune.cluster_blocks = mode.blocks;
       expect_dijkstra(g, sources, o, label);
       const sssp::result r = sssp::solver(g, o).run(sources.front());
       EXPECT_EQ(r.stats.cluster_blocks, mode.blocks) << label;
@@ -358,11 +358,11 @@ TEST(GpuSolver, ImpossibleModesAreRefused) {
   // Checked with the options, before any device is looked at: runs without a GPU too.
   const graph::csr g = make_csr(3, {{0, 1, 1}, {1, 2, 1}});
   sssp::options o = gpu_options(sssp::strategy::near_far);
-  o.light = sssp::light_phase::block;
-  o.cluster_blocks = 1;
+  o.tune.light = sssp::light_phase::block;
+  o.tune.cluster_blocks = 1;
   EXPECT_THROW(sssp::solver(g, o), std::invalid_argument);
-  o.light = sssp::light_phase::automatic;
-  o.cluster_blocks = 4;
+  o.tune.light = sssp::light_phase::automatic;
+  o.tune.cluster_blocks = 4;
   EXPECT_THROW(sssp::solver(g, o), std::invalid_argument);
 }
 
@@ -385,7 +385,7 @@ TEST(GpuSolver, QueueRegrowth) {
         SCOPED_TRACE(std::string(g == &grid ? "grid" : "rmat") + ", queues of 1, " + sssp::strategy_name(how) +
                      ", delta " + std::to_string(delta));
         sssp::options o = gpu_options(how, delta, 10, true);
-        o.queue_capacity = 1;
+        o.tune.queue_capacity = 1;
         const sssp::result got = sssp::solver(*g, o).run(0);
         EXPECT_TRUE(same_distances(want, got));
         const sssp::validation tree = sssp::check_predecessors(*g, 0, got);
@@ -439,7 +439,7 @@ graph::csr undirected(vertex_t n, const std::vector<arc>& edges) {
 
 sssp::options heavy_options(sssp::strategy how, sssp::heavy_relaxation heavy, double delta = 0) {
   sssp::options o = gpu_options(how, delta, 10, true);
-  o.heavy = heavy;
+  o.tune.heavy = heavy;
   return o;
 }
 

@@ -26,7 +26,7 @@ ds::options on_gpu() {
   ds::options o;
   o.real_type = ds::distance_type::float32;  // the GPU engine's type for real weights
   o.device = ds::device_kind::gpu;
-  o.driver = engine_driver;
+  o.tune.driver = engine_driver;
   return o;
 }
 
@@ -129,7 +129,7 @@ TEST_P(ManySourcesGpu, RealWeights) {
   ds::many_sources ms(g, on_gpu(), batch(32));
   expect_rows_match_dijkstra(g, ms, first_sources(g.num_vertices, 75, 8), {}, "real");
   ds::options wide = on_gpu();
-  wide.delta = 1e30;  // one bucket: Bellman-Ford order, same answers
+  wide.tune.delta = 1e30;  // one bucket: Bellman-Ford order, same answers
   ds::many_sources mw(g, wide, batch(64));
   expect_rows_match_dijkstra(g, mw, first_sources(g.num_vertices, 64, 9), {}, "real, one bucket");
 }
@@ -232,7 +232,7 @@ TEST_P(ManySourcesGpu, CutoffRowsEqualDijkstraWithFartherVerticesUnreachable) {
           if (delta != 0 && how != ds::strategy::near_far) continue;  // one engine serves every other strategy
           ds::options o = on_gpu();
           o.how = how;
-          o.delta = delta;
+          o.tune.delta = delta;
           o.cutoff = cutoff;
           expect_cutoff_rows(*g, o, batch(32), sources);
         }
@@ -267,13 +267,13 @@ TEST_P(ManySourcesGpu, OutOfRangeSourcesAndTargetsAreRefused) {
   EXPECT_THROW(ms.run({0}, {9}, [](const ds::distance_block&) {}), std::out_of_range);
 }
 
-// The block driver's far piles start at options::queue_capacity entries: 8 fill in every batch,
+// The block driver's far piles start at tuning::queue_capacity entries: 8 fill in every batch,
 // the piles double and the batch runs again; the grown piles serve the next run.
 TEST_P(ManySourcesGpu, FarPilesThatFillGrow) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = small_grid(50, 3);
   ds::options o = on_gpu();
-  o.queue_capacity = 8;
+  o.tune.queue_capacity = 8;
   ds::many_sources ms(g, o, batch(64));
   const std::vector<vertex_t> sources = first_sources(g.num_vertices, 100, 4);
   EXPECT_EQ(expect_rows_match_dijkstra(g, ms, sources, {}, "far piles of 8"), 2u);
@@ -299,7 +299,7 @@ TEST(ManySourcesGpuAutomatic, PicksOneBlockPerSourceOnSparseGraphsOnly) {
   ds::options o;
   o.real_type = ds::distance_type::float32;  // the GPU engine's type for real weights
   o.device = ds::device_kind::gpu;
-  ASSERT_EQ(o.driver, ds::gpu_driver::automatic);
+  ASSERT_EQ(o.tune.driver, ds::gpu_driver::automatic);
   deltasplit::graph::rmat_params rp;
   rp.scale = 10, rp.edge_factor = 8, rp.undirected = true, rp.seed = 5;
   rp.weight_min = 1, rp.weight_max = 100;

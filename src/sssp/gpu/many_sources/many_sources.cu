@@ -37,7 +37,7 @@
 // (a warp per piece, relax_chunks) in the same iteration. The host launches relax_launches
 // iterations, then reads the queue counts once (a relaxation of an empty queue does nothing).
 //
-// One block per source (options::driver block, or automatic on a graph of mean out-degree below
+// One block per source (tuning::driver block, or automatic on a graph of mean out-degree below
 // block_driver_tuning::rows_below_degree): the engine instead launches the
 // block driver's kernel (block_driver.cuh) with one block per source of the batch, each running
 // Near-Far for its source alone in its own row of every vertex, with block barriers only; the
@@ -421,11 +421,11 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   using weight = typename distance_ops<Distance>::weight;
 
  public:
-  // opts.driver == block: one block per source; opts.queue_capacity: its far piles' start.
+  // opts.tune.driver == block: one block per source; opts.tune.queue_capacity: its far piles' start.
   many_engine(const graph::csr& g, const options& opts)
       : engine_context(nullptr, sizeof(batch_control)), g_(g), n_(g.num_vertices), m_(g.num_arcs()),
-        stats_(sssp::detail::measure(g)), block_rows_(block_rows(stats_, opts.driver)),
-        queue_capacity_(opts.queue_capacity) {
+        stats_(sssp::detail::measure(g)), block_rows_(block_rows(stats_, opts.tune.driver)),
+        queue_capacity_(opts.tune.queue_capacity) {
     blocks_ = multiprocessors_ * (2048 / (warps_per_block * 32));
     graph_ = shared_device_csr<Distance>(g, stream_);  // an upload unless the graph's other engines made one
     ctl_ = device_array<batch_control>(1, "the batch control");
@@ -458,7 +458,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     warp_lanes_ = mopts.warp_lanes ? mopts.warp_lanes : detail::many_sources_warp_lanes;
     const device_array<vertex_t> d_sources = on_device(sources, "the source list");
     const device_array<vertex_t> d_targets = on_device(targets, "the target list");
-    const bucket_of_distance<Distance> width = bucket_width(opts.delta, true);
+    const bucket_of_distance<Distance> width = bucket_width(opts.tune.delta, true);
     const Distance last = cutoff_distance<Distance>(opts.cutoff);
     for (std::size_t first = 0; first < sources.size(); first += k) {
       const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
@@ -486,7 +486,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     return d;
   }
 
-  // --- one block per source (options::driver == block; the file comment) ---
+  // --- one block per source (tuning::driver == block; the file comment) ---
 
   // Device bytes of a batch of k sources on the block driver: every vertex's distance per source,
   // the output block of `columns` targets (counted always; with every vertex a target the rows are
@@ -495,7 +495,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     return std::size_t{k} * (std::size_t{n_} + columns) * sizeof(Distance) +
            std::size_t{k} * (2 * std::size_t{capacity} * sizeof(uint2) + sizeof(block_outcome));
   }
-  // The far piles' entries: what an earlier batch grew them to, else options::queue_capacity as
+  // The far piles' entries: what an earlier batch grew them to, else tuning::queue_capacity as
   // the engine was made with, else n / rows_far_divisor + 1024 (block_driver_tuning).
   std::uint32_t start_far_capacity() const {
     if (far_capacity_) return far_capacity_;
@@ -533,7 +533,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     allocate_rows(k, columns, picked, start_far_capacity());
     const device_array<vertex_t> d_sources = on_device(sources, "the source list");
     const device_array<vertex_t> d_targets = on_device(targets, "the target list");
-    const bucket_of_distance<Distance> width = bucket_width(opts.delta, false);
+    const bucket_of_distance<Distance> width = bucket_width(opts.tune.delta, false);
     const Distance last = cutoff_distance<Distance>(opts.cutoff);
     std::vector<block_outcome> outcome;
     for (std::size_t first = 0; first < sources.size(); first += k) {
@@ -792,7 +792,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
       std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
   bool high_degree_ = false;
   const bool block_rows_;              // one block per source (block_rows)
-  const std::uint32_t queue_capacity_;  // options::queue_capacity: the far piles' first size, 0 for automatic
+  const std::uint32_t queue_capacity_;  // tuning::queue_capacity: the far piles' first size, 0 for automatic
   device_array<uint2> piles_;
   device_array<block_outcome> outcomes_;
   std::uint32_t far_capacity_ = 0;

@@ -37,7 +37,7 @@ class near_far final : public one_source_driver<Distance> {
   // One Near-Far solve; its milliseconds include the distance fill, as the step loop's include its
   // initialisation.
   driver_outcome solve(const solve_request<Distance>& request) override {
-    const std::uint32_t queue_capacity = request.opts.queue_capacity;
+    const std::uint32_t queue_capacity = request.opts.tune.queue_capacity;
     if (far_capacity() == 0) grow_piles(queue_capacity ? queue_capacity : initial_queue_capacity(n_));
     const unsigned fill_blocks =
         std::min<unsigned>(ctx_.multiprocessors * loop_tuning::grid_blocks_per_sm, (n_ + 255) / 256 + 1);

@@ -17,7 +17,7 @@ enum class near_far_grid { block, wide };
 template <class Distance>
 bool wide_launchable(unsigned multiprocessors);
 
-// The far piles start at options::queue_capacity entries (0: 2n + 1024) on first use; a pile that
+// The far piles start at tuning::queue_capacity entries (0: 2n + 1024) on first use; a pile that
 // fills doubles them and the solve runs again (driver_outcome::queue_growths). The wide driver's
 // near queues hold queue_capacity entries each, or n + 512: a near set that fills spills to the far
 // pile, as the block driver's does, so they never grow. Throws std::runtime_error for a wide driver

@@ -27,7 +27,7 @@ struct block_driver_tuning {
   // above the largest piles seen (bench/results/loop_tuning.md#rows_far_divisor); a batch that
   // fills one doubles them and runs again.
   static constexpr std::uint32_t rows_far_divisor = 16;
-  // The automatic many-source engine (options::driver automatic) is one block per source below
+  // The automatic many-source engine (tuning::driver automatic) is one block per source below
   // this mean out-degree, the vertex-major batch from it on: on road networks a block per source is
   // an order of magnitude faster, while a power-law graph's wide frontiers fill one block and read
   // every arc once per source, where the vertex-major batch reads it once for 32

@@ -81,7 +81,7 @@ struct partition_tuning {
                ? small_region_delta_scale
                : auto_delta_scale;
   }
-  // options.driver == automatic takes this driver below this mean out-degree, when the regions
+  // options.tune.driver == automatic takes this driver below this mean out-degree, when the regions
   // keep their distances and arcs on chip and no cutoff is set (the step loop stops at the cutoff's
   // bucket; this driver solves everything). The threshold is the light-phase rule's
   // (block_light_below_degree): only sparse graphs were measured enough. On denser graphs the

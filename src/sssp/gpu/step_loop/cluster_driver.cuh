@@ -4,7 +4,7 @@
 // iteration (grid_step.cuh) costs a dozen launches for almost no work. small_frontier runs those
 // iterations inside one persistent thread-block cluster (Hopper: loop_tuning::wide_cluster_blocks
 // blocks of 1024 threads on as many SMs, the portable size where the GPU cannot place that many,
-// or one block; the engine chooses, options::cluster_blocks forces), bucket after bucket, until
+// or one block; the engine chooses, tuning::cluster_blocks forces), bucket after bucket, until
 // the frontier outgrows small_frontier_limit or the window needs the grid (see decide()). Every
 // block relaxes a slice of the frontier, and inside a block the slice's arcs are shared by all its
 // threads (relax_block_gather), so an iteration costs about one chain of memory round trips spread

@@ -7,7 +7,7 @@
 // the same.
 //
 // Queue capacities: the frontier holds each vertex at most once (stamps), the other queues can hold
-// a vertex once per bucket it drops into; they start at 2n + 1024 (or options::queue_capacity) and,
+// a vertex once per bucket it drops into; they start at 2n + 1024 (or tuning::queue_capacity) and,
 // should a solve overflow one (control::capacity_exceeded), double and the solve runs again, so no
 // input is ever truncated; driver_outcome::queue_growths says how often that happened.
 //
@@ -41,7 +41,7 @@ template void launch_file_segments<float>(const loop_view<float>&, const vertex_
 
 namespace {
 
-// Small frontiers' light iterations: as options::light says; automatic is block by block below a
+// Small frontiers' light iterations: as tuning::light says; automatic is block by block below a
 // mean out-degree of loop_tuning::block_light_below_degree (the measurements are there).
 bool block_light_phase(sssp::light_phase mode, std::uint64_t vertices, std::uint64_t arcs) {
   if (mode != sssp::light_phase::automatic) return mode == sssp::light_phase::block;
@@ -71,11 +71,11 @@ __global__ void split_light_arcs(const edge_t* offsets, const Weight* weights, v
   if ((threadIdx.x & 31u) == 0 && heavy) atomicAdd(heavy_arcs, heavy);
 }
 
-// K, the window's buckets: options::buckets for the managers that keep a window (Bucketing,
+// K, the window's buckets: tuning::buckets for the managers that keep a window (Bucketing,
 // Multisplit-SSSP), one for the others.
 std::uint32_t window_buckets(const options& opts) {
   const bool bucketed = opts.how == strategy::bucketing || opts.how == strategy::multisplit;
-  return bucketed ? opts.buckets : 1;
+  return bucketed ? opts.tune.buckets : 1;
 }
 
 std::uint32_t chunk_capacity(std::uint32_t queue, edge_t m) { return capped(queue + m / loop_tuning::chunk_arcs + 1); }
@@ -104,7 +104,7 @@ class step_loop final : public step_loop_driver<Distance> {
     DS_CUDA(cudaMemsetAsync(ctl_.get(), 0, sizeof(control), ctx_.stream));
     frontier_[0] = device_array<vertex_t>(one, "the frontier");
     frontier_[1] = device_array<vertex_t>(one, "the frontier");
-    allocate_queues(opts.queue_capacity ? opts.queue_capacity : initial_queue_capacity(n_), 1);
+    allocate_queues(opts.tune.queue_capacity ? opts.tune.queue_capacity : initial_queue_capacity(n_), 1);
     DS_CUDA(cudaStreamSynchronize(ctx_.stream));
   }
 
@@ -126,8 +126,8 @@ class step_loop final : public step_loop_driver<Distance> {
     frontier_manager<Distance>& manager = manager_for_strategy(opts.how);
     if (K > queued_buckets_) allocate_queues(queue_capacity_, K);
     split_at(request.bucket.delta);
-    const bool block_light = block_light_phase(opts.light, n_, m_);
-    const heavy_mode heavy = heavy_mode_of(opts.heavy);
+    const bool block_light = block_light_phase(opts.tune.light, n_, m_);
+    const heavy_mode heavy = heavy_mode_of(opts.tune.heavy);
     loop_outcome out;
     std::uint32_t growths = 0;
     while (true) {
@@ -161,12 +161,12 @@ class step_loop final : public step_loop_driver<Distance> {
   // The small-frontier cluster on the engine's device, for the size options asks for (checked
   // once per size). The block-by-block light phase needs local_min_blocks blocks.
   void set_up_cluster(const options& opts) {
-    if (!cluster_set_up_ || opts.cluster_blocks != requested_blocks_) {
-      cluster_blocks_ = small_frontier_blocks<Distance>(opts.cluster_blocks);
-      requested_blocks_ = opts.cluster_blocks;
+    if (!cluster_set_up_ || opts.tune.cluster_blocks != requested_blocks_) {
+      cluster_blocks_ = small_frontier_blocks<Distance>(opts.tune.cluster_blocks);
+      requested_blocks_ = opts.tune.cluster_blocks;
       cluster_set_up_ = true;
     }
-    if (opts.light == sssp::light_phase::block && cluster_blocks_ < loop_tuning::local_min_blocks)
+    if (opts.tune.light == sssp::light_phase::block && cluster_blocks_ < loop_tuning::local_min_blocks)
       throw std::runtime_error("the block-by-block light phase needs a small-frontier cluster of at least " +
                                std::to_string(loop_tuning::local_min_blocks) + " blocks; this one has " +
                                std::to_string(cluster_blocks_));

@@ -25,7 +25,7 @@ class step_loop_driver : public one_source_driver<Distance> {
 // `queue` entries (0: initial_queue_capacity) and K window buckets, for the engine's reserve().
 std::size_t step_loop_bytes(vertex_t n, edge_t m, std::uint32_t queue, std::uint32_t K, std::size_t distance_bytes);
 
-// The loop's work buffers are allocated here, for options::queue_capacity (0: 2n + 1024) and one
+// The loop's work buffers are allocated here, for tuning::queue_capacity (0: 2n + 1024) and one
 // bucket; more buckets and longer queues when a solve needs them.
 template <class Distance>
 std::unique_ptr<step_loop_driver<Distance>> make_step_loop(const device_csr<Distance>& graph, const driver_context& ctx,
