@@ -326,8 +326,8 @@ class Graph:
         what ran, and why the step loop ran when an option kept the automatic choice there;
         stats['strategy'] is the frontier manager only when the step loop filed the work through
         it, '' under the other drivers; ignored on the CPU). dtype: real weights' distances, None or numpy.float64
-        (float64, exact; on the CPU in this version, stats['note'] says so) or numpy.float32
-        (the GPU engine's type; weights rounded to float); stats['distance_type'] names it.
+        (float64, exact; on the GPU the step loop solves it, as stats['driver'] says) or
+        numpy.float32 (weights rounded to float; every driver); stats['distance_type'] names it.
         Results are numpy arrays for host graphs and cupy arrays (torch tensors for a graph built
         from torch tensors) for device graphs, written by the solver in place. `out`: optional
         (distances, predecessors-or-None) arrays to write into instead of new ones.

@@ -110,7 +110,8 @@ def _graph(csgraph, directed, unweighted, extra_arcs=None):
                 return _device_with_source(n, off, tgt, w, directed, extra_arcs), n
             return Graph.from_arrays(off, tgt, w, num_vertices=n, directed=directed), n
         # Real weights (float64, as scipy answers) or paths that may pass 2**32 - 2: 64-bit
-        # distances, which run on the CPU in this version; the answers go back to the device.
+        # distances, which a graph in device memory does not take in this version; solved from a
+        # host copy, and the answers go back to the device.
         csgraph = a.get()
     a = _to_csr(csgraph)
     n = a.shape[0]

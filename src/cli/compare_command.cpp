@@ -85,13 +85,14 @@ int run_compare(const arguments& args) {
 
   std::vector<sssp::strategy> strategies;
   std::string why_not;
-  // 64-bit distances (integer paths past 2^32 - 2, real weights without --precision single) run
-  // on the CPU solvers alone in this version, and phast refuses them.
+  // uint64 distances (integer paths past 2^32 - 2) run on the CPU solvers alone in this version;
+  // float64 (real weights without --precision single) runs the GPU strategies on the step loop;
+  // phast refuses both.
   const sssp::distance_type type = sssp::distance_type_for(g, shared.real_type);
   const bool wide = sssp::is_wide(type);
-  if (wide)
-    std::cerr << "note: the distances are " << sssp::distance_type_name(type)
-              << "; 64-bit distances run on the CPU in this version: comparing the CPU solvers only\n";
+  if (type == sssp::distance_type::uint64)
+    std::cerr << "note: the distances are uint64, which run on the CPU in this version: comparing the CPU solvers "
+                 "only\n";
   else if (sssp::gpu_available(&why_not))
     strategies = {sssp::strategy::near_far, sssp::strategy::bucketing, sssp::strategy::multisplit,
                   sssp::strategy::workfront};

@@ -153,7 +153,7 @@ bool cutoff_below_overflow(double cutoff) {
 
 [[noreturn]] void throw_overflow(const csr_view& g, vertex_t source, vertex_t v, distance_type t);
 
-// The GPU engine's forms: its distances are the 32-bit type of the graph's kind.
+// The forms for the 32-bit GPU engines (many sources, PHAST): the 32-bit type of the graph's kind.
 inline distance_type narrow_type(graph::weight_kind kind) {
   return kind == graph::weight_kind::integer ? distance_type::uint32 : distance_type::float32;
 }

@@ -51,5 +51,7 @@ template void rows_by_weight<std::uint32_t>(const csr_view&, span<std::uint32_t>
                                             std::vector<std::uint32_t>&, unsigned);
 template void rows_by_weight<float>(const csr_view&, span<float>, std::vector<vertex_t>&, std::vector<float>&,
                                     unsigned);
+template void rows_by_weight<double>(const csr_view&, span<double>, std::vector<vertex_t>&, std::vector<double>&,
+                                     unsigned);
 
 }  // namespace deltasplit::sssp::detail

@@ -9,10 +9,13 @@
 // the solver is built and sweeps on the GPU under the same rule as the GPU strategies, else on the
 // CPU; the solver's side (GPU or CPU) is fixed when it is built.
 //
-// Distance types (sssp.hpp): the type is fixed when the solver is built (distance_type_for). A
-// 64-bit type runs the CPU solvers: a GPU strategy then runs CPU delta-stepping (stats.note says
-// why), and device gpu is std::invalid_argument. float32 on double weights solves on a copy of the
-// weights rounded to float (what the GPU engine and PHAST read), made once per solver.
+// Distance types (sssp.hpp): the type is fixed when the solver is built (distance_type_for).
+// float64 runs on the GPU engine's step loop (gpu/engine.cu) under the GPU strategies' rule above;
+// uint64 runs the CPU solvers, except 32-bit weights whose paths may pass 2^32 - 2 (below): a GPU
+// strategy then runs CPU delta-stepping (stats.note says why), and device gpu is
+// std::invalid_argument. PHAST runs the 32-bit types on the GPU. float32 on double weights solves
+// on a copy of the weights rounded to float (what the GPU engine and PHAST read), made once per
+// solver.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -81,7 +84,7 @@ void check_options(const options& o) {
   detail::check_hierarchy_file(o);  // a hierarchy file goes with strategy phast only
 }
 
-const char* const wide_on_cpu = "64-bit distances run on the CPU in this version";
+const char* const wide_on_cpu = "uint64 distances run on the CPU in this version";
 const char* const widened_on_gpu = "solved on the GPU in 32 bits (no distance past 2^32 - 2) and widened to uint64";
 const char* const past_32_bits = "a distance past 2^32 - 2: solved again on the CPU in 64 bits";
 
@@ -149,8 +152,8 @@ solver::solver(const csr_view& view, const options& opts) : impl_(std::make_uniq
   // Integer weights of 32 bits whose paths might pass 2^32 - 2 by distance_type_for's bound, which
   // is loose on large graphs (the sum of the rows' heaviest arcs): the GPU engine solves them in 32
   // bits, where any distance past 2^32 - 2 is found exactly (distance_overflow, distance.cuh), and
-  // the result is widened; only a solve that does pass it runs again on the CPU in 64 bits. Real
-  // weights in float64 and 64-bit weights run on the CPU.
+  // the result is widened; only a solve that does pass it runs again on the CPU in 64 bits. 64-bit
+  // weights run on the CPU.
   std::string gpu_why_not;
   if (type == distance_type::uint64 && !view.wide() && opts.device != device_kind::cpu &&
       gpu_available(&gpu_why_not)) {
@@ -158,12 +161,10 @@ solver::solver(const csr_view& view, const options& opts) : impl_(std::make_uniq
     impl_->gpu = detail::make_gpu_engine(g, opts);
     return;
   }
-  if (is_wide(type)) {
+  if (type == distance_type::uint64) {
     if (opts.device == device_kind::gpu)
       throw std::invalid_argument(std::string("strategy '") + strategy_name(opts.how) + "' with device gpu: this graph's " +
-                                  "distances are " + distance_type_name(type) + ", and " + wide_on_cpu +
-                                  (view.kind == graph::weight_kind::real ? " (float32 runs on the GPU: --precision single)"
-                                                                          : ""));
+                                  "distances are " + distance_type_name(type) + ", and " + wide_on_cpu);
     impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(g, opts.threads, detail::cpu_tuning{}, opts.real_type);
     return;
   }
@@ -176,7 +177,7 @@ solver::solver(const csr_view& view, const options& opts) : impl_(std::make_uniq
   if (opts.device == device_kind::gpu && !usable)
     throw std::runtime_error(std::string("strategy '") + strategy_name(opts.how) + "' needs a GPU: " + why_not);
   impl_->gpu_side = usable;
-  detail::require_narrow(g, "the GPU engine");
+  if (type != distance_type::float64) detail::require_narrow(g, "the GPU engine");
   if (usable)
     impl_->gpu = detail::make_gpu_engine(g, opts);
   else
@@ -287,7 +288,7 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
     copy_out(detail::distances_in<D>(r), detail::distances_in<D>(out));
   });
   if (tree) copy_out(r.predecessors, out.predecessors);
-  if (is_wide(type) && is_gpu_strategy(o.how)) r.stats.note = impl_->widened ? past_32_bits : wide_on_cpu;
+  if (type == distance_type::uint64 && is_gpu_strategy(o.how)) r.stats.note = impl_->widened ? past_32_bits : wide_on_cpu;
   return r.stats;
 }
 

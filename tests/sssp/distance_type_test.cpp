@@ -146,15 +146,15 @@ TEST(DistanceType, IntegralFloatWeights) {
   EXPECT_EQ(distances_of(a), distances_of(b));
 }
 
-// 64-bit types run on the CPU: a GPU strategy falls back with a note; device gpu refuses.
-TEST(DistanceType, SixtyFourBitSolvesRunOnTheCpu) {
+// uint64 runs on the CPU: a GPU strategy falls back with a note; device gpu refuses.
+TEST(DistanceType, Uint64SolvesRunOnTheCpu) {
   csr g = make_csr(3, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}});
   ds::options automatic;
   automatic.how = ds::strategy::multisplit;
   const ds::result r = ds::solve(g, 0, automatic);
   EXPECT_EQ(r.stats.strategy, "cpu");
   EXPECT_EQ(r.stats.distance_type, "uint64");
-  EXPECT_EQ(r.stats.note, "64-bit distances run on the CPU in this version");
+  EXPECT_EQ(r.stats.note, "uint64 distances run on the CPU in this version");
   ds::options gpu = automatic;
   gpu.device = ds::device_kind::gpu;
   EXPECT_THROW(ds::solver(g, gpu), std::invalid_argument);

@@ -64,9 +64,10 @@ inline csr scipy_tie_graph(weight_kind kind = weight_kind::integer, bool wide = 
 }
 inline const std::vector<vertex_t> scipy_tie_tree_of_4 = {4, 4, 0, 4, deltasplit::graph::invalid_vertex};
 
-// n vertices, m random arcs with weights uniform in [0, max_weight] (integers, or floats).
+// n vertices, m random arcs with weights uniform in [0, max_weight] (integers, or reals: float, or
+// double when wide).
 inline csr random_graph(vertex_t n, std::size_t m, std::uint64_t seed, double max_weight,
-                        weight_kind kind = weight_kind::integer) {
+                        weight_kind kind = weight_kind::integer, bool wide = false) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<vertex_t> vertex(0, n - 1);
   std::vector<arc> arcs;
@@ -76,7 +77,7 @@ inline csr random_graph(vertex_t n, std::size_t m, std::uint64_t seed, double ma
                    : std::uniform_real_distribution<double>(0, max_weight)(rng);
     arcs.push_back({vertex(rng), vertex(rng), w});
   }
-  return make_csr(n, std::move(arcs), kind);
+  return make_csr(n, std::move(arcs), kind, wide);
 }
 
 // Bellman-Ford in exact (64-bit integer or double) arithmetic: the true distances.

@@ -1,12 +1,14 @@
-// Distances on the device for the two kinds of weight, with the same arithmetic as the CPU
-// references (sssp/distance_policy.hpp) so results compare exactly:
+// Distances on the device, with the same arithmetic as the CPU references
+// (sssp/distance_policy.hpp) so results compare exactly:
 //   integer weights: 32-bit unsigned distances, sums formed in 64 bits; a sum above 2^32 - 2 is
 //     dropped and flagged (2^32 - 1 is infinity), and the engine then looks for a vertex whose
 //     true distance does not fit (distance_overflow);
-//   real weights: float distances, one float addition per arc; a sum that rounds to +inf is
-//     dropped and flagged the same way.
-// atomicMin on floats uses their bit patterns: for non-negative floats (weights are checked
-// non-negative) the order of the patterns as signed integers is the order of the values.
+//   real weights: float or double distances (distance_type float32, float64), one addition per
+//     arc in the distance type; a sum that rounds to +inf is dropped and flagged the same way.
+// atomicMin on floats and doubles uses their bit patterns: for non-negative values (weights are
+// checked non-negative) the order of the patterns as signed integers is the order of the values.
+// The step loop and the one-source engine run all three; the other drivers and the many-source
+// engines run the 32-bit two.
 #pragma once
 
 #include <cmath>
@@ -54,23 +56,62 @@ struct distance_ops<float> {
   }
 };
 
-// A distance as the 32 bits that order like it (non-negative floats), and back: for queues that
-// keep a distance beside a vertex, and for minima taken with integer atomics.
+template <>
+struct distance_ops<double> {
+  using distance = double;
+  using weight = double;  // a graph's float weights are widened on the host (exact)
+  static constexpr distance infinity = __builtin_huge_val();
+  __device__ static bool extend(distance d, weight w, distance& out) {
+    double sum = d + w;
+    if (!isfinite(sum)) return false;
+    out = sum;
+    return true;
+  }
+  __device__ static distance atomic_min(distance* p, distance v) {
+    return __longlong_as_double(atomicMin(reinterpret_cast<long long*>(p), __double_as_longlong(v)));
+  }
+};
+
+// The unsigned word of a distance's width, whose order is the distances' order (non-negative
+// floats and doubles: their bit patterns), and the conversions both ways: for queues that keep a
+// distance beside a vertex, and for minima taken with integer atomics or warp reductions.
+template <class Distance>
+using distance_word = std::conditional_t<sizeof(Distance) == 8, unsigned long long, std::uint32_t>;
+
 __host__ __device__ inline std::uint32_t distance_bits(std::uint32_t d) { return d; }
 __device__ inline std::uint32_t distance_bits(float d) { return __float_as_uint(d); }
+__device__ inline unsigned long long distance_bits(double d) {
+  return static_cast<unsigned long long>(__double_as_longlong(d));
+}
 template <class Distance>
-__device__ inline Distance distance_from_bits(std::uint32_t b) {
+__device__ inline Distance distance_from_bits(distance_word<Distance> b) {
   if constexpr (std::is_same_v<Distance, float>)
     return __uint_as_float(b);
+  else if constexpr (std::is_same_v<Distance, double>)
+    return __longlong_as_double(static_cast<long long>(b));
   else
     return b;
 }
 
-// The weights of a graph and the distances of output buffers, of the kind Distance.
+// The least word over the warp's 32 lanes (all active), on every lane.
+__device__ inline std::uint32_t warp_min_word(std::uint32_t w) { return __reduce_min_sync(0xFFFFFFFFu, w); }
+__device__ inline unsigned long long warp_min_word(unsigned long long w) {
+  for (int lane_mask = 16; lane_mask > 0; lane_mask >>= 1) {
+    const unsigned long long other = __shfl_xor_sync(0xFFFFFFFFu, w, lane_mask);
+    w = other < w ? other : w;
+  }
+  return w;
+}
+
+// The weights of a graph and the distances of output buffers, of the kind Distance. A float64
+// solve of float weights reads them widened (device_csr); weights_of gives the double weights of
+// a wide graph only.
 template <class Distance>
 span<typename distance_ops<Distance>::weight> weights_of(const csr_view& g) {
   if constexpr (std::is_same_v<Distance, float>)
     return g.real_weights;
+  else if constexpr (std::is_same_v<Distance, double>)
+    return g.float64_weights;
   else
     return g.int_weights;
 }
@@ -79,6 +120,8 @@ template <class Distance>
 Distance* distances_of(const output_buffers& out) {
   if constexpr (std::is_same_v<Distance, float>)
     return out.real_distances;
+  else if constexpr (std::is_same_v<Distance, double>)
+    return out.float64_distances;
   else
     return out.int_distances;
 }
@@ -117,6 +160,19 @@ struct bucket_of_distance<float> {
   // d / delta and of the product (a bound, not the edge: it only has to stay below).
   __host__ __device__ float lower_bound(std::uint32_t b) const {
     return b == 0 ? 0.0f : static_cast<float>(b) * delta * 0.9999f;
+  }
+};
+
+template <>
+struct bucket_of_distance<double> {
+  double delta;  // > 0, may be +inf
+  __host__ __device__ std::uint32_t operator()(double d) const {
+    double q = floor(d / delta);
+    return q >= 4.0e9 ? 4000000000u : static_cast<std::uint32_t>(q);
+  }
+  // As for float: a bound below every distance of bucket b, with a margin far above the rounding.
+  __host__ __device__ double lower_bound(std::uint32_t b) const {
+    return b == 0 ? 0.0 : static_cast<double>(b) * delta * 0.9999;
   }
 };
 

@@ -8,6 +8,11 @@
 // that chose it), from the graph statistics that the CPU solver's rule reads too, times the chosen
 // driver's multiple (one_source_driver::auto_delta_scale).
 //
+// Distances: uint32 (integer weights), float32 or float64 (real weights; distance.cuh). The step
+// loop runs all three; the partitioned, wide and block drivers run the 32-bit two, so a float64
+// engine always takes the step loop (the automatic rule says so in the summary, and asking for
+// another driver is an error).
+//
 // The engine belongs to the device that was current when it was made: run() makes that device
 // current for its calls, and every copy and launch of the engine and its drivers goes on one
 // stream (options::stream, or the engine's own).
@@ -85,6 +90,11 @@ bool runs_on_the_gpu(strategy how) {
 
 template <class Distance>
 class engine final : public detail::gpu_engine, private engine_context {
+  static constexpr bool wide_distances = sizeof(Distance) == 8;  // the step loop only (file comment)
+  static constexpr distance_type distance_type_of = std::is_same_v<Distance, double>  ? distance_type::float64
+                                                    : std::is_same_v<Distance, float> ? distance_type::float32
+                                                                                      : distance_type::uint32;
+
  public:
   engine(const csr_view& g, const options& opts, cudaStream_t caller_stream)
       : engine_context(caller_stream, sizeof(std::uint32_t)), g_(g), n_(g.num_vertices), m_(g.num_arcs()),
@@ -121,14 +131,14 @@ class engine final : public detail::gpu_engine, private engine_context {
       clear_beyond<<<blocks, 256, 0, stream_>>>(dist_.get(), n_, cutoff_distance<Distance>(opts.cutoff));
       DS_CUDA_LAUNCH("clear_beyond");
     }
-    if (out.overflowed && !detail::cutoff_below_overflow(g_.kind, opts.cutoff)) {
+    if (out.overflowed && !detail::cutoff_below_overflow<Distance>(opts.cutoff)) {
       DS_CUDA(cudaMemsetAsync(word_.get(), 0xFF, sizeof(vertex_t), stream_));
       find_overflowed<<<blocks, 256, 0, stream_>>>(graph_->offsets(), graph_->targets(), dist_.get(), n_, word_.get());
       DS_CUDA_LAUNCH("find_overflowed");
       vertex_t v = graph::invalid_vertex;
       DS_CUDA(cudaMemcpyAsync(&v, word_.get(), sizeof v, cudaMemcpyDeviceToHost, stream_));
       DS_CUDA(cudaStreamSynchronize(stream_));
-      if (v != graph::invalid_vertex) detail::throw_overflow(g_, source, v);
+      if (v != graph::invalid_vertex) detail::throw_overflow(g_, source, v, distance_type_of);
     }
     if (n_) DS_CUDA(cudaMemcpyAsync(distances_of<Distance>(buffers), dist_.get(), n_ * sizeof(Distance),
                                     cudaMemcpyDefault, stream_));
@@ -191,6 +201,13 @@ class engine final : public detail::gpu_engine, private engine_context {
   //     takes the step loop and a forced run throws.
   chosen_driver choose_driver(const options& opts) {
     if (n_ == 0) return chosen_driver::steps;
+    if constexpr (wide_distances) {
+      const gpu_driver d = opts.tune.driver;
+      if (d != gpu_driver::automatic && d != gpu_driver::steps)
+        throw std::invalid_argument(std::string("the ") + driver_name(d) + " driver solves in 32-bit distances; " +
+                                    "64-bit distances run on the step loop (driver steps or automatic)");
+      return chosen_driver::steps;
+    }
     switch (opts.tune.driver) {
       case gpu_driver::steps: return chosen_driver::steps;
       case gpu_driver::block: return chosen_driver::block;
@@ -209,6 +226,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   }
 
   one_source_driver<Distance>& driver_for(chosen_driver chosen) {
+    if constexpr (wide_distances) return *steps_;
     switch (chosen) {
       case chosen_driver::partitioned: return *partitioned_;
       case chosen_driver::wide:
@@ -252,6 +270,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   std::string kept_by(const options& opts) const {
     std::string why;
     const auto add = [&why](const char* reason) { why += (why.empty() ? "" : ", ") + std::string(reason); };
+    if (wide_distances) add("64-bit distances");
     if (g_.space == memory_space::device) add("a graph in device memory");
     if (!std::isinf(opts.cutoff)) add("a cutoff");
     if (opts.tune.light != light_phase::automatic) add("a light-phase mode");
@@ -274,6 +293,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   // Builds the owner regions (once per solver) and, unless require_on_chip finds a region too large
   // for shared memory (then partitioned_ stays empty), uploads the reordered graph.
   void build_regions(bool require_on_chip) {
+    if constexpr (wide_distances) return;
     if (partitioned_) return;
     const auto begin = std::chrono::steady_clock::now();
     partitioned_ = make_partitioned_driver<Distance>(g_, weights_of<Distance>(g_), context(), require_on_chip);
@@ -282,18 +302,20 @@ class engine final : public detail::gpu_engine, private engine_context {
 
   // Whether the wide driver's grid can be launched cooperatively here (asked once).
   bool wide_launchable() {
+    if constexpr (wide_distances) return false;
     if (!wide_launchable_) wide_launchable_ = gpu::wide_launchable<Distance>(multiprocessors_);
     return *wide_launchable_;
   }
 
   // The bucket width: options.tune.delta, or the automatic width times auto_scale (the driver's).
   bucket_of_distance<Distance> bucket_width(const options& opts, double auto_scale) const {
-    const auto kind = std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
+    constexpr bool real = std::is_floating_point_v<Distance>;
+    const auto kind = real ? graph::weight_kind::real : graph::weight_kind::integer;
     double delta = opts.tune.delta > 0 ? opts.tune.delta : detail::gpu_auto_width(graph_->statistics(), kind) * auto_scale;
-    if constexpr (std::is_same_v<Distance, float>) {
-      if (opts.how == strategy::workfront) return {std::numeric_limits<float>::infinity()};
-      float d = static_cast<float>(delta);
-      if (!(d > 0) || !std::isfinite(d)) d = opts.tune.delta > 0 ? std::numeric_limits<float>::max() : 1.0f;
+    if constexpr (real) {
+      if (opts.how == strategy::workfront) return {std::numeric_limits<Distance>::infinity()};
+      Distance d = static_cast<Distance>(delta);
+      if (!(d > 0) || !std::isfinite(d)) d = opts.tune.delta > 0 ? std::numeric_limits<Distance>::max() : Distance(1);
       return {d};
     } else {
       if (opts.how == strategy::workfront) return {0xFFFFFFFFu};
@@ -315,14 +337,21 @@ class engine final : public detail::gpu_engine, private engine_context {
     if (!parent_.get()) {
       parent_ = device_array<vertex_t>(std::max<std::uint32_t>(n_, 1), "the predecessor tree");
       level_ = device_array<std::uint32_t>(std::max<std::uint32_t>(n_, 1), "the predecessor levels");
+      if constexpr (wide_distances)
+        closest_ = device_array<distance_word<Distance>>(std::max<std::uint32_t>(n_, 1), "the predecessor distances");
     }
+    distance_word<Distance>* closest;
+    if constexpr (wide_distances)
+      closest = closest_.get();
+    else
+      closest = level_.get();  // 32-bit words: the levels' storage serves (predecessors.cuh)
     tree_arcs<Distance> v{};
     v.offsets = graph_->offsets();
     v.targets = graph_->targets();
     v.weights = graph_->weights();
     v.dist = dist_.get();
     v.num_vertices = n_;
-    shortest_path_tree(v, source, parent_.get(), level_.get(), word_.get(), pinned<std::uint32_t>(), grid_blocks(),
+    shortest_path_tree(v, source, parent_.get(), level_.get(), closest, word_.get(), pinned<std::uint32_t>(), grid_blocks(),
                        stream_, out);
   }
 
@@ -336,6 +365,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   device_array<Distance> dist_;
   device_array<vertex_t> parent_;
   device_array<std::uint32_t> level_, word_;
+  device_array<distance_word<Distance>> closest_;  // 64-bit distances only (tree)
   std::unique_ptr<step_loop_driver<Distance>> steps_;
   std::unique_ptr<one_source_driver<Distance>> wide_, block_;  // made on first use
   std::optional<bool> wide_launchable_;
@@ -381,6 +411,7 @@ std::unique_ptr<gpu_engine> make_gpu_engine(const csr_view& g, const options& op
     throw std::length_error("the GPU solver handles graphs of fewer than 2^32 - 16 vertices");
   cudaStream_t stream = static_cast<cudaStream_t>(opts.stream);
   if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::engine<std::uint32_t>>(g, opts, stream);
+  if (opts.real_type == distance_type::float64) return std::make_unique<gpu::engine<double>>(g, opts, stream);
   return std::make_unique<gpu::engine<float>>(g, opts, stream);
 }
 

@@ -78,20 +78,22 @@ __device__ void for_strict_tight_arcs(const tree_arcs<Distance>& s, vertex_t sou
   }
 }
 
-// Step 1 in three passes: level[v] first holds the least dist[u] (as distance_bits) over v's
+// Step 1 in three passes: closest[v] first holds the least dist[u] (as distance_bits) over v's
 // strictly increasing tight in-arcs, then parent[v] the lowest u at that distance, then level[v]
-// becomes 0 for these vertices and the source and no_bucket for the others.
+// becomes 0 for these vertices and the source and no_bucket for the others. For 32-bit distances
+// closest is level's own storage.
 template <tightness rule, class Distance>
-__global__ void closest_parent_distance(tree_arcs<Distance> s, vertex_t source, std::uint32_t* level) {
-  for_strict_tight_arcs<rule>(s, source, [level](vertex_t, Distance du, vertex_t v) {
-    atomicMin(&level[v], distance_bits(du));
+__global__ void closest_parent_distance(tree_arcs<Distance> s, vertex_t source, distance_word<Distance>* closest) {
+  for_strict_tight_arcs<rule>(s, source, [closest](vertex_t, Distance du, vertex_t v) {
+    atomicMin(&closest[v], distance_bits(du));
   });
 }
 
 template <tightness rule, class Distance>
-__global__ void strict_parents(tree_arcs<Distance> s, vertex_t source, vertex_t* parent, const std::uint32_t* level) {
-  for_strict_tight_arcs<rule>(s, source, [parent, level](vertex_t u, Distance du, vertex_t v) {
-    if (level[v] == distance_bits(du)) atomicMin(&parent[v], u);
+__global__ void strict_parents(tree_arcs<Distance> s, vertex_t source, vertex_t* parent,
+                               const distance_word<Distance>* closest) {
+  for_strict_tight_arcs<rule>(s, source, [parent, closest](vertex_t u, Distance du, vertex_t v) {
+    if (closest[v] == distance_bits(du)) atomicMin(&parent[v], u);
   });
 }
 
@@ -119,19 +121,20 @@ __global__ void equal_distance_sweep(tree_arcs<Distance> s, std::uint32_t round,
   }
 }
 
-// parent[] and level[] are device scratch of num_vertices entries, changed one device word and
-// changed_host one pinned word; the tree (invalid_vertex for the source and unreached vertices)
-// is copied into tree, num_vertices entries of host or device memory, on the stream.
+// parent[], level[] and closest[] are device scratch of num_vertices entries (closest may be level
+// when the words are 32 bits), changed one device word and changed_host one pinned word; the tree
+// (invalid_vertex for the source and unreached vertices) is copied into tree, num_vertices
+// entries of host or device memory, on the stream.
 template <tightness rule = tightness::exact, class Distance>
 void shortest_path_tree(const tree_arcs<Distance>& s, vertex_t source, vertex_t* parent, std::uint32_t* level,
-                        std::uint32_t* changed, std::uint32_t* changed_host, unsigned blocks, cudaStream_t stream,
-                        vertex_t* tree) {
+                        distance_word<Distance>* closest, std::uint32_t* changed, std::uint32_t* changed_host,
+                        unsigned blocks, cudaStream_t stream, vertex_t* tree) {
   const std::size_t n = s.num_vertices;
   DS_CUDA(cudaMemsetAsync(parent, 0xFF, n * sizeof(vertex_t), stream));
-  DS_CUDA(cudaMemsetAsync(level, 0xFF, n * sizeof(std::uint32_t), stream));
-  closest_parent_distance<rule><<<blocks, 256, 0, stream>>>(s, source, level);
+  DS_CUDA(cudaMemsetAsync(closest, 0xFF, n * sizeof(distance_word<Distance>), stream));
+  closest_parent_distance<rule><<<blocks, 256, 0, stream>>>(s, source, closest);
   DS_CUDA_LAUNCH("closest_parent_distance");
-  strict_parents<rule><<<blocks, 256, 0, stream>>>(s, source, parent, level);
+  strict_parents<rule><<<blocks, 256, 0, stream>>>(s, source, parent, static_cast<const distance_word<Distance>*>(closest));
   DS_CUDA_LAUNCH("strict_parents");
   strict_levels<Distance><<<blocks, 256, 0, stream>>>(s.num_vertices, source, parent, level);
   DS_CUDA_LAUNCH("strict_levels");

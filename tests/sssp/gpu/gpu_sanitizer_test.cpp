@@ -177,6 +177,43 @@ TEST_P(GpuSanitizer, HeavyArcsPulledOnTheGrid) {
   }
 }
 
+// float64 distances (the step loop only: the block and wide drivers solve in 32 bits): the double
+// instantiation of the loop's kernels, several buckets with heavy arcs and regrowing queues, and
+// the 64-bit warp minimum of the heavy-arc pull, on graphs of tenths, equal to Dijkstra's float64.
+TEST_P(GpuSanitizer, Float64BucketsAndPull) {
+  DELTASPLIT_REQUIRE_GPU();
+  if (GetParam().driver != sssp::gpu_driver::steps) GTEST_SKIP() << "64-bit distances run on the step loop";
+  std::vector<deltasplit_test::arc> arcs;
+  const graph::csr mixed = deltasplit_test::random_graph(100, 500, 5, 100);
+  for (vertex_t u = 0; u < mixed.num_vertices; ++u)
+    for (graph::edge_t e = mixed.offsets[u]; e < mixed.offsets[u + 1]; ++e)
+      arcs.push_back({u, mixed.targets[e], 0.1 * mixed.int_weights[e]});
+  sssp::options o = options(1.6);
+  o.real_type = sssp::distance_type::float64;
+  o.tune.queue_capacity = 16;
+  expect_dijkstra(make_csr(100, arcs, graph::weight_kind::real, true), {0}, o, "random 100 x 500, tenths, delta 1.6");
+  const vertex_t leaves = 40000, hub = leaves + 1;  // as HeavyArcsPulledOnTheGrid: bucket 0 settles on the grid
+  arcs.clear();
+  auto edge = [&arcs](vertex_t a, vertex_t b, double w) {
+    arcs.push_back({a, b, w});
+    arcs.push_back({b, a, w});
+  };
+  for (vertex_t v = 1; v <= leaves; ++v) {
+    edge(0, v, 0.1 * (v % 7));
+    if (v % 5 == 0) edge(v, hub, 1.6 + 0.1 * (v % 40));
+  }
+  edge(hub, hub + 1, 2);
+  graph::csr star = make_csr(hub + 2, arcs, graph::weight_kind::real, true);
+  star.origin.symmetric = true;
+  sssp::options pull = options(1.6);
+  pull.real_type = sssp::distance_type::float64;
+  pull.tune.heavy = sssp::heavy_relaxation::pull;
+  const std::vector<sssp::statistics> runs = expect_dijkstra(star, {0}, pull, "star of 40,000 leaves, tenths, pulled");
+  if (GetParam().how != sssp::strategy::workfront && !runs.empty()) {
+    EXPECT_GE(runs[0].heavy_pulls, 1u) << "the grid never settled: the 64-bit pull untested";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Paths, GpuSanitizer, ::testing::ValuesIn(every_path()), path_name);
 
 }  // namespace

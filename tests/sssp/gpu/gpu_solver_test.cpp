@@ -9,6 +9,7 @@
 // Integer distances must be equal; real ones within a relative 1e-5 (validate.cpp's tolerance: the
 // GPU adds the same floats but a few ulps are not a wrong answer). Predecessor trees are checked
 // arc by arc (check_predecessors) and for reaching the source from every reached vertex.
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -193,6 +194,96 @@ TEST(GpuSolver, RealWeights) {
   expect_all_strategies(g, {4}, "real weights, delta 0.01", false, 0.01);
   graph::csr tiny = deltasplit_test::random_graph(2000, 8000, 4, 1e-6, graph::weight_kind::real);
   expect_all_strategies(tiny, {1}, "tiny real weights", true);
+}
+
+// float64 distances (real weights with options::real_type float64, the default): the GPU engine
+// solves in double on the step loop, and the distances equal Dijkstra's float64 ones bit for bit
+// (the same left-to-right sums in the same type), for every strategy, on double weights and on
+// float weights (widened, exactly). The weights are tenths, which float32 does not hold: a float32
+// solve differs from these distances almost everywhere, so the check would catch one.
+graph::csr with_float64_weights(const graph::csr& g, double scale) {
+  graph::csr real = g;
+  real.kind = graph::weight_kind::real;
+  real.width = graph::weight_width::wide;
+  real.float64_weights.assign(g.int_weights.begin(), g.int_weights.end());
+  for (double& w : real.float64_weights) w *= scale;
+  real.int_weights.clear();
+  return real;
+}
+
+sssp::options float64_options(sssp::strategy how, double delta = 0, bool predecessors = true) {
+  sssp::options o = gpu_options(how, delta, 10, predecessors);
+  o.real_type = sssp::distance_type::float64;
+  return o;
+}
+
+TEST(GpuSolver, Float64DistancesAreDijkstras) {
+  DELTASPLIT_REQUIRE_GPU();
+  const graph::csr wide = deltasplit_test::random_graph(20000, 120000, 3, 1.0, graph::weight_kind::real, true);
+  const graph::csr narrow = deltasplit_test::random_graph(20000, 120000, 3, 1.0, graph::weight_kind::real);
+  graph::rmat_params graph500;
+  graph500.scale = 14;
+  const graph::csr rmat = with_float64_weights(graph::generate_rmat(graph500), 0.1);
+  for (sssp::strategy how : gpu_strategies) {
+    expect_dijkstra(wide, {0, 9}, float64_options(how), "double weights");
+    expect_dijkstra(wide, {4}, float64_options(how, 0.01, false), "double weights, delta 0.01");
+    expect_dijkstra(narrow, {0}, float64_options(how), "float weights, float64 distances");
+    expect_dijkstra(rmat, {0, 77}, float64_options(how), "rmat graph500, tenths");
+  }
+  const graph::csr ny = with_float64_weights(graph::read_graph(deltasplit_test::dataset_path("USA-road-d.NY.gr.gz")), 0.1);
+  sssp::options automatic = float64_options(sssp::strategy::near_far);
+  automatic.tune.driver = sssp::gpu_driver::automatic;
+  expect_dijkstra(ny, {0, 1000}, automatic, "USA-road-d.NY, tenths, automatic driver");
+  sssp::solver s(ny, automatic);
+  const sssp::result r = s.run(0);
+  EXPECT_EQ(r.type, sssp::distance_type::float64);
+  EXPECT_EQ(r.stats.distance_type, "float64");
+  // A road graph takes the partitioned driver in 32 bits; in 64 the step loop, and the summary says why.
+  EXPECT_EQ(r.stats.driver.rfind("steps", 0), 0u) << r.stats.driver;
+  EXPECT_NE(r.stats.driver.find("64-bit distances"), std::string::npos) << r.stats.driver;
+  sssp::options single = automatic;
+  single.real_type = sssp::distance_type::float32;
+  const sssp::result f = sssp::solver(ny, single).run(0);
+  vertex_t differ = 0;
+  for (vertex_t v = 0; v < ny.num_vertices; ++v) differ += static_cast<double>(f.real_distances[v]) != r.float64_distances[v];
+  EXPECT_GT(differ, ny.num_vertices / 2) << "float32 agrees with float64 on tenths: the test would not see a float32 solve";
+}
+
+TEST(GpuSolver, Float64EdgeCases) {
+  DELTASPLIT_REQUIRE_GPU();
+  const auto real = [](vertex_t n, std::vector<deltasplit_test::arc> arcs) {
+    return make_csr(n, std::move(arcs), graph::weight_kind::real, true);
+  };
+  for (sssp::strategy how : gpu_strategies) {
+    const sssp::options o = float64_options(how);
+    const graph::csr tenths = real(3, {{0, 1, 0.1}, {1, 2, 0.2}});
+    const sssp::result sum = sssp::solver(tenths, o).run(0);
+    EXPECT_EQ(sum.float64_distances[2], 0.1 + 0.2);  // 0.30000000000000004, not 0.3 or float's 0.3000000119
+    expect_dijkstra(real(1, {}), {0}, o, "one vertex");
+    expect_dijkstra(real(6, {{0, 1, 0}, {1, 2, 0}, {2, 0, 0}, {2, 3, 0.5}, {3, 4, 0}, {4, 3, 0}, {4, 5, 0}}), {0, 3}, o,
+                    "zero cycle");
+    expect_dijkstra(real(7, {{0, 1, 0.4}, {0, 1, 0.2}, {1, 2, 0.3}, {2, 0, 0.1}, {4, 5, 0.2}, {5, 6, 0.2}, {5, 6, 0.2}}),
+                    {0, 4}, o, "two components, parallel arcs");
+    expect_dijkstra(real(4, {{0, 1, 1e300}, {1, 2, 1e300}, {0, 3, 1e-300}, {3, 2, 1e300}}), {0}, o, "huge and tiny weights");
+    // A sum past the largest double is an overflow, reported as the CPU solvers report it.
+    const graph::csr past_double = real(3, {{0, 1, 1e308}, {1, 2, 1e308}});
+    EXPECT_THROW(sssp::solver(past_double, o).run(0), sssp::distance_overflow);
+    // The cutoff: vertices past it are unreachable, as on the CPU.
+    sssp::options cut = o;
+    cut.cutoff = 0.35;
+    const graph::csr chain = real(5, {{0, 1, 0.1}, {1, 2, 0.1}, {2, 3, 0.1}, {3, 4, 0.1}});
+    const sssp::result c = sssp::solver(chain, cut).run(0);
+    EXPECT_EQ(c.float64_distances[3], 0.1 + 0.1 + 0.1);
+    EXPECT_TRUE(std::isinf(c.float64_distances[4]));
+  }
+  // The partitioned, block and wide drivers solve in 32 bits: asking for them with float64 is an error.
+  for (sssp::gpu_driver d : {sssp::gpu_driver::partitioned, sssp::gpu_driver::block, sssp::gpu_driver::wide}) {
+    sssp::options forced = float64_options(sssp::strategy::near_far);
+    forced.tune.driver = d;
+    const graph::csr tenths = real(3, {{0, 1, 0.1}, {1, 2, 0.2}});
+    sssp::solver s(tenths, forced);
+    EXPECT_THROW(s.run(0), std::invalid_argument) << sssp::driver_name(d);
+  }
 }
 
 // Integer weights whose paths may pass 2^32 - 2 have uint64 distances: the GPU solves in 32 bits

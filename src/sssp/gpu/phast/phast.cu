@@ -478,7 +478,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     v.num_vertices = n_;
     const unsigned blocks = std::min<unsigned>(max_blocks_, (n_ + 255) / 256 + 1);
     constexpr tightness rule = std::is_same_v<Distance, float> ? tightness::within_tolerance : tightness::exact;
-    shortest_path_tree<rule>(v, source, parent_.get(), level_.get(), word_.get(), host_words_ + 1, blocks, stream_,
+    shortest_path_tree<rule>(v, source, parent_.get(), level_.get(), level_.get(), word_.get(), host_words_ + 1, blocks, stream_,
                              predecessors);
     DS_CUDA(cudaStreamSynchronize(stream_));
   }

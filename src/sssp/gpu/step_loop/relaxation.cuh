@@ -465,7 +465,7 @@ __device__ std::uint32_t pull_chunk(const loop_view<Distance>& s, const Sink& si
   Distance best = d;
   std::uint32_t looked = 0;
   pull_range(s, from + lane, to, 32, s.bucket.lower_bound(it.current), best, looked);
-  const std::uint32_t least = __reduce_min_sync(0xFFFFFFFFu, distance_bits(best));
+  const distance_word<Distance> least = warp_min_word(distance_bits(best));
   looked = __reduce_add_sync(0xFFFFFFFFu, looked);
   if (lane == 0) pulled_distance(s, sink, c.x, d, distance_from_bits<Distance>(least), it);
   return looked;

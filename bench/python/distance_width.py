@@ -1,0 +1,115 @@
+"""64-bit distances against 32-bit on one GPU, the same graph and sources in one run (issue 36's
+benchmark): each graph's weights w become tenths (w / 10 as float64, which float32 does not hold),
+and one-source solves run with
+
+  float32 auto    dtype=numpy.float32, the automatic driver (what the 32-bit type gets)
+  float32 steps   dtype=numpy.float32 on the step loop (the driver float64 runs on)
+  float64 auto    dtype=numpy.float64 (the default), the automatic driver: the step loop
+
+and, for the integer graph as given, uint32 with the automatic driver (today's figures). Each row
+is the median of stats['milliseconds'] (the figure the summary prints) over SOURCES sources x RUNS
+runs after one untimed solve; the float64 distances are checked against the CPU's Dijkstra for the
+first source. Graphs: files, or kron:S for a Graph500 Kronecker graph of scale S (edge factor 16,
+both directions of every edge, integer weights 1..255, numpy's generator with seed 1).
+
+Usage: python bench/python/distance_width.py GRAPH... [--sources N] [--runs R] [--md FILE]
+"""
+import argparse
+import json
+import statistics
+
+import numpy as np
+
+from deltasplit import Graph
+
+
+def kronecker(scale, edge_factor=16, seed=1):
+    """A Graph500 Kronecker (R-MAT a, b, c = 0.57, 0.19, 0.19) edge list, both directions."""
+    rng = np.random.default_rng(seed)
+    m = edge_factor << scale
+    src = np.zeros(m, dtype=np.int64)
+    dst = np.zeros(m, dtype=np.int64)
+    ab, c_norm, a_norm = 0.57 + 0.19, 0.19 / (1 - 0.57 - 0.19), 0.57 / (0.57 + 0.19)
+    for bit in range(scale):
+        ii = rng.random(m) > ab
+        jj = rng.random(m) > np.where(ii, c_norm, a_norm)
+        src += ii.astype(np.int64) << bit
+        dst += jj.astype(np.int64) << bit
+    perm = rng.permutation(1 << scale)
+    src, dst = perm[src], perm[dst]
+    w = rng.integers(1, 256, size=m, dtype=np.uint32)
+    n = 1 << scale
+    both_src, both_dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+    both_w = np.concatenate([w, w])
+    order = np.lexsort((both_dst, both_src))
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(indptr, both_src + 1, 1)
+    return np.cumsum(indptr), both_dst[order], both_w[order], n
+
+
+def load(spec):
+    if spec.startswith("kron:"):
+        offsets, targets, weights, n = kronecker(int(spec[5:]))
+        return spec, offsets, targets, weights, n
+    g = Graph.from_file(spec)
+    offsets, targets, weights = g.arrays()
+    return spec.split("/")[-1], offsets, targets, weights, g.num_vertices
+
+
+def median_ms(graph, sources, runs, **kw):
+    graph.sssp(int(sources[0]), "near_far", device="gpu", **kw)
+    ms, driver = [], ""
+    for s in sources:
+        for _ in range(runs):
+            _, _, st = graph.sssp(int(s), "near_far", device="gpu", **kw)
+            ms.append(st["milliseconds"])
+            driver = st["driver"]
+    return statistics.median(ms), driver
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("graphs", nargs="+")
+    p.add_argument("--sources", type=int, default=3)
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--md", help="append the table (markdown) to this file")
+    args = p.parse_args()
+    rows = []
+    for spec in args.graphs:
+        name, offsets, targets, weights, n = load(spec)
+        integer = Graph.from_arrays(offsets, targets, weights, num_vertices=n)
+        tenths = Graph.from_arrays(offsets, targets, np.asarray(weights, dtype=np.float64) / 10, num_vertices=n)
+        rng = np.random.default_rng(7)
+        degree = np.diff(np.asarray(offsets))
+        sources = rng.choice(np.flatnonzero(degree > 0), args.sources, replace=False)
+        want = tenths.sssp(int(sources[0]), "dijkstra")[0]
+        got = tenths.sssp(int(sources[0]), "near_far", device="gpu")[0]
+        exact = bool(np.array_equal(want, got))
+        cases = {
+            "uint32 auto": dict(),
+            "float32 auto": dict(dtype=np.float32),
+            "float32 steps": dict(dtype=np.float32, tune={"driver": "steps"}),
+            "float64 auto": dict(),
+        }
+        row = {"graph": name, "vertices": int(n), "arcs": int(len(targets)), "float64 equals Dijkstra": exact}
+        for case, kw in cases.items():
+            g = integer if case.startswith("uint32") else tenths
+            row[case], row[case + " driver"] = median_ms(g, sources, args.runs, **kw)
+        row["float64 / float32 auto"] = row["float64 auto"] / row["float32 auto"]
+        row["float64 / float32 steps"] = row["float64 auto"] / row["float32 steps"]
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    if args.md:
+        with open(args.md, "a") as f:
+            f.write("| graph | vertices | arcs | uint32 auto ms | float32 auto ms | float32 steps ms | float64 ms "
+                    "| float64 / float32 auto | float64 / float32 steps | float64 = Dijkstra |\n")
+            f.write("|---|---|---|---|---|---|---|---|---|---|\n")
+            for r in rows:
+                f.write(f"| {r['graph']} | {r['vertices']:,} | {r['arcs']:,} | {r['uint32 auto']:.3f} | "
+                        f"{r['float32 auto']:.3f} | {r['float32 steps']:.3f} | {r['float64 auto']:.3f} | "
+                        f"{r['float64 / float32 auto']:.2f} | {r['float64 / float32 steps']:.2f} | "
+                        f"{'yes' if r['float64 equals Dijkstra'] else 'NO'} |\n")
+
+
+if __name__ == "__main__":
+    main()
