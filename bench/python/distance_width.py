@@ -57,11 +57,11 @@ def load(spec):
 
 
 def median_ms(graph, sources, runs, **kw):
-    graph.sssp(int(sources[0]), "near_far", device="gpu", **kw)
+    graph.sssp(int(sources[0]), "near-far", device="gpu", **kw)
     ms, driver = [], ""
     for s in sources:
         for _ in range(runs):
-            _, _, st = graph.sssp(int(s), "near_far", device="gpu", **kw)
+            _, _, st = graph.sssp(int(s), "near-far", device="gpu", **kw)
             ms.append(st["milliseconds"])
             driver = st["driver"]
     return statistics.median(ms), driver
@@ -83,7 +83,7 @@ def main():
         degree = np.diff(np.asarray(offsets))
         sources = rng.choice(np.flatnonzero(degree > 0), args.sources, replace=False)
         want = tenths.sssp(int(sources[0]), "dijkstra")[0]
-        got = tenths.sssp(int(sources[0]), "near_far", device="gpu")[0]
+        got = tenths.sssp(int(sources[0]), "near-far", device="gpu")[0]
         exact = bool(np.array_equal(want, got))
         cases = {
             "uint32 auto": dict(),

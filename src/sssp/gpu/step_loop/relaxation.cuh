@@ -201,11 +201,16 @@ __device__ std::uint32_t relax_warp_gather(const loop_view<Distance>& s, const S
 // one chain of round trips, not one per arc. Rows longer than block_hub_arcs go to the chunk list
 // (and a tile's degree sum stays below 2^32).
 
+// The tile in vertices: loop_tuning::block_tile, half of it for 64-bit distances, whose scratch
+// would not fit beside the cluster's queues and sets in small_frontier's shared memory (227 KB).
+template <class Distance>
+inline constexpr std::uint32_t gather_tile = sizeof(Distance) == 8 ? loop_tuning::block_tile / 2 : loop_tuning::block_tile;
+
 template <class Distance>
 struct block_gather_scratch {
-  std::uint32_t inclusive[loop_tuning::block_tile];  // inclusive prefix sums of the tile's degrees
-  edge_t first_arc[loop_tuning::block_tile];
-  Distance du[loop_tuning::block_tile];
+  std::uint32_t inclusive[gather_tile<Distance>];  // inclusive prefix sums of the tile's degrees
+  edge_t first_arc[gather_tile<Distance>];
+  Distance du[gather_tile<Distance>];
   std::uint32_t warp_total[32];
 };
 
@@ -219,13 +224,14 @@ __device__ std::uint64_t relax_block_gather(const loop_view<Distance>& s, const 
                                             block_gather_scratch<Distance>& scratch) {
   using ops = distance_ops<Distance>;
   using weight = typename ops::weight;
-  constexpr std::uint32_t per_thread = loop_tuning::block_tile / Threads, warps = Threads / 32;
-  static_assert(loop_tuning::block_tile % Threads == 0 && Threads % 32 == 0 && warps <= 32, "block gather shape");
+  constexpr std::uint32_t tile_size = gather_tile<Distance>;
+  constexpr std::uint32_t per_thread = tile_size / Threads, warps = Threads / 32;
+  static_assert(tile_size % Threads == 0 && Threads % 32 == 0 && warps <= 32, "block gather shape");
   static_assert(per_thread <= 64, "a warp's sum of clipped_heavy_arcs<21> must stay below 2^32");
   const std::uint32_t tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
   std::uint64_t relaxed = 0;
-  for (std::uint32_t tile = 0; tile < count; tile += loop_tuning::block_tile) {
-    const std::uint32_t in_tile = count - tile < loop_tuning::block_tile ? count - tile : loop_tuning::block_tile;
+  for (std::uint32_t tile = 0; tile < count; tile += tile_size) {
+    const std::uint32_t in_tile = count - tile < tile_size ? count - tile : tile_size;
     vertex_t v[per_thread];
     std::uint32_t degree[per_thread], tag[per_thread];
     std::uint32_t sum = 0;
