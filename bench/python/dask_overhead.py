@@ -1,0 +1,86 @@
+"""Where the Dask path's time over a direct call goes on a GPU worker (issue 38). Timings of the
+same blocks of sources (all NY sources by default, strategy phast, the reduce sink), each after one
+untimed pass:
+  direct   dask_gpu.py's direct loop (distance_matrix into cupy, then the reduce sink), in-process
+  task     the worker's task body (deltasplit.dask._run_block), called in-process, no Dask
+  dask     the task bodies submitted to a 1-worker LocalCluster (resource GPU=1) one task a block,
+           with the time each body took on the worker (summed): in-task against out-of-task cost;
+           then deltasplit.dask.reduce itself.
+--threads overrides the solver's host threads (in-process and on the worker); --no-profile turns
+the workers' statistical profiler off. Reads private functions of deltasplit.dask: a diagnostic.
+bench/results/dask.md has its runs.
+
+Usage: python bench/python/dask_overhead.py [GRAPH] [--sources N] [--block-size B] [--threads T]
+                                            [--no-profile]
+"""
+import argparse
+import time
+
+import numpy as np
+from distributed import Client, LocalCluster
+import deltasplit.dask as dd
+from deltasplit import Graph
+
+
+def timed_run_block(*args, **kwargs):
+    t0 = time.perf_counter()
+    r = dd._run_block(*args, **kwargs)
+    return r, time.perf_counter() - t0
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("graph", nargs="?", default="datasets/USA-road-d.NY.gr.gz")
+    p.add_argument("--sources", type=int, default=264346)
+    p.add_argument("--block-size", type=int, default=1024)
+    p.add_argument("--threads", type=int, default=0, help="override _worker_threads (0: as the package)")
+    p.add_argument("--no-profile", action="store_true", help="the workers' statistical profiler off")
+    a = p.parse_args()
+    if a.no_profile:
+        import dask
+        dask.config.set({"distributed.worker.profile.enabled": False})
+    if a.threads:
+        dd._worker_threads = lambda device, t=a.threads: t
+    g = Graph.from_file(a.graph)
+    sources = np.random.default_rng(1).choice(g.num_vertices, size=min(a.sources, g.num_vertices), replace=False)
+    plan = dd._Plan(a.graph, sources, None, None, None, a.block_size, "phast", 1, 1)
+    plan.settings["device"] = "auto"
+    sink = dd._ReduceSink(None)
+    starts = list(plan.block_starts())
+    import cupy
+    # direct
+    def direct():
+        parts = []
+        for s in starts:
+            rows = plan.sources[s:s + plan.block_size]
+            out = cupy.empty((len(rows), g.num_vertices), dtype=g.distance_dtype)
+            parts.append(sink.take(0, s, rows, None, g.distance_matrix(rows, strategy="phast", out=out, threads=a.threads)))
+        return dd._combine(*parts)
+    direct()
+    t0 = time.perf_counter(); direct(); print(f"direct (threads {a.threads or 'all'}): {time.perf_counter() - t0:.3f} s", flush=True)
+    # the task body in-process
+    def task():
+        parts = [dd._run_block(plan.source, plan.key, None, plan.settings, sink, i, s,
+                               plan.sources[s:s + plan.block_size]) for i, s in enumerate(starts)]
+        return dd._combine(*parts)
+    task()
+    t0 = time.perf_counter(); task(); print(f"task body in-process: {time.perf_counter() - t0:.3f} s", flush=True)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, resources={"GPU": 1},
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        if a.threads:
+            client.run(lambda t=a.threads: setattr(__import__("deltasplit.dask").dask, "_worker_threads", lambda device: t))
+        dd.reduce(a.graph, sources[:a.block_size], client=client, block_size=a.block_size, strategy="phast")
+        t0 = time.perf_counter()
+        futures = [client.submit(timed_run_block, plan.source, plan.key, None, plan.settings, sink, i, s,
+                                 plan.sources[s:s + plan.block_size], resources={"GPU": 1}, pure=False)
+                   for i, s in enumerate(starts)]
+        inside = sum(f.result()[1] for f in futures)
+        total = time.perf_counter() - t0
+        print(f"dask tasks: {total:.3f} s wall, {inside:.3f} s inside the task bodies", flush=True)
+        t0 = time.perf_counter()
+        dd.reduce(a.graph, sources, client=client, block_size=a.block_size, strategy="phast")
+        print(f"dask reduce: {time.perf_counter() - t0:.3f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
