@@ -66,16 +66,20 @@ inline bool parse_u64(std::string_view tok, std::uint64_t& v) {
   return r.ec == std::errc() && r.ptr == tok.data() + tok.size();
 }
 
+// The reason the parsers give for a negative weight (one object, so that a caller can tell it
+// apart: chunk_state::fail_weight).
+inline constexpr char negative_weight[] = "negative weight";
+
 // A real weight, read as the nearest double (Matrix Market `real` is double precision): finite,
-// non-negative. Returns "" or what is wrong.
-inline const char* parse_real_weight(std::string_view tok, double& v) {
+// and non-negative unless negative ones are allowed. Returns "" or what is wrong.
+inline const char* parse_real_weight(std::string_view tok, double& v, bool negative_allowed = false) {
   if (!tok.empty() && tok[0] == '+') tok.remove_prefix(1);
   auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
   if (r.ptr != tok.data() + tok.size() || r.ec == std::errc::invalid_argument) return "unparsable weight";
   if (r.ec == std::errc::result_out_of_range) return "weight outside the range of a double";
   if (std::isnan(v)) return "NaN weight";
   if (std::isinf(v)) return "infinite weight";
-  if (v < 0) return "negative weight";
+  if (v < 0 && !negative_allowed) return negative_weight;
   v += 0.0;  // -0 becomes +0, so the bit patterns of weights order like their values
   return "";
 }
@@ -83,7 +87,7 @@ inline const char* parse_real_weight(std::string_view tok, double& v) {
 // An integer weight: a non-negative decimal that fits 32 bits. Returns "" or what is wrong.
 inline const char* parse_int_weight(std::string_view tok, std::uint32_t& w) {
   std::uint64_t v = 0;
-  if (!tok.empty() && tok[0] == '-') return "negative weight";
+  if (!tok.empty() && tok[0] == '-') return negative_weight;
   if (!parse_u64(tok, v)) {
     auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
     if (r.ec == std::errc::result_out_of_range) return "weight does not fit 32 bits";
@@ -91,6 +95,18 @@ inline const char* parse_int_weight(std::string_view tok, std::uint32_t& w) {
   }
   if (v > 0xffffffffULL) return "weight does not fit 32 bits";
   w = static_cast<std::uint32_t>(v);
+  return "";
+}
+
+// An integer weight where negative ones are allowed: a decimal that fits 64 bits signed, stored
+// as its bits. Returns "" or what is wrong.
+inline const char* parse_signed_int_weight(std::string_view tok, std::uint64_t& bits) {
+  if (!tok.empty() && tok[0] == '+') tok.remove_prefix(1);
+  std::int64_t v = 0;
+  auto r = std::from_chars(tok.data(), tok.data() + tok.size(), v);
+  if (r.ec == std::errc::result_out_of_range) return "weight does not fit 64 bits";
+  if (r.ec != std::errc() || r.ptr != tok.data() + tok.size()) return "unparsable integer weight";
+  bits = static_cast<std::uint64_t>(v);
   return "";
 }
 
@@ -109,6 +125,7 @@ struct chunk_state {
   std::uint64_t lines = 0;            // lines consumed (including the failing one)
   std::uint64_t entries = 0;          // data lines
   bool failed = false;
+  bool negative = false;              // failed at a negative weight (negative_weight_error)
   std::string error;
   std::uint64_t max_id = 0;           // edge lists: the largest vertex id seen
   unsigned columns = 0;               // edge lists: tokens on the first data line
@@ -122,7 +139,7 @@ struct chunk_state {
     value.clear();
     lines = entries = max_id = columns_line = 0;
     columns = 0;
-    failed = false;
+    failed = negative = false;
     error.clear();
   }
   bool fail(std::string why) {
@@ -130,7 +147,18 @@ struct chunk_state {
     error = std::move(why);
     return false;
   }
+  // A weight token that did not parse: `why` (a parser's reason) and the token.
+  bool fail_weight(const char* why, std::string_view tok) {
+    negative = why == negative_weight;
+    return fail(std::string(why) + " " + quoted(tok));
+  }
 };
+
+// The error of a chunk that failed at `line`: a negative_weight_error for a negative weight.
+[[noreturn]] inline void throw_failure(const std::string& path, std::uint64_t line, const chunk_state& st) {
+  if (st.negative) throw negative_weight_error(path, line, st.error);
+  throw input_error(path, line, st.error);
+}
 
 // fn(line, state) -> false (after state.fail) stops at that line. Lines exclude "\n" and "\r".
 template <class LineFn>
@@ -229,9 +257,9 @@ void read_data_lines(text_blocks& in, std::string& block, std::size_t offset, st
           return s.entries > allowed ? s.fail(excess) : true;
         };
         parse_lines(pieces[i], probe, counted);
-        throw input_error(in.path(), out.lines + probe.lines, probe.error);
+        throw_failure(in.path(), out.lines + probe.lines, probe);
       }
-      if (st.failed) throw input_error(in.path(), out.lines + st.lines, st.error);
+      if (st.failed) throw_failure(in.path(), out.lines + st.lines, st);
       if (st.columns) {
         if (!out.columns) {
           out.columns = st.columns;

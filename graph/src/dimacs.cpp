@@ -54,7 +54,8 @@ csr read_dimacs(const std::string& path, const read_options& options) {
   const problem pr = parse_problem_line(cur, path, options);
   const std::uint64_t n = pr.vertices;
 
-  auto arc = [n](std::string_view line, chunk_state& st) -> bool {
+  const bool negative = options.negative_weights;  // int64 weights, wide
+  auto arc = [n, negative](std::string_view line, chunk_state& st) -> bool {
     char type = first_char(line);
     if (type == 0 || type == 'c') return true;
     if (type == 'p') return st.fail("second problem line");
@@ -71,22 +72,28 @@ csr read_dimacs(const std::string& path, const read_options& options) {
     if (from > n || to > n)
       return st.fail("vertex id " + std::to_string(std::max(from, to)) + " out of range 1.." + std::to_string(n));
     std::uint32_t weight = 0;
-    if (const char* why = parse_int_weight(w, weight); *why) return st.fail(std::string(why) + " " + quoted(w));
+    std::uint64_t bits = 0;
+    if (const char* why = negative ? parse_signed_int_weight(w, bits) : parse_int_weight(w, weight); *why)
+      return st.fail_weight(why, w);
     if (t.next(extra)) return st.fail("unexpected token " + quoted(extra) + " after the arc");
     st.src.push_back(static_cast<vertex_t>(from - 1));
     st.dst.push_back(static_cast<vertex_t>(to - 1));
-    st.weight.push_back(weight);
+    if (negative)
+      st.wide_weight.push_back(bits);
+    else
+      st.weight.push_back(weight);
     ++st.entries;
     return true;
   };
 
   chunk_state data;
-  auto after = [&](const chunk_state& so_far) { after_block(in, options, n, so_far, false, false); };
+  auto after = [&](const chunk_state& so_far) { after_block(in, options, n, so_far, false, negative); };
   read_declared_entries(in, block, cur.offset(), cur.line_number(), pr.arcs, pr.line, "arcs", options.threads, arc,
                         after, data);
   text_graph t;
   t.vertices = n;
   t.weighted = true;
+  t.width = negative ? weight_width::wide : weight_width::narrow;
   t.format = "dimacs";
   return build_text_graph(in, data, t, options);
 }

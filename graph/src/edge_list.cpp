@@ -49,14 +49,14 @@ bool real_weights_comment(std::string_view line) {
 constexpr double integral_weight_limit = 9007199254740992.0;
 
 // A weight token as the nearest double: integers digit by digit (exact up to 2^53), anything else
-// rounded once.
-const char* parse_weight(std::string_view tok, double& value) {
+// rounded once; negative ones only when allowed.
+const char* parse_weight(std::string_view tok, double& value, bool negative_allowed) {
   std::uint64_t i = 0;
   if (parse_u64(tok, i)) {
     value = static_cast<double>(i);
     return "";
   }
-  return parse_real_weight(tok, value);
+  return parse_real_weight(tok, value, negative_allowed);
 }
 
 }  // namespace
@@ -91,7 +91,8 @@ csr read_edge_list(const std::string& path, const read_options& options) {
   if (!any_line) throw input_error(path, 0, "empty file");
   check_vertex_count(path, data_line_base, header_nodes, options);
 
-  auto arc = [](std::string_view text, chunk_state& st) -> bool {
+  const bool negative = options.negative_weights;
+  auto arc = [negative](std::string_view text, chunk_state& st) -> bool {
     tokens t(text);
     std::string_view a, b, w, extra;
     if (!t.next(a) || a[0] == '#' || a[0] == '%') return true;
@@ -106,7 +107,7 @@ csr read_edge_list(const std::string& path, const read_options& options) {
     if (t.next(w)) {
       columns = 3;
       double value = 0;
-      if (const char* why = parse_weight(w, value); *why) return st.fail(std::string(why) + " " + quoted(w));
+      if (const char* why = parse_weight(w, value, negative); *why) return st.fail_weight(why, w);
       st.value.push_back(value);
     }
     if (t.next(extra)) return st.fail("unexpected token " + quoted(extra) + " after 'source target weight'");
@@ -141,9 +142,10 @@ csr read_edge_list(const std::string& path, const read_options& options) {
   t.format = "edge-list";
   if (t.weighted) {
     const bool integral = !declared_real && std::all_of(data.value.begin(), data.value.end(), [](double x) {
-      return x == std::floor(x) && x < integral_weight_limit;
+      return x == std::floor(x) && std::fabs(x) < integral_weight_limit;
     });
-    const bool narrow = integral && std::all_of(data.value.begin(), data.value.end(), [](double x) {
+    // Signed graphs are wide (negative_weights: int64 or double weights).
+    const bool narrow = integral && !negative && std::all_of(data.value.begin(), data.value.end(), [](double x) {
       return x <= 4294967295.0;
     });
     t.kind = integral ? weight_kind::integer : weight_kind::real;
@@ -154,7 +156,8 @@ csr read_edge_list(const std::string& path, const read_options& options) {
     } else {
       data.wide_weight.resize(data.value.size());
       for (std::size_t i = 0; i < data.value.size(); ++i)
-        data.wide_weight[i] = integral ? static_cast<std::uint64_t>(data.value[i]) : double_bits(data.value[i]);
+        data.wide_weight[i] = integral ? static_cast<std::uint64_t>(static_cast<std::int64_t>(data.value[i]))
+                                       : double_bits(data.value[i]);
     }
     std::vector<double>().swap(data.value);
   }

@@ -133,6 +133,8 @@ std::size_t weight_count(const csr& g) {
 
 // The checks both writers make before any byte is written; f is the format, not automatic.
 void check_writable(const csr& g, const std::string& name, file_format f, bool gzip) {
+  if (g.signed_weights)
+    throw std::invalid_argument(name + ": a graph read with negative weights is not written in this version");
   if (f == file_format::dimacs && g.kind == weight_kind::real)
     throw std::invalid_argument(name + ": DIMACS .gr files hold integer weights only; this graph has real "
                                        "weights (write Matrix Market, an edge list or a binary cache instead)");

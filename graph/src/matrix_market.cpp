@@ -96,7 +96,8 @@ csr read_matrix_market(const std::string& path, const read_options& options) {
   const std::uint64_t n = h.vertices;
   const mm_field field = h.field;
 
-  auto entry = [n, field](std::string_view line, chunk_state& st) -> bool {
+  const bool negative = options.negative_weights;
+  auto entry = [n, field, negative](std::string_view line, chunk_state& st) -> bool {
     tokens t(line);
     std::string_view a, b, w, extra;
     if (!t.next(a) || a[0] == '%') return true;
@@ -109,13 +110,17 @@ csr read_matrix_market(const std::string& path, const read_options& options) {
       return st.fail("vertex id " + std::to_string(std::max(i, j)) + " out of range 1.." + std::to_string(n));
     if (field != mm_field::pattern) {
       if (!t.next(w)) return st.fail("missing value: the banner declares weighted entries");
-      if (field == mm_field::integer) {
+      if (field == mm_field::integer && negative) {
+        std::uint64_t bits = 0;
+        if (const char* why = parse_signed_int_weight(w, bits); *why) return st.fail_weight(why, w);
+        st.wide_weight.push_back(bits);
+      } else if (field == mm_field::integer) {
         std::uint32_t v = 0;
-        if (const char* why = parse_int_weight(w, v); *why) return st.fail(std::string(why) + " " + quoted(w));
+        if (const char* why = parse_int_weight(w, v); *why) return st.fail_weight(why, w);
         st.weight.push_back(v);
       } else {
         double v = 0;
-        if (const char* why = parse_real_weight(w, v); *why) return st.fail(std::string(why) + " " + quoted(w));
+        if (const char* why = parse_real_weight(w, v, negative); *why) return st.fail_weight(why, w);
         st.wide_weight.push_back(double_bits(v));
       }
     }
@@ -127,15 +132,14 @@ csr read_matrix_market(const std::string& path, const read_options& options) {
   };
 
   chunk_state data;
-  auto after = [&](const chunk_state& so_far) {
-    after_block(in, options, n, so_far, h.symmetric, field == mm_field::real);
-  };
+  const bool wide = field == mm_field::real || (field == mm_field::integer && negative);
+  auto after = [&](const chunk_state& so_far) { after_block(in, options, n, so_far, h.symmetric, wide); };
   read_declared_entries(in, block, cur.offset(), cur.line_number(), h.entries, h.size_line, "entries", options.threads,
                         entry, after, data);
   text_graph t;
   t.vertices = n;
   t.kind = field == mm_field::real ? weight_kind::real : weight_kind::integer;
-  t.width = field == mm_field::real ? weight_width::wide : weight_width::narrow;  // real: double, as the format defines it
+  t.width = wide ? weight_width::wide : weight_width::narrow;  // real: double, as the format defines it
   t.weighted = field != mm_field::pattern;
   t.symmetric = h.symmetric;
   t.format = "matrix-market";

@@ -2,7 +2,9 @@
 // provenance, the source file's identity (for binary caches) and, when the file had none,
 // generated weights.
 #include <algorithm>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "csr_builder.hpp"
 #include "deltasplit/graph/error.hpp"
@@ -54,7 +56,37 @@ void after_block(const text_blocks& in, const read_options& options, std::uint64
   if (options.progress) options.progress("reading", in.raw_bytes(), in.file_bytes());
 }
 
+namespace {
+
+// Signed weights (read_options::negative_weights) as keys whose unsigned order is the weights'
+// order, so that the builder's rows keep the lightest of parallel arcs as they do for unsigned
+// ones: int64 with the sign bit flipped; doubles with the sign bit set when non-negative and every
+// bit flipped when negative. signed_key and signed_bits are inverse.
+constexpr std::uint64_t sign_bit = std::uint64_t{1} << 63;
+std::uint64_t signed_key(std::uint64_t bits, weight_kind kind) {
+  if (kind == weight_kind::integer) return bits ^ sign_bit;
+  return bits & sign_bit ? ~bits : bits | sign_bit;
+}
+std::uint64_t signed_bits(std::uint64_t key, weight_kind kind) {
+  if (kind == weight_kind::integer) return key ^ sign_bit;
+  return key & sign_bit ? key & ~sign_bit : ~key;
+}
+
+}  // namespace
+
 csr build_text_graph(const text_blocks& in, chunk_state& data, const text_graph& t, const read_options& options) {
+  const bool signed_weights = options.negative_weights && t.weighted && !options.force_generated_weights;
+  std::vector<vertex_t> negative_loops;
+  if (signed_weights) {  // wide weights (the readers make them so)
+    for (std::size_t i = 0; i < data.src.size(); ++i) {
+      std::uint64_t& bits = data.wide_weight[i];
+      if (data.src[i] == data.dst[i] && signed_key(bits, t.kind) < sign_bit && (bits << 1) != 0)
+        negative_loops.push_back(data.src[i]);  // below zero (-0.0 was read as +0.0)
+      bits = signed_key(bits, t.kind);
+    }
+    std::sort(negative_loops.begin(), negative_loops.end());
+    negative_loops.erase(std::unique(negative_loops.begin(), negative_loops.end()), negative_loops.end());
+  }
   arc_list arcs;
   arcs.num_vertices = static_cast<vertex_t>(t.vertices);
   arcs.src = std::move(data.src);
@@ -79,6 +111,20 @@ csr build_text_graph(const text_blocks& in, chunk_state& data, const text_graph&
   p.text_bytes = in.text_bytes();
 
   csr g = build_csr(std::move(arcs), std::move(p), options.threads, &options.progress);
+  if (signed_weights) {
+    if (t.kind == weight_kind::integer) {
+      for (std::uint64_t& k : g.uint64_weights) k = signed_bits(k, t.kind);
+    } else {
+      for (double& w : g.float64_weights) {
+        std::uint64_t k;
+        std::memcpy(&k, &w, 8);
+        k = signed_bits(k, t.kind);
+        std::memcpy(&w, &k, 8);
+      }
+    }
+    g.signed_weights = true;
+    g.negative_self_loops = std::move(negative_loops);
+  }
   if (!t.weighted || options.force_generated_weights)
     assign_random_weights(g, options.weight_seed, options.weight_min, options.weight_max);
   return g;

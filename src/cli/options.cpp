@@ -177,6 +177,7 @@ graph::csr load_graph(const std::string& path, const input_settings& settings) {
   ro.threads = settings.threads;
   ro.later_bytes_per_vertex = settings.later_bytes_per_vertex;
   ro.later_bytes_per_arc = settings.later_bytes_per_arc;
+  ro.negative_weights = settings.negative_weights;
   progress_meter meter("loading " + file_name(path));
   ro.progress = meter.callback();
   return graph::read_graph(path, ro);

@@ -34,6 +34,7 @@ struct input_settings {
   // Dijkstra's state, the GPU upload's copy of the arcs): counted in the loader's memory check, so a graph the command could not go
   // on to solve is refused before it is read.
   std::uint64_t later_bytes_per_vertex = 0, later_bytes_per_arc = 0;
+  bool negative_weights = false;  // read_options::negative_weights (sssp, after a negative_weight_error)
 };
 void add_input_options(po::options_description& options, input_settings& settings, const char* format_flag = "format");
 

@@ -21,12 +21,14 @@
 #include "cli/command.hpp"
 #include "cli/json_writer.hpp"
 #include "cli/matrix_run.hpp"
+#include "cli/negative_run.hpp"
 #include "cli/options.hpp"
 #include "cli/result_output.hpp"
 #include "cli/text_output.hpp"
 #include "cli/timed_runs.hpp"
 #include "cli/vertex_file.hpp"
 #include "cli/vertex_ids.hpp"
+#include "deltasplit/graph/error.hpp"
 #include "deltasplit/sssp.hpp"
 
 namespace deltasplit::cli {
@@ -184,7 +186,9 @@ int run_sssp(const arguments& args) {
                           "sources, --output and --predecessors hold one block per source, each opened by\n"
                           "'# source V'. Without --output the command prints a summary.\n"
                           "With --matrix (or --batch-size) the sources are solved in batches, many at once on the GPU,\n"
-                          "and the distance matrix is streamed to a .npy file.\n\n"
+                          "and the distance matrix is streamed to a .npy file.\n"
+                          "A file with negative weights is solved on the CPU, in int64 or float64: one source by\n"
+                          "Bellman-Ford, several by Johnson; a negative cycle is an error naming a vertex on it.\n\n"
                           "example: deltasplit sssp datasets/USA-road-d.NY.gr.gz --source 1 --validate",
                           args, options, positional, vm))
     return exit_success;
@@ -244,7 +248,13 @@ int run_sssp(const arguments& args) {
   input.later_bytes_per_vertex = solve_bytes_per_vertex(validate);
   input.later_bytes_per_arc = solve_bytes_per_arc();
   auto load_start = std::chrono::steady_clock::now();
-  graph::csr g = load_graph(graph_path, input);
+  graph::csr g;
+  try {
+    g = load_graph(graph_path, input);
+  } catch (const graph::negative_weight_error&) {  // read again, keeping the negative weights
+    input.negative_weights = true;
+    g = load_graph(graph_path, input);
+  }
   const double load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start).count();
   if (g.num_vertices == 0) throw std::runtime_error(graph_path + ": the graph has no vertices");
 
@@ -260,6 +270,28 @@ int run_sssp(const arguments& args) {
   std::optional<graph::vertex_t> target;
   if (vm.count("target")) target = parse_vertex(target_text, g, graph_path, "target");
   o.predecessors = predecessors || target;
+
+  if (g.signed_weights) {
+    if (batched)
+      throw std::runtime_error(graph_path + ": negative weights: --matrix and --batch-size are not supported for them " +
+                               "in this version (--source, --source-file or --random-sources solve them)");
+    if (o.device == sssp::device_kind::gpu)
+      throw std::runtime_error(graph_path + ": negative weights are solved on the CPU (Bellman-Ford, Johnson); " +
+                               "--device gpu cannot be used");
+    negative_request request;
+    request.graph_path = graph_path;
+    request.sources = std::move(sources);
+    request.target = target;
+    request.strategy_asked = strategy_given ? strategy_text : "";
+    request.validate = validate;
+    request.runs = runs;
+    request.threads = o.threads;
+    request.load_ms = load_ms;
+    request.output = output.get();
+    request.predecessors = predecessors.get();
+    request.json = json.get();
+    return run_negative(request, g, summary);
+  }
 
   std::string why_not;
   if (batched) {

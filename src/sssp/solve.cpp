@@ -61,7 +61,11 @@ csr_view::csr_view(const graph::csr& g)
       uint64_weights(g.uint64_weights),
       float64_weights(g.float64_weights),
       one_based(g.origin.one_based),
-      symmetric(g.origin.symmetric) {}
+      symmetric(g.origin.symmetric) {
+  if (g.signed_weights)
+    throw std::invalid_argument("a graph read with negative weights (read_options::negative_weights): these solvers "
+                                "need non-negative weights; sssp/negative_weights.hpp solves it");
+}
 
 namespace {
 void check_options(const options& o) {

@@ -807,3 +807,71 @@ TEST_F(Cli, BatchSizeWithoutMatrixSummarisesAllSources) {
   EXPECT_TRUE(contains(o.out, "validation  ok: 10 of 39 rows")) << o.out;
   EXPECT_TRUE(contains(o.out, "sources/s")) << o.out;
 }
+
+// Negative weights (read again with read_options::negative_weights after the first read meets
+// one): one source by Bellman-Ford, several by Johnson, in the weights' own type; a negative cycle
+// is exit 1 naming a vertex on it.
+TEST_F(Cli, NegativeWeightsAreSolvedByBellmanFordAndJohnson) {
+  // 1 -> 3 (2), 3 -> 2 (-3), 1 -> 2 (4), 2 -> 4 (1), 5 unreachable; 2 -> 4 also as a heavier parallel arc.
+  const std::string mtx = write("neg.mtx",
+                                "%%MatrixMarket matrix coordinate integer general\n5 5 5\n1 3 2\n3 2 -3\n1 2 4\n2 4 1\n"
+                                "2 4 7\n");
+  outcome one = run("sssp " + mtx + " --source 1 --output " + path("d.txt") + " --predecessors " + path("p.txt") +
+                    " --json " + path("s.json") + " --validate --target 4");
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_TRUE(contains(one.out, "method      bellman-ford")) << one.out;
+  EXPECT_TRUE(contains(one.out, "distances   int64")) << one.out;
+  EXPECT_TRUE(contains(one.out, "validation  ok")) << one.out;
+  EXPECT_TRUE(contains(one.out, "path from 1 to 4: 1 -> 3 -> 2 -> 4 (distance 0, 3 arcs)")) << one.out;
+  EXPECT_EQ(lines_of(slurp(path("d.txt"))), (std::vector<std::string>{"1 0", "2 -1", "3 2", "4 0", "5 inf"}));
+  EXPECT_EQ(lines_of(slurp(path("p.txt"))), (std::vector<std::string>{"1 none", "2 3", "3 1", "4 2", "5 none"}));
+  EXPECT_TRUE(contains(slurp(path("s.json")), "\"method\": \"bellman-ford\"")) << slurp(path("s.json"));
+  outcome several = run("sssp " + mtx + " --source 1,3 --output " + path("d2.txt") + " --strategy near-far");
+  ASSERT_EQ(several.status, 0) << several.err;
+  EXPECT_TRUE(contains(several.out, "method      johnson")) << several.out;
+  EXPECT_TRUE(contains(several.out, "--strategy near-far needs non-negative weights")) << several.out;
+  EXPECT_EQ(lines_of(slurp(path("d2.txt"))),
+            (std::vector<std::string>{"# source 1", "1 0", "2 -1", "3 2", "4 0", "5 inf", "# source 3", "1 inf", "2 -3",
+                                      "3 0", "4 -2", "5 inf"}));
+  // Real weights answer in float64, as they are added.
+  const std::string real = write("negreal.mtx",
+                                 "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 0.1\n2 3 -0.3\n");
+  outcome r = run("sssp " + real + " --source 1 --output -");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out), (std::vector<std::string>{"1 0", "2 0.1", "3 -0.19999999999999998"}));
+  EXPECT_TRUE(contains(r.err, "distances   float64")) << r.err;
+  // Not with the GPU, nor the batched mode; other commands still refuse negative weights.
+  outcome gpu = run("sssp " + mtx + " --device gpu");
+  EXPECT_EQ(gpu.status, 1);
+  EXPECT_TRUE(contains(gpu.err, "negative weights are solved on the CPU")) << gpu.err;
+  outcome matrix = run("sssp " + mtx + " --random-sources 2 --matrix " + path("m.npy"));
+  EXPECT_EQ(matrix.status, 1);
+  EXPECT_TRUE(contains(matrix.err, "--matrix and --batch-size are not supported")) << matrix.err;
+  outcome info = run("info " + mtx);
+  EXPECT_EQ(info.status, 1);
+  EXPECT_TRUE(contains(info.err, mtx + ":4: negative weight '-3'")) << info.err;
+}
+
+TEST_F(Cli, NegativeCyclesAreErrorsNamingAVertex) {
+  // 2 -> 3 -> 2 weighs -1; 4 has a negative self-loop, reached only from 4.
+  const std::string mtx = write("cycle.mtx",
+                                "%%MatrixMarket matrix coordinate integer general\n4 4 4\n1 2 1\n2 3 -2\n3 2 1\n4 4 -1\n");
+  outcome from1 = run("sssp " + mtx + " --source 1");
+  EXPECT_EQ(from1.status, 1);
+  EXPECT_TRUE(contains(from1.err, "a negative cycle through vertex 2") ||
+              contains(from1.err, "a negative cycle through vertex 3"))
+      << from1.err;
+  outcome loop = run("sssp " + mtx + " --source 4");
+  EXPECT_EQ(loop.status, 1);
+  EXPECT_TRUE(contains(loop.err, "a negative cycle through vertex 4")) << loop.err;
+  // Without the cycle, the self-loop alone: reached from 4 only; Johnson (several sources) refuses
+  // any negative cycle of the graph, as scipy's johnson.
+  const std::string selfloop = write("loop.mtx",
+                                     "%%MatrixMarket matrix coordinate integer general\n4 4 3\n1 2 1\n2 3 -2\n4 4 -1\n");
+  outcome fine = run("sssp " + selfloop + " --source 1 --output -");
+  ASSERT_EQ(fine.status, 0) << fine.err;
+  EXPECT_EQ(lines_of(fine.out), (std::vector<std::string>{"1 0", "2 1", "3 -1", "4 inf"}));
+  outcome both = run("sssp " + selfloop + " --source 1,2");
+  EXPECT_EQ(both.status, 1);
+  EXPECT_TRUE(contains(both.err, "a negative cycle through vertex 4")) << both.err;
+}

@@ -59,13 +59,25 @@ struct csr {
   std::vector<float> real_weights;            // num_arcs() entries when real and narrow
   std::vector<std::uint64_t> uint64_weights;  // num_arcs() entries when integer and wide
   std::vector<double> float64_weights;        // num_arcs() entries when real and wide
+  // Read with read_options::negative_weights: weights may be negative. The width is wide; integer
+  // weights are int64 values, stored as their bits in uint64_weights (signed_int_weights() reads
+  // them), real ones doubles. Parallel arcs keep the lightest, as always; self-loops are dropped
+  // from the rows as always, and the vertices that had a negative one are listed here (each lies
+  // on a negative cycle). The shortest-path solvers of sssp.hpp refuse such a graph; the ones of
+  // negative_weights.hpp take it.
+  bool signed_weights = false;
+  std::vector<vertex_t> negative_self_loops;
   provenance origin;
 
   edge_t num_arcs() const { return static_cast<edge_t>(targets.size()); }
   edge_t degree(vertex_t v) const { return offsets[v + 1] - offsets[v]; }
   bool wide() const { return width == weight_width::wide; }
+  const std::int64_t* signed_int_weights() const {  // signed integer graphs: the int64 weights
+    return reinterpret_cast<const std::int64_t*>(uint64_weights.data());
+  }
   // Arc e's weight as a double (exact for every weight but uint64 ones past 2^53).
   double weight(edge_t e) const {
+    if (kind == weight_kind::integer && signed_weights) return double(signed_int_weights()[e]);
     if (kind == weight_kind::integer) return wide() ? double(uint64_weights[e]) : double(int_weights[e]);
     return wide() ? float64_weights[e] : double(real_weights[e]);
   }

@@ -1,4 +1,4 @@
-// The one exception type of the graph layer: every malformed input names its file and line.
+// The graph layer's exception: every malformed input names its file and line.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,13 @@ class input_error : public std::runtime_error {
  private:
   std::string file_;
   std::uint64_t line_;
+};
+
+// A negative weight in a file read without read_options::negative_weights (the same message as
+// any input_error): a caller that can solve with negative weights reads the file again with it.
+class negative_weight_error : public input_error {
+ public:
+  using input_error::input_error;
 };
 
 }  // namespace deltasplit::graph

@@ -36,6 +36,10 @@ struct read_options {
   // refused before it is read rather than after.
   std::uint64_t later_bytes_per_vertex = 0, later_bytes_per_arc = 0;
   progress_fn progress;                   // called between blocks; empty: none
+  // Accept negative weights (Matrix Market, DIMACS and edge lists): integer weights are then
+  // int64 and real ones double, and the graph is marked csr::signed_weights (see there). Without
+  // it a negative weight is a negative_weight_error (error.hpp).
+  bool negative_weights = false;
 };
 
 csr read_graph(const std::string& path, const read_options& options = {});
