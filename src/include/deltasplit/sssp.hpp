@@ -62,10 +62,13 @@ enum class device_kind { automatic, gpu, cpu };
 // - real weights: float64 by default, float32 only when asked (options::real_type). A path's
 //   length is its left-to-right sum in the distance type (float32 of weights rounded to float, as
 //   on the GPU; float64 of the weights as given: scipy's and NetworkX's results bit for bit).
-// The GPU engine (one source, many sources, PHAST) computes uint32 and float32 in this version; a
-// solve in uint64 or float64 runs on the CPU solvers (stats.device "cpu ...", stats.note says
-// why), and device gpu forced with a 64-bit type is std::invalid_argument. PHAST refuses 64-bit
-// types (std::invalid_argument).
+// The one-source GPU engine computes uint32, float32 and float64 (float64 on the step loop only:
+// the automatic driver says so in stats.driver, and naming another driver is
+// std::invalid_argument); the many-source engines compute uint32 and float32. A solve the GPU
+// cannot take (uint64, and many sources in float64) runs on the CPU solvers (stats.device
+// "cpu ...", stats.note says why), and device gpu forced with it is std::invalid_argument, except
+// uint64 distances of 32-bit weights: solved on the GPU in 32 bits and widened when no distance
+// passes 2^32 - 2. PHAST refuses 64-bit types (std::invalid_argument).
 enum class distance_type : std::uint8_t { uint32, uint64, float32, float64 };
 const char* distance_type_name(distance_type t);                 // "uint32", "uint64", "float32", "float64"
 distance_type distance_type_from_name(const std::string& name);  // throws std::invalid_argument
@@ -151,8 +154,8 @@ struct options {
   // What to solve, where, and how exactly.
   strategy how = strategy::multisplit;  // used when the run is on the GPU
   device_kind device = device_kind::automatic;  // automatic: GPU when present, else CPU
-  // Real weights: the distances' type, float64 (exact in double, on the CPU in this version) or
-  // float32 (the GPU engine's; weights rounded to float). Integer weights ignore it (distance_type).
+  // Real weights: the distances' type, float64 (exact in double; on the GPU the step loop) or
+  // float32 (weights rounded to float; every GPU driver). Integer weights ignore it (distance_type).
   distance_type real_type = distance_type::float64;
   bool predecessors = false;            // also return a shortest-path tree
   unsigned threads = 0;                 // CPU delta-stepping threads; 0 = all hardware threads (a
