@@ -58,6 +58,8 @@ class progress_line {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+}  // namespace
+
 void write_ids(text_output& out, const graph::csr& g, const std::vector<graph::vertex_t>& ids) {
   std::ostream& os = out.stream();
   if (ids.empty())
@@ -65,8 +67,6 @@ void write_ids(text_output& out, const graph::csr& g, const std::vector<graph::v
   else
     for (graph::vertex_t v : ids) os << g.external_id(v) << "\n";
 }
-
-}  // namespace
 
 std::string matrix_side_file(const std::string& matrix_path, const char* what) {
   std::string base = matrix_path;

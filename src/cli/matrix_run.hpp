@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/text_output.hpp"
 #include "deltasplit/graph/csr.hpp"
 #include "deltasplit/sssp.hpp"
 
@@ -27,6 +28,9 @@ struct matrix_request {
 // The side files of the matrix: its path without a final ".npy", then ".sources.txt" or
 // ".targets.txt" (m.npy: m.sources.txt, m.targets.txt; a path without .npy keeps all of it).
 std::string matrix_side_file(const std::string& matrix_path, const char* what);
+
+// One vertex id a line in the file's numbering: `ids`, or every vertex when empty (the side files).
+void write_ids(text_output& out, const graph::csr& g, const std::vector<graph::vertex_t>& ids);
 
 // Refuses (usage_error) before any work when the matrix or a side file exists and force is not
 // given, or names the input graph.

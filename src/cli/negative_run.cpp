@@ -7,12 +7,15 @@
 #include <cstdint>
 #include <iomanip>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "cli/json_writer.hpp"
+#include "cli/matrix_run.hpp"
+#include "cli/npy_writer.hpp"
 #include "cli/options.hpp"
 #include "sssp/negative_weights.hpp"
 
@@ -20,8 +23,8 @@ namespace deltasplit::cli {
 
 namespace {
 
-// Sources are solved in groups of this many rows by Johnson (potentials once per group): a
-// group's rows are held at once, n entries each.
+// Sources are solved in groups of this many rows by Johnson (potentials once per group), unless
+// --batch-size says: a group's rows are held at once, n entries each.
 constexpr std::size_t johnson_group = 64;
 
 template <class W>
@@ -86,7 +89,23 @@ template <class W>
 int run_typed(const negative_request& req, const graph::csr& g, std::ostream& summary) {
   const sssp::signed_csr<W> s = signed_view<W>(g);
   const graph::vertex_t n = g.num_vertices;
-  const bool one = req.sources.size() == 1;
+  const bool matrix = !req.matrix_path.empty();
+  const bool one = req.sources.size() == 1 && !matrix;
+  const std::size_t group_size = req.batch_size ? req.batch_size : johnson_group;
+  const std::size_t columns = req.targets.empty() ? n : req.targets.size();
+  std::unique_ptr<npy_writer> npy;
+  std::unique_ptr<text_output> source_ids, target_ids;
+  if (matrix) {
+    source_ids = std::make_unique<text_output>(matrix_side_file(req.matrix_path, "sources"), req.force,
+                                               req.graph_path, "matrix");
+    target_ids = std::make_unique<text_output>(matrix_side_file(req.matrix_path, "targets"), req.force,
+                                               req.graph_path, "matrix");
+    npy = std::make_unique<npy_writer>(req.matrix_path, req.force, req.graph_path,
+                                       std::is_same_v<W, double> ? "<f8" : "<i8", sizeof(W), req.sources.size(), columns);
+    write_ids(*source_ids, g, req.sources);
+    write_ids(*target_ids, g, req.targets);
+  }
+  std::vector<W> picked(matrix ? columns : 0);
   const bool tree = req.predecessors || req.target;
   // A negative self-loop (dropped from the rows by the reader): with one source, a cycle when its
   // vertex is reached; with several, a cycle of the graph, as Johnson's potentials find any.
@@ -97,8 +116,8 @@ int run_typed(const negative_request& req, const graph::csr& g, std::ostream& su
   std::vector<std::size_t> reached;
   std::string failed;
   const bool several = req.sources.size() > 1;
-  for (std::size_t first = 0; first < req.sources.size(); first += one ? 1 : johnson_group) {
-    const std::size_t rows = one ? 1 : std::min(johnson_group, req.sources.size() - first);
+  for (std::size_t first = 0; first < req.sources.size(); first += one ? 1 : group_size) {
+    const std::size_t rows = one ? 1 : std::min(group_size, req.sources.size() - first);
     const graph::span<graph::vertex_t> group(req.sources.data() + first, rows);
     dist.assign(rows * std::size_t{n}, W(0));
     parent.assign(tree ? rows * std::size_t{n} : 0, graph::invalid_vertex);
@@ -128,6 +147,14 @@ int run_typed(const negative_request& req, const graph::csr& g, std::ostream& su
       if (req.validate && failed.empty()) {
         const std::string why = optimality_violation(g, s, source, row);
         if (!why.empty()) failed = "source " + std::to_string(g.external_id(source)) + ": " + why;
+      }
+      if (npy) {
+        if (req.targets.empty()) {
+          npy->write_rows(row.data(), 1);
+        } else {
+          for (std::size_t t = 0; t < columns; ++t) picked[t] = row[req.targets[t]];
+          npy->write_rows(picked.data(), 1);
+        }
       }
       if (req.output) {
         std::ostream& os = req.output->stream();
@@ -163,6 +190,11 @@ int run_typed(const negative_request& req, const graph::csr& g, std::ostream& su
   }
   if (req.output) req.output->commit();
   if (req.predecessors) req.predecessors->commit();
+  if (npy) {
+    npy->commit();
+    source_ids->commit();
+    target_ids->commit();
+  }
 
   const char* type = std::is_same_v<W, double> ? "float64" : "int64";
   const std::string method = one ? "bellman-ford" : "johnson";
@@ -199,6 +231,11 @@ int run_typed(const negative_request& req, const graph::csr& g, std::ostream& su
   summary << "distances   " << type << "\n";
   summary << "sources     " << req.sources.size() << ", reached " << reached.front() << " of " << n
           << (several ? " from the first" : "") << "\n";
+  if (matrix)
+    summary << "matrix      " << req.matrix_path << " (" << type << ", " << req.sources.size() << " x " << columns
+            << (std::is_same_v<W, double> ? "; inf" : "; 9223372036854775807") << " = unreachable), ids in "
+            << matrix_side_file(req.matrix_path, "sources") << " and " << matrix_side_file(req.matrix_path, "targets")
+            << "\n";
   summary << "time        " << total << " ms solving" << (several ? " (all sources)" : "") << "\n";
   if (req.validate) summary << "validation  " << (failed.empty() ? "ok (optimality conditions)" : failed) << "\n";
   return failed.empty() ? 0 : 3;

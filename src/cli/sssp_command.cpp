@@ -272,15 +272,19 @@ int run_sssp(const arguments& args) {
   o.predecessors = predecessors || target;
 
   if (g.signed_weights) {
-    if (batched)
-      throw std::runtime_error(graph_path + ": negative weights: --matrix and --batch-size are not supported for them " +
-                               "in this version (--source, --source-file or --random-sources solve them)");
+    if (batched && !vm.count("matrix"))
+      throw std::runtime_error(graph_path + ": negative weights: --batch-size alone (solve and summarise) is not " +
+                               "supported for them; --matrix writes their distances");
     if (o.device == sssp::device_kind::gpu)
       throw std::runtime_error(graph_path + ": negative weights are solved on the CPU (Bellman-Ford, Johnson); " +
                                "--device gpu cannot be used");
     negative_request request;
     request.graph_path = graph_path;
     request.sources = std::move(sources);
+    if (!target_file.empty()) request.targets = read_vertex_file(target_file, g);
+    request.matrix_path = vm.count("matrix") ? matrix_path : "";
+    request.force = force;
+    request.batch_size = vm.count("batch-size") ? batch_size : 0;
     request.target = target;
     request.strategy_asked = strategy_given ? strategy_text : "";
     request.validate = validate;

@@ -840,13 +840,26 @@ TEST_F(Cli, NegativeWeightsAreSolvedByBellmanFordAndJohnson) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(lines_of(r.out), (std::vector<std::string>{"1 0", "2 0.1", "3 -0.19999999999999998"}));
   EXPECT_TRUE(contains(r.err, "distances   float64")) << r.err;
-  // Not with the GPU, nor the batched mode; other commands still refuse negative weights.
+  // --matrix: Johnson's rows, int64 with INT64_MAX unreachable, the chosen columns.
+  const std::string targets = write("t.txt", "4\n2\n1\n");
+  outcome matrix = run("sssp " + mtx + " --source 1,3 --matrix " + path("m.npy") + " --target-file " + targets +
+                       " --batch-size 1 --validate");
+  ASSERT_EQ(matrix.status, 0) << matrix.err;
+  EXPECT_TRUE(contains(matrix.out, "method      johnson")) << matrix.out;
+  EXPECT_TRUE(contains(matrix.out, "validation  ok")) << matrix.out;
+  npy_file m = read_npy(path("m.npy"));
+  EXPECT_EQ(m.descr, "<i8");
+  const std::int64_t none = std::numeric_limits<std::int64_t>::max();
+  EXPECT_EQ(npy_values<std::int64_t>(m), (std::vector<std::int64_t>{0, -1, 0, -2, -3, none}));
+  EXPECT_EQ(lines_of(slurp(path("m.sources.txt"))), (std::vector<std::string>{"1", "3"}));
+  EXPECT_EQ(lines_of(slurp(path("m.targets.txt"))), (std::vector<std::string>{"4", "2", "1"}));
+  // Not with the GPU, nor --batch-size without a matrix; other commands still refuse negative weights.
   outcome gpu = run("sssp " + mtx + " --device gpu");
   EXPECT_EQ(gpu.status, 1);
   EXPECT_TRUE(contains(gpu.err, "negative weights are solved on the CPU")) << gpu.err;
-  outcome matrix = run("sssp " + mtx + " --random-sources 2 --matrix " + path("m.npy"));
-  EXPECT_EQ(matrix.status, 1);
-  EXPECT_TRUE(contains(matrix.err, "--matrix and --batch-size are not supported")) << matrix.err;
+  outcome batch = run("sssp " + mtx + " --random-sources 2 --batch-size 2");
+  EXPECT_EQ(batch.status, 1);
+  EXPECT_TRUE(contains(batch.err, "--batch-size alone")) << batch.err;
   outcome info = run("info " + mtx);
   EXPECT_EQ(info.status, 1);
   EXPECT_TRUE(contains(info.err, mtx + ":4: negative weight '-3'")) << info.err;
