@@ -840,6 +840,13 @@ TEST_F(Cli, NegativeWeightsAreSolvedByBellmanFordAndJohnson) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(lines_of(r.out), (std::vector<std::string>{"1 0", "2 0.1", "3 -0.19999999999999998"}));
   EXPECT_TRUE(contains(r.err, "distances   float64")) << r.err;
+  // Johnson's reweighting rounds (w + h(u) - h(v), then back): --validate allows for it in float64.
+  const std::string tenths = write("tenths.mtx",
+                                   "%%MatrixMarket matrix coordinate real general\n4 4 6\n1 2 0.1\n2 3 -0.3\n1 3 0.7\n"
+                                   "3 4 0.2\n4 1 0.15\n2 4 0.05\n");
+  outcome all = run("sssp " + tenths + " --source 1,2,3,4 --validate");
+  ASSERT_EQ(all.status, 0) << all.err << all.out;
+  EXPECT_TRUE(contains(all.out, "validation  ok")) << all.out;
   // --matrix: Johnson's rows, int64 with INT64_MAX unreachable, the chosen columns.
   const std::string targets = write("t.txt", "4\n2\n1\n");
   outcome matrix = run("sssp " + mtx + " --source 1,3 --matrix " + path("m.npy") + " --target-file " + targets +
