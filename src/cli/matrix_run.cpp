@@ -58,14 +58,36 @@ class progress_line {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-}  // namespace
-
+// One vertex id a line in the file's numbering: `ids`, or every vertex when empty.
 void write_ids(text_output& out, const graph::csr& g, const std::vector<graph::vertex_t>& ids) {
   std::ostream& os = out.stream();
   if (ids.empty())
     for (graph::vertex_t v = 0; v < g.num_vertices; ++v) os << g.external_id(v) << "\n";
   else
     for (graph::vertex_t v : ids) os << g.external_id(v) << "\n";
+}
+
+}  // namespace
+
+matrix_files::matrix_files(const std::string& matrix_path, bool force, const std::string& graph_path,
+                           const graph::csr& g, const std::vector<graph::vertex_t>& sources,
+                           const std::vector<graph::vertex_t>& targets, const char* descr, std::uint64_t value_bytes)
+    : source_ids_(matrix_side_file(matrix_path, "sources"), force, graph_path, "matrix"),
+      target_ids_(matrix_side_file(matrix_path, "targets"), force, graph_path, "matrix") {
+  matrix_ = std::make_unique<npy_writer>(matrix_path, force, graph_path, descr, value_bytes, sources.size(),
+                                         targets.empty() ? g.num_vertices : targets.size());
+  write_ids(source_ids_, g, sources);
+  write_ids(target_ids_, g, targets);
+}
+
+matrix_files::~matrix_files() = default;
+
+void matrix_files::write_rows(const void* data, std::uint64_t count) { matrix_->write_rows(data, count); }
+
+void matrix_files::commit() {
+  matrix_->commit();
+  source_ids_.commit();
+  target_ids_.commit();
 }
 
 std::string matrix_side_file(const std::string& matrix_path, const char* what) {
@@ -96,19 +118,11 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
   static const char* const descr[] = {"<u4", "<u8", "<f4", "<f8"};
   static const std::uint64_t value_bytes[] = {4, 8, 4, 8};
   // The three files appear together, after the last row: each is written under a temporary name.
-  std::unique_ptr<npy_writer> matrix;
-  std::unique_ptr<text_output> source_ids, target_ids;
-  if (!request.matrix_path.empty()) {
-    source_ids = std::make_unique<text_output>(matrix_side_file(request.matrix_path, "sources"), request.force,
-                                               request.graph_path, "matrix");
-    target_ids = std::make_unique<text_output>(matrix_side_file(request.matrix_path, "targets"), request.force,
-                                               request.graph_path, "matrix");
-    matrix = std::make_unique<npy_writer>(request.matrix_path, request.force, request.graph_path,
-                                          descr[static_cast<int>(type)], value_bytes[static_cast<int>(type)], rows,
-                                          columns);
-    write_ids(*source_ids, g, request.sources);
-    write_ids(*target_ids, g, request.targets);
-  }
+  std::unique_ptr<matrix_files> matrix;
+  if (!request.matrix_path.empty())
+    matrix = std::make_unique<matrix_files>(request.matrix_path, request.force, request.graph_path, g, request.sources,
+                                            request.targets, descr[static_cast<int>(type)],
+                                            value_bytes[static_cast<int>(type)]);
   std::vector<std::size_t> sample;
   if (request.validate)
     for (std::size_t i = 0; i < std::min(rows, validated_rows); ++i) sample.push_back(i * rows / std::min(rows, validated_rows));
@@ -138,11 +152,7 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
   });
   const double wall_s = progress.seconds();
   progress.finish();
-  if (matrix) {
-    matrix->commit();
-    source_ids->commit();
-    target_ids->commit();
-  }
+  if (matrix) matrix->commit();
 
   summary << std::fixed << std::setprecision(2);
   summary << "solver      many sources (" << solver.method() << ") on " << solver.device_name() << ", " << batches

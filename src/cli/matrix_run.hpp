@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "cli/npy_writer.hpp"
 #include "cli/text_output.hpp"
 #include "deltasplit/graph/csr.hpp"
 #include "deltasplit/sssp.hpp"
@@ -29,8 +31,23 @@ struct matrix_request {
 // ".targets.txt" (m.npy: m.sources.txt, m.targets.txt; a path without .npy keeps all of it).
 std::string matrix_side_file(const std::string& matrix_path, const char* what);
 
-// One vertex id a line in the file's numbering: `ids`, or every vertex when empty (the side files).
-void write_ids(text_output& out, const graph::csr& g, const std::vector<graph::vertex_t>& ids);
+// The matrix file and its two side files (row and column ids), each written under a temporary
+// name; commit() moves all three into place once every row is written. The paths were claimed
+// (claim_matrix_files) before the solve.
+class matrix_files {
+ public:
+  // descr and value_bytes: the .npy dtype (npy_writer); targets empty: every vertex a column.
+  matrix_files(const std::string& matrix_path, bool force, const std::string& graph_path, const graph::csr& g,
+               const std::vector<graph::vertex_t>& sources, const std::vector<graph::vertex_t>& targets,
+               const char* descr, std::uint64_t value_bytes);
+  ~matrix_files();
+  void write_rows(const void* data, std::uint64_t count);
+  void commit();
+
+ private:
+  std::unique_ptr<npy_writer> matrix_;
+  text_output source_ids_, target_ids_;
+};
 
 // Refuses (usage_error) before any work when the matrix or a side file exists and force is not
 // given, or names the input graph.

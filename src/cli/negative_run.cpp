@@ -16,8 +16,8 @@
 
 #include "cli/json_writer.hpp"
 #include "cli/matrix_run.hpp"
-#include "cli/npy_writer.hpp"
 #include "cli/options.hpp"
+#include "cli/result_output.hpp"
 #include "sssp/negative_weights.hpp"
 
 namespace deltasplit::cli {
@@ -55,7 +55,7 @@ std::string distance_text(W d) {
 // last fall below 1e-15 as scipy does). Empty when they hold, else the first violation.
 template <class W>
 std::string optimality_violation(const graph::csr& g, const sssp::signed_csr<W>& s, graph::vertex_t source,
-                                 const std::vector<W>& d) {
+                                 const W* d) {
   const W none = sssp::unreachable<W>();
   if (d[source] != W(0)) return "the source's distance is " + distance_text(d[source]);
   std::vector<char> tight(g.num_vertices, 0);
@@ -97,18 +97,10 @@ int run_typed(const negative_request& req, const graph::csr& g, std::ostream& su
   const bool one = req.sources.size() == 1 && !matrix;
   const std::size_t group_size = req.batch_size ? req.batch_size : johnson_group;
   const std::size_t columns = req.targets.empty() ? n : req.targets.size();
-  std::unique_ptr<npy_writer> npy;
-  std::unique_ptr<text_output> source_ids, target_ids;
-  if (matrix) {
-    source_ids = std::make_unique<text_output>(matrix_side_file(req.matrix_path, "sources"), req.force,
-                                               req.graph_path, "matrix");
-    target_ids = std::make_unique<text_output>(matrix_side_file(req.matrix_path, "targets"), req.force,
-                                               req.graph_path, "matrix");
-    npy = std::make_unique<npy_writer>(req.matrix_path, req.force, req.graph_path,
-                                       std::is_same_v<W, double> ? "<f8" : "<i8", sizeof(W), req.sources.size(), columns);
-    write_ids(*source_ids, g, req.sources);
-    write_ids(*target_ids, g, req.targets);
-  }
+  std::unique_ptr<matrix_files> npy;
+  if (matrix)
+    npy = std::make_unique<matrix_files>(req.matrix_path, req.force, req.graph_path, g, req.sources, req.targets,
+                                         std::is_same_v<W, double> ? "<f8" : "<i8", sizeof(W));
   std::vector<W> picked(matrix ? columns : 0);
   const bool tree = req.predecessors || req.target;
   // A negative self-loop (dropped from the rows by the reader): with one source, a cycle when its
@@ -142,19 +134,19 @@ int run_typed(const negative_request& req, const graph::csr& g, std::ostream& su
     for (std::size_t i = 0; i < rows; ++i) solve_ms.push_back(ms[ms.size() / 2] / static_cast<double>(rows));
     for (std::size_t i = 0; i < rows; ++i) {
       const graph::vertex_t source = group[i];
-      std::vector<W> row(dist.begin() + i * n, dist.begin() + (i + 1) * n);
+      const W* const row = dist.data() + i * n;
       if (one)
         for (graph::vertex_t v : g.negative_self_loops)
           if (row[v] != sssp::unreachable<W>()) throw_cycle(req.graph_path, g, v);
       reached.push_back(static_cast<std::size_t>(
-          std::count_if(row.begin(), row.end(), [](W d) { return d != sssp::unreachable<W>(); })));
+          std::count_if(row, row + n, [](W d) { return d != sssp::unreachable<W>(); })));
       if (req.validate && failed.empty()) {
         const std::string why = optimality_violation(g, s, source, row);
         if (!why.empty()) failed = "source " + std::to_string(g.external_id(source)) + ": " + why;
       }
       if (npy) {
         if (req.targets.empty()) {
-          npy->write_rows(row.data(), 1);
+          npy->write_rows(row, 1);
         } else {
           for (std::size_t t = 0; t < columns; ++t) picked[t] = row[req.targets[t]];
           npy->write_rows(picked.data(), 1);
@@ -166,39 +158,19 @@ int run_typed(const negative_request& req, const graph::csr& g, std::ostream& su
         for (graph::vertex_t v = 0; v < n; ++v) os << g.external_id(v) << ' ' << distance_text(row[v]) << '\n';
       }
       if (req.predecessors) {
-        std::ostream& os = req.predecessors->stream();
-        if (several) os << "# source " << g.external_id(source) << "\n";
-        for (graph::vertex_t v = 0; v < n; ++v) {
-          const graph::vertex_t p = parent[i * n + v];
-          os << g.external_id(v) << ' ';
-          if (p == graph::invalid_vertex)
-            os << "none\n";
-          else
-            os << g.external_id(p) << '\n';
-        }
+        if (several) req.predecessors->stream() << "# source " << g.external_id(source) << "\n";
+        write_parents(req.predecessors->stream(), g, parent.data() + i * n);
       }
       if (req.target) {
         const graph::vertex_t t = *req.target;
-        if (row[t] == sssp::unreachable<W>()) {
-          summary << "vertex " << g.external_id(t) << " is not reachable from " << g.external_id(source) << "\n";
-        } else {
-          std::vector<graph::vertex_t> path{t};
-          while (path.back() != source && path.size() <= n) path.push_back(parent[i * n + path.back()]);
-          std::reverse(path.begin(), path.end());
-          summary << "path from " << g.external_id(source) << " to " << g.external_id(t) << ":";
-          for (std::size_t k = 0; k < path.size(); ++k) summary << (k ? " -> " : " ") << g.external_id(path[k]);
-          summary << " (distance " << distance_text(row[t]) << ", " << path.size() - 1 << " arcs)\n";
-        }
+        write_tree_path(summary, g, parent.data() + i * n, source, t,
+                        row[t] == sssp::unreachable<W>() ? "" : distance_text(row[t]));
       }
     }
   }
   if (req.output) req.output->commit();
   if (req.predecessors) req.predecessors->commit();
-  if (npy) {
-    npy->commit();
-    source_ids->commit();
-    target_ids->commit();
-  }
+  if (npy) npy->commit();
 
   const char* type = std::is_same_v<W, double> ? "float64" : "int64";
   const std::string method = one ? "bellman-ford" : "johnson";

@@ -69,27 +69,36 @@ void write_distances(std::ostream& os, const graph::csr& g, const sssp::result& 
 }
 
 void write_predecessors(std::ostream& os, const graph::csr& g, const sssp::result& r) {
+  write_parents(os, g, r.predecessors.data());
+}
+
+void write_parents(std::ostream& os, const graph::csr& g, const graph::vertex_t* parent) {
   line_buffer out(os);
   for (graph::vertex_t v = 0; v < g.num_vertices; ++v) {
     out.number(g.external_id(v));
     out.text(" ");
-    if (r.predecessors[v] == graph::invalid_vertex)
+    if (parent[v] == graph::invalid_vertex)
       out.text("none");
     else
-      out.number(g.external_id(r.predecessors[v]));
+      out.number(g.external_id(parent[v]));
     out.end_line();
   }
 }
 
 void write_path(std::ostream& os, const graph::csr& g, const sssp::result& r, graph::vertex_t source,
                 graph::vertex_t target) {
-  if (!r.reached(target)) {
+  write_tree_path(os, g, r.predecessors.data(), source, target, r.reached(target) ? format_distance(r, target) : "");
+}
+
+void write_tree_path(std::ostream& os, const graph::csr& g, const graph::vertex_t* tree, graph::vertex_t source,
+                     graph::vertex_t target, const std::string& distance) {
+  if (distance.empty()) {
     os << "vertex " << g.external_id(target) << " is not reachable from " << g.external_id(source) << "\n";
     return;
   }
   std::vector<graph::vertex_t> path{target};
   while (path.back() != source) {
-    graph::vertex_t parent = r.predecessors[path.back()];
+    graph::vertex_t parent = tree[path.back()];
     if (parent >= g.num_vertices || path.size() > g.num_vertices)
       throw std::runtime_error("the predecessor tree does not lead from vertex " + std::to_string(g.external_id(target)) +
                                " back to the source");
@@ -98,7 +107,7 @@ void write_path(std::ostream& os, const graph::csr& g, const sssp::result& r, gr
   std::reverse(path.begin(), path.end());
   os << "path from " << g.external_id(source) << " to " << g.external_id(target) << ":";
   for (std::size_t i = 0; i < path.size(); ++i) os << (i ? " -> " : " ") << g.external_id(path[i]);
-  os << " (distance " << format_distance(r, target) << ", " << path.size() - 1 << " arcs)\n";
+  os << " (distance " << distance << ", " << path.size() - 1 << " arcs)\n";
 }
 
 }  // namespace deltasplit::cli
