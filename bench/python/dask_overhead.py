@@ -7,11 +7,14 @@ untimed pass:
            with the time each body took on the worker (summed): in-task against out-of-task cost;
            then deltasplit.dask.reduce itself.
 --threads overrides the solver's host threads (in-process and on the worker); --no-profile turns
-the workers' statistical profiler off. Reads private functions of deltasplit.dask: a diagnostic.
+the workers' statistical profiler off; --malloc-trim glibc starts the worker without the
+MALLOC_TRIM_THRESHOLD_ that Dask's nanny sets (distributed.nanny.pre-spawn-environ; setting it at
+all turns off glibc's dynamic mmap threshold). Run the whole script with MALLOC_TRIM_THRESHOLD_=65536
+in the environment to give the in-process timings the nanny's setting. Reads private functions of deltasplit.dask: a diagnostic.
 bench/results/dask.md has its runs.
 
 Usage: python bench/python/dask_overhead.py [GRAPH] [--sources N] [--block-size B] [--threads T]
-                                            [--no-profile]
+                                            [--no-profile] [--malloc-trim dask|glibc]
 """
 import argparse
 import time
@@ -35,7 +38,12 @@ def main():
     p.add_argument("--block-size", type=int, default=1024)
     p.add_argument("--threads", type=int, default=0, help="override _worker_threads (0: as the package)")
     p.add_argument("--no-profile", action="store_true", help="the workers' statistical profiler off")
+    p.add_argument("--malloc-trim", choices=["dask", "glibc"], default="dask",
+                   help="the worker's MALLOC_TRIM_THRESHOLD_: the nanny's (dask) or none (glibc's dynamic default)")
     a = p.parse_args()
+    if a.malloc_trim == "glibc":
+        import dask
+        dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})
     if a.no_profile:
         import dask
         dask.config.set({"distributed.worker.profile.enabled": False})
