@@ -216,12 +216,12 @@ struct statistics {
   // One-off work the solver did, not in milliseconds: phast's contraction hierarchy, built (the
   // contraction, and writing options::hierarchy_file when one is named) or loaded from
   // options::hierarchy_file, and its upload to the GPU; the partitioned driver's owner regions
-  // (host bisection and the reordered graph's upload, on its first run). Reported on every run
+  // (host bisection and the reordered graph derived on the device, on its first run). Reported on every run
   // that uses them. 0 otherwise.
   double setup_ms = 0;
   // phast: "built" or "loaded"; partitioned: "regions built" (or, once, "regions built, not used":
   // the automatic driver built the regions on the host, found one too large for shared memory,
-  // uploaded nothing and took the step loop); else empty
+  // put nothing on the device and took the step loop); else empty
   std::string setup;
   double relax_ms = 0;         // time in relaxation (GPU: only with options::phase_times)
   double frontier_ms = 0;      // time in frontier management (filing, splitting, compaction), idem

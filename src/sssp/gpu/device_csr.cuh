@@ -2,8 +2,8 @@
 // row sorted by weight (ties by target), so that a vertex's light arcs (w < delta,
 // light_arc in sssp/bucket_width.hpp) are a prefix of its row, and the graph statistics that the
 // automatic rules read. Every one-source driver of the engine (driver.cuh) and the shortest-path
-// tree read this copy; none uploads its own (the partitioned driver keeps a reordered copy of its
-// regions besides, partitioned/).
+// tree read this copy; none uploads its own (the partitioned driver derives a reordered copy of its
+// regions from it on the device, partitioned/).
 //
 // A host view's rows are sorted on the host threads (rows_by_weight.hpp) and uploaded; a device
 // view (csr_view::space device) is checked and sorted on the device (device_graph.cuh), so a

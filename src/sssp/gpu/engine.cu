@@ -241,8 +241,8 @@ class engine final : public detail::gpu_engine, private engine_context {
   }
 
   // The partitioned driver for an automatic run on a sparse or small graph, when its regions keep their
-  // distances and arcs in shared memory. Its owner regions are built on its first
-  // run (host work and an upload) and kept by the solver; every run on them reports what building
+  // distances and arcs in shared memory. Its owner regions are built on its first run (host work,
+  // and the reordered graph derived on the device) and kept by the solver; every run on them reports what building
   // them took (setup_ms, "regions built"). Regions that the automatic choice built and then found
   // too large for shared memory are reported once, by that run ("regions built, not used"), and
   // not built again.
@@ -257,7 +257,7 @@ class engine final : public detail::gpu_engine, private engine_context {
     }
     if (partitioned_ && partitioned_->on_chip()) return true;
     // A region's distances or arcs do not fit after all (the size check is of the mean region): the
-    // regions this run cut were declined (host work, nothing uploaded) and this run reports them. A
+    // regions this run cut were declined (host work, nothing on the device) and this run reports them. A
     // driver an earlier forced run built (regions in global memory) stays for the forced runs.
     if (!partitioned_) declined_setup_ms_ = regions_built_ms_;
     regions_unusable_ = true;
@@ -291,12 +291,12 @@ class engine final : public detail::gpu_engine, private engine_context {
   }
 
   // Builds the owner regions (once per solver) and, unless require_on_chip finds a region too large
-  // for shared memory (then partitioned_ stays empty), uploads the reordered graph.
+  // for shared memory (then partitioned_ stays empty), derives the reordered graph from graph_.
   void build_regions(bool require_on_chip) {
     if constexpr (wide_distances) return;
     if (partitioned_) return;
     const auto begin = std::chrono::steady_clock::now();
-    partitioned_ = make_partitioned_driver<Distance>(g_, weights_of<Distance>(g_), context(), require_on_chip);
+    partitioned_ = make_partitioned_driver<Distance>(g_, *graph_, context(), require_on_chip);
     regions_built_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
   }
 

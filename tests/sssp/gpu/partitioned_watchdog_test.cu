@@ -57,7 +57,8 @@ void expect_fault_is_caught(gpu::partitioned_fault fault, const std::string& nam
   const sssp::csr_view view = g;
   solve_fixture f;
   ASSERT_NO_FATAL_FAILURE(f.open(g.num_vertices));
-  auto driver = gpu::make_partitioned_driver<std::uint32_t>(view, view.int_weights, {f.stream, f.start, f.stop, 0});
+  const gpu::device_csr<std::uint32_t> on_device(view, f.stream);
+  auto driver = gpu::make_partitioned_driver<std::uint32_t>(view, on_device, {f.stream, f.start, f.stop, 0});
   ASSERT_NE(driver, nullptr);
   const vertex_t source = 0;
   const gpu::bucket_of_distance<std::uint32_t> bucket{1000};

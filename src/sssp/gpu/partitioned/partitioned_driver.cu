@@ -4,8 +4,8 @@
 // each; the step loop (delta_stepping.cuh) runs them in one 16-SM cluster, a few microseconds per
 // iteration, while the other SMs wait (bench/results/sssp.md). Here every block of a persistent
 // cooperative grid (tuning::blocks_per_sm per SM, all resident) OWNS one region of the graph
-// (owner_regions.hpp: recursive breadth-first bisection, renumbered to a contiguous id range at
-// upload, results mapped back to the caller's ids) and is the only writer of its vertices' distances.
+// (owner_regions.hpp: recursive breadth-first bisection, renumbered to a contiguous id range on
+// the device, results mapped back to the caller's ids) and is the only writer of its vertices' distances.
 // A block is two roles, which never wait on each other's barriers:
 //   - the workers (the block's first warps, named barrier 1) run the dependent chains inside the
 //     region on chip. Its distances and rows (targets, 16-bit weights where every weight fits) live
@@ -76,6 +76,7 @@
 #include <utility>
 
 #include <cooperative_groups.h>
+#include <cub/device/device_scan.cuh>
 
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/device_memory.cuh"
@@ -767,6 +768,42 @@ __global__ void to_caller_ids(const Distance* dist, const vertex_t* old_of_new, 
   for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) out[old_of_new[v]] = dist[v];
 }
 
+// The regions' copy of the graph is derived on the device from the engine's (device_csr: one upload
+// per graph), in three passes. The new id of each caller's id (a scatter of old_of_new),
+__global__ void invert_order(const vertex_t* old_of_new, vertex_t n, vertex_t* new_of_old) {
+  const std::uint32_t stride = gridDim.x * blockDim.x;
+  for (vertex_t x = blockIdx.x * blockDim.x + threadIdx.x; x < n; x += stride) new_of_old[old_of_new[x]] = x;
+}
+
+// the new rows' lengths (at x + 1, so that a scan of them gives the new offsets),
+__global__ void region_degrees(const edge_t* offsets, const vertex_t* old_of_new, vertex_t n, edge_t* length) {
+  const std::uint32_t stride = gridDim.x * blockDim.x;
+  for (vertex_t x = blockIdx.x * blockDim.x + threadIdx.x; x < n; x += stride) {
+    const vertex_t u = old_of_new[x];
+    length[x + 1] = offsets[u + 1] - offsets[u];
+  }
+}
+
+// and each new row, a warp a row: the caller's row of the same vertex in its order (by weight),
+// its targets renamed, its weights also in 16 bits where every weight fits (narrow, else null).
+template <class Weight>
+__global__ void reorder_rows(const edge_t* offsets, const vertex_t* targets, const Weight* weights,
+                             const vertex_t* old_of_new, const vertex_t* new_of_old, const edge_t* new_offsets,
+                             vertex_t n, vertex_t* new_targets, Weight* new_weights, std::uint16_t* narrow) {
+  const unsigned lane = threadIdx.x % 32;
+  const std::uint64_t warps = std::uint64_t{gridDim.x} * blockDim.x / 32;
+  for (std::uint64_t x = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; x < n; x += warps) {
+    const vertex_t u = old_of_new[x];
+    const edge_t from = offsets[u], to = new_offsets[x], length = offsets[u + 1] - from;
+    for (edge_t i = lane; i < length; i += 32) {
+      const Weight w = weights[from + i];
+      new_targets[to + i] = new_of_old[targets[from + i]];
+      new_weights[to + i] = w;
+      if (narrow) narrow[to + i] = static_cast<std::uint16_t>(w);
+    }
+  }
+}
+
 template <class Distance>
 class partitioned_engine final : public partitioned_driver<Distance> {
   using weight = typename distance_ops<Distance>::weight;
@@ -774,7 +811,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
  public:
   // With require_on_chip, a graph whose regions do not all fit on chip is left unbuilt after the
   // regions are cut (declined(): nothing allocated, nothing uploaded).
-  partitioned_engine(const csr_view& g, span<weight> weights, const driver_context& ctx, bool require_on_chip)
+  partitioned_engine(const csr_view& g, const device_csr<Distance>& graph, const driver_context& ctx,
+                     bool require_on_chip)
       : n_(g.num_vertices), ctx_(ctx) {
     int device = 0;
     DS_CUDA(cudaGetDevice(&device));
@@ -795,8 +833,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
       most_arcs = std::max(most_arcs, arcs);
     }
     words_ = (largest + 31) / 32;
-    if constexpr (std::is_same_v<weight, std::uint32_t>)
+    if constexpr (std::is_same_v<weight, std::uint32_t>) {
+      const span<weight> weights = weights_of<Distance>(g);
       narrow_ = std::all_of(weights.begin(), weights.end(), [](weight w) { return w <= 0xFFFFu; });
+    }
     // The most a block can keep on chip: distances and arcs, else distances, else neither.
     const auto bytes = [&](bool dist, bool arcs) {
       std::size_t most = 0;
@@ -809,22 +849,16 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true) <= tuning::shared_budget;
     shared_bytes_ = bytes(shared_dist_, shared_arcs_);
     if (require_on_chip && !on_chip()) return;  // declined: no kernel chosen, nothing uploaded
-    // The reordered graph, and the arcs between regions (they choose the senders).
+    // The arcs between regions (they choose the senders), counted on the host graph.
     const edge_t m = g.num_arcs();
-    std::vector<edge_t> offsets(n_ + 1, 0);
-    std::vector<vertex_t> targets(m);
-    std::vector<weight> sorted(m);
     edge_t cut = 0;
     for (std::uint32_t b = 0; b < parts_; ++b)
       for (vertex_t x = regions.begin[b]; x < regions.begin[b + 1]; ++x) {
         const vertex_t u = regions.old_of_new[x];
-        edge_t o = offsets[x];
-        for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a, ++o) {
-          targets[o] = regions.new_of_old[g.targets[a]];
-          sorted[o] = weights[a];
-          cut += targets[o] < regions.begin[b] || targets[o] >= regions.begin[b + 1];
+        for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
+          const vertex_t t = regions.new_of_old[g.targets[a]];
+          cut += t < regions.begin[b] || t >= regions.begin[b + 1];
         }
-        offsets[x + 1] = o;
       }
     // (A graph without arcs sends nothing: two.)
     sender_warps_ = m > 0 && static_cast<double>(cut) >= tuning::dense_cut * static_cast<double>(m)
@@ -845,9 +879,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     if (static_cast<std::uint64_t>(per_sm) * sms_ < parts_)
       throw std::runtime_error("the partitioned driver cannot keep its " + std::to_string(parts_) +
                                " blocks resident on this GPU (" + std::to_string(per_sm) + " per SM)");
-    offsets_ = device_array<edge_t>(offsets.size(), "the reordered CSR offsets");
+    offsets_ = device_array<edge_t>(std::uint64_t{n_} + 1, "the reordered CSR offsets");
     targets_ = device_array<vertex_t>(std::max<edge_t>(m, 1), "the reordered CSR targets");
     weights_ = device_array<weight>(std::max<edge_t>(m, 1), "the reordered arc weights");
+    if (narrow_ && m) narrow_weights_ = device_array<std::uint16_t>(m, "the 16-bit arc weights");
     begin_ = device_array<vertex_t>(parts_ + 1, "the owner regions");
     old_of_new_ = device_array<vertex_t>(n_, "the caller ids of the regions' vertices");
     dist_ = device_array<Distance>(n_, "the regions' distances");
@@ -856,24 +891,12 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     mailbox_tail_ = device_array<std::uint32_t>(parts_, "the mailbox tails");
     ctl_ = device_array<partitioned_control>(1, "the partitioned driver's control");
     const cudaStream_t stream = ctx.stream;
-    DS_CUDA(cudaMemcpyAsync(offsets_.get(), offsets.data(), offsets.size() * sizeof(edge_t), cudaMemcpyHostToDevice,
-                            stream));
-    if (m) {
-      DS_CUDA(cudaMemcpyAsync(targets_.get(), targets.data(), m * sizeof(vertex_t), cudaMemcpyHostToDevice, stream));
-      DS_CUDA(cudaMemcpyAsync(weights_.get(), sorted.data(), m * sizeof(weight), cudaMemcpyHostToDevice, stream));
-    }
-    std::vector<std::uint16_t> narrow;
-    if (narrow_ && m) {
-      narrow.assign(sorted.begin(), sorted.end());
-      narrow_weights_ = device_array<std::uint16_t>(m, "the 16-bit arc weights");
-      DS_CUDA(cudaMemcpyAsync(narrow_weights_.get(), narrow.data(), m * sizeof(std::uint16_t), cudaMemcpyHostToDevice,
-                              stream));
-    }
     DS_CUDA(cudaMemcpyAsync(begin_.get(), regions.begin.data(), (parts_ + 1) * sizeof(vertex_t), cudaMemcpyHostToDevice,
                             stream));
     DS_CUDA(cudaMemcpyAsync(old_of_new_.get(), regions.old_of_new.data(), n_ * sizeof(vertex_t),
                             cudaMemcpyHostToDevice, stream));
-    DS_CUDA(cudaStreamSynchronize(stream));  // the host arrays go out of scope
+    reorder_graph(graph, stream);
+    DS_CUDA(cudaStreamSynchronize(stream));  // the host regions and the scan's scratch go out of scope
     new_of_old_ = regions.new_of_old;
   }
 
@@ -953,6 +976,31 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   bool on_chip() const override { return shared_dist_ && shared_arcs_; }
   bool declined() const { return kernel_ == nullptr; }
 
+  // The reordered CSR from the engine's device copy (invert_order, region_degrees, reorder_rows),
+  // on the stream; old_of_new_ is on the device already.
+  void reorder_graph(const device_csr<Distance>& graph, cudaStream_t stream) {
+    const unsigned spread = std::max(1u, std::min(sms_ * 4, (n_ + 255) / 256));
+    device_array<vertex_t> new_of_old(n_, "the regions' ids of the caller's vertices");
+    invert_order<<<spread, 256, 0, stream>>>(old_of_new_.get(), n_, new_of_old.get());
+    DS_CUDA_LAUNCH("invert_order");
+    DS_CUDA(cudaMemsetAsync(offsets_.get(), 0, sizeof(edge_t), stream));
+    region_degrees<<<spread, 256, 0, stream>>>(graph.offsets(), old_of_new_.get(), n_, offsets_.get());
+    DS_CUDA_LAUNCH("region_degrees");
+    std::size_t scratch_bytes = 0;
+    DS_CUDA(cub::DeviceScan::InclusiveSum(nullptr, scratch_bytes, offsets_.get() + 1, offsets_.get() + 1, n_, stream));
+    device_array<unsigned char> scratch(scratch_bytes, "the scan of the regions' rows");
+    DS_CUDA(cub::DeviceScan::InclusiveSum(scratch.get(), scratch_bytes, offsets_.get() + 1, offsets_.get() + 1, n_,
+                                          stream));
+    if (graph.num_arcs() > 0) {
+      const unsigned rows = std::max(1u, std::min(sms_ * 8, (n_ + 7) / 8));  // 256 threads: 8 rows a block
+      reorder_rows<<<rows, 256, 0, stream>>>(graph.offsets(), graph.targets(), graph.weights(), old_of_new_.get(),
+                                             new_of_old.get(), offsets_.get(), n_, targets_.get(), weights_.get(),
+                                             narrow_ ? narrow_weights_.get() : nullptr);
+      DS_CUDA_LAUNCH("reorder_rows");
+    }
+    DS_CUDA(cudaStreamSynchronize(stream));  // new_of_old and the scratch go out of scope
+  }
+
   std::string describe() const override {
     return "partitioned: " + std::to_string(parts_) + " blocks of " + std::to_string(tuning::threads) + " threads (" +
            std::to_string(sender_warps_) + " sender warps) on " + std::to_string(sms_) +
@@ -1017,16 +1065,16 @@ bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms) {
 
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
-    const csr_view& g, span<typename distance_ops<Distance>::weight> weights, const driver_context& ctx,
-    bool require_on_chip) {
-  auto engine = std::make_unique<partitioned_engine<Distance>>(g, weights, ctx, require_on_chip);
+    const csr_view& g, const device_csr<Distance>& graph, const driver_context& ctx, bool require_on_chip) {
+  auto engine = std::make_unique<partitioned_engine<Distance>>(g, graph, ctx, require_on_chip);
   if (engine->declined()) return nullptr;
   return engine;
 }
 
 template std::unique_ptr<partitioned_driver<std::uint32_t>> make_partitioned_driver<std::uint32_t>(
-    const csr_view&, span<std::uint32_t>, const driver_context&, bool);
-template std::unique_ptr<partitioned_driver<float>> make_partitioned_driver<float>(const csr_view&, span<float>,
+    const csr_view&, const device_csr<std::uint32_t>&, const driver_context&, bool);
+template std::unique_ptr<partitioned_driver<float>> make_partitioned_driver<float>(const csr_view&,
+                                                                                   const device_csr<float>&,
                                                                                    const driver_context&, bool);
 
 }  // namespace deltasplit::sssp::gpu

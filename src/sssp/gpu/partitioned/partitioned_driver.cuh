@@ -13,6 +13,7 @@
 
 #include "deltasplit/csr_view.hpp"
 #include "deltasplit/graph/csr.hpp"
+#include "sssp/gpu/device_csr.cuh"
 #include "sssp/gpu/distance.cuh"
 #include "sssp/gpu/driver.cuh"
 
@@ -82,14 +83,15 @@ class partitioned_driver : public one_source_driver<Distance> {
 // built. The regions' own layout decides (on_chip()).
 bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms);
 
-// Cuts g into owner regions and uploads its reordered copy on ctx.stream. With require_on_chip, a graph whose
-// regions would not all keep their distances and arcs in shared memory gets nullptr, after the
-// regions are built and before anything is allocated on the device or uploaded. Throws
+// Cuts g (the host graph) into owner regions and derives its reordered copy on ctx.stream from
+// graph, the engine's device copy of g (read only while this runs; uploaded are the regions, not
+// arcs). With require_on_chip, a graph whose regions would not all keep their distances and arcs in
+// shared memory gets nullptr, after the regions are built and before anything is allocated on the
+// device. Throws
 // std::runtime_error when the device cannot hold the graph or keep every block resident. Its
 // solve() throws std::runtime_error when the watchdog finds it stalled (partitioned_watchdog).
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
-    const csr_view& g, span<typename distance_ops<Distance>::weight> weights, const driver_context& ctx,
-    bool require_on_chip = false);
+    const csr_view& g, const device_csr<Distance>& graph, const driver_context& ctx, bool require_on_chip = false);
 
 }  // namespace deltasplit::sssp::gpu
