@@ -40,6 +40,10 @@ struct distance_limits {
 };
 
 inline constexpr std::uint32_t max_int_distance = distance_limits<std::uint32_t>::max_finite;
+// Every integer up to this is a double (exact integer sums in float64 while no path passes it).
+inline constexpr std::uint64_t max_exact_in_double = std::uint64_t{1} << 53;
+// A bound on the length of every simple path of an integer graph (host view; distance_type.cpp).
+std::uint64_t integer_path_bound(const csr_view& g);
 
 template <class Weight, class Distance>
 struct distance_policy {

@@ -39,18 +39,29 @@ distance_type distance_type_for(const csr_view& g, distance_type real_type) {
   // A device view's weights cannot be read here; the GPU engine solves it in uint32 and reports a
   // distance past 2^32 - 2 as distance_overflow.
   if (g.space == memory_space::device) return distance_type::uint32;
-  // The longest simple path leaves each of at most n - 1 distinct vertices by one arc: it is at
-  // most the sum of the rows' heaviest arcs less the smallest of them (a row without arcs: 0).
+  return detail::integer_path_bound(g) <= detail::max_int_distance ? distance_type::uint32 : distance_type::uint64;
+}
+
+namespace detail {
+
+// The longest simple path leaves each of at most n - 1 distinct vertices by one arc: it is at most
+// the sum of the rows' heaviest arcs less the smallest of them (a row without arcs: 0). Sums
+// saturate at 2^64 - 1.
+std::uint64_t integer_path_bound(const csr_view& g) {
   std::uint64_t sum = 0, smallest = std::numeric_limits<std::uint64_t>::max();
   for (vertex_t v = 0; v < g.num_vertices; ++v) {
-    std::uint32_t heaviest = 0;
-    for (edge_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e) heaviest = std::max(heaviest, g.int_weights[e]);
-    sum += heaviest;  // at most 2^32 x 2^32: no wrap
-    smallest = std::min<std::uint64_t>(smallest, heaviest);
+    std::uint64_t heaviest = 0;
+    for (edge_t e = g.offsets[v]; e < g.offsets[v + 1]; ++e)
+      heaviest = std::max<std::uint64_t>(heaviest, g.wide() ? g.uint64_weights[e] : g.int_weights[e]);
+    sum = heaviest > std::numeric_limits<std::uint64_t>::max() - sum ? std::numeric_limits<std::uint64_t>::max()
+                                                                      : sum + heaviest;
+    smallest = std::min(smallest, heaviest);
   }
-  const std::uint64_t bound = g.num_vertices ? sum - smallest : 0;
-  return bound <= detail::max_int_distance ? distance_type::uint32 : distance_type::uint64;
+  if (g.num_vertices == 0 || sum == std::numeric_limits<std::uint64_t>::max()) return g.num_vertices ? sum : 0;
+  return sum - smallest;
 }
+
+}  // namespace detail
 
 namespace detail {
 

@@ -16,6 +16,6 @@ bool cuda_device_usable(std::string* why_not) {
   return false;
 }
 
-std::unique_ptr<gpu_engine> make_gpu_engine(const csr_view&, const options&) { throw std::runtime_error(reason); }
+std::unique_ptr<gpu_engine> make_gpu_engine(const csr_view&, const options&, bool) { throw std::runtime_error(reason); }
 
 }  // namespace deltasplit::sssp::detail

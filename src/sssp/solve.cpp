@@ -10,10 +10,11 @@
 // CPU; the solver's side (GPU or CPU) is fixed when it is built.
 //
 // Distance types (sssp.hpp): the type is fixed when the solver is built (distance_type_for).
-// float64 runs on the GPU engine's step loop (gpu/engine.cu) under the GPU strategies' rule above;
-// uint64 runs the CPU solvers, except 32-bit weights whose paths may pass 2^32 - 2 (below): a GPU
-// strategy then runs CPU delta-stepping (stats.note says why), and device gpu is
-// std::invalid_argument. PHAST runs the 32-bit types on the GPU. float32 on double weights solves
+// float64 runs on the GPU engine's step loop (gpu/engine.cu) under the GPU strategies' rule above.
+// uint64 runs on the GPU where it is exact there: 32-bit weights in uint32 first (widened when no
+// distance passes 2^32 - 2), and graphs whose paths all stay below 2^53 in float64 (a 32-bit solve
+// that overflowed, or 64-bit weights); otherwise a GPU strategy runs CPU delta-stepping (stats.note
+// says why), and device gpu is std::invalid_argument. PHAST runs the 32-bit types on the GPU. float32 on double weights solves
 // on a copy of the weights rounded to float (what the GPU engine and PHAST read), made once per
 // solver.
 #include <cmath>
@@ -45,6 +46,12 @@ struct solver::impl {
   // widened (run_into).
   bool widened = false;
   std::vector<std::uint32_t> narrow;
+  // uint64 distances of a graph whose paths all stay below 2^53: the GPU solves them in float64
+  // into `in_double` (exactly) and they are converted, directly (64-bit weights) or after a 32-bit
+  // solve that overflowed (`widened`). double_gpu: that engine, made when first needed.
+  bool exact_in_double = false;
+  std::vector<double> in_double;
+  std::unique_ptr<detail::gpu_engine> double_gpu;
   std::unique_ptr<detail::gpu_engine> gpu;
   std::unique_ptr<detail::delta_stepping_cpu> cpu;
   std::unique_ptr<detail::phast> phast;  // strategy phast: the hierarchy, built on first use
@@ -91,6 +98,10 @@ void check_options(const options& o) {
 const char* const wide_on_cpu = "uint64 distances run on the CPU in this version";
 const char* const widened_on_gpu = "solved on the GPU in 32 bits (no distance past 2^32 - 2) and widened to uint64";
 const char* const past_32_bits = "a distance past 2^32 - 2: solved again on the CPU in 64 bits";
+const char* const past_32_bits_gpu = "a distance past 2^32 - 2: solved again on the GPU in float64 (exact: no path of this "
+                                     "graph passes 2^53) and converted to uint64";
+const char* const integers_in_double = "solved on the GPU in float64 (exact: no path of this graph passes 2^53) and "
+                                       "converted to uint64";
 
 // Vertices past the cutoff become unreachable (CPU results; the GPU engine does this on the device).
 template <class Distance>
@@ -158,11 +169,24 @@ solver::solver(const csr_view& view, const options& opts) : impl_(std::make_uniq
   // bits, where any distance past 2^32 - 2 is found exactly (distance_overflow, distance.cuh), and
   // the result is widened; only a solve that does pass it runs again on the CPU in 64 bits. 64-bit
   // weights run on the CPU.
+  // Paths that all stay below 2^53 (the bound, again) are exact in float64: a 32-bit solve that
+  // overflows runs again on the GPU in float64, and 64-bit weights are solved that way directly,
+  // unless a 32-bit driver was named (partitioned, block, wide: the CPU solves them, as before).
   std::string gpu_why_not;
-  if (type == distance_type::uint64 && !view.wide() && opts.device != device_kind::cpu &&
-      gpu_available(&gpu_why_not)) {
+  const bool gpu_for_uint64 = type == distance_type::uint64 && !device_graph && opts.device != device_kind::cpu &&
+                              gpu_available(&gpu_why_not);
+  const bool driver_has_64_bits =
+      opts.tune.driver == gpu_driver::automatic || opts.tune.driver == gpu_driver::steps;
+  if (gpu_for_uint64 && driver_has_64_bits)
+    impl_->exact_in_double = detail::integer_path_bound(view) <= detail::max_exact_in_double;
+  if (gpu_for_uint64 && !view.wide()) {
     impl_->gpu_side = impl_->widened = true;
     impl_->gpu = detail::make_gpu_engine(g, opts);
+    return;
+  }
+  if (gpu_for_uint64 && impl_->exact_in_double) {
+    impl_->gpu_side = true;
+    impl_->double_gpu = detail::make_gpu_engine(g, opts, true);
     return;
   }
   if (type == distance_type::uint64) {
@@ -205,7 +229,7 @@ void solver::set_options(const options& o) {
   if (o.how == strategy::phast &&
       (!impl_->phast || (!o.hierarchy_file.empty() && o.hierarchy_file != impl_->phast->hierarchy_file())))
     impl_->phast = std::make_unique<detail::phast>(impl_->g, o, gpu_side);
-  if (gpu_side && is_gpu_strategy(o.how) && !impl_->gpu) impl_->gpu = detail::make_gpu_engine(impl_->g, o);
+  if (gpu_side && is_gpu_strategy(o.how) && !impl_->gpu && !impl_->double_gpu) impl_->gpu = detail::make_gpu_engine(impl_->g, o);
   if (!gpu_side && o.how != strategy::dijkstra && o.how != strategy::phast && !impl_->cpu)
     impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(impl_->g, o.threads, detail::cpu_tuning{}, o.real_type);
   impl_->opts = o;
@@ -260,9 +284,27 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
     st.distance_type = distance_type_name(type);
     return st;
   }
+  // uint64 in float64 on the GPU (exact_in_double), converted: rows of 64-bit weights, or a 32-bit
+  // solve that overflowed.
+  const auto solve_in_double = [&](const char* note) {
+    if (!impl_->double_gpu) impl_->double_gpu = detail::make_gpu_engine(g, o, true);
+    std::vector<double>& wide = impl_->in_double;
+    wide.resize(g.num_vertices);
+    output_buffers double_out = out;
+    double_out.float64_distances = wide.data();
+    double_out.uint64_distances = nullptr;
+    statistics st = impl_->double_gpu->run_into(source, o, double_out);
+    for (std::size_t v = 0; v < wide.size(); ++v)
+      out.uint64_distances[v] = std::isinf(wide[v]) ? uint64_infinity : static_cast<std::uint64_t>(wide[v]);
+    if (st.device.empty()) st.device = impl_->double_gpu->device_name();
+    st.distance_type = distance_type_name(type);
+    st.note = note;
+    return st;
+  };
+  if ((impl_->gpu || impl_->double_gpu) && out.space == memory_space::device && type == distance_type::uint64)
+    throw std::invalid_argument("run_into: uint64 distances are written to host buffers in this version");
+  if (impl_->double_gpu && !impl_->gpu) return solve_in_double(integers_in_double);
   if (impl_->gpu) {
-    if (out.space == memory_space::device)
-      throw std::invalid_argument("run_into: uint64 distances are written to host buffers in this version");
     std::vector<std::uint32_t>& narrow = impl_->narrow;
     narrow.resize(g.num_vertices);
     output_buffers narrow_out = out;
@@ -277,6 +319,7 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
       st.note = widened_on_gpu;
       return st;
     } catch (const distance_overflow&) {
+      if (impl_->exact_in_double) return solve_in_double(past_32_bits_gpu);
       if (!impl_->cpu)
         impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(g, o.threads, detail::cpu_tuning{}, o.real_type);
     }

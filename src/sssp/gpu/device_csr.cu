@@ -22,13 +22,19 @@ void copy(device_array<T>& dst, span<T> src, cudaStream_t stream) {
   if (!src.empty()) DS_CUDA(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyDefault, stream));
 }
 
-// The weights a solve in Distance reads from a host graph: its own, or (float64 distances of a
-// graph with float weights) the float weights widened into `widened`, which is exact.
+// The weights a solve in Distance reads from a host graph: its own, or for float64 distances
+// float or integer weights as doubles in `widened` (exact: floats always, integers up to 2^53,
+// which the engine's caller has made sure of).
 template <class Distance>
 span<typename distance_ops<Distance>::weight> host_weights(const csr_view& g, std::vector<double>& widened) {
   if constexpr (std::is_same_v<Distance, double>) {
-    if (g.wide()) return g.float64_weights;
-    widened.assign(g.real_weights.begin(), g.real_weights.end());
+    if (g.kind == graph::weight_kind::real && g.wide()) return g.float64_weights;
+    if (g.kind == graph::weight_kind::real)
+      widened.assign(g.real_weights.begin(), g.real_weights.end());
+    else if (g.wide())
+      widened.assign(g.uint64_weights.begin(), g.uint64_weights.end());
+    else
+      widened.assign(g.int_weights.begin(), g.int_weights.end());
     return span<double>(widened.data(), widened.size());
   } else {
     return weights_of<Distance>(g);

@@ -8,8 +8,8 @@
 // that chose it), from the graph statistics that the CPU solver's rule reads too, times the chosen
 // driver's multiple (one_source_driver::auto_delta_scale).
 //
-// Distances: uint32 (integer weights), float32 or float64 (real weights; distance.cuh). The step
-// loop runs all three; the partitioned, wide and block drivers run the 32-bit two, so a float64
+// Distances: uint32 (integer weights), float32 or float64 (real weights, or integer ones whose paths
+// stay below 2^53: make_gpu_engine; distance.cuh). The step loop runs all three; the partitioned, wide and block drivers run the 32-bit two, so a float64
 // engine always takes the step loop (the automatic rule says so in the summary, and asking for
 // another driver is an error).
 //
@@ -310,7 +310,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   // The bucket width: options.tune.delta, or the automatic width times auto_scale (the driver's).
   bucket_of_distance<Distance> bucket_width(const options& opts, double auto_scale) const {
     constexpr bool real = std::is_floating_point_v<Distance>;
-    const auto kind = real ? graph::weight_kind::real : graph::weight_kind::integer;
+    const graph::weight_kind kind = g_.kind;  // a float64 engine may solve integer weights (make_gpu_engine)
     double delta = opts.tune.delta > 0 ? opts.tune.delta : detail::gpu_auto_width(graph_->statistics(), kind) * auto_scale;
     if constexpr (real) {
       if (opts.how == strategy::workfront) return {std::numeric_limits<Distance>::infinity()};
@@ -404,12 +404,16 @@ bool cuda_device_usable(std::string* why_not) {
   return true;
 }
 
-std::unique_ptr<gpu_engine> make_gpu_engine(const csr_view& g, const options& opts) {
+std::unique_ptr<gpu_engine> make_gpu_engine(const csr_view& g, const options& opts, bool integers_in_double) {
   std::string why_not;
   if (!cuda_device_usable(&why_not)) throw std::runtime_error(why_not);
   if (g.num_vertices >= 0xFFFFFFF0u)
     throw std::length_error("the GPU solver handles graphs of fewer than 2^32 - 16 vertices");
   cudaStream_t stream = static_cast<cudaStream_t>(opts.stream);
+  if (g.kind == graph::weight_kind::integer && integers_in_double) {
+    if (g.space == memory_space::device) throw std::invalid_argument("a graph in device memory is solved in 32 bits");
+    return std::make_unique<gpu::engine<double>>(g, opts, stream);
+  }
   if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::engine<std::uint32_t>>(g, opts, stream);
   if (opts.real_type == distance_type::float64) return std::make_unique<gpu::engine<double>>(g, opts, stream);
   return std::make_unique<gpu::engine<float>>(g, opts, stream);
