@@ -296,13 +296,21 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     if (sources.empty()) return;
     const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
     allocate_batch(k, columns);
-    // The targets' sweep positions take the place of the targets in gather_rows.
-    std::vector<vertex_t> target_positions(columns);
-    for (std::uint32_t t = 0; t < columns; ++t) target_positions[t] = ch_.position_of[targets.empty() ? t : targets[t]];
-    device_array<vertex_t> d_targets(columns, "the targets' positions");
-    upload(d_targets, target_positions, stream_);
+    // The targets' sweep positions take the place of the targets in gather_rows. Their arrays, and
+    // the upward searches' pair lists, are kept from call to call: a caller solving block after
+    // block (a Dask worker) allocates nothing per block on the host.
+    target_positions_.resize(columns);
+    for (std::uint32_t t = 0; t < columns; ++t) target_positions_[t] = ch_.position_of[targets.empty() ? t : targets[t]];
+    if (d_targets_.size() < columns) {
+      d_targets_ = {};
+      d_targets_ = device_array<vertex_t>(columns, "the targets' positions");
+    }
+    if (columns) DS_CUDA(cudaMemcpyAsync(d_targets_.get(), target_positions_.data(), columns * sizeof(vertex_t),
+                                         cudaMemcpyHostToDevice, stream_));
     if (!pool_) pool_ = std::make_unique<detail::thread_pool>(threads_);
     while (searches_.size() < pool_->size()) searches_.push_back(std::make_unique<detail::upward_search<weight>>(ch_));
+    member_cells_.resize(pool_->size());
+    member_distances_.resize(pool_->size());
     const Distance limit = cutoff_distance<Distance>(opts.cutoff);
     for (std::size_t first = 0; first < sources.size(); first += k) {
       const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
@@ -340,7 +348,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
       if ((too_long || host_words_[0]) && !detail::cutoff_below_overflow(g_.kind, opts.cutoff))
         check_batch_overflow(sources.data() + first, rows);
       if (columns) {
-        gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, stream_>>>(batch_dist_.get(), k_, d_targets.get(),
+        gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, stream_>>>(batch_dist_.get(), k_, d_targets_.get(),
                                                                                   columns, rows, limit, out_.get());
         DS_CUDA_LAUNCH("gather_rows");
       }
@@ -380,8 +388,9 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   // pinned buffers. Returns the pair count.
   std::size_t batch_pairs(const vertex_t* sources, std::uint32_t rows, bool& too_long) {
     const unsigned members = pool_->size();
-    std::vector<std::vector<std::uint64_t>> cells(members);
-    std::vector<std::vector<Distance>> distances(members);
+    std::vector<std::vector<std::uint64_t>>& cells = member_cells_;
+    std::vector<std::vector<Distance>>& distances = member_distances_;
+    for (unsigned t = 0; t < members; ++t) cells[t].clear(), distances[t].clear();  // capacity kept
     std::atomic<std::uint32_t> next{0};
     std::atomic<bool> dropped{false};
     pool_->run([&](unsigned t) {
@@ -507,6 +516,10 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   pinned_buffer pinned_batch_;
   std::uint64_t* host_cells_ = nullptr;
   Distance* host_up_ = nullptr;
+  std::vector<vertex_t> target_positions_;        // the last call's, kept for its allocation
+  device_array<vertex_t> d_targets_;              // as many entries as the widest call's targets
+  std::vector<std::vector<std::uint64_t>> member_cells_;  // per pool member: the batch's (cell, distance)
+  std::vector<std::vector<Distance>> member_distances_;   // pairs of its upward searches
   std::uint32_t k_ = 0, columns_ = 0;
   row_delivery rows_out_;
   // The predecessor pass.
