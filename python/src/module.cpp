@@ -109,7 +109,8 @@ class py_graph {
     std::unique_ptr<ds::sssp::solver>& slot = gpu ? gpu_ : cpu_;
     ds::sssp::options fixed = o;
     // Asked for the GPU, the GPU; chosen automatically, the solver's own rule, which runs 64-bit
-    // distances on the CPU (or, for uint64 of 32-bit weights, on the GPU in 32 bits, widened).
+    // distances on the CPU (except uint64 that the GPU solves exactly: in 32 bits widened, or in
+    // float64 converted; sssp.hpp, distance_type).
     fixed.device = !gpu ? ds::sssp::device_kind::cpu
                         : o.device == ds::sssp::device_kind::gpu ? ds::sssp::device_kind::gpu
                                                                  : ds::sssp::device_kind::automatic;

@@ -85,14 +85,14 @@ int run_compare(const arguments& args) {
 
   std::vector<sssp::strategy> strategies;
   std::string why_not;
-  // uint64 distances (integer paths past 2^32 - 2) run on the CPU solvers alone in this version;
+  // uint64 distances (integer paths past 2^32 - 2) are compared on the CPU solvers alone: the GPU's
+  // uint64 solves are 32-bit or float64 solves converted (solve.cpp), not the strategies' own;
   // float64 (real weights without --precision single) runs the GPU strategies on the step loop;
   // phast refuses both.
   const sssp::distance_type type = sssp::distance_type_for(g, shared.real_type);
   const bool wide = sssp::is_wide(type);
   if (type == sssp::distance_type::uint64)
-    std::cerr << "note: the distances are uint64, which run on the CPU in this version: comparing the CPU solvers "
-                 "only\n";
+    std::cerr << "note: the distances are uint64: comparing the CPU solvers only\n";
   else if (sssp::gpu_available(&why_not))
     strategies = {sssp::strategy::near_far, sssp::strategy::bucketing, sssp::strategy::multisplit,
                   sssp::strategy::workfront};
