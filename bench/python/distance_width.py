@@ -9,14 +9,22 @@ and one-source solves run with
 and, for the integer graph as given, uint32 with the automatic driver (today's figures). Each row
 is the median of stats['milliseconds'] (the figure the summary prints) over SOURCES sources x RUNS
 runs after one untimed solve; the float64 distances are checked against the CPU's Dijkstra for the
-first source. Graphs: files, or kron:S for a Graph500 Kronecker graph of scale S (edge factor 16,
+first source.
+
+--uint64 adds the integer graph with its weights times 4,096 (32-bit weights whose paths pass
+2^32 - 2: uint64 distances, which the GPU solves in 32 bits, finds overflowing and solves again in
+float64) on the GPU and on the CPU (delta-stepping on every core: where uint64 ran before), and
+the integer graph as given, both timed by the wall clock around each call (the GPU's uint64 figure
+includes the 32-bit attempt and the conversion); the GPU's uint64 distances are checked against the
+CPU Dijkstra's for the first source. Graphs: files, or kron:S for a Graph500 Kronecker graph of scale S (edge factor 16,
 both directions of every edge, integer weights 1..255, numpy's generator with seed 1).
 
-Usage: python bench/python/distance_width.py GRAPH... [--sources N] [--runs R] [--md FILE]
+Usage: python bench/python/distance_width.py GRAPH... [--sources N] [--runs R] [--md FILE] [--uint64]
 """
 import argparse
 import json
 import statistics
+import time
 
 import numpy as np
 
@@ -73,7 +81,10 @@ def main():
     p.add_argument("--sources", type=int, default=3)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--md", help="append the table (markdown) to this file")
+    p.add_argument("--uint64", action="store_true", help="also time uint64 distances (above) and skip the float cases")
     args = p.parse_args()
+    if args.uint64:
+        return uint64_rows(args)
     rows = []
     for spec in args.graphs:
         name, offsets, targets, weights, n = load(spec)
@@ -109,6 +120,48 @@ def main():
                         f"{r['float32 auto']:.3f} | {r['float32 steps']:.3f} | {r['float64 auto']:.3f} | "
                         f"{r['float64 / float32 auto']:.2f} | {r['float64 / float32 steps']:.2f} | "
                         f"{'yes' if r['float64 equals Dijkstra'] else 'NO'} |\n")
+
+
+def wall_ms(graph, sources, runs, device, strategy="near-far"):
+    graph.sssp(int(sources[0]), strategy, device=device)
+    ms, note = [], ""
+    for s in sources:
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            _, _, st = graph.sssp(int(s), strategy, device=device)
+            ms.append((time.perf_counter() - t0) * 1e3)
+            note = st.get("note", "") or st.get("driver", "")
+    return statistics.median(ms), note
+
+
+def uint64_rows(args):
+    rows = []
+    for spec in args.graphs:
+        name, offsets, targets, weights, n = load(spec)
+        integer = Graph.from_arrays(offsets, targets, weights, num_vertices=n)
+        scaled = Graph.from_arrays(offsets, targets, np.asarray(weights, dtype=np.uint64) * 4096, num_vertices=n)
+        rng = np.random.default_rng(7)
+        degree = np.diff(np.asarray(offsets))
+        sources = rng.choice(np.flatnonzero(degree > 0), args.sources, replace=False)
+        want = scaled.sssp(int(sources[0]), "dijkstra")[0]
+        got = scaled.sssp(int(sources[0]), "near-far", device="gpu")[0]
+        row = {"graph": name, "vertices": int(n), "arcs": int(len(targets)), "distance dtype": str(got.dtype),
+               "farthest": int(want[want != np.iinfo(want.dtype).max].max()) if want.dtype.kind == "u" else None,
+               "uint64 equals Dijkstra": bool(np.array_equal(want, got))}
+        row["uint32 gpu ms"], row["uint32 driver"] = wall_ms(integer, sources, args.runs, "gpu")
+        row["uint64 gpu ms"], row["uint64 gpu note"] = wall_ms(scaled, sources, args.runs, "gpu")
+        row["uint64 cpu ms"], row["uint64 cpu note"] = wall_ms(scaled, sources, max(1, args.runs // 2), "cpu", "cpu")
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    if args.md:
+        with open(args.md, "a") as f:
+            f.write("| graph | uint32 GPU ms (weights w) | uint64 GPU ms (w x 4096) | uint64 CPU ms (w x 4096) "
+                    "| uint64 GPU / uint32 GPU | uint64 CPU / uint64 GPU | uint64 = Dijkstra |\n")
+            f.write("|---|---|---|---|---|---|---|\n")
+            for r in rows:
+                f.write(f"| {r['graph']} | {r['uint32 gpu ms']:.3f} | {r['uint64 gpu ms']:.3f} | {r['uint64 cpu ms']:.1f} | "
+                        f"{r['uint64 gpu ms'] / r['uint32 gpu ms']:.2f} | {r['uint64 cpu ms'] / r['uint64 gpu ms']:.1f} | "
+                        f"{'yes' if r['uint64 equals Dijkstra'] else 'NO'} |\n")
 
 
 if __name__ == "__main__":
