@@ -207,6 +207,27 @@ TEST_P(ForcedDriver, ManySourcesOneEngine) {
   for (sssp::strategy how : gpu_strategies) expect_dijkstra(g, sources, driven(how), "grid, 12 sources");
 }
 
+// Two engines in one process whose regions need different shared memory, with the same kernel
+// shape: the kernel's shared-memory allowance is the function's, so the second engine's setting
+// (smaller regions) once left the first one's next launch refused ("too many blocks in cooperative
+// launch"): a Python session alternating two graphs, or a uint64 solve beside a uint32 one.
+TEST(PartitionedDriver, EnginesOfDifferentRegionSizesAlternate) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::grid_params large, small;
+  large.rows = large.cols = 300;  // about 680 vertices a region on 132 SMs
+  small.rows = small.cols = 60;   // about 27
+  const graph::csr a = graph::generate_grid(large), b = graph::generate_grid(small);
+  sssp::options o;
+  o.device = sssp::device_kind::gpu;
+  o.tune.driver = sssp::gpu_driver::partitioned;
+  sssp::solver first(a, o), second(b, o);
+  const sssp::result want_a = sssp::dijkstra(a, 0), want_b = sssp::dijkstra(b, 0);
+  EXPECT_TRUE(same_distances(want_a, first.run(0)));
+  EXPECT_TRUE(same_distances(want_b, second.run(0)));
+  EXPECT_TRUE(same_distances(want_a, first.run(0))) << "the larger regions after the smaller";
+  EXPECT_NE(first.run(0).stats.driver.find("shared"), std::string::npos) << first.run(0).stats.driver;
+}
+
 // Many solves on one engine where small regions (R-MAT 14 F8: ~124 vertices a region on 132 SMs)
 // get heavy mail from hub rows. Until 2026-11-27 a region's mailbox ring held exactly its vertices,
 // and about one solve in 500 here lost an offer to an overwritten entry and never ended (the

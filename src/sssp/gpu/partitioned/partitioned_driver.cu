@@ -71,6 +71,7 @@
 #include "sssp/gpu/partitioned/partitioned_driver.cuh"
 
 #include <algorithm>
+#include <mutex>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -804,6 +805,17 @@ __global__ void reorder_rows(const edge_t* offsets, const vertex_t* targets, con
   }
 }
 
+// A kernel's dynamic shared-memory allowance (cudaFuncAttributeMaxDynamicSharedMemorySize) belongs to
+// the function on the current device, not to an engine, and every engine of the process with the
+// same kernel shape shares it: a graph of smaller regions, set up after one of larger regions,
+// lowered it below what the other launches with ("too many blocks in cooperative launch"). So the
+// allowance is set again for each launch, and the setting and the launch (or the occupancy query
+// that reads it) hold one lock, so that engines on other threads do not interleave.
+std::mutex& allowance_lock() {
+  static std::mutex lock;
+  return lock;
+}
+
 template <class Distance>
 class partitioned_engine final : public partitioned_driver<Distance> {
   using weight = typename distance_ops<Distance>::weight;
@@ -873,9 +885,12 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     kernel_ = sender_warps_ == tuning::dense_sender_warps
                   ? pick(std::integral_constant<unsigned, tuning::dense_sender_warps>{})
                   : pick(std::integral_constant<unsigned, tuning::sender_warps>{});
-    DS_CUDA(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
     int per_sm = 0;
-    DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_, tuning::threads, shared_bytes_));
+    {
+      std::lock_guard<std::mutex> hold(allowance_lock());
+      DS_CUDA(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
+      DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_, tuning::threads, shared_bytes_));
+    }
     if (static_cast<std::uint64_t>(per_sm) * sms_ < parts_)
       throw std::runtime_error("the partitioned driver cannot keep its " + std::to_string(parts_) +
                                " blocks resident on this GPU (" + std::to_string(per_sm) + " per SM)");
@@ -923,8 +938,12 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     reset_partitioned<<<spread, 256, 0, stream>>>(s, n_, from, watchdog_.fault);
     DS_CUDA_LAUNCH("reset_partitioned");
     void* args[] = {&s, &from};
-    DS_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel_), dim3(parts_), dim3(tuning::threads),
-                                        args, shared_bytes_, stream));
+    {
+      std::lock_guard<std::mutex> hold(allowance_lock());
+      DS_CUDA(cudaFuncSetAttribute(kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes_)));
+      DS_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel_), dim3(parts_), dim3(tuning::threads),
+                                          args, shared_bytes_, stream));
+    }
     to_caller_ids<<<spread, 256, 0, stream>>>(dist_.get(), old_of_new_.get(), n_, dist);
     DS_CUDA_LAUNCH("to_caller_ids");
     DS_CUDA(cudaEventRecord(stop, stream));
