@@ -77,7 +77,6 @@
 #include <utility>
 
 #include <cooperative_groups.h>
-#include <cub/device/device_scan.cuh>
 
 #include "sssp/gpu/cuda_check.cuh"
 #include "sssp/gpu/device_memory.cuh"
@@ -770,22 +769,14 @@ __global__ void to_caller_ids(const Distance* dist, const vertex_t* old_of_new, 
 }
 
 // The regions' copy of the graph is derived on the device from the engine's (device_csr: one upload
-// per graph), in three passes. The new id of each caller's id (a scatter of old_of_new),
+// per graph; the host sends the regions' order and their row offsets, never arcs), in two passes.
+// The new id of each caller's id (a scatter of old_of_new),
 __global__ void invert_order(const vertex_t* old_of_new, vertex_t n, vertex_t* new_of_old) {
   const std::uint32_t stride = gridDim.x * blockDim.x;
   for (vertex_t x = blockIdx.x * blockDim.x + threadIdx.x; x < n; x += stride) new_of_old[old_of_new[x]] = x;
 }
 
-// the new rows' lengths (at x + 1, so that a scan of them gives the new offsets),
-__global__ void region_degrees(const edge_t* offsets, const vertex_t* old_of_new, vertex_t n, edge_t* length) {
-  const std::uint32_t stride = gridDim.x * blockDim.x;
-  for (vertex_t x = blockIdx.x * blockDim.x + threadIdx.x; x < n; x += stride) {
-    const vertex_t u = old_of_new[x];
-    length[x + 1] = offsets[u + 1] - offsets[u];
-  }
-}
-
-// and each new row, a warp a row: the caller's row of the same vertex in its order (by weight),
+// then each new row, a warp a row: the caller's row of the same vertex in its order (by weight),
 // its targets renamed, its weights also in 16 bits where every weight fits (narrow, else null).
 template <class Weight>
 __global__ void reorder_rows(const edge_t* offsets, const vertex_t* targets, const Weight* weights,
@@ -861,12 +852,14 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true) <= tuning::shared_budget;
     shared_bytes_ = bytes(shared_dist_, shared_arcs_);
     if (require_on_chip && !on_chip()) return;  // declined: no kernel chosen, nothing uploaded
-    // The arcs between regions (they choose the senders), counted on the host graph.
+    // The new rows' offsets, and the arcs between regions (they choose the senders), from the host graph.
     const edge_t m = g.num_arcs();
+    std::vector<edge_t> offsets(std::uint64_t{n_} + 1, 0);
     edge_t cut = 0;
     for (std::uint32_t b = 0; b < parts_; ++b)
       for (vertex_t x = regions.begin[b]; x < regions.begin[b + 1]; ++x) {
         const vertex_t u = regions.old_of_new[x];
+        offsets[x + 1] = offsets[x] + g.degree(u);
         for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
           const vertex_t t = regions.new_of_old[g.targets[a]];
           cut += t < regions.begin[b] || t >= regions.begin[b + 1];
@@ -910,8 +903,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
                             stream));
     DS_CUDA(cudaMemcpyAsync(old_of_new_.get(), regions.old_of_new.data(), n_ * sizeof(vertex_t),
                             cudaMemcpyHostToDevice, stream));
+    DS_CUDA(cudaMemcpyAsync(offsets_.get(), offsets.data(), offsets.size() * sizeof(edge_t), cudaMemcpyHostToDevice,
+                            stream));
     reorder_graph(graph, stream);
-    DS_CUDA(cudaStreamSynchronize(stream));  // the host regions and the scan's scratch go out of scope
+    DS_CUDA(cudaStreamSynchronize(stream));  // the host regions and offsets go out of scope
     new_of_old_ = regions.new_of_old;
   }
 
@@ -995,21 +990,13 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   bool on_chip() const override { return shared_dist_ && shared_arcs_; }
   bool declined() const { return kernel_ == nullptr; }
 
-  // The reordered CSR from the engine's device copy (invert_order, region_degrees, reorder_rows),
-  // on the stream; old_of_new_ is on the device already.
+  // The reordered CSR from the engine's device copy (invert_order, reorder_rows), on the stream;
+  // old_of_new_ and offsets_ are on their way to the device already.
   void reorder_graph(const device_csr<Distance>& graph, cudaStream_t stream) {
     const unsigned spread = std::max(1u, std::min(sms_ * 4, (n_ + 255) / 256));
     device_array<vertex_t> new_of_old(n_, "the regions' ids of the caller's vertices");
     invert_order<<<spread, 256, 0, stream>>>(old_of_new_.get(), n_, new_of_old.get());
     DS_CUDA_LAUNCH("invert_order");
-    DS_CUDA(cudaMemsetAsync(offsets_.get(), 0, sizeof(edge_t), stream));
-    region_degrees<<<spread, 256, 0, stream>>>(graph.offsets(), old_of_new_.get(), n_, offsets_.get());
-    DS_CUDA_LAUNCH("region_degrees");
-    std::size_t scratch_bytes = 0;
-    DS_CUDA(cub::DeviceScan::InclusiveSum(nullptr, scratch_bytes, offsets_.get() + 1, offsets_.get() + 1, n_, stream));
-    device_array<unsigned char> scratch(scratch_bytes, "the scan of the regions' rows");
-    DS_CUDA(cub::DeviceScan::InclusiveSum(scratch.get(), scratch_bytes, offsets_.get() + 1, offsets_.get() + 1, n_,
-                                          stream));
     if (graph.num_arcs() > 0) {
       const unsigned rows = std::max(1u, std::min(sms_ * 8, (n_ + 7) / 8));  // 256 threads: 8 rows a block
       reorder_rows<<<rows, 256, 0, stream>>>(graph.offsets(), graph.targets(), graph.weights(), old_of_new_.get(),
@@ -1017,7 +1004,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
                                              narrow_ ? narrow_weights_.get() : nullptr);
       DS_CUDA_LAUNCH("reorder_rows");
     }
-    DS_CUDA(cudaStreamSynchronize(stream));  // new_of_old and the scratch go out of scope
+    DS_CUDA(cudaStreamSynchronize(stream));  // new_of_old goes out of scope
   }
 
   std::string describe() const override {
