@@ -111,16 +111,21 @@ def main():
         print(json.dumps(row), flush=True)
         rows.append(row)
     if args.md:
-        with open(args.md, "a") as f:
-            f.write("| graph | vertices | arcs | uint32 auto ms | float32 auto ms | float32 steps ms | float64 ms "
-                    "| float64 / float32 auto | float64 / float32 steps | float64 = Dijkstra |\n")
-            f.write("|---|---|---|---|---|---|---|---|---|---|\n")
-            for r in rows:
-                f.write(f"| {r['graph']} | {r['vertices']:,} | {r['arcs']:,} | {r['uint32 auto']:.3f} | "
-                        f"{r['float32 auto']:.3f} | {r['float32 steps']:.3f} | {r['float64 auto']:.3f} | "
-                        f"{r['float64 / float32 auto']:.2f} | {r['float64 / float32 steps']:.2f} | "
-                        f"{'yes' if r['float64 equals Dijkstra'] else 'NO'} |\n")
+        append_table(args.md, ["graph", "vertices", "arcs", "uint32 auto ms", "float32 auto ms", "float32 steps ms",
+                               "float64 ms", "float64 / float32 auto", "float64 / float32 steps", "float64 = Dijkstra"],
+                     [[r["graph"], f"{r['vertices']:,}", f"{r['arcs']:,}", f"{r['uint32 auto']:.3f}",
+                       f"{r['float32 auto']:.3f}", f"{r['float32 steps']:.3f}", f"{r['float64 auto']:.3f}",
+                       f"{r['float64 / float32 auto']:.2f}", f"{r['float64 / float32 steps']:.2f}",
+                       "yes" if r["float64 equals Dijkstra"] else "NO"] for r in rows])
 
+
+def append_table(path, columns, cells):
+    """Appends a markdown table: one header row of columns, then one row per list of cells."""
+    with open(path, "a") as f:
+        f.write("| " + " | ".join(columns) + " |\n")
+        f.write("|" + "---|" * len(columns) + "\n")
+        for row in cells:
+            f.write("| " + " | ".join(row) + " |\n")
 
 def wall_ms(graph, sources, runs, device, strategy="near-far"):
     graph.sssp(int(sources[0]), strategy, device=device)
@@ -154,15 +159,11 @@ def uint64_rows(args):
         print(json.dumps(row), flush=True)
         rows.append(row)
     if args.md:
-        with open(args.md, "a") as f:
-            f.write("| graph | uint32 GPU ms (weights w) | uint64 GPU ms (w x 4096) | uint64 CPU ms (w x 4096) "
-                    "| uint64 GPU / uint32 GPU | uint64 CPU / uint64 GPU | uint64 = Dijkstra |\n")
-            f.write("|---|---|---|---|---|---|---|\n")
-            for r in rows:
-                f.write(f"| {r['graph']} | {r['uint32 gpu ms']:.3f} | {r['uint64 gpu ms']:.3f} | {r['uint64 cpu ms']:.1f} | "
-                        f"{r['uint64 gpu ms'] / r['uint32 gpu ms']:.2f} | {r['uint64 cpu ms'] / r['uint64 gpu ms']:.1f} | "
-                        f"{'yes' if r['uint64 equals Dijkstra'] else 'NO'} |\n")
-
+        append_table(args.md, ["graph", "uint32 GPU ms (weights w)", "uint64 GPU ms (w x 4096)", "uint64 CPU ms (w x 4096)",
+                               "uint64 GPU / uint32 GPU", "uint64 CPU / uint64 GPU", "uint64 = Dijkstra"],
+                     [[r["graph"], f"{r['uint32 gpu ms']:.3f}", f"{r['uint64 gpu ms']:.3f}", f"{r['uint64 cpu ms']:.1f}",
+                       f"{r['uint64 gpu ms'] / r['uint32 gpu ms']:.2f}", f"{r['uint64 cpu ms'] / r['uint64 gpu ms']:.1f}",
+                       "yes" if r["uint64 equals Dijkstra"] else "NO"] for r in rows])
 
 if __name__ == "__main__":
     main()
