@@ -13,6 +13,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -95,6 +96,15 @@ class py_graph {
 
   const ds::sssp::csr_view& view() const { return view_; }
   bool device_graph() const { return view_.space == ds::sssp::memory_space::device; }
+
+  // distance_type_for(view(), real): for integer weights on the host its bound is a pass over every
+  // arc, so this graph's answer (its host arrays never change) is kept from the first call; every
+  // sssp call asks it twice.
+  ds::sssp::distance_type distance_type_for(ds::sssp::distance_type real) const {
+    if (view_.kind == ds::graph::weight_kind::real || device_graph()) return ds::sssp::distance_type_for(view_, real);
+    if (!integer_type_) integer_type_ = ds::sssp::distance_type_for(view_, real);
+    return *integer_type_;
+  }
   const ds::graph::provenance* origin() const { return host_ ? &host_->origin : nullptr; }
 
   // The solver for these options: the GPU one for a GPU strategy where a GPU is usable (or the
@@ -159,6 +169,7 @@ class py_graph {
   std::unique_ptr<ds::sssp::solver> gpu_, cpu_;
   std::unique_ptr<ds::sssp::many_sources> many_;
   batch_settings many_settings_;
+  mutable std::optional<ds::sssp::distance_type> integer_type_;  // distance_type_for, integer host weights
 };
 
 // f(span) over host weights of one of the four types a graph stores (csr.hpp: uint32 and float
@@ -187,7 +198,7 @@ ds::sssp::distance_type solve_type(const py_graph& g, const std::string& real_ty
   const ds::sssp::distance_type r = ds::sssp::distance_type_from_name(real_type);
   if (r != ds::sssp::distance_type::float32 && r != ds::sssp::distance_type::float64)
     throw std::invalid_argument("real_type must be 'float32' or 'float64'; got '" + real_type + "'");
-  return ds::sssp::distance_type_for(g.view(), r);
+  return g.distance_type_for(r);
 }
 
 py_graph from_csr_arrays(std::uint64_t n, const any_array& offsets, const any_array& targets, const any_array& weights,
