@@ -135,8 +135,9 @@ class py_graph {
     return *slot;
   }
 
-  // many_sources takes a graph::csr (it uploads its own copy), so only host graphs have one. It is
-  // kept while the settings (the cutoff aside) stay the same: building it uploads the graph to the GPU.
+  // many_sources takes a graph::csr (it reads the host arrays), so only host graphs have one. It is
+  // kept while the settings (the cutoff aside) stay the same: building it puts the graph on the GPU
+  // (the device copy this graph's one-source solver holds, when it has one: shared_device_csr).
   ds::sssp::many_sources& many_for(const batch_settings& b) {
     if (!host_)
       throw std::invalid_argument("the batched many-source solver needs a host graph (this one is in device memory)");
