@@ -61,10 +61,6 @@ std::uint64_t integer_path_bound(const csr_view& g) {
   return sum - smallest;
 }
 
-}  // namespace detail
-
-namespace detail {
-
 void check_distance_type(const csr_view& g, distance_type t) {
   const bool integer_type = t == distance_type::uint32 || t == distance_type::uint64;
   const bool integer = g.kind == graph::weight_kind::integer;

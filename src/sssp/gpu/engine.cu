@@ -91,9 +91,6 @@ bool runs_on_the_gpu(strategy how) {
 template <class Distance>
 class engine final : public detail::gpu_engine, private engine_context {
   static constexpr bool wide_distances = sizeof(Distance) == 8;  // the step loop only (file comment)
-  static constexpr distance_type distance_type_of = std::is_same_v<Distance, double>  ? distance_type::float64
-                                                    : std::is_same_v<Distance, float> ? distance_type::float32
-                                                                                      : distance_type::uint32;
 
  public:
   engine(const csr_view& g, const options& opts, cudaStream_t caller_stream)
@@ -138,7 +135,7 @@ class engine final : public detail::gpu_engine, private engine_context {
       vertex_t v = graph::invalid_vertex;
       DS_CUDA(cudaMemcpyAsync(&v, word_.get(), sizeof v, cudaMemcpyDeviceToHost, stream_));
       DS_CUDA(cudaStreamSynchronize(stream_));
-      if (v != graph::invalid_vertex) detail::throw_overflow(g_, source, v, distance_type_of);
+      if (v != graph::invalid_vertex) detail::throw_overflow(g_, source, v, detail::type_of<Distance>());
     }
     if (n_) DS_CUDA(cudaMemcpyAsync(distances_of<Distance>(buffers), dist_.get(), n_ * sizeof(Distance),
                                     cudaMemcpyDefault, stream_));
