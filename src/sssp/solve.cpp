@@ -13,10 +13,10 @@
 // float64 runs on the GPU engine's step loop (gpu/engine.cu) under the GPU strategies' rule above.
 // uint64 runs on the GPU where it is exact there: 32-bit weights in uint32 first (widened when no
 // distance passes 2^32 - 2), and graphs whose paths all stay below 2^53 in float64 (a 32-bit solve
-// that overflowed, or 64-bit weights); otherwise a GPU strategy runs CPU delta-stepping (stats.note
-// says why), and device gpu is std::invalid_argument. PHAST runs the 32-bit types on the GPU. float32 on double weights solves
-// on a copy of the weights rounded to float (what the GPU engine and PHAST read), made once per
-// solver.
+// that overflowed, or 64-bit weights, unless a 32-bit driver is named); otherwise a GPU strategy
+// runs CPU delta-stepping (stats.note says why), and device gpu is std::invalid_argument. PHAST
+// runs the 32-bit types on the GPU. float32 on double weights solves on a copy of the weights
+// rounded to float (what the GPU engine and PHAST read), made once per solver.
 #include <cmath>
 #include <cstring>
 #include <limits>

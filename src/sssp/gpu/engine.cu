@@ -9,9 +9,9 @@
 // driver's multiple (one_source_driver::auto_delta_scale).
 //
 // Distances: uint32 (integer weights), float32 or float64 (real weights, or integer ones whose paths
-// stay below 2^53: make_gpu_engine; distance.cuh). The step loop runs all three; the partitioned, wide and block drivers run the 32-bit two, so a float64
-// engine always takes the step loop (the automatic rule says so in the summary, and asking for
-// another driver is an error).
+// stay below 2^53: make_gpu_engine; distance.cuh). The step loop runs all three; the partitioned,
+// wide and block drivers run the 32-bit two, so a float64 engine always takes the step loop (the
+// automatic rule says so in the summary, and asking for another driver is an error).
 //
 // The engine belongs to the device that was current when it was made: run() makes that device
 // current for its calls, and every copy and launch of the engine and its drivers goes on one
