@@ -171,12 +171,11 @@ solver::solver(const csr_view& view, const options& opts) : impl_(std::make_uniq
   // weights run on the CPU.
   // Paths that all stay below 2^53 (the bound, again) are exact in float64: a 32-bit solve that
   // overflows runs again on the GPU in float64, and 64-bit weights are solved that way directly,
-  // unless a 32-bit driver was named (partitioned, block, wide: the CPU solves them, as before).
+  // unless a 32-bit driver was named (block, wide: the CPU solves them, as before).
   std::string gpu_why_not;
   const bool gpu_for_uint64 = type == distance_type::uint64 && !device_graph && opts.device != device_kind::cpu &&
                               gpu_available(&gpu_why_not);
-  const bool driver_has_64_bits =
-      opts.tune.driver == gpu_driver::automatic || opts.tune.driver == gpu_driver::steps;
+  const bool driver_has_64_bits = opts.tune.driver != gpu_driver::block && opts.tune.driver != gpu_driver::wide;
   if (gpu_for_uint64 && driver_has_64_bits)
     impl_->exact_in_double = detail::integer_path_bound(view) <= detail::max_exact_in_double;
   if (gpu_for_uint64 && !view.wide()) {

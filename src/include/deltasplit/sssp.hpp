@@ -62,9 +62,10 @@ enum class device_kind { automatic, gpu, cpu };
 // - real weights: float64 by default, float32 only when asked (options::real_type). A path's
 //   length is its left-to-right sum in the distance type (float32 of weights rounded to float, as
 //   on the GPU; float64 of the weights as given: scipy's and NetworkX's results bit for bit).
-// The one-source GPU engine computes uint32, float32 and float64 (float64 on the step loop only:
-// the automatic driver says so in stats.driver, and naming another driver is
-// std::invalid_argument); the many-source engines compute uint32 and float32. A solve the GPU
+// The one-source GPU engine computes uint32, float32 and float64 (float64 on the step loop and the
+// partitioned driver; naming the block or wide driver is std::invalid_argument, and where the
+// automatic rule would take the wide driver it takes the step loop and says so in stats.driver);
+// the many-source engines compute uint32 and float32. A solve the GPU
 // cannot take (uint64, and many sources in float64) runs on the CPU solvers (stats.device
 // "cpu ...", stats.note says why), and device gpu forced with it is std::invalid_argument, except
 // one-source uint64: of 32-bit weights solved on the GPU in 32 bits and widened when no distance

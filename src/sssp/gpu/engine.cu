@@ -9,9 +9,10 @@
 // driver's multiple (one_source_driver::auto_delta_scale).
 //
 // Distances: uint32 (integer weights), float32 or float64 (real weights, or integer ones whose paths
-// stay below 2^53: make_gpu_engine; distance.cuh). The step loop runs all three; the partitioned,
-// wide and block drivers run the 32-bit two, so a float64 engine always takes the step loop (the
-// automatic rule says so in the summary, and asking for another driver is an error).
+// stay below 2^53: make_gpu_engine; distance.cuh). The step loop and the partitioned driver run
+// all three (the partitioned driver's 64-bit outbox needs sm_90); the wide and block drivers run
+// the 32-bit two, so a float64 engine on a sparse graph whose regions do not fit on chip takes the
+// step loop (the automatic rule says so in the summary, and asking for those drivers is an error).
 //
 // The engine belongs to the device that was current when it was made: run() makes that device
 // current for its calls, and every copy and launch of the engine and its drivers goes on one
@@ -90,7 +91,7 @@ bool runs_on_the_gpu(strategy how) {
 
 template <class Distance>
 class engine final : public detail::gpu_engine, private engine_context {
-  static constexpr bool wide_distances = sizeof(Distance) == 8;  // the step loop only (file comment)
+  static constexpr bool wide_distances = sizeof(Distance) == 8;  // the step loop and the partitioned driver
 
  public:
   engine(const csr_view& g, const options& opts, cudaStream_t caller_stream)
@@ -200,10 +201,10 @@ class engine final : public detail::gpu_engine, private engine_context {
     if (n_ == 0) return chosen_driver::steps;
     if constexpr (wide_distances) {
       const gpu_driver d = opts.tune.driver;
-      if (d != gpu_driver::automatic && d != gpu_driver::steps)
+      if (d == gpu_driver::block || d == gpu_driver::wide)
         throw std::invalid_argument(std::string("the ") + driver_name(d) + " driver solves in 32-bit distances; " +
-                                    "64-bit distances run on the step loop (driver steps or automatic)");
-      return chosen_driver::steps;
+                                    "64-bit distances run on the step loop or the partitioned driver (driver "
+                                    "steps, partitioned or automatic)");
     }
     switch (opts.tune.driver) {
       case gpu_driver::steps: return chosen_driver::steps;
@@ -219,11 +220,14 @@ class engine final : public detail::gpu_engine, private engine_context {
     }
     if (!kept_by(opts).empty()) return chosen_driver::steps;
     if ((sparse_ || few_arcs_) && automatic_partitioned()) return chosen_driver::partitioned;
-    return sparse_ && wide_launchable() ? chosen_driver::wide : chosen_driver::steps;
+    return sparse_ && wide_launchable() ? chosen_driver::wide : chosen_driver::steps;  // never wide in 64 bits
   }
 
   one_source_driver<Distance>& driver_for(chosen_driver chosen) {
-    if constexpr (wide_distances) return *steps_;
+    if constexpr (wide_distances) {  // the near-far drivers are 32-bit (choose_driver)
+      if (chosen == chosen_driver::partitioned) return *partitioned_;
+      return *steps_;
+    }
     switch (chosen) {
       case chosen_driver::partitioned: return *partitioned_;
       case chosen_driver::wide:
@@ -244,7 +248,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   // too large for shared memory are reported once, by that run ("regions built, not used"), and
   // not built again.
   bool automatic_partitioned() {
-    if (regions_unusable_ || !partition_may_fit_on_chip(n_, m_, multiprocessors_)) return false;
+    if (regions_unusable_ || !partition_may_fit_on_chip(n_, m_, multiprocessors_, sizeof(Distance) / 4)) return false;
     try {
       build_regions(true);
     } catch (const std::runtime_error&) {  // the driver's blocks cannot all be resident on this GPU
@@ -267,7 +271,6 @@ class engine final : public detail::gpu_engine, private engine_context {
   std::string kept_by(const options& opts) const {
     std::string why;
     const auto add = [&why](const char* reason) { why += (why.empty() ? "" : ", ") + std::string(reason); };
-    if (wide_distances) add("64-bit distances");
     if (g_.space == memory_space::device) add("a graph in device memory");
     if (!std::isinf(opts.cutoff)) add("a cutoff");
     if (opts.tune.light != light_phase::automatic) add("a light-phase mode");
@@ -282,7 +285,9 @@ class engine final : public detail::gpu_engine, private engine_context {
   std::string kept_on_the_step_loop(chosen_driver chosen, const options& opts) const {
     if (chosen != chosen_driver::steps || opts.tune.driver != gpu_driver::automatic || n_ == 0) return "";
     if (!sparse_ && !few_arcs_) return "";  // the step loop by the graph alone
-    const std::string why = kept_by(opts);
+    std::string why = kept_by(opts);
+    // A sparse graph whose regions do not fit on chip takes the wide driver in 32 bits.
+    if (why.empty() && wide_distances && sparse_) why = "64-bit distances (the wide driver is 32-bit)";
     if (why.empty()) return "";  // the other drivers could not run or their regions did not fit
     return " (automatic: the step loop, kept by " + why + "; this graph takes another driver without)";
   }
@@ -290,7 +295,6 @@ class engine final : public detail::gpu_engine, private engine_context {
   // Builds the owner regions (once per solver) and, unless require_on_chip finds a region too large
   // for shared memory (then partitioned_ stays empty), derives the reordered graph from graph_.
   void build_regions(bool require_on_chip) {
-    if constexpr (wide_distances) return;
     if (partitioned_) return;
     const auto begin = std::chrono::steady_clock::now();
     partitioned_ = make_partitioned_driver<Distance>(g_, *graph_, context(), require_on_chip);

@@ -185,12 +185,44 @@ TEST_P(ForcedDriver, HubRowAndLongPath) {
   expect_all_strategies(make_csr(leaves + 1, star), {0, 1024}, "star");
 }
 
+// 64-bit distances on the partitioned driver (16-byte outbox entries, 8-byte distances and weights
+// in shared memory): real weights in tenths, which float32 does not hold, against the float64
+// Dijkstra, on a grid cut into many regions and a random graph whose regions cut most arcs (the
+// outbox always busy). The near-far drivers are 32-bit: naming them with float64 is an error.
+TEST_P(ForcedDriver, SmallFloat64) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::grid_params gp;
+  gp.rows = 40, gp.cols = 45, gp.keep_fraction = 0.9;
+  const graph::csr grid = graph::generate_grid(gp);
+  const graph::csr mixed = deltasplit_test::random_graph(300, 2400, 11, 100);
+  const auto tenths = [](const graph::csr& g) {
+    std::vector<arc> arcs;
+    for (vertex_t u = 0; u < g.num_vertices; ++u)
+      for (graph::edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) arcs.push_back({u, g.targets[e], 0.1 * g.int_weights[e]});
+    return make_csr(g.num_vertices, arcs, graph::weight_kind::real, true);
+  };
+  sssp::options o = driven(sssp::strategy::near_far);
+  o.real_type = sssp::distance_type::float64;
+  const graph::csr grid_tenths = tenths(grid), mixed_tenths = tenths(mixed);
+  if (!partitioned()) {
+    EXPECT_THROW(sssp::solver(grid_tenths, o).run(0), std::invalid_argument) << "a 32-bit driver named with float64";
+    return;
+  }
+  expect_dijkstra(grid_tenths, {0, 1000}, o, "grid 40 x 45, tenths");
+  expect_dijkstra(mixed_tenths, {0, 7}, o, "random 300 x 2400, tenths");
+  o.tune.delta = 0.5;  // many buckets: rounds whose far sets move to the near set
+  expect_dijkstra(grid_tenths, {17}, o, "grid 40 x 45, tenths, delta 0.5");
+  const sssp::result r = sssp::solver(grid_tenths, o).run(0);
+  EXPECT_EQ(r.stats.distance_type, "float64");
+  EXPECT_EQ(r.stats.driver.rfind("partitioned", 0), 0u) << r.stats.driver;
+}
+
 TEST_P(ForcedDriver, SmallOverflowIsReported) {
   DELTASPLIT_REQUIRE_GPU();
   const double big = 3e9;  // two of these do not fit in 32 bits
   const graph::csr overflow = make_csr(3, {{0, 1, big}, {1, 2, big}});
   for (sssp::strategy how : gpu_strategies) {
-    sssp::solver s(overflow, driven(how));  // the 32-bit solve reports it, the CPU solves in 64 bits
+    sssp::solver s(overflow, driven(how));  // the 32-bit solve reports it; solved again in 64 bits (GPU or CPU)
     EXPECT_EQ(s.run(0).distance(2), 6e9) << sssp::strategy_name(how);
   }
   const graph::csr fine = make_csr(4, {{0, 1, big}, {1, 2, big}, {0, 3, 1}, {3, 2, 1}});

@@ -82,6 +82,7 @@
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/partitioned/tuning.cuh"
 #include "sssp/gpu/partitioned/owner_regions.hpp"
+#include "sssp/gpu/step_loop/dependent_launch.cuh"
 
 namespace deltasplit::sssp::gpu {
 
@@ -183,14 +184,78 @@ __device__ inline void mark_stalled(partitioned_control* ctl, stall_cause why, s
 // its own wait (take_written) names it first (the kernel, and the host's message).
 constexpr std::uint32_t round_stall_factor = 2;
 
-// Takes the entry at p once its writer, which reserved or counted it, has written it (nonzero),
-// leaving 0 behind; past the watchdog's limit marks the solve stalled with `why` and returns 0.
+// An outbox entry: an offer's distance and its target + 1, all zero when free. For 32-bit
+// distances one 64-bit word, (distance bits << 32) | (target + 1); for 64-bit distances 16 bytes,
+// written and taken by 128-bit atomics (sm_90 and later; partitioned_engine refuses older code).
+template <std::size_t DistanceBytes>
+struct outbox_entry {
+  using word = unsigned long long;
+  template <class Distance>
+  __device__ static word pack(Distance d, vertex_t t) {
+    return static_cast<word>(distance_bits(d)) << 32 | (t + 1);
+  }
+  __device__ static vertex_t target(word w) { return static_cast<vertex_t>(w) - 1; }
+  template <class Distance>
+  __device__ static Distance distance(word w) {
+    return distance_from_bits<Distance>(static_cast<std::uint32_t>(w >> 32));
+  }
+};
+struct alignas(16) wide_offer {
+  unsigned long long bits, target;  // the distance's bits; target + 1 (0: free)
+};
+template <>
+struct outbox_entry<8> {
+  using word = wide_offer;
+  template <class Distance>
+  __device__ static word pack(Distance d, vertex_t t) {
+    return {distance_bits(d), std::uint64_t{t} + 1};
+  }
+  __device__ static vertex_t target(word w) { return static_cast<vertex_t>(w.target - 1); }
+  template <class Distance>
+  __device__ static Distance distance(word w) {
+    return distance_from_bits<Distance>(w.bits);
+  }
+};
+__device__ __forceinline__ bool is_free(std::uint32_t w) { return w == 0; }
+__device__ __forceinline__ bool is_free(unsigned long long w) { return w == 0; }
+__device__ __forceinline__ bool is_free(const wide_offer& w) { return w.target == 0; }
+
+// The 16-byte exchanges of wide_offer entries exist from sm_90 on; code for older GPUs (the
+// compute_80 PTX build) traps there, and partitioned_engine never launches it.
+__device__ __forceinline__ wide_offer exchange(wide_offer* p, wide_offer v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  return atomicExch(p, v);
+#else
+  __trap();
+  return v;
+#endif
+}
+__device__ __forceinline__ wide_offer compare_exchange(wide_offer* p, wide_offer expected, wide_offer v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  return atomicCAS(p, expected, v);
+#else
+  __trap();
+  return v;
+#endif
+}
+template <class Word>
+__device__ __forceinline__ Word exchange(Word* p, Word v) {
+  return atomicExch(p, v);
+}
+template <class Word>
+__device__ __forceinline__ Word compare_exchange(Word* p, Word expected, Word v) {
+  return atomicCAS(p, expected, v);
+}
+
+// Takes the entry at p once its writer, which reserved or counted it, has written it (not free),
+// leaving a free entry behind; past the watchdog's limit marks the solve stalled with `why` and
+// returns a free entry.
 template <class Word>
 __device__ __forceinline__ Word take_written(Word* p, std::uint64_t limit_ns, partitioned_control* ctl, stall_cause why,
                              std::uint32_t round) {
   Word w;
   stall_watch watch;
-  while ((w = atomicExch(p, Word{0})) == Word{0}) {
+  while (is_free(w = exchange(p, Word{}))) {
     if (watch.expired(limit_ns, &ctl->stalled)) {
       mark_stalled(ctl, why, round);
       break;
@@ -199,16 +264,32 @@ __device__ __forceinline__ Word take_written(Word* p, std::uint64_t limit_ns, pa
   return w;
 }
 
-// Dynamic shared memory of a block, in 4-byte words: the outbox (8-byte entries, first for their
-// alignment), the near and far bitmaps, the local frontier (vertex ids), the region bounds, then
-// (SharedDist) the region's distances, then (SharedArcs) its row offsets, targets and weights (16
-// or 32 bits).
+// Dynamic shared memory of a block, in 4-byte words: the outbox (8-byte entries, 16-byte ones for
+// 64-bit distances, first for their alignment), the near and far bitmaps, the local frontier
+// (vertex ids), the region bounds, then (SharedDist) the region's distances, then (SharedArcs) its
+// row offsets, targets and weights (16, 32 or 64 bits). distance_words: 1, or 2 for 64-bit
+// distances and weights, which also take a word of padding each for their 8-byte alignment.
 inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t parts, std::uint32_t vertices,
-                                          std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool narrow) {
-  std::size_t w = 2 * std::size_t{words} + tuning::frontier + 2 * tuning::outbox + parts + 1;
-  if (shared_dist) w += vertices;
-  if (shared_arcs) w += std::size_t{vertices} + 1 + arcs + (narrow ? (std::size_t{arcs} + 1) / 2 : arcs);
+                                          std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool narrow,
+                                          std::uint32_t distance_words = 1) {
+  const std::size_t pad = distance_words - 1;
+  std::size_t w = 2 * std::size_t{words} + tuning::frontier + 2 * distance_words * tuning::outbox + parts + 1;
+  if (shared_dist) w += pad + std::size_t{distance_words} * vertices;
+  if (shared_arcs)
+    w += std::size_t{vertices} + 1 + arcs +
+         (narrow ? (std::size_t{arcs} + 1) / 2 : pad + std::size_t{distance_words} * arcs);
   return w;
+}
+
+// p rounded up to the alignment of T (8-byte distances and weights in the shared words).
+template <class T>
+__device__ __forceinline__ T* aligned_for(void* p) {
+  if constexpr (alignof(T) <= 4) {
+    return reinterpret_cast<T*>(p);  // the shared words' own alignment
+  } else {
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    return reinterpret_cast<T*>((at + alignof(T) - 1) & ~(std::uintptr_t{alignof(T)} - 1));
+  }
 }
 
 // Sets up a solve. A planted fault (partitioned_watchdog, the watchdog's tests) is set up here, so
@@ -249,12 +330,20 @@ struct near_bound<std::uint32_t> {
   __device__ bool operator()(std::uint32_t d) const { return d < below; }
 };
 
-template <>
-struct near_bound<float> {
-  bucket_of_distance<float> bucket;
+template <class Real>
+struct real_near_bound {
+  bucket_of_distance<Real> bucket;
   std::uint32_t bound;
-  __device__ near_bound(bucket_of_distance<float> b, std::uint32_t k) : bucket(b), bound(k) {}
-  __device__ bool operator()(float d) const { return bucket(d) <= bound; }
+  __device__ real_near_bound(bucket_of_distance<Real> b, std::uint32_t k) : bucket(b), bound(k) {}
+  __device__ bool operator()(Real d) const { return bucket(d) <= bound; }
+};
+template <>
+struct near_bound<float> : real_near_bound<float> {
+  using real_near_bound<float>::real_near_bound;
+};
+template <>
+struct near_bound<double> : real_near_bound<double> {
+  using real_near_bound<double>::real_near_bound;
 };
 
 // The region's distances: shared memory (SharedDist) or the global array, which its owner alone
@@ -341,6 +430,17 @@ __device__ inline std::uint32_t owner_of(const vertex_t* begin, std::uint32_t pa
 // it takes no entry past its batch. (A ring of exactly the region's vertices lets a sender
 // overwrite an entry whose taker waits on an earlier slow writer: an offer lost and the receiver
 // waiting forever, rarely, on graphs of small, heavily mailed regions.)
+// The best offer for a vertex, leaving none (infinity) behind.
+template <class Distance>
+__device__ __forceinline__ Distance take_offer(Distance* p) {
+  if constexpr (sizeof(Distance) == 8) {
+    const auto none = static_cast<unsigned long long>(__double_as_longlong(distance_ops<Distance>::infinity));
+    return __longlong_as_double(static_cast<long long>(atomicExch(reinterpret_cast<unsigned long long*>(p), none)));
+  } else {
+    return atomicExch(p, distance_ops<Distance>::infinity);
+  }
+}
+
 template <class Distance>
 __device__ void make_offer(const partitioned_view<Distance>& s, const vertex_t* begin, std::uint32_t p, vertex_t t,
                            Distance d) {
@@ -409,13 +509,15 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   using ops = distance_ops<Distance>;
   using weight = typename ops::weight;
   extern __shared__ __align__(16) std::uint32_t shared_words[];
-  // The outbox: offers to other regions, (distance bits << 32) | (target + 1), 0 when free.
-  unsigned long long* const outbox = reinterpret_cast<unsigned long long*>(shared_words);
-  std::uint32_t* const near = shared_words + 2 * tuning::outbox;  // pending at or below the bound
+  // The outbox: offers to other regions (outbox_entry), free when zero.
+  using entry = outbox_entry<sizeof(Distance)>;
+  using offer_word = typename entry::word;
+  offer_word* const outbox = reinterpret_cast<offer_word*>(shared_words);
+  std::uint32_t* const near = reinterpret_cast<std::uint32_t*>(outbox + tuning::outbox);  // pending at or below the bound
   std::uint32_t* const far = near + s.words;  // pending above it (stale bits dropped at each round's end)
   vertex_t* const frontier = far + s.words;
   vertex_t* const begin = frontier + tuning::frontier;
-  Distance* const region_d = reinterpret_cast<Distance*>(begin + s.parts + 1);
+  Distance* const region_d = aligned_for<Distance>(begin + s.parts + 1);
   // delivery: (mail deliveries, modulo 2^31) << 1 | workers idle. One word, so that the workers
   // go idle only if nothing was delivered since they last looked (a compare-and-swap).
   // taken: the near-set vertices a pass takes, by pass parity.
@@ -441,13 +543,13 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   // The region's own layout after its distances (regions differ in vertices and arcs).
   std::uint32_t* const region_offsets = reinterpret_cast<std::uint32_t*>(region_d + (SharedDist ? owned : 0));
   vertex_t* const region_targets = region_offsets + owned + 1;
-  weight* const region_weights = reinterpret_cast<weight*>(region_targets + count);
+  weight* const region_weights = aligned_for<weight>(region_targets + count);
   std::uint16_t* const region_narrow = reinterpret_cast<std::uint16_t*>(region_targets + count);
   const region_arcs<Distance, SharedArcs> arcs{&s, lo, base, region_offsets, region_targets, region_weights,
                                                s.narrow_weights ? region_narrow : nullptr};
   for (std::uint32_t i = tid; i <= s.parts; i += threads) begin[i] = s.begin[i];
   for (std::uint32_t i = tid; i < words; i += threads) near[i] = far[i] = 0;
-  for (std::uint32_t i = tid; i < tuning::outbox; i += threads) outbox[i] = 0;
+  for (std::uint32_t i = tid; i < tuning::outbox; i += threads) outbox[i] = offer_word{};
   if (SharedDist)
     for (std::uint32_t i = tid; i < owned; i += threads) region_d[i] = ops::infinity;
   if constexpr (SharedArcs) {  // the region's rows, copied once per solve
@@ -581,8 +683,8 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
               own.improve(tl, nd, is_near);
             } else {  // to the senders: a slot of the outbox, written once a sender has emptied it
               const std::uint32_t at = atomicAdd(&out_tail, 1u) % tuning::outbox;
-              const unsigned long long offer = static_cast<unsigned long long>(distance_bits(nd)) << 32 | (t + 1);
-              while (atomicCAS(&outbox[at], 0ull, offer) != 0ull) {
+              const offer_word offer = entry::pack(nd, t);
+              while (!is_free(compare_exchange(&outbox[at], offer_word{}, offer))) {
               }
             }
           }
@@ -620,10 +722,8 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           if (lane < m) {
             const std::uint32_t at = (from + lane) % tuning::outbox;
             // reserved by a worker, written a moment later
-            const unsigned long long offer = take_written(&outbox[at], s.stall_ns, s.ctl, stall_outbox, round);
-            if (offer)
-              make_offer(s, begin, p, static_cast<vertex_t>(offer) - 1,
-                         distance_from_bits<Distance>(static_cast<std::uint32_t>(offer >> 32)));
+            const offer_word offer = take_written(&outbox[at], s.stall_ns, s.ctl, stall_outbox, round);
+            if (!is_free(offer)) make_offer(s, begin, p, entry::target(offer), entry::template distance<Distance>(offer));
           }
           __syncwarp();
           if (lane == 0) {
@@ -651,7 +751,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
               const std::uint32_t queued = take_written(entry, s.stall_ns, s.ctl, stall_mail, round);
               if (queued) {
                 const vertex_t v = queued - 1;
-                own.improve(v - lo, atomicExch(&s.offer[v], ops::infinity), is_near);
+                own.improve(v - lo, take_offer(&s.offer[v]), is_near);
               }
             }
             __syncwarp();
@@ -845,7 +945,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
       std::size_t most = 0;
       for (const auto& [v, a] : sizes)
         most = std::max(most, 4 * partition_shared_words(words_, parts_, v, static_cast<std::uint32_t>(std::min<edge_t>(a, 0xFFFFFFFFu)),
-                                                         dist, arcs, narrow_));
+                                                         dist, arcs, narrow_, sizeof(Distance) / 4));
       return most;
     };
     shared_dist_ = bytes(true, false) <= tuning::shared_budget;
@@ -878,6 +978,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     kernel_ = sender_warps_ == tuning::dense_sender_warps
                   ? pick(std::integral_constant<unsigned, tuning::dense_sender_warps>{})
                   : pick(std::integral_constant<unsigned, tuning::sender_warps>{});
+    if constexpr (sizeof(Distance) == 8) {
+      if (!compiled_for_sm90(kernel_))  // the outbox's 16-byte entries take sm_90's 128-bit atomics
+        throw std::runtime_error("the partitioned driver's 64-bit distances need code for sm_90 or later");
+    }
     int per_sm = 0;
     {
       std::lock_guard<std::mutex> hold(allowance_lock());
@@ -1056,16 +1160,17 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   std::vector<vertex_t> new_of_old_;
 };
 
-bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms) {
-  // The mean region in the layout the engine checks (partition_shared_words), with 16-bit weights:
-  // the largest region is at least the mean, and its weights at least that wide, so a graph that
-  // fails this cannot keep every region on chip.
+bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms, std::uint32_t distance_words) {
+  // The mean region in the layout the engine checks (partition_shared_words), with 16-bit weights
+  // (the narrowest any distance type has): the largest region is at least the mean, and its
+  // weights at least that wide, so a graph that fails this cannot keep every region on chip.
   const std::uint64_t parts = tuning::regions(n, sms);
   if (sms == 0 || n == 0) return false;
   const std::uint64_t vertices = (std::uint64_t{n} + parts - 1) / parts, arcs = (m + parts - 1) / parts;
   if (arcs >= 0xFFFFFFFFu) return false;
   const std::size_t words = partition_shared_words(static_cast<std::uint32_t>((vertices + 31) / 32), static_cast<std::uint32_t>(parts),
-                                                   static_cast<std::uint32_t>(vertices), static_cast<std::uint32_t>(arcs), true, true, true);
+                                                   static_cast<std::uint32_t>(vertices), static_cast<std::uint32_t>(arcs), true, true, true,
+                                                   distance_words);
   return 4 * words <= tuning::shared_budget;
 }
 
@@ -1082,5 +1187,8 @@ template std::unique_ptr<partitioned_driver<std::uint32_t>> make_partitioned_dri
 template std::unique_ptr<partitioned_driver<float>> make_partitioned_driver<float>(const csr_view&,
                                                                                    const device_csr<float>&,
                                                                                    const driver_context&, bool);
+template std::unique_ptr<partitioned_driver<double>> make_partitioned_driver<double>(const csr_view&,
+                                                                                     const device_csr<double>&,
+                                                                                     const driver_context&, bool);
 
 }  // namespace deltasplit::sssp::gpu

@@ -80,8 +80,8 @@ class partitioned_driver : public one_source_driver<Distance> {
 
 // Whether g's regions could keep their distances and arcs on chip at all (the mean region within
 // a block's shared-memory budget on a GPU of `sms` SMs): a check of sizes, before any region is
-// built. The regions' own layout decides (on_chip()).
-bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms);
+// built. The regions' own layout decides (on_chip()). distance_words: 2 for 64-bit distances.
+bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms, std::uint32_t distance_words = 1);
 
 // Cuts g (the host graph) into owner regions and derives its reordered copy on ctx.stream from
 // graph, the engine's device copy of g (read only while this runs; uploaded are the regions, not
