@@ -419,17 +419,6 @@ __device__ inline std::uint32_t owner_of(const vertex_t* begin, std::uint32_t pa
   return a;
 }
 
-// An offer of distance d to vertex t of another region: lowers t's offer word and, if this sender
-// filled the empty word, queues t in its owner's mailbox ring. The queued offer counts as
-// outstanding work of the round (parity p) until its owner takes it; it is counted before it is
-// queued, while the sending block is itself still counted as at work, so the count cannot touch
-// zero in between. Two live entries never share a slot of the ring: a vertex has at most one entry
-// not yet taken (its offer word is filled again only after its owner took the entry and emptied
-// the word), and the entries from the receiver's oldest one not taken to the tail are those (at
-// most the region's vertices) and the ones its current batch took (fewer than mailbox_slack), since
-// it takes no entry past its batch. (A ring of exactly the region's vertices lets a sender
-// overwrite an entry whose taker waits on an earlier slow writer: an offer lost and the receiver
-// waiting forever, rarely, on graphs of small, heavily mailed regions.)
 // The best offer for a vertex, leaving none (infinity) behind.
 template <class Distance>
 __device__ __forceinline__ Distance take_offer(Distance* p) {
@@ -441,6 +430,17 @@ __device__ __forceinline__ Distance take_offer(Distance* p) {
   }
 }
 
+// An offer of distance d to vertex t of another region: lowers t's offer word and, if this sender
+// filled the empty word, queues t in its owner's mailbox ring. The queued offer counts as
+// outstanding work of the round (parity p) until its owner takes it; it is counted before it is
+// queued, while the sending block is itself still counted as at work, so the count cannot touch
+// zero in between. Two live entries never share a slot of the ring: a vertex has at most one entry
+// not yet taken (its offer word is filled again only after its owner took the entry and emptied
+// the word), and the entries from the receiver's oldest one not taken to the tail are those (at
+// most the region's vertices) and the ones its current batch took (fewer than mailbox_slack), since
+// it takes no entry past its batch. (A ring of exactly the region's vertices lets a sender
+// overwrite an entry whose taker waits on an earlier slow writer: an offer lost and the receiver
+// waiting forever, rarely, on graphs of small, heavily mailed regions.)
 template <class Distance>
 __device__ void make_offer(const partitioned_view<Distance>& s, const vertex_t* begin, std::uint32_t p, vertex_t t,
                            Distance d) {
@@ -510,8 +510,8 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   using weight = typename ops::weight;
   extern __shared__ __align__(16) std::uint32_t shared_words[];
   // The outbox: offers to other regions (outbox_entry), free when zero.
-  using entry = outbox_entry<sizeof(Distance)>;
-  using offer_word = typename entry::word;
+  using offer_entry = outbox_entry<sizeof(Distance)>;
+  using offer_word = typename offer_entry::word;
   offer_word* const outbox = reinterpret_cast<offer_word*>(shared_words);
   std::uint32_t* const near = reinterpret_cast<std::uint32_t*>(outbox + tuning::outbox);  // pending at or below the bound
   std::uint32_t* const far = near + s.words;  // pending above it (stale bits dropped at each round's end)
@@ -683,7 +683,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
               own.improve(tl, nd, is_near);
             } else {  // to the senders: a slot of the outbox, written once a sender has emptied it
               const std::uint32_t at = atomicAdd(&out_tail, 1u) % tuning::outbox;
-              const offer_word offer = entry::pack(nd, t);
+              const offer_word offer = offer_entry::pack(nd, t);
               while (!is_free(compare_exchange(&outbox[at], offer_word{}, offer))) {
               }
             }
@@ -723,7 +723,8 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
             const std::uint32_t at = (from + lane) % tuning::outbox;
             // reserved by a worker, written a moment later
             const offer_word offer = take_written(&outbox[at], s.stall_ns, s.ctl, stall_outbox, round);
-            if (!is_free(offer)) make_offer(s, begin, p, entry::target(offer), entry::template distance<Distance>(offer));
+            if (!is_free(offer))
+              make_offer(s, begin, p, offer_entry::target(offer), offer_entry::template distance<Distance>(offer));
           }
           __syncwarp();
           if (lane == 0) {
