@@ -50,6 +50,9 @@ struct solver::impl {
   // into `in_double` (exactly) and they are converted, directly (64-bit weights) or after a 32-bit
   // solve that overflowed (`widened`). double_gpu: that engine, made when first needed.
   bool exact_in_double = false;
+  // A 32-bit solve of this graph passed 2^32 - 2: the graph's paths are long, so later sources go
+  // to float64 directly instead of paying for a 32-bit attempt first (bench/results/distance_width.md).
+  bool overflowed_before = false;
   std::vector<double> in_double;
   std::unique_ptr<detail::gpu_engine> double_gpu;
   std::unique_ptr<detail::gpu_engine> gpu;
@@ -102,6 +105,9 @@ const char* const past_32_bits_gpu = "a distance past 2^32 - 2: solved again on 
                                      "graph passes 2^53) and converted to uint64";
 const char* const integers_in_double = "solved on the GPU in float64 (exact: no path of this graph passes 2^53) and "
                                        "converted to uint64";
+const char* const long_paths_on_cpu = "solved on the CPU in 64 bits (a distance of an earlier solve passed 2^32 - 2)";
+const char* const long_paths_in_double = "solved on the GPU in float64 (a distance of an earlier solve passed 2^32 - 2; "
+                                         "exact: no path of this graph passes 2^53) and converted to uint64";
 
 // Vertices past the cutoff become unreachable (CPU results; the GPU engine does this on the device).
 template <class Distance>
@@ -303,7 +309,9 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
   if ((impl_->gpu || impl_->double_gpu) && out.space == memory_space::device && type == distance_type::uint64)
     throw std::invalid_argument("run_into: uint64 distances are written to host buffers in this version");
   if (impl_->double_gpu && !impl_->gpu) return solve_in_double(integers_in_double);
-  if (impl_->gpu) {
+  if (impl_->overflowed_before && impl_->exact_in_double) return solve_in_double(long_paths_in_double);
+  bool attempted = false;  // a 32-bit solve ran in this call and passed 2^32 - 2
+  if (impl_->gpu && !impl_->overflowed_before) {
     std::vector<std::uint32_t>& narrow = impl_->narrow;
     narrow.resize(g.num_vertices);
     output_buffers narrow_out = out;
@@ -318,6 +326,7 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
       st.note = widened_on_gpu;
       return st;
     } catch (const distance_overflow&) {
+      impl_->overflowed_before = attempted = true;
       if (impl_->exact_in_double) return solve_in_double(past_32_bits_gpu);
       if (!impl_->cpu)
         impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(g, o.threads, detail::cpu_tuning{}, o.real_type);
@@ -334,7 +343,8 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
     copy_out(detail::distances_in<D>(r), detail::distances_in<D>(out));
   });
   if (tree) copy_out(r.predecessors, out.predecessors);
-  if (type == distance_type::uint64 && is_gpu_strategy(o.how)) r.stats.note = impl_->widened ? past_32_bits : wide_on_cpu;
+  if (type == distance_type::uint64 && is_gpu_strategy(o.how))
+    r.stats.note = !impl_->widened ? wide_on_cpu : attempted ? past_32_bits : long_paths_on_cpu;
   return r.stats;
 }
 
