@@ -198,6 +198,35 @@ class Graph:
         return cls(_core.from_file(str(path), weight_seed))
 
     @classmethod
+    def rmat(cls, scale, edge_factor=16, *, preset="graph500", undirected=False, seed=1, weight_range=(0, 1000)):
+        """An R-MAT (Kronecker) graph, the one ``deltasplit generate rmat`` writes for the same
+        options: 2**scale vertices, edge_factor * 2**scale edges drawn by recursive quadrant choice
+        (preset "graph500": a, b, c, d = .57, .19, .19, .05; "paper": .5, .1, .1, .3; or the four
+        numbers), uniform integer weights in the closed range `weight_range`; `undirected` stores
+        both directions of every edge. Self-loops are dropped and parallel arcs merged before the
+        weights are drawn (``origin`` counts both). A pure function of its arguments."""
+        presets = {"graph500": (0.57, 0.19, 0.19, 0.05), "paper": (0.5, 0.1, 0.1, 0.3)}
+        abcd = presets.get(preset) if isinstance(preset, str) else tuple(float(p) for p in preset)
+        if abcd is None or len(abcd) != 4:
+            raise ValueError(f"preset must be 'graph500', 'paper' or four probabilities (a, b, c, d); got {preset!r}")
+        if not all(0 <= p <= 1 for p in abcd) or abs(sum(abcd) - 1) > 1e-9:
+            raise ValueError(f"R-MAT probabilities must lie in [0, 1] and sum to 1; got {abcd}")
+        if not 0 <= int(scale) <= 31:
+            raise ValueError(f"scale must lie in [0, 31] (2**scale vertices, 32-bit ids); got {scale}")
+        lo, hi = _weight_range(weight_range)
+        return cls(_core.rmat(int(scale), float(edge_factor), *abcd, bool(undirected), int(seed), lo, hi))
+
+    @classmethod
+    def grid(cls, rows, cols, *, keep=1.0, seed=1, weight_range=(0, 1000)):
+        """A road-like grid, the one ``deltasplit generate grid`` writes for the same options:
+        rows x cols vertices, 4-neighbour undirected edges (both directions stored), each kept with
+        probability `keep`, uniform integer weights in the closed range `weight_range`."""
+        if int(rows) <= 0 or int(cols) <= 0:
+            raise ValueError(f"rows and cols must be positive; got {rows} x {cols}")
+        lo, hi = _weight_range(weight_range)
+        return cls(_core.grid(int(rows), int(cols), float(keep), int(seed), lo, hi))
+
+    @classmethod
     def from_networkx(cls, G, weight="weight", default=1):
         """From a NetworkX graph: nodes numbered in G's order (``list(G)``); the edge attribute
         `weight` (missing: `default`); undirected graphs store both directions; a multigraph's
@@ -476,6 +505,13 @@ class Graph:
             stats["milliseconds"] += r.stats["milliseconds"]
             stats["device"] = r.stats["device"]
         return stats
+
+
+def _weight_range(weight_range):
+    lo, hi = (int(x) for x in weight_range)
+    if not 0 <= lo <= hi < 2**32:
+        raise ValueError(f"weight_range must be (lo, hi) with 0 <= lo <= hi < 2**32; got {tuple(weight_range)}")
+    return lo, hi
 
 
 def _host_array(a, dtype=None):

@@ -27,6 +27,7 @@
 
 #include "deltasplit/graph/error.hpp"
 #include "deltasplit/graph/from_arrays.hpp"
+#include "deltasplit/graph/generators.hpp"
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/many_sources.hpp"
 #include "deltasplit/sssp.hpp"
@@ -230,6 +231,27 @@ py_graph from_file(const std::string& path, std::uint64_t weight_seed, unsigned 
   o.threads = threads;
   nb::gil_scoped_release release;
   return py_graph(ds::graph::read_graph(path, o));
+}
+
+// Synthetic graphs as `deltasplit generate` makes them (graph/generators.hpp checks the parameters).
+py_graph rmat(unsigned scale, double edge_factor, double a, double b, double c, double d, bool undirected,
+              std::uint64_t seed, std::uint32_t weight_min, std::uint32_t weight_max) {
+  ds::graph::rmat_params p;
+  p.scale = scale;
+  p.edge_factor = edge_factor;
+  p.a = a, p.b = b, p.c = c, p.d = d;
+  p.undirected = undirected;
+  p.seed = seed;
+  p.weight_min = weight_min;
+  p.weight_max = weight_max;
+  nb::gil_scoped_release release;
+  return py_graph(ds::graph::generate_rmat(p));
+}
+
+py_graph grid(std::uint32_t rows, std::uint32_t cols, double keep, std::uint64_t seed, std::uint32_t weight_min,
+              std::uint32_t weight_max) {
+  nb::gil_scoped_release release;
+  return py_graph(ds::graph::generate_grid({rows, cols, keep, seed, weight_min, weight_max}));
 }
 
 // A view of device arrays (offsets uint64, targets uint32, weights uint32 or float32), kept alive
@@ -597,6 +619,11 @@ NB_MODULE(_core, m) {
   m.def("from_arcs", &from_arcs, nb::arg("n"), nb::arg("src"), nb::arg("dst"), nb::arg("weights"),
         nb::arg("symmetric") = false, nb::arg("threads") = 0);
   m.def("from_file", &from_file, nb::arg("path"), nb::arg("weight_seed") = 1, nb::arg("threads") = 0);
+  m.def("rmat", &rmat, nb::arg("scale"), nb::arg("edge_factor"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
+        nb::arg("d"), nb::arg("undirected"), nb::arg("seed"),
+        nb::arg("weight_min"), nb::arg("weight_max"));
+  m.def("grid", &grid, nb::arg("rows"), nb::arg("cols"), nb::arg("keep"), nb::arg("seed"), nb::arg("weight_min"),
+        nb::arg("weight_max"));
   m.def("from_device", &from_device, nb::arg("n"), nb::arg("offsets"), nb::arg("targets"), nb::arg("weights"),
         nb::arg("keep"));
 

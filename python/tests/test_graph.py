@@ -115,6 +115,49 @@ def test_from_file_reads_through_the_project_readers(path):
     assert r.distances[0] == 0
 
 
+def test_generators_are_the_programs_and_solve_like_scipy(tmp_path):
+    g = Graph.rmat(9, 8, undirected=True, seed=3, weight_range=(1, 50))
+    assert g.num_vertices == 512 and g.origin["format"] == "rmat" and g.origin["symmetric"]
+    offsets, targets, weights = g.arrays()
+    again = Graph.rmat(9, 8, undirected=True, seed=3, weight_range=(1, 50)).arrays()
+    assert all(np.array_equal(x, y) for x, y in zip((offsets, targets, weights), again))
+    assert weights.min() >= 1 and weights.max() <= 50
+    m = sp.csr_matrix((weights.astype(np.float64), targets, offsets), shape=(512, 512))
+    assert (m != m.T).nnz == 0  # both directions, one weight
+    want = scg.dijkstra(m, indices=0)
+    assert np.array_equal(deltasplit.csgraph.dijkstra(m, indices=0), want)
+    got = g.sssp(0, strategy="dijkstra").distances.astype(np.float64)
+    got[got == Graph.INT_INFINITY] = np.inf
+    assert np.array_equal(got, want)
+    grid = Graph.grid(3, 4, weight_range=(2, 2))
+    assert (grid.num_vertices, grid.num_arcs) == (12, 34)  # 17 edges, both directions
+    assert grid.sssp(0, strategy="dijkstra").distances[11] == 2 * (2 + 3)
+    paper = Graph.rmat(6, preset="paper").arrays()
+    assert not np.array_equal(paper[1], Graph.rmat(6).arrays()[1])
+    assert Graph.rmat(6, preset=(0.5, 0.1, 0.1, 0.3)).arrays()[1].tolist() == paper[1].tolist()
+    from deltasplit import _program
+    if _program.path() is not None:  # the same graph as `deltasplit generate` writes
+        path = tmp_path / "rmat.mtx"
+        assert _program.run(["generate", "rmat", "--scale", 9, "--edge-factor", 8, "--undirected", "--seed", 3,
+                             "--weight-range", "1:50", "-o", path]) == 0
+        read = Graph.from_file(path).arrays()
+        assert all(np.array_equal(x, y) for x, y in zip((offsets, targets, weights), read))
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: Graph.rmat(4, preset="kronecker"), "preset must be"),
+    (lambda: Graph.rmat(4, preset=(0.5, 0.5, 0.5, 0.5)), "sum to 1"),
+    (lambda: Graph.rmat(32), "scale must lie"),
+    (lambda: Graph.rmat(4, edge_factor=-1), "edge factor"),
+    (lambda: Graph.rmat(4, weight_range=(5, 1)), "weight_range"),
+    (lambda: Graph.grid(0, 3), "rows and cols"),
+    (lambda: Graph.grid(3, 3, keep=1.5), "keep fraction"),
+])
+def test_generator_arguments_are_checked(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
 def test_errors_carry_the_cpp_message(tmp_path):
     rows, cols, w = example()
     g = Graph.from_edges(rows, cols, w, 5)
