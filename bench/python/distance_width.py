@@ -3,23 +3,29 @@ benchmark): each graph's weights w become tenths (w / 10 as float64, which float
 and one-source solves run with
 
   float32 auto    dtype=numpy.float32, the automatic driver (what the 32-bit type gets)
-  float32 steps   dtype=numpy.float32 on the step loop (the driver float64 runs on)
-  float64 auto    dtype=numpy.float64 (the default), the automatic driver: the step loop
+  float32 steps   dtype=numpy.float32 on the step loop
+  float64 auto    dtype=numpy.float64 (the default), the automatic driver (the partitioned driver
+                  where its regions fit on chip, else the step loop: the wide driver is 32-bit)
 
 and, for the integer graph as given, uint32 with the automatic driver (today's figures). Each row
 is the median of stats['milliseconds'] (the figure the summary prints) over SOURCES sources x RUNS
 runs after one untimed solve; the float64 distances are checked against the CPU's Dijkstra for the
-first source.
+first source (--no-check: not, for graphs where Dijkstra takes minutes). --also DRIVER,... adds
+uint32, float32 and float64 solves forced onto those drivers (JSON only; a driver that refuses a
+type is reported as its error).
 
 --uint64 adds the integer graph with its weights times 4,096 (32-bit weights whose paths pass
 2^32 - 2: uint64 distances, which the GPU solves in 32 bits, finds overflowing and solves again in
 float64) on the GPU and on the CPU (delta-stepping on every core: where uint64 ran before), and
 the integer graph as given, both timed by the wall clock around each call (the GPU's uint64 figure
 includes the 32-bit attempt and the conversion); the GPU's uint64 distances are checked against the
-CPU Dijkstra's for the first source. Graphs: files, or kron:S for a Graph500 Kronecker graph of scale S (edge factor 16,
-both directions of every edge, integer weights 1..255, numpy's generator with seed 1).
+CPU Dijkstra's for the first source. Graphs: files, or kron:S for a Graph500 Kronecker graph of
+scale S: Graph.rmat(S, 16, undirected=True, weight_range=(1, 255)), what `deltasplit generate rmat
+--scale S --undirected --weight-range 1:255` writes, or grid:RxC for Graph.grid(R, C) (`deltasplit
+generate grid --rows R --cols C`: weights 0..1000).
 
 Usage: python bench/python/distance_width.py GRAPH... [--sources N] [--runs R] [--md FILE] [--uint64]
+                                            [--also partitioned,steps] [--no-check]
 """
 import argparse
 import json
@@ -31,35 +37,14 @@ import numpy as np
 from deltasplit import Graph
 
 
-def kronecker(scale, edge_factor=16, seed=1):
-    """A Graph500 Kronecker (R-MAT a, b, c = 0.57, 0.19, 0.19) edge list, both directions."""
-    rng = np.random.default_rng(seed)
-    m = edge_factor << scale
-    src = np.zeros(m, dtype=np.int64)
-    dst = np.zeros(m, dtype=np.int64)
-    ab, c_norm, a_norm = 0.57 + 0.19, 0.19 / (1 - 0.57 - 0.19), 0.57 / (0.57 + 0.19)
-    for bit in range(scale):
-        ii = rng.random(m) > ab
-        jj = rng.random(m) > np.where(ii, c_norm, a_norm)
-        src += ii.astype(np.int64) << bit
-        dst += jj.astype(np.int64) << bit
-    perm = rng.permutation(1 << scale)
-    src, dst = perm[src], perm[dst]
-    w = rng.integers(1, 256, size=m, dtype=np.uint32)
-    n = 1 << scale
-    both_src, both_dst = np.concatenate([src, dst]), np.concatenate([dst, src])
-    both_w = np.concatenate([w, w])
-    order = np.lexsort((both_dst, both_src))
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.add.at(indptr, both_src + 1, 1)
-    return np.cumsum(indptr), both_dst[order], both_w[order], n
-
-
 def load(spec):
     if spec.startswith("kron:"):
-        offsets, targets, weights, n = kronecker(int(spec[5:]))
-        return spec, offsets, targets, weights, n
-    g = Graph.from_file(spec)
+        g = Graph.rmat(int(spec[5:]), 16, undirected=True, weight_range=(1, 255))
+    elif spec.startswith("grid:"):
+        rows, cols = (int(x) for x in spec[5:].split("x"))
+        g = Graph.grid(rows, cols)
+    else:
+        g = Graph.from_file(spec)
     offsets, targets, weights = g.arrays()
     return spec.split("/")[-1], offsets, targets, weights, g.num_vertices
 
@@ -82,6 +67,8 @@ def main():
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--md", help="append the table (markdown) to this file")
     p.add_argument("--uint64", action="store_true", help="also time uint64 distances (above) and skip the float cases")
+    p.add_argument("--also", default="", help="drivers to force float32 and float64 onto, comma-separated (JSON only)")
+    p.add_argument("--no-check", action="store_true", help="skip the comparison with Dijkstra")
     args = p.parse_args()
     if args.uint64:
         return uint64_rows(args)
@@ -93,9 +80,10 @@ def main():
         rng = np.random.default_rng(7)
         degree = np.diff(np.asarray(offsets))
         sources = rng.choice(np.flatnonzero(degree > 0), args.sources, replace=False)
-        want = tenths.sssp(int(sources[0]), "dijkstra")[0]
-        got = tenths.sssp(int(sources[0]), "near-far", device="gpu")[0]
-        exact = bool(np.array_equal(want, got))
+        exact = None
+        if not args.no_check:
+            want = tenths.sssp(int(sources[0]), "dijkstra")[0]
+            exact = bool(np.array_equal(want, tenths.sssp(int(sources[0]), "near-far", device="gpu")[0]))
         cases = {
             "uint32 auto": dict(),
             "float32 auto": dict(dtype=np.float32),
@@ -106,6 +94,14 @@ def main():
         for case, kw in cases.items():
             g = integer if case.startswith("uint32") else tenths
             row[case], row[case + " driver"] = median_ms(g, sources, args.runs, **kw)
+        for driver in filter(None, args.also.split(",")):
+            for dtype in (np.uint32, np.float32, np.float64):
+                case = f"{np.dtype(dtype).name} {driver}"
+                g, kw = (integer, {}) if dtype == np.uint32 else (tenths, dict(dtype=dtype))
+                try:
+                    row[case], row[case + " driver"] = median_ms(g, sources, args.runs, tune={"driver": driver}, **kw)
+                except (ValueError, RuntimeError) as e:
+                    row[case] = str(e)
         row["float64 / float32 auto"] = row["float64 auto"] / row["float32 auto"]
         row["float64 / float32 steps"] = row["float64 auto"] / row["float32 steps"]
         print(json.dumps(row), flush=True)
@@ -116,7 +112,7 @@ def main():
                      [[r["graph"], f"{r['vertices']:,}", f"{r['arcs']:,}", f"{r['uint32 auto']:.3f}",
                        f"{r['float32 auto']:.3f}", f"{r['float32 steps']:.3f}", f"{r['float64 auto']:.3f}",
                        f"{r['float64 / float32 auto']:.2f}", f"{r['float64 / float32 steps']:.2f}",
-                       "yes" if r["float64 equals Dijkstra"] else "NO"] for r in rows])
+                       {True: "yes", False: "NO", None: "not checked"}[r["float64 equals Dijkstra"]]] for r in rows])
 
 
 def append_table(path, columns, cells):
