@@ -33,8 +33,8 @@
 #                         cluster and the block and wide drivers, the star on every cluster size (76 of 140
 #                         instances: every phase of the loop) (SSSP_RACECHECK_FILTER)
 #   sssp_driver_tests     the Small* tests (every driver, and the partitioned driver's watchdog with planted faults); racecheck at the small size leaves out the
-#                         1,500-hop path (1,500 buckets), real weights in buckets of 0.01 and the block
-#                         driver's growing far piles (a 60 x 50 grid from three sources), each over 200 s
+#                         1,500-hop path (1,500 buckets), real weights in narrow buckets (float in
+#                         buckets of 0.01, float64 tenths in buckets of 0.5) and the block driver's growing far piles (a 60 x 50 grid from three sources), each over 200 s
 #                         under racecheck (rounds of the partitioned driver's 132 blocks, or of the block
 #                         driver's one block); the sanitizer suite's random graph regrows the block driver's far
 #                         piles (DRIVER_RACECHECK_FILTER)
@@ -99,7 +99,7 @@ ms_race_filter=${MULTISPLIT_RACECHECK_FILTER:-$ms_race_small}
 sssp_filter=${SSSP_SANITIZER_FILTER:-Paths/GpuSanitizer.*}
 sssp_race_filter=${SSSP_RACECHECK_FILTER:-Paths/GpuSanitizer.*/*_cluster_1:Paths/GpuSanitizer.*/*_driver_block:Paths/GpuSanitizer.*/*_driver_wide:Paths/GpuSanitizer.StarWiderThanTheCluster/*}
 driver_filter=${DRIVER_SANITIZER_FILTER:-Drivers/ForcedDriver.Small*:PartitionedWatchdog.Small*}
-driver_race_filter=${DRIVER_RACECHECK_FILTER:-Drivers/ForcedDriver.Small*:PartitionedWatchdog.Small*-*.SmallPathAcrossRegions/*:*.SmallFarPilesThatFillGrow/*:*.SmallRealWeightsNarrowBuckets/*}
+driver_race_filter=${DRIVER_RACECHECK_FILTER:-Drivers/ForcedDriver.Small*:PartitionedWatchdog.Small*-*.SmallPathAcrossRegions/*:*.SmallFarPilesThatFillGrow/*:*.SmallRealWeightsNarrowBuckets/*:*.SmallFloat64NarrowBuckets/*}
 many_filter=${MANY_SANITIZER_FILTER:-*DuplicateSources*:*DeviceBlocks*:*OverflowIsReported*:*FarPilesThatFillGrow*:*WideBucketsSpillTheNearSet*:*AnOverflowPastTheCutoff*}
 phast_small='PhastGpu.GridRmatSocialAndCraftedGraphs:PhastGpu.RealWeights:PhastGpu.Cutoff'
 phast_small+=':PhastGpu.OverflowOnlyForShortestDistances:PhastGpu.BatchCutoffAndDeviceBlocks'
