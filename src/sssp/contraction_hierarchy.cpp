@@ -615,6 +615,154 @@ void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& u
   for (vertex_t p = 0; p < n; ++p) out[ch.vertex_at[p]] = dist[p];
 }
 
+namespace {
+
+// A Dijkstra over the arcs arcs_of(p, relax) hands it, run to the end, with stall-on-demand
+// (Geisberger et al. 2008, Section 4.1): a settled position that a reached one reaches more
+// cheaply over an arc the other way (against_of(p, look): from above, into p) is stalled, its arcs
+// not relaxed. A position on a shortest path is never stalled (its search distance is its true
+// distance, and the test is strict), so the pair query's minimum is unchanged; a stalled one's
+// distance may be too long, which the minimum ignores. Reuses its memory between runs: a
+// position is reached in this run when its stamp is the run's.
+template <class Weight>
+class one_way_search {
+ public:
+  using sum = typename arithmetic<Weight>::sum;
+  explicit one_way_search(vertex_t n) : dist_(n), stamp_(n, 0) {}
+
+  template <class Arcs, class Against>
+  void run(vertex_t start, const Arcs& arcs_of, const Against& against_of) {
+    ++now_;
+    settled_.clear();
+    heap_.clear();
+    stamp_[start] = now_;
+    dist_[start] = 0;
+    heap_.push_back({0, start});
+    while (!heap_.empty()) {
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+      const auto [d, p] = heap_.back();
+      heap_.pop_back();
+      if (d > dist_[p]) continue;  // a stale entry
+      settled_.push_back(p);
+      bool stalled = false;
+      against_of(p, [&](vertex_t q, Weight w) { stalled |= stamp_[q] == now_ && dist_[q] + w < d; });
+      if (stalled) continue;
+      arcs_of(p, [&](vertex_t q, Weight w) {
+        const sum s = d + w;
+        if (stamp_[q] == now_ && !(s < dist_[q])) return;
+        stamp_[q] = now_;
+        dist_[q] = s;
+        heap_.push_back({s, q});
+        std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+      });
+    }
+  }
+  bool reached(vertex_t p) const { return stamp_[p] == now_; }
+  sum distance(vertex_t p) const { return dist_[p]; }
+  const std::vector<vertex_t>& settled() const { return settled_; }
+
+ private:
+  std::vector<sum> dist_;
+  std::vector<std::uint32_t> stamp_;
+  std::uint32_t now_ = 0;
+  std::vector<vertex_t> settled_;
+  std::vector<std::pair<sum, vertex_t>> heap_;
+};
+
+// The core's arcs turned around, by position (core positions only): the arcs among core vertices
+// are up arcs both ways, so a backward search that reaches the core needs the ones that end at
+// its position.
+template <class Weight>
+struct core_in_arcs {
+  std::vector<edge_t> offsets;  // core_size + 1 entries
+  std::vector<vertex_t> sources;
+  std::vector<Weight> weights;
+
+  explicit core_in_arcs(const contraction_hierarchy<Weight>& ch) {
+    const vertex_t k = ch.core_size;
+    offsets.assign(std::size_t{k} + 1, 0);
+    for (vertex_t p = 0; p < k; ++p)
+      for (edge_t e = ch.up_offsets[p]; e < ch.up_offsets[p + 1]; ++e)
+        if (ch.up_targets[e] < k) ++offsets[ch.up_targets[e] + 1];
+    for (vertex_t p = 0; p < k; ++p) offsets[p + 1] += offsets[p];
+    sources.resize(offsets[k]);
+    weights.resize(offsets[k]);
+    std::vector<edge_t> next(offsets.begin(), offsets.end() - 1);
+    for (vertex_t p = 0; p < k; ++p)
+      for (edge_t e = ch.up_offsets[p]; e < ch.up_offsets[p + 1]; ++e)
+        if (const vertex_t q = ch.up_targets[e]; q < k) {
+          sources[next[q]] = p;
+          weights[next[q]++] = ch.up_weights[e];
+        }
+  }
+};
+
+// Pairs a thread takes at a time.
+constexpr std::size_t pair_chunk = 64;
+
+template <class Weight>
+void pairs_on_threads(const contraction_hierarchy<Weight>& ch, const vertex_t* from, const vertex_t* to,
+                      std::size_t count, Weight* out, unsigned threads) {
+  using arith = arithmetic<Weight>;
+  using sum = typename arith::sum;
+  const vertex_t n = ch.num_vertices;
+  const std::uint64_t shift = ch.one_based ? 1 : 0;
+  for (std::size_t i = 0; i < count; ++i)
+    for (vertex_t v : {from[i], to[i]})
+      if (v >= n)
+        throw std::out_of_range("vertex " + std::to_string(v + shift) + " is out of range: the graph has " +
+                                std::to_string(n) + " vertices");
+  if (count == 0) return;
+  const core_in_arcs<Weight> core(ch);
+  const auto up_arcs = [&ch](vertex_t p, const auto& relax) {
+    for (edge_t e = ch.up_offsets[p]; e < ch.up_offsets[p + 1]; ++e) relax(ch.up_targets[e], ch.up_weights[e]);
+  };
+  const auto down_arcs = [&ch, &core](vertex_t p, const auto& relax) {
+    for (edge_t e = ch.down_offsets[p]; e < ch.down_offsets[p + 1]; ++e) relax(ch.down_sources[e], ch.down_weights[e]);
+    if (p < ch.core_size)
+      for (edge_t e = core.offsets[p]; e < core.offsets[p + 1]; ++e) relax(core.sources[e], core.weights[e]);
+  };
+  // The stall tests: arcs into p from above (its down in-arcs) for the upward search, arcs out of
+  // p upward for the backward one; none among the core's positions (they share one rank).
+  const auto down_in_arcs = [&ch](vertex_t p, const auto& look) {
+    for (edge_t e = ch.down_offsets[p]; e < ch.down_offsets[p + 1]; ++e) look(ch.down_sources[e], ch.down_weights[e]);
+  };
+  const auto up_out_arcs = [&ch](vertex_t p, const auto& look) {
+    if (p < ch.core_size) return;
+    for (edge_t e = ch.up_offsets[p]; e < ch.up_offsets[p + 1]; ++e) look(ch.up_targets[e], ch.up_weights[e]);
+  };
+  const Weight unreachable = std::is_same_v<Weight, float> ? static_cast<Weight>(arith::unreached) : Weight(int_infinity);
+  thread_pool pool(static_cast<unsigned>(std::min<std::size_t>(threads ? threads : std::thread::hardware_concurrency(),
+                                                               (count + pair_chunk - 1) / pair_chunk)));
+  std::atomic<std::size_t> next{0};
+  pool.run([&](unsigned) {
+    one_way_search<Weight> up(n), down(n);
+    for (std::size_t begin; (begin = next.fetch_add(pair_chunk)) < count;)
+      for (std::size_t i = begin; i < std::min(count, begin + pair_chunk); ++i) {
+        up.run(ch.position_of[from[i]], up_arcs, down_in_arcs);
+        down.run(ch.position_of[to[i]], down_arcs, up_out_arcs);
+        bool met = false;
+        sum best = arith::unreached;
+        for (vertex_t p : down.settled())
+          if (up.reached(p)) {
+            met = true;
+            best = std::min<sum>(best, up.distance(p) + down.distance(p));
+          }
+        if (met && !(best <= arith::limit))
+          throw_overflow(ch.one_based, std::is_same_v<Weight, std::uint32_t>, from[i], to[i]);
+        out[i] = met ? static_cast<Weight>(best) : unreachable;
+      }
+  });
+}
+
+}  // namespace
+
+template <class Weight>
+void pair_distances(const contraction_hierarchy<Weight>& ch, const vertex_t* from, const vertex_t* to,
+                    std::size_t count, Weight* out, unsigned threads) {
+  pairs_on_threads(ch, from, to, count, out, threads);
+}
+
 template contraction_hierarchy<std::uint32_t> build_contraction_hierarchy<std::uint32_t>(const csr_view&, unsigned,
                                                                                        const graph::progress_fn&);
 template contraction_hierarchy<float> build_contraction_hierarchy<float>(const csr_view&, unsigned,
@@ -624,5 +772,9 @@ template struct upward_search<float>;
 template void phast_cpu<std::uint32_t>(const contraction_hierarchy<std::uint32_t>&, upward_search<std::uint32_t>&,
                                        vertex_t, std::uint32_t*, bool);
 template void phast_cpu<float>(const contraction_hierarchy<float>&, upward_search<float>&, vertex_t, float*, bool);
+template void pair_distances<std::uint32_t>(const contraction_hierarchy<std::uint32_t>&, const vertex_t*, const vertex_t*,
+                                            std::size_t, std::uint32_t*, unsigned);
+template void pair_distances<float>(const contraction_hierarchy<float>&, const vertex_t*, const vertex_t*, std::size_t,
+                                    float*, unsigned);
 
 }  // namespace deltasplit::sssp::detail

@@ -142,4 +142,17 @@ struct upward_search {
   std::vector<std::uint8_t> seed_overflow_;
 };
 
+// Distances of given pairs (from[i], to[i]) on the hierarchy, without a sweep: the bidirectional
+// query (Geisberger et al. 2008, Section 4). An upward search from from[i] over the up arcs and a
+// backward one from to[i] against the arcs that come down into it (the down in-arcs; among the
+// core's vertices, which share the highest rank, the core's arcs turned around) meet: the
+// distance is the least sum of the two over the positions both reach. Exact: every shortest path
+// has a form that only climbs, then only descends, which both searches see whole (they are not
+// pruned). Writes out[i] (caller's ids in from and to; int_infinity or +inf when unreachable);
+// throws distance_overflow as phast_cpu does and std::out_of_range for a vertex past the graph.
+// `threads` (0 = all hardware threads) share the pairs.
+template <class Weight>
+void pair_distances(const contraction_hierarchy<Weight>& ch, const vertex_t* from, const vertex_t* to,
+                    std::size_t count, Weight* out, unsigned threads = 0);
+
 }  // namespace deltasplit::sssp::detail

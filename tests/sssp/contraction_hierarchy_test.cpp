@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,36 @@ void expect_exact(const graph::csr& g, const std::vector<vertex_t>& sources, uns
 }
 
 graph::csr load(const std::string& name) { return graph::read_graph(deltasplit_test::dataset_path(name)); }
+
+// The pair query (pair_distances) against PHAST's rows, which the tests above check against
+// Dijkstra: each source to 40 random vertices and to itself, on `threads` threads.
+template <class W>
+void expect_pairs_equal_phast(const graph::csr& g, const ds::detail::contraction_hierarchy<W>& ch,
+                              const std::vector<vertex_t>& sources, unsigned threads = 2) {
+  std::vector<vertex_t> from, to;
+  std::mt19937 rng(5);
+  for (vertex_t s : sources) {
+    for (int k = 0; k < 40; ++k) from.push_back(s), to.push_back(static_cast<vertex_t>(rng() % g.num_vertices));
+    from.push_back(s), to.push_back(s);
+  }
+  std::vector<W> got(from.size());
+  ds::detail::pair_distances(ch, from.data(), to.data(), from.size(), got.data(), threads);
+  ds::detail::upward_search<W> up(ch);
+  std::vector<W> row(g.num_vertices);
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    if (i == 0 || from[i] != from[i - 1]) ds::detail::phast_cpu(ch, up, from[i], row.data());
+    const W want = row[to[i]];
+    if constexpr (std::is_same_v<W, float>) {
+      if (std::isinf(want)) {
+        ASSERT_TRUE(std::isinf(got[i])) << from[i] << " -> " << to[i] << ": " << got[i];
+      } else {
+        ASSERT_NEAR(got[i], want, 1e-5 * want) << from[i] << " -> " << to[i];
+      }
+    } else {
+      ASSERT_EQ(got[i], want) << from[i] << " -> " << to[i];
+    }
+  }
+}
 
 }  // namespace
 
@@ -298,12 +329,40 @@ TEST(ContractionHierarchy, GridsAndRmat) {
   expect_exact(graph::generate_rmat(rmat), {0, 1, 2000});
 }
 
+// The bidirectional pair query: directed graphs with unreachable pairs, ties everywhere, a graph
+// that keeps a core (the backward search crosses it against its arcs), real weights, zero-weight
+// cycles; the same vertex; a vertex past the graph refused.
+TEST(ContractionHierarchy, PairQueriesEqualPhast) {
+  const graph::csr random = deltasplit_test::random_graph(3000, 7000, 42, 100);
+  expect_pairs_equal_phast(random, build<std::uint32_t>(random), {0, 17, 1500, 2999});
+  graph::grid_params grid;
+  grid.rows = 40, grid.cols = 50, grid.weight_min = grid.weight_max = 1;
+  const graph::csr ties = graph::generate_grid(grid);
+  expect_pairs_equal_phast(ties, build<std::uint32_t>(ties), {0, 999, 1999}, 3);
+  graph::rmat_params rmat;
+  rmat.scale = 14, rmat.edge_factor = 20;
+  const graph::csr skewed = graph::generate_rmat(rmat);
+  const auto with_core = build<std::uint32_t>(skewed, 2);
+  ASSERT_GT(with_core.core_size, 0u);
+  expect_pairs_equal_phast(skewed, with_core, {0, 1, 5000, 16383});
+  const graph::csr real = deltasplit_test::random_graph(2000, 8000, 43, 1e3, graph::weight_kind::real);
+  expect_pairs_equal_phast(real, build<float>(real), {0, 1999});
+  const graph::csr zero = make_csr(4, {{0, 1, 0}, {1, 0, 0}, {1, 2, 0}, {2, 3, 5}, {3, 2, 0}});
+  expect_pairs_equal_phast(zero, build<std::uint32_t>(zero), {0, 3});
+  const auto ch = build<std::uint32_t>(zero);
+  const vertex_t from[] = {0}, past[] = {4};
+  std::uint32_t out[1];
+  EXPECT_THROW(ds::detail::pair_distances(ch, from, past, 1, out), std::out_of_range);
+  ds::detail::pair_distances(ch, from, from, 0, out);  // no pairs: nothing written, no threads
+}
+
 TEST(ContractionHierarchyDatasets, NewYorkRoads) {
   const graph::csr& g = deltasplit_test::new_york().graph;
   const auto& ch = deltasplit_test::new_york().hierarchy;
   expect_layout(ch, g);
   EXPECT_LT(ch.core_size, g.num_vertices / 100) << "a road network contracts almost fully";
   expect_phast_equals_dijkstra(g, ch, with_sink(g, {0, 100000, 264345}));
+  expect_pairs_equal_phast(g, ch, {0, 100000});
 }
 
 TEST(ContractionHierarchyDatasets, FloridaRoads) { expect_exact(load("road-FLA.mtx.gz"), {0, 500000}, 2); }
