@@ -484,6 +484,39 @@ class Graph:
             out = torch.from_dlpack(out)
         return (out, stats) if return_stats else out
 
+    def pair_distances(self, sources, targets, *, device="auto", threads=0, hierarchy=None, dtype=None):
+        """The distances of the pairs (sources[i], targets[i]), a numpy array of len(sources).
+
+        Solved on the contraction hierarchy (strategy 'phast': built on first use and kept with
+        the solver distance_matrix(strategy='phast', device=device, threads=threads,
+        hierarchy=hierarchy) would use, or loaded from the file `hierarchy=`) by its bidirectional
+        query, on `threads` host threads (0 = all): an upward search from each end, meeting at the
+        top, no row computed. Pairs of many different sources cost their two searches each (a few
+        hundred vertices on a road network), where rows would cost a sweep of the graph per source.
+        Duplicate pairs are allowed. The distances are the hierarchy's types: uint32 (all ones
+        where unreachable) for integer weights, float32 (inf) for real weights with
+        dtype=numpy.float32; 64-bit distances (integer paths that may pass 2^32 - 2, float64) are
+        refused with ValueError (distance_matrix solves them exactly)."""
+        if self._device:
+            raise ValueError("pair_distances reads a host graph (its hierarchy is built on the host)")
+        if device not in ("auto", "gpu", "cpu"):
+            raise ValueError(f"device must be 'auto', 'gpu' or 'cpu'; got {device!r}")
+        n = self.num_vertices
+        src = _vertex_list(sources, n, "source")
+        tgt = _vertex_list(targets, n, "target")
+        if len(src) != len(tgt):
+            raise ValueError(f"{len(src)} sources for {len(tgt)} targets")
+        real_type = _real_type(dtype, self._device)
+        out_dtype = self.distance_dtype_for(dtype)
+        if out_dtype.itemsize != 4:
+            raise ValueError(f"pair_distances: the hierarchy computes uint32 or float32 distances; this graph's are "
+                             f"{out_dtype} (dtype=numpy.float32 for real weights; distance_matrix for 64 bits)")
+        out = np.empty(len(src), dtype=out_dtype)
+        if len(src):
+            self._core.pair_distances_into(src, tgt, out, device, int(threads), _hierarchy_path(hierarchy, "phast"),
+                                           real_type)
+        return out
+
     def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, cutoff, threads, hierarchy, driver,
                          dtype):
         """distance_matrix on a device graph: one sssp per source, written into its row (through

@@ -391,6 +391,30 @@ void copy_on_device(void* to, const void* from, std::size_t bytes, void* stream)
 // memory, or float64 in host memory (integer infinities become inf). A device output takes the GPU's blocks where they are
 // (device_blocks) and copies them on the batch's stream, which the solver synchronizes before
 // run() returns.
+// The pairs (sources[i], targets[i]) by the hierarchy's bidirectional query
+// (many_sources::pair_distances) into out (host memory, the solve's distance type), with the phast
+// solver of these settings, which builds (or loads) the hierarchy once and keeps it.
+void pair_distances_into(py_graph& g, const any_array& sources, const any_array& targets, any_array out,
+                         const std::string& device, unsigned threads, const std::string& hierarchy,
+                         const std::string& real_type) {
+  const ds::sssp::distance_type type = solve_type(g, real_type);
+  const std::vector<vertex_t> from = vertex_list(sources, "sources"), to = vertex_list(targets, "targets");
+  if (from.size() != to.size())
+    throw std::invalid_argument(std::to_string(from.size()) + " sources for " + std::to_string(to.size()) + " targets");
+  if (on_device(out) || out.shape(0) != from.size() || out.dtype() != dtype_of(type))
+    throw std::invalid_argument(std::string("the pair distances must be a host array of ") + std::to_string(from.size()) +
+                                " " + ds::sssp::distance_type_name(type) + " entries");
+  batch_settings b;
+  b.device = device_from_name(device);
+  b.phast = true;
+  b.threads = threads;
+  b.hierarchy = hierarchy;
+  b.real_type = ds::sssp::distance_type_from_name(real_type);
+  ds::sssp::many_sources& ms = g.many_for(b);
+  nb::gil_scoped_release release;
+  ms.pair_distances(from.data(), to.data(), from.size(), out.data());
+}
+
 nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object targets, matrix_array out,
                               const std::string& device, bool phast, double delta, double cutoff, unsigned threads,
                               std::uint32_t batch_size, const std::string& hierarchy, const std::string& driver,
@@ -609,6 +633,9 @@ NB_MODULE(_core, m) {
       .def("run_into", &run_into, nb::arg("source"), nb::arg("dist"), nb::arg("pred").none(), nb::arg("strategy"),
            nb::arg("device"), nb::arg("delta"), nb::arg("buckets"), nb::arg("cutoff"), nb::arg("threads"),
            nb::arg("stream"), nb::arg("hierarchy"), nb::arg("driver"), nb::arg("real_type") = "float64")
+      .def("pair_distances_into", &pair_distances_into, nb::arg("sources"), nb::arg("targets"),
+           nb::arg("out").noconvert(), nb::arg("device"), nb::arg("threads"), nb::arg("hierarchy"),
+           nb::arg("real_type") = "float64")
       .def("distance_matrix_into", &distance_matrix_into, nb::arg("sources"), nb::arg("targets").none(),
            nb::arg("out").noconvert(), nb::arg("device"), nb::arg("phast"), nb::arg("delta"), nb::arg("cutoff"),
            nb::arg("threads"), nb::arg("batch_size"), nb::arg("hierarchy"), nb::arg("driver"),

@@ -144,6 +144,33 @@ def test_generators_are_the_programs_and_solve_like_scipy(tmp_path):
         assert all(np.array_equal(x, y) for x, y in zip((offsets, targets, weights), read))
 
 
+def test_pair_distances_equal_scipy(tmp_path):
+    g = Graph.rmat(10, 4, seed=7, weight_range=(0, 50))  # directed: unreachable pairs, zero weights
+    o, t, w = g.arrays()
+    m = sp.csr_matrix((w.astype(np.float64), t, o), shape=(1024, 1024))
+    rng = np.random.default_rng(3)
+    src, dst = rng.integers(0, 1024, 500), rng.integers(0, 1024, 500)
+    src[:3] = dst[:3]  # the same vertex
+    want = scg.dijkstra(m, indices=np.unique(src))[np.searchsorted(np.unique(src), src), dst]
+    got = g.pair_distances(src, dst, threads=2, hierarchy=tmp_path / "h.ch")
+    assert got.dtype == np.uint32
+    as_float = np.where(got == Graph.INT_INFINITY, np.inf, got.astype(np.float64))
+    np.testing.assert_array_equal(as_float, want)
+    assert np.isinf(want).any()
+    np.testing.assert_array_equal(g.pair_distances(src, dst, threads=1, hierarchy=tmp_path / "h.ch"), got)  # loaded
+    real = Graph.from_scipy(m * 0.1)
+    f32 = real.pair_distances(src, dst, dtype=np.float32)
+    assert f32.dtype == np.float32
+    np.testing.assert_allclose(f32, want * 0.1, rtol=1e-5)
+    with pytest.raises(ValueError, match="uint32 or float32"):
+        real.pair_distances(src, dst)  # float64 by default: distance_matrix solves it exactly
+    with pytest.raises(ValueError, match="sources for"):
+        g.pair_distances(src, dst[:-1])
+    with pytest.raises(IndexError, match="out of range"):
+        g.pair_distances([0], [1024])
+    assert g.pair_distances([], []).size == 0
+
+
 @pytest.mark.parametrize("call, match", [
     (lambda: Graph.rmat(4, preset="kronecker"), "preset must be"),
     (lambda: Graph.rmat(4, preset=(0.5, 0.5, 0.5, 0.5)), "sum to 1"),

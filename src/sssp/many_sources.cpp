@@ -153,6 +153,14 @@ std::string many_sources::setup() const { return impl_->phast ? impl_->phast->se
 
 distance_type many_sources::type() const { return impl_->type; }
 
+void many_sources::pair_distances(const vertex_t* from, const vertex_t* to, std::size_t count, void* out) const {
+  if (!impl_->phast) throw std::invalid_argument("pair_distances needs strategy phast (its contraction hierarchy)");
+  if (impl_->type != distance_type::uint32 && impl_->type != distance_type::float32)
+    throw std::invalid_argument(std::string("pair_distances: the hierarchy's distances are uint32 or float32; this graph's are ") +
+                                distance_type_name(impl_->type));
+  impl_->phast->pairs(from, to, count, out, impl_->opts.threads);
+}
+
 std::string many_sources::method() const {
   if (on_gpu()) return impl_->batches()->method();
   return impl_->phast ? "phast" : "dijkstra";

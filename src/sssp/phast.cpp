@@ -100,6 +100,7 @@ struct phast::sweep {
   virtual statistics run_into(vertex_t source, const options& opts, const output_buffers& out) = 0;
   virtual void cpu_row(unsigned member, vertex_t source, double cutoff, void* row) = 0;
   virtual void set_cpu_members(unsigned members) = 0;
+  virtual void pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out, unsigned threads) const = 0;
   virtual bool from_file() const = 0;
   std::unique_ptr<phast_engine> gpu;
 };
@@ -120,6 +121,10 @@ struct typed_sweep final : phast::sweep {
       : g(graph), ch(obtain_hierarchy<Weight>(graph, opts, loaded)) {
     if (on_gpu) gpu = make_phast_engine(g, ch, opts);
     set_cpu_members(1);
+  }
+
+  void pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out, unsigned threads) const override {
+    pair_distances(ch, from, to, count, static_cast<Weight*>(out), threads);
   }
 
   statistics run_into(vertex_t source, const options& opts, const output_buffers& out) override {
@@ -204,5 +209,9 @@ void phast::cpu_row(unsigned member, vertex_t source, double cutoff, void* row) 
 }
 
 void phast::set_cpu_members(unsigned members) { sweep_->set_cpu_members(members); }
+
+void phast::pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out, unsigned threads) const {
+  sweep_->pairs(from, to, count, out, threads);
+}
 
 }  // namespace deltasplit::sssp::detail

@@ -47,6 +47,11 @@ class phast {
   void cpu_row(unsigned member, vertex_t source, double cutoff, void* row);
   void set_cpu_members(unsigned members);
 
+  // The distances of the pairs (from[i], to[i]) by the hierarchy's bidirectional query on the host
+  // (pair_distances, contraction_hierarchy.hpp), on `threads` threads, into out: count entries of
+  // the graph's kind (std::uint32_t or float), whether or not the sweeps run on the GPU.
+  void pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out, unsigned threads) const;
+
   struct sweep;  // the typed state (hierarchy, searches, engine); phast.cpp
 
  private:
