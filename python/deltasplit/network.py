@@ -40,6 +40,15 @@ __all__ = ["Network", "AGGREGATIONS", "DECAYS", "main"]
 # chicago-regional the hierarchy costs about what 400 Dijkstras do and a sweep an eighth of one
 # (bench/results/road.md), so a thousand origins pay for it with room to spare.
 PHAST_SOURCES = 1000
+# OD pairs on a hierarchy on the CPU go by the pair query (Graph.pair_distances: two upward
+# searches a pair) rather than a sweep a distinct origin when they number fewer than
+# PAIRS_PER_SWEEP per distinct origin, scaled down in proportion on graphs of fewer vertices than
+# PAIRS_PER_SWEEP_VERTICES. A sweep's cost grows with the graph, a pair's searches far more slowly:
+# on USA-road-d.NY (264,346 vertices) a pair took about 0.25 ms of a thread and a sweep 5 ms (20
+# pairs a sweep), on chicago-regional (12,982) 0.11 and 0.38 ms (3.5); the line is drawn through
+# NY's point and the origin, below the smaller graph's (bench/results/road.md).
+PAIRS_PER_SWEEP = 20
+PAIRS_PER_SWEEP_VERTICES = 264_346
 
 # Blocks in host memory hold at most this many distances (block_entries=None): 128 MiB of uint32
 # and a few times that for the float64 work arrays of their reduction.
@@ -407,6 +416,12 @@ class Network:
         g, strategy = self.solver(name, reverse=not forward, sources=len(sources))
         xp = self.array_module(strategy)
         dtype = self.distance_dtype(g)
+        per_sweep = PAIRS_PER_SWEEP * min(1.0, self.num_nodes / PAIRS_PER_SWEEP_VERTICES)
+        if (strategy == "phast" and xp is np and dtype.itemsize == 4 and len(o) < per_sweep * len(sources)
+                and (self.device == "cpu" or not gpu_available())):
+            # Few pairs per origin on the CPU: two upward searches a pair instead of a sweep an origin
+            # (on the reverse graph when the destinations are fewer: the same distances).
+            return g.pair_distances(src, dst, device=self.device)
         out = xp.empty(len(o), dtype=dtype)
         if len(o) == 0:
             return to_host(out)

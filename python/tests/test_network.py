@@ -177,6 +177,29 @@ def test_empty_and_one_node_networks(path):
 # -- origin-destination ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("twoway", [True, False])
+def test_pairs_on_the_hierarchy_equal_dijkstra(twoway, monkeypatch):
+    # strategy 'phast' on the CPU: pairs of many origins go by the pair query, pairs of few
+    # origins by sweeps (network.PAIRS_PER_SWEEP, here at full height on this small grid); both
+    # equal Dijkstra's.
+    monkeypatch.setattr(deltasplit.network, "PAIRS_PER_SWEEP_VERTICES", 1)
+    net = use(grid(9, 11, seed=5, twoway=twoway, zero=0.1), "cpu")
+    net.strategy = "phast"
+    ref = all_pairs(net)
+    rng = np.random.default_rng(1)
+    o = rng.integers(0, net.num_nodes, 300)
+    d = rng.integers(0, net.num_nodes, 300)
+    d[:4] = o[:4]
+    calls = []
+    real_pairs = Graph.pair_distances
+    monkeypatch.setattr(Graph, "pair_distances", lambda self, *a, **k: calls.append(1) or real_pairs(self, *a, **k))
+    for origins in (o, np.resize(o[:3], len(o))):  # many origins (pairs), three origins (sweeps)
+        ours = net.shortest_path_lengths(net.node_ids[origins], net.node_ids[d])
+        assert ours.dtype == np.uint32
+        np.testing.assert_array_equal(as_float(ours), ref[origins, d])
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize("twoway", [True, False])
 @pytest.mark.parametrize("real", [False, True])
 def test_shortest_path_lengths_equal_dijkstra(twoway, real, path):
     net = use(grid(9, 11, seed=3, twoway=twoway, real=real, zero=0.1), path)
