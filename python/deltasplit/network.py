@@ -44,8 +44,8 @@ PHAST_SOURCES = 1000
 # searches a pair) rather than a sweep a distinct origin when they number fewer than
 # PAIRS_PER_SWEEP per distinct origin, scaled down in proportion on graphs of fewer vertices than
 # PAIRS_PER_SWEEP_VERTICES. A sweep's cost grows with the graph, a pair's searches far more slowly:
-# a sweep cost 20 pairs on USA-road-d.NY (264,346 vertices) and 3.5 on chicago-regional (12,982);
-# the line is drawn through NY's point and the origin, below the smaller graph's
+# a sweep cost 26 pairs on USA-road-d.NY (264,346 vertices) and 4.6 on chicago-regional (12,982);
+# the line is drawn through 20 at NY's size and the origin, below both
 # (bench/results/road.md, "Pairs by the hierarchy's bidirectional query").
 PAIRS_PER_SWEEP = 20
 PAIRS_PER_SWEEP_VERTICES = 264_346

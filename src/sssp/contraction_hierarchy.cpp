@@ -617,55 +617,57 @@ void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& u
 
 namespace {
 
-// A Dijkstra over the arcs arcs_of(p, relax) hands it, run to the end, with stall-on-demand
-// (Geisberger et al. 2008, Section 4.1): a settled position that a reached one reaches more
-// cheaply over an arc the other way (against_of(p, look): from above, into p) is stalled, its arcs
-// not relaxed. A position on a shortest path is never stalled (its search distance is its true
-// distance, and the test is strict), so the pair query's minimum is unchanged; a stalled one's
-// distance may be too long, which the minimum ignores. Reuses its memory between runs: a
-// position is reached in this run when its stamp is the run's.
+// One side of the pair query: a Dijkstra over the arcs arcs_of(p, relax) hands it, a position at
+// a time (step), with stall-on-demand (Geisberger et al. 2008, Section 4.1): a settled position
+// that a reached one reaches more cheaply over an arc the other way (against_of(p, look): from
+// above, into p) is stalled, its arcs not relaxed. A position on a shortest path is never stalled
+// (its search distance is its true distance, and the test is strict); a stalled one's distance
+// may be too long, which the query's minimum ignores. Reuses its memory between searches: a
+// position is reached in this search when its stamp is the search's.
 template <class Weight>
 class one_way_search {
  public:
   using sum = typename arithmetic<Weight>::sum;
   explicit one_way_search(vertex_t n) : dist_(n), stamp_(n, 0) {}
 
-  template <class Arcs, class Against>
-  void run(vertex_t start, const Arcs& arcs_of, const Against& against_of) {
+  void start(vertex_t from) {
     ++now_;
-    settled_.clear();
     heap_.clear();
-    stamp_[start] = now_;
-    dist_[start] = 0;
-    heap_.push_back({0, start});
-    while (!heap_.empty()) {
-      std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-      const auto [d, p] = heap_.back();
-      heap_.pop_back();
-      if (d > dist_[p]) continue;  // a stale entry
-      settled_.push_back(p);
-      bool stalled = false;
-      against_of(p, [&](vertex_t q, Weight w) { stalled |= stamp_[q] == now_ && dist_[q] + w < d; });
-      if (stalled) continue;
-      arcs_of(p, [&](vertex_t q, Weight w) {
-        const sum s = d + w;
-        if (stamp_[q] == now_ && !(s < dist_[q])) return;
-        stamp_[q] = now_;
-        dist_[q] = s;
-        heap_.push_back({s, q});
-        std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
-      });
-    }
+    stamp_[from] = now_;
+    dist_[from] = 0;
+    heap_.push_back({0, from});
+  }
+  bool done() const { return heap_.empty(); }
+  // No position left unsettled is nearer than this (the heap's least key; a stale entry's key
+  // is larger than its position's distance, so it never undercuts).
+  sum nearest() const { return heap_.front().first; }
+  // Settles the nearest position and calls settled(p) for it; a stale entry is only dropped.
+  template <class Arcs, class Against, class Settled>
+  void step(const Arcs& arcs_of, const Against& against_of, const Settled& settled) {
+    std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+    const auto [d, p] = heap_.back();
+    heap_.pop_back();
+    if (d > dist_[p]) return;  // a stale entry
+    settled(p);
+    bool stalled = false;
+    against_of(p, [&](vertex_t q, Weight w) { stalled |= stamp_[q] == now_ && dist_[q] + w < d; });
+    if (stalled) return;
+    arcs_of(p, [&](vertex_t q, Weight w) {
+      const sum s = d + w;
+      if (stamp_[q] == now_ && !(s < dist_[q])) return;
+      stamp_[q] = now_;
+      dist_[q] = s;
+      heap_.push_back({s, q});
+      std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+    });
   }
   bool reached(vertex_t p) const { return stamp_[p] == now_; }
   sum distance(vertex_t p) const { return dist_[p]; }
-  const std::vector<vertex_t>& settled() const { return settled_; }
 
  private:
   std::vector<sum> dist_;
   std::vector<std::uint32_t> stamp_;
   std::uint32_t now_ = 0;
-  std::vector<vertex_t> settled_;
   std::vector<std::pair<sum, vertex_t>> heap_;
 };
 
@@ -739,15 +741,30 @@ void pairs_on_threads(const contraction_hierarchy<Weight>& ch, const vertex_t* f
     one_way_search<Weight> up(n), down(n);
     for (std::size_t begin; (begin = next.fetch_add(pair_chunk)) < count;)
       for (std::size_t i = begin; i < std::min(count, begin + pair_chunk); ++i) {
-        up.run(ch.position_of[from[i]], up_arcs, down_in_arcs);
-        down.run(ch.position_of[to[i]], down_arcs, up_out_arcs);
+        // The two sides take turns, the nearer first; a side stops once nothing it has left is
+        // nearer than the best meeting found, which no later meeting can then beat (each side's
+        // distances only grow).
+        up.start(ch.position_of[from[i]]);
+        down.start(ch.position_of[to[i]]);
         bool met = false;
         sum best = arith::unreached;
-        for (vertex_t p : down.settled())
-          if (up.reached(p)) {
+        const auto meet = [&](const one_way_search<Weight>* other) {
+          return [&, other](vertex_t p) {
+            if (!other->reached(p)) return;
             met = true;
             best = std::min<sum>(best, up.distance(p) + down.distance(p));
-          }
+          };
+        };
+        const auto up_meets = meet(&down), down_meets = meet(&up);
+        while (true) {
+          const bool up_on = !up.done() && (!met || up.nearest() < best);
+          const bool down_on = !down.done() && (!met || down.nearest() < best);
+          if (!up_on && !down_on) break;
+          if (up_on && (!down_on || up.nearest() <= down.nearest()))
+            up.step(up_arcs, down_in_arcs, up_meets);
+          else
+            down.step(down_arcs, up_out_arcs, down_meets);
+        }
         if (met && !(best <= arith::limit))
           throw_overflow(ch.one_based, std::is_same_v<Weight, std::uint32_t>, from[i], to[i]);
         out[i] = met ? static_cast<Weight>(best) : unreachable;

@@ -147,8 +147,9 @@ struct upward_search {
 // backward one from to[i] against the arcs that come down into it (the down in-arcs; among the
 // core's vertices, which share the highest rank, the core's arcs turned around) meet: the
 // distance is the least sum of the two over the positions both reach. Exact: every shortest path
-// has a form that only climbs, then only descends, which both searches see whole (they are not
-// pruned). Writes out[i] (caller's ids in from and to; int_infinity or +inf when unreachable);
+// has a form that only climbs, then only descends; the searches take turns and each stops once
+// nothing it has left is nearer than the best meeting, and stall-on-demand never stalls a position
+// on a shortest path (Geisberger et al. 2008, Section 4). Writes out[i] (caller's ids in from and to; int_infinity or +inf when unreachable);
 // throws distance_overflow as phast_cpu does and std::out_of_range for a vertex past the graph.
 // `threads` (0 = all hardware threads) share the pairs.
 template <class Weight>
