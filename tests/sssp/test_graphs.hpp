@@ -80,6 +80,18 @@ inline csr random_graph(vertex_t n, std::size_t m, std::uint64_t seed, double ma
   return make_csr(n, std::move(arcs), kind, wide);
 }
 
+// g (integer weights) with its weights times scale as doubles, the same arcs in the same order:
+// scale 0.1 gives tenths, which float32 does not hold (a float32 solve differs almost everywhere).
+inline csr with_float64_weights(const csr& g, double scale) {
+  csr real = g;
+  real.kind = weight_kind::real;
+  real.width = deltasplit::graph::weight_width::wide;
+  real.float64_weights.assign(g.int_weights.begin(), g.int_weights.end());
+  for (double& w : real.float64_weights) w *= scale;
+  real.int_weights.clear();
+  return real;
+}
+
 // Bellman-Ford in exact (64-bit integer or double) arithmetic: the true distances.
 inline std::vector<double> bellman_ford(const csr& g, vertex_t source) {
   const double inf = std::numeric_limits<double>::infinity();

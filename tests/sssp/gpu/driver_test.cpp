@@ -195,15 +195,10 @@ TEST_P(ForcedDriver, SmallFloat64) {
   gp.rows = 40, gp.cols = 45, gp.keep_fraction = 0.9;
   const graph::csr grid = graph::generate_grid(gp);
   const graph::csr mixed = deltasplit_test::random_graph(300, 2400, 11, 100);
-  const auto tenths = [](const graph::csr& g) {
-    std::vector<arc> arcs;
-    for (vertex_t u = 0; u < g.num_vertices; ++u)
-      for (graph::edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) arcs.push_back({u, g.targets[e], 0.1 * g.int_weights[e]});
-    return make_csr(g.num_vertices, arcs, graph::weight_kind::real, true);
-  };
   sssp::options o = driven(sssp::strategy::near_far);
   o.real_type = sssp::distance_type::float64;
-  const graph::csr grid_tenths = tenths(grid), mixed_tenths = tenths(mixed);
+  const graph::csr grid_tenths = deltasplit_test::with_float64_weights(grid, 0.1);
+  const graph::csr mixed_tenths = deltasplit_test::with_float64_weights(mixed, 0.1);
   if (!partitioned()) {
     EXPECT_THROW(sssp::solver(grid_tenths, o).run(0), std::invalid_argument) << "a 32-bit driver named with float64";
     return;
@@ -223,15 +218,10 @@ TEST_P(ForcedDriver, SmallFloat64NarrowBuckets) {
   if (!partitioned()) GTEST_SKIP() << "the 32-bit drivers refuse float64 (SmallFloat64)";
   graph::grid_params gp;
   gp.rows = 40, gp.cols = 45, gp.keep_fraction = 0.9;
-  const graph::csr grid = graph::generate_grid(gp);
-  std::vector<arc> arcs;
-  for (vertex_t u = 0; u < grid.num_vertices; ++u)
-    for (graph::edge_t e = grid.offsets[u]; e < grid.offsets[u + 1]; ++e)
-      arcs.push_back({u, grid.targets[e], 0.1 * grid.int_weights[e]});
   sssp::options o = driven(sssp::strategy::near_far);
   o.real_type = sssp::distance_type::float64;
   o.tune.delta = 0.5;
-  expect_dijkstra(make_csr(grid.num_vertices, arcs, graph::weight_kind::real, true), {17}, o,
+  expect_dijkstra(deltasplit_test::with_float64_weights(graph::generate_grid(gp), 0.1), {17}, o,
                   "grid 40 x 45, tenths, delta 0.5");
 }
 

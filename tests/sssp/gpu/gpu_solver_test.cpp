@@ -201,15 +201,7 @@ TEST(GpuSolver, RealWeights) {
 // (the same left-to-right sums in the same type), for every strategy, on double weights and on
 // float weights (widened, exactly). The weights are tenths, which float32 does not hold: a float32
 // solve differs from these distances almost everywhere, so the check would catch one.
-graph::csr with_float64_weights(const graph::csr& g, double scale) {
-  graph::csr real = g;
-  real.kind = graph::weight_kind::real;
-  real.width = graph::weight_width::wide;
-  real.float64_weights.assign(g.int_weights.begin(), g.int_weights.end());
-  for (double& w : real.float64_weights) w *= scale;
-  real.int_weights.clear();
-  return real;
-}
+using deltasplit_test::with_float64_weights;
 
 sssp::options float64_options(sssp::strategy how, double delta = 0, bool predecessors = true) {
   sssp::options o = gpu_options(how, delta, 10, predecessors);
