@@ -180,10 +180,10 @@ class engine final : public detail::gpu_engine, private engine_context {
 
   // The driver a run takes (an empty graph takes the step loop, which returns at once): the one
   // options.tune.driver names, or with automatic (and nothing that kept_by names): the partitioned driver when
-  // its regions fit on chip, on a sparse graph (mean out-degree below
+  // its regions keep on chip what automatic_layout asks, on a sparse graph (mean out-degree below
   // partition_tuning::automatic_below_degree) or one of fewer arcs than
-  // partition_tuning::automatic_arcs_per_sm per SM; else the wide driver on a sparse graph, and the
-  // step loop otherwise.
+  // partition_tuning::automatic_arcs_per_sm per SM; else the wide driver on a sparse graph (32
+  // bits), and the step loop otherwise.
   //   - The partitioned driver (partitioned_driver.cu): on road graphs about a third of the step
   //     loop's time, on denser graphs below the arcs line faster too (partition_tuning; the
   //     measurements in bench/results/loop_tuning.md and sssp_roads.md). A graph in device memory
@@ -193,8 +193,8 @@ class engine final : public detail::gpu_engine, private engine_context {
   //     (bench/results/block_driver.md). Its place is many sources, one block each
   //     (many_sources.cu).
   //   - The wide driver (near_far/: the block driver's Near-Far over every block of a cooperative
-  //     grid, one grid barrier an iteration) takes the sparse graphs whose regions do not fit on
-  //     chip, where it beats the step loop (block_driver_tuning::wide_auto_delta_scale;
+  //     grid, one grid barrier an iteration) takes the sparse graphs whose regions are too large
+  //     for the partitioned driver, where it beats the step loop (block_driver_tuning::wide_auto_delta_scale;
   //     bench/results/sssp_roads.md). Where the GPU cannot launch it cooperatively, automatic
   //     takes the step loop and a forced run throws.
   chosen_driver choose_driver(const options& opts) {
@@ -214,7 +214,7 @@ class engine final : public detail::gpu_engine, private engine_context {
         if (g_.space == memory_space::device)
           throw std::invalid_argument("the partitioned driver reads the graph from host memory; a graph in device "
                                       "memory takes the step loop (driver steps)");
-        build_regions(false);
+        build_regions(region_layout::anywhere);
         return chosen_driver::partitioned;
       case gpu_driver::automatic: break;
     }
@@ -241,22 +241,39 @@ class engine final : public detail::gpu_engine, private engine_context {
     return *steps_;
   }
 
-  // The partitioned driver for an automatic run on a sparse or small graph, when its regions keep their
-  // distances and arcs in shared memory. Its owner regions are built on its first run (host work,
+  // What the automatic rule needs the regions to keep on chip before it takes the partitioned
+  // driver (partition_tuning): on a graph of few arcs, distances and arcs; on a sparse graph in 32
+  // bits, distances where the mean region is small enough for the wide driver to lose
+  // (automatic_global_arcs_region_vertices), else distances and arcs; in 64 bits, where the
+  // alternative is the step loop, nothing up to automatic_64bit_region_vertices, else distances and arcs.
+  region_layout automatic_layout() const {
+    if (!sparse_) return region_layout::on_chip;
+    const double mean_region = static_cast<double>(n_) / static_cast<double>(partition_tuning::regions(n_, multiprocessors_));
+    if (wide_distances)
+      return mean_region <= partition_tuning::automatic_64bit_region_vertices ? region_layout::anywhere
+                                                                              : region_layout::on_chip;
+    return mean_region <= partition_tuning::automatic_global_arcs_region_vertices ? region_layout::distances_on_chip
+                                                                                   : region_layout::on_chip;
+  }
+
+  // The partitioned driver for an automatic run on a sparse or small graph, when its regions keep
+  // on chip what automatic_layout asks. Its owner regions are built on its first run (host work,
   // and the reordered graph derived on the device) and kept by the solver; every run on them reports what building
   // them took (setup_ms, "regions built"). Regions that the automatic choice built and then found
   // too large for shared memory are reported once, by that run ("regions built, not used"), and
   // not built again.
   bool automatic_partitioned() {
-    if (regions_unusable_ || !partition_may_fit_on_chip(n_, m_, multiprocessors_, sizeof(Distance) / 4)) return false;
+    const region_layout need = automatic_layout();
+    if (regions_unusable_ || !partition_may_fit_on_chip(n_, m_, multiprocessors_, sizeof(Distance) / 4, need))
+      return false;
     try {
-      build_regions(true);
+      build_regions(need);
     } catch (const std::runtime_error&) {  // the driver's blocks cannot all be resident on this GPU
       (void)cudaGetLastError();
       regions_unusable_ = true;
       return false;
     }
-    if (partitioned_ && partitioned_->on_chip()) return true;
+    if (partitioned_ && partitioned_->keeps(need)) return true;
     // A region's distances or arcs do not fit after all (the size check is of the mean region): the
     // regions this run cut were declined (host work, nothing on the device) and this run reports them. A
     // driver an earlier forced run built (regions in global memory) stays for the forced runs.
@@ -292,12 +309,12 @@ class engine final : public detail::gpu_engine, private engine_context {
     return " (automatic: the step loop, kept by " + why + "; this graph takes another driver without)";
   }
 
-  // Builds the owner regions (once per solver) and, unless require_on_chip finds a region too large
-  // for shared memory (then partitioned_ stays empty), derives the reordered graph from graph_.
-  void build_regions(bool require_on_chip) {
+  // Builds the owner regions (once per solver) and, unless a region cannot keep on chip what
+  // `required` names (then partitioned_ stays empty), derives the reordered graph from graph_.
+  void build_regions(region_layout required) {
     if (partitioned_) return;
     const auto begin = std::chrono::steady_clock::now();
-    partitioned_ = make_partitioned_driver<Distance>(g_, *graph_, context(), require_on_chip);
+    partitioned_ = make_partitioned_driver<Distance>(g_, *graph_, context(), required);
     regions_built_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
   }
 

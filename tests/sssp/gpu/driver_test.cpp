@@ -416,8 +416,9 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   }
   // A dense graph of fewer arcs than partition_tuning::automatic_arcs_per_sm per SM takes the
   // partitioned driver, a larger one the step loop; a sparse one whose regions are too large for
-  // shared memory takes the wide driver, at block_driver_tuning::wide_auto_delta_scale times the
-  // automatic delta.
+  // shared memory (and, their mean past automatic_global_arcs_region_vertices, too large to read
+  // their arcs from global memory) takes the wide driver, at
+  // block_driver_tuning::wide_auto_delta_scale times the automatic delta.
   const double arcs_line = sssp::gpu::partition_tuning::automatic_arcs_per_sm * sms;
   graph::rmat_params rp;
   rp.scale = 12, rp.edge_factor = 16;  // 53,293 arcs, mean out-degree 13
@@ -463,6 +464,7 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
   // (step_delta_scale's values at and past the line: BucketWidth.StepLoopWidensTheGpuRuleOnDenseGraphs, host.)
   gp.rows = gp.cols = 1500, gp.keep_fraction = 0.95;  // ~450 KB of distances and arcs a region (132 SMs)
   const graph::csr large = graph::generate_grid(gp);
+  ASSERT_GT(static_cast<double>(large.num_vertices) / sms, sssp::gpu::partition_tuning::automatic_global_arcs_region_vertices);
   const sssp::result l = sssp::solver(large, o).run(3);
   EXPECT_EQ(l.stats.driver.rfind("wide: near-far over ", 0), 0u) << l.stats.driver;
   EXPECT_TRUE(l.stats.setup.empty());
@@ -479,19 +481,20 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
 }
 
 // Regions that the automatic choice builds and then declines: its size check (before building) is
-// of the mean region with 16-bit weights, so a grid whose weights need 32 bits, with regions
-// between the two layouts' limits, passes it, is built, and does not fit. That run reports the
-// build ("regions built, not used") and takes the wide driver, exactly; the next run builds nothing
-// and reports nothing. Sized for one block per SM with 222 KB of shared memory (partition_tuning):
-// ~5,800 vertices a region, ~197 KB with 16-bit weights, ~243 KB with 32-bit ones.
+// of the mean region with 16-bit weights, so a sparse graph of float weights whose mean region is
+// past partition_tuning::automatic_global_arcs_region_vertices (so it must keep its arcs on chip
+// too), with regions between the two layouts' limits, passes it, is built, and does not fit. That
+// run reports the build ("regions built, not used") and takes the wide driver, exactly; the next
+// run builds nothing and reports nothing. Sized for one block per SM with 222 KB of shared memory
+// (partition_tuning): 17,000 vertices and 11,500 arcs a region, ~209 KB with 16-bit weights, ~231
+// KB with float's 32 bits.
 TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
   DELTASPLIT_REQUIRE_GPU();
   int sms = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
-  graph::grid_params gp;
-  gp.rows = gp.cols = static_cast<std::uint32_t>(std::sqrt(5800.0 * sms));
-  gp.weight_min = 70000, gp.weight_max = 100000;
-  const graph::csr wide = graph::generate_grid(gp);
+  ASSERT_GT(17000.0, sssp::gpu::partition_tuning::automatic_global_arcs_region_vertices);
+  const graph::csr wide = deltasplit_test::random_graph(17000 * sms, std::size_t{11500} * sms, 5, 100.0,
+                                                         graph::weight_kind::real);
   sssp::options o;
   o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
   o.how = sssp::strategy::near_far;
@@ -507,13 +510,42 @@ TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
   EXPECT_TRUE(second.stats.setup.empty());
   EXPECT_EQ(second.stats.setup_ms, 0);
   EXPECT_TRUE(same_distances(sssp::dijkstra(wide, 5), second));
-  // The same grid with weights of 16 bits keeps its regions on chip: the partitioned driver.
+}
+
+// Sparse graphs of small regions take the partitioned driver whatever their weights' width: a
+// grid of ~5,800 vertices a region keeps distances and arcs on chip with 16-bit weights, and with
+// weights of 32 bits (~243 KB a region) its distances, reading its arcs from global memory
+// (partition_tuning::automatic_global_arcs_region_vertices); in float64, where the alternative
+// is the step loop, too (automatic_64bit_region_vertices).
+TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithArcsOffChip) {
+  DELTASPLIT_REQUIRE_GPU();
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  graph::grid_params gp;
+  gp.rows = gp.cols = static_cast<std::uint32_t>(std::sqrt(5800.0 * sms));
+  sssp::options o;
+  o.how = sssp::strategy::near_far;
+  o.device = sssp::device_kind::gpu;
+  const auto expect_partitioned = [&](const graph::csr& g, const sssp::options& opts, const char* arcs, const char* what) {
+    const sssp::result r = sssp::solver(g, opts).run(0);
+    EXPECT_EQ(r.stats.driver.rfind("partitioned", 0), 0u) << what << ": " << r.stats.driver;
+    EXPECT_NE(r.stats.driver.find(arcs), std::string::npos) << what << ": " << r.stats.driver;
+    EXPECT_EQ(r.stats.setup, "regions built") << what;
+    EXPECT_TRUE(same_distances(sssp::dijkstra(g, 0), r)) << what;
+  };
   gp.weight_min = 1, gp.weight_max = 1000;
-  const graph::csr narrow = graph::generate_grid(gp);
-  const sssp::result on_chip = sssp::solver(narrow, o).run(0);
-  EXPECT_EQ(on_chip.stats.driver.rfind("partitioned", 0), 0u) << on_chip.stats.driver;
-  EXPECT_EQ(on_chip.stats.setup, "regions built");
-  EXPECT_TRUE(same_distances(sssp::dijkstra(narrow, 0), on_chip));
+  expect_partitioned(graph::generate_grid(gp), o, "arcs in shared memory", "16-bit weights");
+  gp.weight_min = 70000, gp.weight_max = 100000;
+  const graph::csr heavy = graph::generate_grid(gp);
+  expect_partitioned(heavy, o, "arcs in global memory", "32-bit weights");
+  std::vector<arc> tenths;
+  for (vertex_t u = 0; u < heavy.num_vertices; ++u)
+    for (graph::edge_t e = heavy.offsets[u]; e < heavy.offsets[u + 1]; ++e)
+      tenths.push_back({u, heavy.targets[e], 0.1 * heavy.int_weights[e]});
+  sssp::options in_double = o;
+  in_double.real_type = sssp::distance_type::float64;
+  expect_partitioned(make_csr(heavy.num_vertices, tenths, graph::weight_kind::real, true), in_double,
+                     "arcs in global memory", "float64 tenths");
 }
 
 // The block driver's far piles start at tuning::queue_capacity entries: 16 fill at once, the

@@ -913,10 +913,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   using weight = typename distance_ops<Distance>::weight;
 
  public:
-  // With require_on_chip, a graph whose regions do not all fit on chip is left unbuilt after the
+  // A graph whose regions do not all keep on chip what `required` names is left unbuilt after the
   // regions are cut (declined(): nothing allocated, nothing uploaded).
   partitioned_engine(const csr_view& g, const device_csr<Distance>& graph, const driver_context& ctx,
-                     bool require_on_chip)
+                     region_layout required)
       : n_(g.num_vertices), ctx_(ctx) {
     int device = 0;
     DS_CUDA(cudaGetDevice(&device));
@@ -952,7 +952,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     shared_dist_ = bytes(true, false) <= tuning::shared_budget;
     shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true) <= tuning::shared_budget;
     shared_bytes_ = bytes(shared_dist_, shared_arcs_);
-    if (require_on_chip && !on_chip()) return;  // declined: no kernel chosen, nothing uploaded
+    if (!keeps(required)) return;  // declined: no kernel chosen, nothing uploaded
     // The new rows' offsets, and the arcs between regions (they choose the senders), from the host graph.
     const edge_t m = g.num_arcs();
     std::vector<edge_t> offsets(std::uint64_t{n_} + 1, 0);
@@ -1092,7 +1092,14 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   }
 
   void set_watchdog(const partitioned_watchdog& w) override { watchdog_ = w; }
-  bool on_chip() const override { return shared_dist_ && shared_arcs_; }
+  bool keeps(region_layout need) const override {
+    switch (need) {
+      case region_layout::on_chip: return shared_dist_ && shared_arcs_;
+      case region_layout::distances_on_chip: return shared_dist_;
+      case region_layout::anywhere: break;
+    }
+    return true;
+  }
   bool declined() const { return kernel_ == nullptr; }
 
   // The reordered CSR from the engine's device copy (invert_order, reorder_rows), on the stream;
@@ -1161,35 +1168,36 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   std::vector<vertex_t> new_of_old_;
 };
 
-bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms, std::uint32_t distance_words) {
+bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms, std::uint32_t distance_words, region_layout need) {
   // The mean region in the layout the engine checks (partition_shared_words), with 16-bit weights
   // (the narrowest any distance type has): the largest region is at least the mean, and its
   // weights at least that wide, so a graph that fails this cannot keep every region on chip.
+  if (need == region_layout::anywhere) return true;
   const std::uint64_t parts = tuning::regions(n, sms);
   if (sms == 0 || n == 0) return false;
   const std::uint64_t vertices = (std::uint64_t{n} + parts - 1) / parts, arcs = (m + parts - 1) / parts;
   if (arcs >= 0xFFFFFFFFu) return false;
   const std::size_t words = partition_shared_words(static_cast<std::uint32_t>((vertices + 31) / 32), static_cast<std::uint32_t>(parts),
-                                                   static_cast<std::uint32_t>(vertices), static_cast<std::uint32_t>(arcs), true, true, true,
-                                                   distance_words);
+                                                   static_cast<std::uint32_t>(vertices), static_cast<std::uint32_t>(arcs), true,
+                                                   need == region_layout::on_chip, true, distance_words);
   return 4 * words <= tuning::shared_budget;
 }
 
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
-    const csr_view& g, const device_csr<Distance>& graph, const driver_context& ctx, bool require_on_chip) {
-  auto engine = std::make_unique<partitioned_engine<Distance>>(g, graph, ctx, require_on_chip);
+    const csr_view& g, const device_csr<Distance>& graph, const driver_context& ctx, region_layout required) {
+  auto engine = std::make_unique<partitioned_engine<Distance>>(g, graph, ctx, required);
   if (engine->declined()) return nullptr;
   return engine;
 }
 
 template std::unique_ptr<partitioned_driver<std::uint32_t>> make_partitioned_driver<std::uint32_t>(
-    const csr_view&, const device_csr<std::uint32_t>&, const driver_context&, bool);
+    const csr_view&, const device_csr<std::uint32_t>&, const driver_context&, region_layout);
 template std::unique_ptr<partitioned_driver<float>> make_partitioned_driver<float>(const csr_view&,
                                                                                    const device_csr<float>&,
-                                                                                   const driver_context&, bool);
+                                                                                   const driver_context&, region_layout);
 template std::unique_ptr<partitioned_driver<double>> make_partitioned_driver<double>(const csr_view&,
                                                                                      const device_csr<double>&,
-                                                                                     const driver_context&, bool);
+                                                                                     const driver_context&, region_layout);
 
 }  // namespace deltasplit::sssp::gpu

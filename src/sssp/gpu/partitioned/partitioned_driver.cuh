@@ -62,6 +62,11 @@ struct partitioned_watchdog {
   partitioned_fault fault = partitioned_fault::none;
 };
 
+// What a region keeps in its block's shared memory: the case the driver is for (on_chip: its
+// distances and its arcs), its distances only (arcs read from global memory), or anything, down
+// to neither (a forced run).
+enum class region_layout { anywhere, distances_on_chip, on_chip };
+
 template <class Distance>
 class partitioned_driver : public one_source_driver<Distance> {
  public:
@@ -74,24 +79,25 @@ class partitioned_driver : public one_source_driver<Distance> {
   virtual void set_watchdog(const partitioned_watchdog& w) = 0;
   // "partitioned: B blocks on S SMs, distances in shared memory" (statistics::driver).
   virtual std::string describe() const = 0;
-  // Every region keeps its distances and its arcs in shared memory (the case the driver is for).
-  virtual bool on_chip() const = 0;
+  // Every region keeps in shared memory what `need` names.
+  virtual bool keeps(region_layout need) const = 0;
 };
 
-// Whether g's regions could keep their distances and arcs on chip at all (the mean region within
-// a block's shared-memory budget on a GPU of `sms` SMs): a check of sizes, before any region is
-// built. The regions' own layout decides (on_chip()). distance_words: 2 for 64-bit distances.
-bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms, std::uint32_t distance_words = 1);
+// Whether g's regions could keep on chip what `need` names at all (the mean region within a
+// block's shared-memory budget on a GPU of `sms` SMs): a check of sizes, before any region is
+// built; always true for region_layout::anywhere. The regions' own layout decides (keeps()).
+// distance_words: 2 for 64-bit distances.
+bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms, std::uint32_t distance_words, region_layout need);
 
 // Cuts g (the host graph) into owner regions and derives its reordered copy on ctx.stream from
 // graph, the engine's device copy of g (read only while this runs; uploaded are the regions, not
-// arcs). With require_on_chip, a graph whose regions would not all keep their distances and arcs in
-// shared memory gets nullptr, after the regions are built and before anything is allocated on the
-// device. Throws
+// arcs). A graph whose regions would not all keep on chip what `required` names gets nullptr,
+// after the regions are built and before anything is allocated on the device. Throws
 // std::runtime_error when the device cannot hold the graph or keep every block resident. Its
 // solve() throws std::runtime_error when the watchdog finds it stalled (partitioned_watchdog).
 template <class Distance>
 std::unique_ptr<partitioned_driver<Distance>> make_partitioned_driver(
-    const csr_view& g, const device_csr<Distance>& graph, const driver_context& ctx, bool require_on_chip = false);
+    const csr_view& g, const device_csr<Distance>& graph, const driver_context& ctx,
+    region_layout required = region_layout::anywhere);
 
 }  // namespace deltasplit::sssp::gpu
