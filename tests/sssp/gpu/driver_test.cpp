@@ -538,14 +538,10 @@ TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithArcsOffChip) {
   gp.weight_min = 70000, gp.weight_max = 100000;
   const graph::csr heavy = graph::generate_grid(gp);
   expect_partitioned(heavy, o, "arcs in global memory", "32-bit weights");
-  std::vector<arc> tenths;
-  for (vertex_t u = 0; u < heavy.num_vertices; ++u)
-    for (graph::edge_t e = heavy.offsets[u]; e < heavy.offsets[u + 1]; ++e)
-      tenths.push_back({u, heavy.targets[e], 0.1 * heavy.int_weights[e]});
   sssp::options in_double = o;
   in_double.real_type = sssp::distance_type::float64;
-  expect_partitioned(make_csr(heavy.num_vertices, tenths, graph::weight_kind::real, true), in_double,
-                     "arcs in global memory", "float64 tenths");
+  expect_partitioned(deltasplit_test::with_float64_weights(heavy, 0.1), in_double, "arcs in global memory",
+                     "float64 tenths");
 }
 
 // The block driver's far piles start at tuning::queue_capacity entries: 16 fill at once, the
