@@ -24,8 +24,14 @@ scale S: Graph.rmat(S, 16, undirected=True, weight_range=(1, 255)), what `deltas
 --scale S --undirected --weight-range 1:255` writes, or grid:RxC for Graph.grid(R, C) (`deltasplit
 generate grid --rows R --cols C`: weights 0..1000).
 
+--many K times many-source solves instead: distance_matrix from K random sources (all vertices
+as targets) of the integer graph in uint32 and of the tenths in float32 (automatic: one block per
+source on sparse graphs), float32 vertex-major (driver steps) and float64 (vertex-major: the block
+driver is 32-bit) on the GPU, and float64 on the CPU (one Dijkstra per source on every core); the
+wall clock around each call, median of RUNS; the GPU's float64 rows are checked against the CPU's.
+
 Usage: python bench/python/distance_width.py GRAPH... [--sources N] [--runs R] [--md FILE] [--uint64]
-                                            [--also partitioned,steps] [--no-check]
+                                            [--also partitioned,steps] [--no-check] [--many K]
 """
 import argparse
 import json
@@ -69,9 +75,12 @@ def main():
     p.add_argument("--uint64", action="store_true", help="also time uint64 distances (above) and skip the float cases")
     p.add_argument("--also", default="", help="drivers to force float32 and float64 onto, comma-separated (JSON only)")
     p.add_argument("--no-check", action="store_true", help="skip the comparison with Dijkstra")
+    p.add_argument("--many", type=int, default=0, help="time distance_matrix from this many sources instead")
     args = p.parse_args()
     if args.uint64:
         return uint64_rows(args)
+    if args.many:
+        return many_rows(args)
     rows = []
     for spec in args.graphs:
         name, offsets, targets, weights, n = load(spec)
@@ -160,6 +169,51 @@ def uint64_rows(args):
                      [[r["graph"], f"{r['uint32 gpu ms']:.3f}", f"{r['uint64 gpu ms']:.3f}", f"{r['uint64 cpu ms']:.1f}",
                        f"{r['uint64 gpu ms'] / r['uint32 gpu ms']:.2f}", f"{r['uint64 cpu ms'] / r['uint64 gpu ms']:.1f}",
                        "yes" if r["uint64 equals Dijkstra"] else "NO"] for r in rows])
+
+def matrix_ms(graph, sources, runs, **kw):
+    """Median wall-clock ms of graph.distance_matrix(sources, **kw) over runs (after one untimed
+    call), the last result and its stats['driver'] (or the device on the CPU)."""
+    graph.distance_matrix(sources, **kw)
+    ms = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        d, st = graph.distance_matrix(sources, return_stats=True, **kw)
+        ms.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(ms), d, st["driver"] or st["device"]
+
+
+def many_rows(args):
+    rows = []
+    for spec in args.graphs:
+        name, offsets, targets, weights, n = load(spec)
+        integer = Graph.from_arrays(offsets, targets, weights, num_vertices=n)
+        tenths = Graph.from_arrays(offsets, targets, np.asarray(weights, dtype=np.float64) / 10, num_vertices=n)
+        rng = np.random.default_rng(7)
+        sources = rng.choice(n, args.many, replace=False)
+        row = {"graph": name, "vertices": int(n), "arcs": int(len(targets)), "sources": args.many}
+        cases = {
+            "uint32 auto": (integer, dict(device="gpu")),
+            "float32 auto": (tenths, dict(device="gpu", dtype=np.float32)),
+            "float32 vertex-major": (tenths, dict(device="gpu", dtype=np.float32, tune={"driver": "steps"})),
+            "float64 gpu": (tenths, dict(device="gpu")),
+            "float64 cpu": (tenths, dict(device="cpu")),
+        }
+        out = {}
+        for case, (g, kw) in cases.items():
+            row[case], out[case], row[case + " driver"] = matrix_ms(g, sources, args.runs, **kw)
+        row["float64 gpu equals cpu"] = bool(np.array_equal(out["float64 gpu"], out["float64 cpu"]))
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    if args.md:
+        append_table(args.md, ["graph", "sources", "uint32 auto ms", "float32 auto ms", "float32 vertex-major ms",
+                               "float64 GPU ms (vertex-major)", "float64 CPU ms", "float64 GPU / float32 vertex-major",
+                               "float64 CPU / GPU", "float64 GPU = CPU"],
+                     [[r["graph"], str(r["sources"]), f"{r['uint32 auto']:.1f} ({r['uint32 auto driver']})",
+                       f"{r['float32 auto']:.1f} ({r['float32 auto driver']})", f"{r['float32 vertex-major']:.1f}",
+                       f"{r['float64 gpu']:.1f}", f"{r['float64 cpu']:.1f}",
+                       f"{r['float64 gpu'] / r['float32 vertex-major']:.2f}", f"{r['float64 cpu'] / r['float64 gpu']:.1f}",
+                       "yes" if r["float64 gpu equals cpu"] else "NO"] for r in rows])
+
 
 if __name__ == "__main__":
     main()

@@ -429,8 +429,11 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
                                 std::to_string(columns) + "); got (" + std::to_string(out.shape(0)) + ", " +
                                 std::to_string(out.shape(1)) + ")");
   const bool out_on_device = out.device_type() == nb::device::cuda::value;
-  const bool widen = out.dtype() == nb::dtype<double>();
-  if (widen && out_on_device) throw std::invalid_argument("a float64 distance matrix must be in host memory");
+  // float64 output of a 32-bit or uint64 solve: widened on the host (integer infinities become inf).
+  const bool widen = out.dtype() == nb::dtype<double>() && type != ds::sssp::distance_type::float64;
+  if (widen && out_on_device)
+    throw std::invalid_argument(std::string("a float64 distance matrix of ") + ds::sssp::distance_type_name(type) +
+                                " distances must be in host memory");
   if (!widen && out.dtype() != dtype_of(type))
     throw std::invalid_argument(std::string("this solve's distances are ") + ds::sssp::distance_type_name(type) +
                                 ": the distance matrix must be of that dtype (or float64 on the host)");

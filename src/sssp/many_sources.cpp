@@ -71,12 +71,13 @@ graph::csr narrowed_copy(const graph::csr& g) {
 
 namespace detail {
 
-std::size_t many_sources_batch_bytes(const graph::csr& g, std::uint32_t k, std::size_t columns) {
+std::size_t many_sources_batch_bytes(const graph::csr& g, std::uint32_t k, std::size_t columns,
+                                     std::size_t distance_bytes) {
   const std::size_t cells = std::size_t{g.num_vertices} * k;
-  return cells * 4                 // distances
+  return cells * distance_bytes    // distances
          + cells / 32 * 44         // per item: dirty, stamp, far mark, 3 near, 2 far, 1 wide queue slots, a lane task
          + many_sources_chunk_capacity(g.num_arcs(), k) * 16  // chunks of high-degree vertices
-         + std::size_t{k} * columns * 4;                      // the row-major output block
+         + std::size_t{k} * columns * distance_bytes;         // the row-major output block
 }
 
 }  // namespace detail
@@ -91,6 +92,7 @@ struct many_sources::impl {
   std::unique_ptr<detail::many_sources_engine> gpu;  // batched delta-stepping
   std::unique_ptr<detail::thread_pool> pool;
   std::unique_ptr<detail::phast> phast;  // opts.how == phast
+  bool in_double = false;  // uint64 distances solved by the GPU's float64 batches (exact), converted
   // The GPU engine that solves the batches (delta-stepping's or phast's); null on the CPU.
   detail::many_sources_engine* batches() const { return gpu ? gpu.get() : phast ? phast->batches() : nullptr; }
 
@@ -112,12 +114,25 @@ many_sources::many_sources(const graph::csr& g, const options& opts, const many_
     impl_->narrowed = narrowed_copy(g);
     impl_->g = &impl_->narrowed;
   }
-  if (is_wide(type) && opts.device == device_kind::gpu)
-    throw std::invalid_argument(std::string("many-source shortest paths with device gpu: this graph's distances are ") +
-                                distance_type_name(type) + ", and 64-bit distances run on the CPU in this version" +
-                                (g.kind == graph::weight_kind::real ? " (float32 runs on the GPU: --precision single)" : ""));
+  // float64 batches run on the GPU's vertex-major engine, and so do uint64 ones when no path of the
+  // graph can pass 2^53 (exact in float64; the rows are converted on the host) unless the 32-bit
+  // block driver is named (as one source: the CPU solves them then); other uint64 batches run on
+  // the CPU.
+  const bool in_double = type == distance_type::uint64 && opts.device != device_kind::cpu &&
+                         opts.how != strategy::phast && opts.tune.driver != gpu_driver::block &&
+                         !mopts.device_blocks && detail::integer_path_bound(g) <= detail::max_exact_in_double;
+  if (type == distance_type::uint64 && !in_double && opts.device == device_kind::gpu)
+    throw std::invalid_argument("many-source shortest paths with device gpu: this graph's distances are uint64, which "
+                                "the GPU's batches compute only where no path can pass 2^53, into host memory and "
+                                "without the block driver; these run on the CPU in this version");
   std::string why_not;
-  const bool usable = opts.device != device_kind::cpu && !is_wide(type) && gpu_available(&why_not);
+  const bool usable =
+      opts.device != device_kind::cpu && (type != distance_type::uint64 || in_double) && gpu_available(&why_not);
+  impl_->in_double = in_double && usable;
+  if (usable && type == distance_type::float64 && opts.tune.driver == gpu_driver::block && opts.how != strategy::phast)
+    throw std::invalid_argument("many-source shortest paths: the block driver solves in 32-bit distances; float64 "
+                                "batches on the GPU run vertex-major (driver automatic), or ask for float32 "
+                                "distances to use the block driver");
   if (opts.device == device_kind::gpu && !usable) throw std::runtime_error("many-source shortest paths on the GPU: " + why_not);
   if (mopts.device_blocks && !usable)
     throw std::invalid_argument("device blocks need the GPU" + (why_not.empty() ? std::string() : ": " + why_not));
@@ -128,8 +143,7 @@ many_sources::many_sources(const graph::csr& g, const options& opts, const many_
     impl_->phast = std::make_unique<detail::phast>(solved, opts, usable && g.num_vertices > 0);
     if (impl_->phast->on_gpu()) return;
   } else if (usable && g.num_vertices > 0) {
-    detail::require_narrow(solved, "the GPU engine");
-    impl_->gpu = detail::make_many_sources_engine(solved, opts);
+    impl_->gpu = detail::make_many_sources_engine(solved, impl_->in_double ? distance_type::float64 : type, opts);
     return;
   }
   impl_->pool = std::make_unique<detail::thread_pool>(opts.threads);
@@ -201,7 +215,19 @@ void many_sources::run(const std::vector<vertex_t>& sources, const std::vector<v
   if (impl_->gpu && (std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
     throw std::runtime_error("a batch of " + std::to_string(k) + " sources on " + std::to_string(g.num_vertices) +
                              " vertices has more than 2^32 (vertex, 32-source group) items; choose a smaller batch size");
-  impl_->batches()->run(sources, targets, k, impl_->opts, impl_->mopts, consume);
+  if (!impl_->in_double) return impl_->batches()->run(sources, targets, k, impl_->opts, impl_->mopts, consume);
+  // uint64 solved in float64 (exact: every distance is an integer below 2^53): converted rows.
+  std::vector<std::uint64_t> rows;
+  impl_->batches()->run(sources, targets, k, impl_->opts, impl_->mopts, [&](const distance_block& b) {
+    rows.resize(b.rows * b.columns);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      rows[i] = std::isinf(b.float64_distances[i]) ? uint64_infinity : static_cast<std::uint64_t>(b.float64_distances[i]);
+    distance_block u = b;
+    u.type = distance_type::uint64;
+    u.float64_distances = nullptr;
+    u.uint64_distances = rows.data();
+    consume(u);
+  });
 }
 
 void many_sources::impl::run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,

@@ -28,9 +28,11 @@ inline constexpr std::uint32_t many_sources_warp_lanes = 8;
 inline std::size_t many_sources_chunk_capacity(std::uint64_t arcs, std::uint32_t k) {
   return (arcs / many_sources_split_degree + 1) * (k / 32);
 }
-// Device bytes of one batch of k sources (a multiple of 32) with `columns` targets; the engine
-// allocates exactly these (the formula is documented in many_sources.hpp).
-std::size_t many_sources_batch_bytes(const graph::csr& g, std::uint32_t k, std::size_t columns);
+// Device bytes of one batch of k sources (a multiple of 32) with `columns` targets in distances of
+// distance_bytes (4 or 8); the engine allocates exactly these (the formula is documented in
+// many_sources.hpp).
+std::size_t many_sources_batch_bytes(const graph::csr& g, std::uint32_t k, std::size_t columns,
+                                     std::size_t distance_bytes);
 
 class many_sources_engine {
  public:
@@ -79,11 +81,14 @@ void set_distances(distance_block& b, const Distance* rows) {
   distances_in<Distance>(b) = rows;
 }
 
-// The batched delta-stepping engine: uploads g; throws std::runtime_error when no device can be
-// used or the graph does not fit. One thread block per source (block_driver.cuh) instead of the
-// vertex-major batch when opts.tune.driver is gpu_driver::block, or automatic and the graph's mean
-// out-degree is below block_driver_tuning::rows_below_degree; its far piles start at
-// opts.tune.queue_capacity entries (0: automatic).
-std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g, const options& opts);
+// The batched delta-stepping engine in distances of `type` (uint32, float32 or float64; a float64
+// solve of float weights reads them widened): uploads g; throws std::runtime_error when no device
+// can be used or the graph does not fit. In 32 bits, one thread block per source
+// (block_driver.cuh) instead of the vertex-major batch when opts.tune.driver is gpu_driver::block,
+// or automatic and the graph's mean out-degree is below block_driver_tuning::rows_below_degree;
+// its far piles start at opts.tune.queue_capacity entries (0: automatic). float64 batches are
+// vertex-major (the block driver's queues hold 32-bit distance words).
+std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g, distance_type type,
+                                                              const options& opts);
 
 }  // namespace deltasplit::sssp::detail

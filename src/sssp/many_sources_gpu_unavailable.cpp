@@ -6,7 +6,7 @@
 
 namespace deltasplit::sssp::detail {
 
-std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr&, const options&) {
+std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr&, distance_type, const options&) {
   throw std::runtime_error("deltasplit was built without CUDA (CPU-only build)");
 }
 

@@ -12,8 +12,11 @@
 // by a warp, one arc read for all of them (src/sssp/gpu/many_sources/many_sources.cu). Without a GPU the
 // sources are spread over CPU threads, one Dijkstra per source. Either way every row equals Dijkstra from its source
 // (integer weights exactly, real weights within the validator's relative 1e-5).
-// Distances come in distance_type_for(g, opts.real_type) (sssp.hpp); 64-bit types run on the CPU
-// (device gpu: std::invalid_argument), phast refuses them.
+// Distances come in distance_type_for(g, opts.real_type) (sssp.hpp). float64 batches run on the
+// GPU vertex-major (the block driver solves in 32 bits: a forced one is std::invalid_argument);
+// uint64 ones too where no path of the graph can pass 2^53 (exact in float64, the rows converted
+// on the host), else, with the block driver named or device blocks asked for, on the CPU (device
+// gpu: std::invalid_argument); phast refuses 64-bit types.
 #pragma once
 
 #include <cstddef>
@@ -52,7 +55,7 @@ struct distance_block {
   std::size_t columns = 0;
   const vertex_t* sources = nullptr;  // rows ids (host memory)
   // The distances, rows x columns, in the pointer of `type` (sssp.hpp's distance_type; the GPU
-  // engines deliver uint32 and float32): int_infinity, uint64_infinity or +inf when unreachable.
+  // engines deliver uint32, float32 and float64): int_infinity, uint64_infinity or +inf when unreachable.
   distance_type type = distance_type::uint32;
   const std::uint32_t* int_distances = nullptr;     // uint32
   const float* real_distances = nullptr;            // float32
@@ -85,18 +88,19 @@ using block_consumer = std::function<void(const distance_block&)>;
 // bench/results/block_driver.md), steps (or
 // partitioned, or wide: one-source drivers) the vertex-major batch above, and automatic the blocks on graphs of mean out-degree
 // below 6 (roads, grids) and the vertex-major batch on denser ones, where one arc read serving 32
-// sources wins (block_driver_tuning::rows_below_degree has the measurements); method() says which.
+// sources wins (block_driver_tuning::rows_below_degree has the measurements), float64 batches
+// always vertex-major; method() says which.
 // Every strategy honours opts.cutoff (scipy's `limit`): the distances up to it equal Dijkstra's and
 // every farther vertex reads unreachable; a batch stops once its bucket bound passes the cutoff, a
 // Dijkstra once the next vertex lies past it (PHAST sweeps every level, then clears).
 //
 // Memory on the GPU, for n vertices, m arcs, batch size k and T targets (bytes):
-//   graph       (n + 1) * 8 + m * 8
-//   per batch   n * k * 4        the vertex-major distance block
+//   graph       (n + 1) * 8 + m * 8 (float64 weights: m * 12)
+//   per batch   n * k * D        the vertex-major distance block (D: 4, float64 8)
 //             + n * k / 32 * 44  per 32 sources of a vertex: dirty bits, queue stamp, far mark,
 //                                3 near-queue, 2 far-pile and 1 warp-queue slots, a lane task
 //             + (m / 64 + 1) * k / 32 * 16   arcs of high-degree vertices handed out in chunks
-//             + k * T * 4        the row-major output block
+//             + k * T * D        the row-major output block
 // driver block instead: per batch k * (n + T) * 4 (every vertex's distance per source, the output
 // block: none is allocated when every vertex is a target, the rows are handed over, but the
 // automatic k counts one) + k * (2 * F * 8 + 48) (two far piles of F entries and an outcome per

@@ -197,21 +197,75 @@ TEST_P(ManySourcesGpu, ABatchThatDoesNotFitIsRefusedWithTheSizes) {
   expect_rows_match_dijkstra(g, ok, {0, 1, 2}, {}, "after a refusal");
 }
 
-// Paths that may pass 2^32 - 2 have uint64 distances, which the batches compute on the CPU in this
-// version: device gpu is refused, device automatic gives exact rows.
-TEST_P(ManySourcesGpu, PathsPast32BitsRunOnTheCpu) {
+// float64 batches (real weights, the default type) run vertex-major on the GPU and equal Dijkstra's
+// float64 rows bit for bit: tenths (which float32 does not hold) on a grid with zero weights and a
+// road network, float weights widened, a cutoff, one bucket for all distances. The block driver
+// solves in 32 bits: forcing it on a float64 solve is refused.
+TEST_P(ManySourcesGpu, Float64RowsEqualDijkstraExactly) {
+  DELTASPLIT_REQUIRE_GPU();
+  ds::options o = on_gpu();
+  o.real_type = ds::distance_type::float64;
+  const csr tenths = with_float64_weights(small_grid(40, 7), 0.1);
+  if (engine_driver == ds::gpu_driver::block) {
+    EXPECT_THROW(ds::many_sources(tenths, o, batch(32)), std::invalid_argument);
+    return;
+  }
+  ds::many_sources ms(tenths, o, batch(32));
+  ASSERT_TRUE(ms.on_gpu());
+  EXPECT_EQ(ms.type(), ds::distance_type::float64);
+  EXPECT_EQ(ms.method(), "vertex-major");
+  EXPECT_EQ(expect_rows_match_dijkstra(tenths, ms, first_sources(tenths.num_vertices, 40, 11), {}, "grid tenths"), 2u);
+  const csr floats = random_graph(3000, 15000, 11, 100.0, weight_kind::real);  // float weights, widened
+  ds::many_sources mf(floats, o, batch(64));
+  expect_rows_match_dijkstra(floats, mf, first_sources(floats.num_vertices, 70, 5), {}, "float weights in float64");
+  ds::options one_bucket = o;
+  one_bucket.tune.delta = 1e300;
+  ds::many_sources mb(floats, one_bucket, batch(32));
+  expect_rows_match_dijkstra(floats, mb, first_sources(floats.num_vertices, 32, 9), {}, "float64, one bucket");
+}
+
+TEST_P(ManySourcesGpu, Float64RoadRowsWithACutoff) {
+  DELTASPLIT_REQUIRE_GPU();
+  if (engine_driver == ds::gpu_driver::block) GTEST_SKIP() << "float64 batches are vertex-major";
+  ds::options o = on_gpu();
+  o.real_type = ds::distance_type::float64;
+  const csr ny = with_float64_weights(deltasplit::graph::read_graph(dataset_path("USA-road-d.NY.gr.gz")), 0.1);
+  ds::options cut = o;
+  cut.cutoff = 5000.05;  // tenths: about a fifth of NY's diameter
+  ds::many_sources mn(ny, cut, batch(32));
+  expect_rows_match_dijkstra(ny, mn, first_sources(ny.num_vertices, 32, 8101), {2, 5, 9, 20000, 5}, "NY tenths, cutoff",
+                            cut.cutoff);
+}
+
+// Paths that may pass 2^32 - 2 have uint64 distances. Where no path can pass 2^53 the GPU's float64
+// batches compute them exactly (vertex-major; rows converted on the host); with the 32-bit block
+// driver named, with rows asked for in device memory, or past 2^53, the CPU does (device gpu is
+// refused) and the rows are the same.
+TEST_P(ManySourcesGpu, PathsPast32BitsRunInFloat64OrOnTheCpu) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = make_csr(4, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}, {3, 0, 1}});
-  EXPECT_THROW(
-      {
-        ds::many_sources ms(g, on_gpu());
-        ms.run({3, 0}, {}, [](const ds::distance_block&) {});
-      },
-      std::invalid_argument);
   ds::options automatic = on_gpu();
   automatic.device = ds::device_kind::automatic;
+  if (engine_driver == ds::gpu_driver::block) {
+    EXPECT_THROW(ds::many_sources(g, on_gpu()), std::invalid_argument);
+  } else {
+    ds::many_sources gpu(g, on_gpu());
+    EXPECT_TRUE(gpu.on_gpu());
+    EXPECT_EQ(gpu.type(), ds::distance_type::uint64);
+    EXPECT_EQ(gpu.method(), "vertex-major");
+    expect_rows_match_dijkstra(g, gpu, {3, 0, 1, 2}, {}, "uint64 rows in float64");
+    ds::many_source_options on_device;
+    on_device.device_blocks = true;
+    EXPECT_THROW(ds::many_sources(g, on_gpu(), on_device), std::invalid_argument);
+  }
   ds::many_sources rows(g, automatic);
+  EXPECT_EQ(rows.on_gpu(), engine_driver != ds::gpu_driver::block);
   expect_rows_match_dijkstra(g, rows, {3, 0, 1, 2}, {}, "uint64 rows");
+  const csr past53 = make_csr(3, {{0, 1, 9007199254740992.0}, {1, 2, 3}}, weight_kind::integer, true);  // 2^53 + 3
+  EXPECT_THROW(ds::many_sources(past53, on_gpu()), std::invalid_argument);
+  ds::many_sources cpu(past53, automatic);
+  EXPECT_FALSE(cpu.on_gpu());
+  expect_rows_match_dijkstra(past53, cpu, {0, 1, 2}, {}, "uint64 rows past 2^53");
 }
 
 // A cutoff ends a batch once its bound passes it and the farther vertices read unreachable: every

@@ -77,13 +77,16 @@ constexpr unsigned relax_launches = 4;         // iterations launched between tw
 constexpr unsigned warps_per_block = 8;
 constexpr unsigned full_mask = 0xFFFFFFFFu;
 
+// far_min when no lane on the far pile is dirty.
+constexpr unsigned long long no_far_min = ~0ull;
+
 struct batch_control {
   std::uint32_t near_count[3];  // near queue of iteration i is near[i % 3]
   std::uint32_t far_count[2];
   std::uint32_t chunk_count[2];  // chunks of iteration i: chunk_count[i % 2]
   std::uint32_t lane_count[2];   // lane tasks of iteration i: lane_count[i % 2]
   std::uint32_t wide_count[2];   // items for warps of iteration i: wide_count[i % 2]
-  std::uint32_t far_min;         // bits of the smallest dirty distance on the far pile
+  unsigned long long far_min;    // bits of the smallest dirty distance on the far pile (distance_word)
   std::uint32_t overflowed;
   std::uint32_t iterations;      // relaxations that found a non-empty queue
 };
@@ -367,14 +370,14 @@ __device__ Distance dirty_distance(const batch_view<Distance>& s, std::uint32_t 
 template <class Distance>
 __global__ void far_minimum(batch_view<Distance> s, std::uint32_t side) {
   const std::uint32_t count = s.ctl->far_count[side];
-  std::uint32_t best = 0xFFFFFFFFu;
+  unsigned long long best = no_far_min;
   for (std::uint64_t i = global_warp(); i < count; i += warp_count()) {
     bool dirty_lane;
     const Distance d = dirty_distance(s, s.far[side][i], dirty_lane);
-    if (dirty_lane) best = min(best, distance_bits(d));
+    if (dirty_lane) best = min(best, static_cast<unsigned long long>(distance_bits(d)));
   }
-  for (int offset = 16; offset > 0; offset >>= 1) best = min(best, __shfl_xor_sync(full_mask, best, offset));
-  if (lane_id() == 0 && best != 0xFFFFFFFFu) atomicMin(&s.ctl->far_min, best);
+  best = warp_min_word(best);
+  if (lane_id() == 0 && best != no_far_min) atomicMin(&s.ctl->far_min, best);
 }
 
 // After the bound moved: items with lanes below it go to the near queue of p.iteration, items
@@ -419,6 +422,9 @@ void upload(device_array<T>& dst, const T* src, std::size_t count, cudaStream_t 
 template <class Distance>
 class many_engine final : public detail::many_sources_engine, private engine_context {
   using weight = typename distance_ops<Distance>::weight;
+  // The block driver's queues keep 32-bit distance words (block_driver.cuh): 64-bit batches are
+  // vertex-major.
+  static constexpr bool narrow = sizeof(Distance) == 4;
 
  public:
   // opts.tune.driver == block: one block per source; opts.tune.queue_capacity: its far piles' start.
@@ -435,6 +441,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   // One block per source: asked for (driver block), or automatic on a graph of mean out-degree
   // below block_driver_tuning::rows_below_degree (road networks); the vertex-major batch otherwise.
   static bool block_rows(const sssp::detail::graph_statistics& s, gpu_driver driver) {
+    if (!narrow) return false;
     if (driver == gpu_driver::block) return true;
     return driver == gpu_driver::automatic && s.mean_degree < block_driver_tuning::rows_below_degree;
   }
@@ -446,13 +453,15 @@ class many_engine final : public detail::many_sources_engine, private engine_con
 
   std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const override {
     if (block_rows_) return block_rows_bytes(k, columns, start_far_capacity());
-    return detail::many_sources_batch_bytes(g_, k, columns);
+    return detail::many_sources_batch_bytes(g_, k, columns, sizeof(Distance));
   }
 
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
            const options& opts, const many_source_options& mopts, const block_consumer& consume) override {
     if (sources.empty()) return;
-    if (block_rows_) return run_block_rows(sources, targets, k, opts, mopts, consume);
+    if constexpr (narrow) {
+      if (block_rows_) return run_block_rows(sources, targets, k, opts, mopts, consume);
+    }
     const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
     allocate(k, columns);
     warp_lanes_ = mopts.warp_lanes ? mopts.warp_lanes : detail::many_sources_warp_lanes;
@@ -465,13 +474,13 @@ class many_engine final : public detail::many_sources_engine, private engine_con
       DS_CUDA(cudaEventRecord(start_, stream_));
       const std::uint64_t iterations = solve(d_sources.get() + first, rows, width.delta, last);
       DS_CUDA(cudaEventRecord(stop_, stream_));
-      if (host_ctl_->overflowed && !detail::cutoff_below_overflow(g_.kind, opts.cutoff))
+      if (host_ctl_->overflowed && !detail::cutoff_below_overflow<Distance>(opts.cutoff))
         check_overflow(sources, first, rows);
       if (columns)
         gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, stream_>>>(
             dist_.get(), k_, targets.empty() ? nullptr : d_targets.get(), columns, rows, last, out_.get());
       DS_CUDA_LAUNCH("gather_rows");
-      rows_out_.deliver(detail::batch_block(sources, first, rows, columns, g_.kind, elapsed_ms(), iterations,
+      rows_out_.deliver(detail::batch_block(sources, first, rows, columns, detail::type_of<Distance>(), elapsed_ms(), iterations,
                                             static_cast<double>(width.delta)),
                         out_.get(), mopts.device_blocks, stream_, consume);
     }
@@ -556,7 +565,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
       std::uint64_t iterations = 0;
       for (std::uint32_t j = 0; j < rows; ++j) {
         iterations = std::max<std::uint64_t>(iterations, outcome[j].iterations);
-        if (outcome[j].overflowed && !detail::cutoff_below_overflow(g_.kind, opts.cutoff))
+        if (outcome[j].overflowed && !detail::cutoff_below_overflow<Distance>(opts.cutoff))
           check_overflow_row(sources[first + j], j);
       }
       // The targets' columns into the output block, or, with every vertex a target, the rows as
@@ -567,7 +576,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
                                                  last, block);
         DS_CUDA_LAUNCH("pick_rows");
       }
-      rows_out_.deliver(detail::batch_block(sources, first, rows, columns, g_.kind, ms, iterations,
+      rows_out_.deliver(detail::batch_block(sources, first, rows, columns, detail::type_of<Distance>(), ms, iterations,
                                             static_cast<double>(width.delta)),
                         block, mopts.device_blocks, stream_, consume);
     }
@@ -582,7 +591,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
                             cudaMemcpyDeviceToHost, stream_));
     DS_CUDA(cudaStreamSynchronize(stream_));
     const vertex_t bad = detail::overflowed_vertex(g_, row.data(), distance_ops<Distance>::infinity);
-    if (bad != graph::invalid_vertex) detail::throw_overflow(g_, source, bad);
+    if (bad != graph::invalid_vertex) detail::throw_overflow(g_, source, bad, detail::type_of<Distance>());
   }
 
   // The single-source engine's automatic width (bucket_width.cpp, gpu_auto_width), times
@@ -599,9 +608,9 @@ class many_engine final : public detail::many_sources_engine, private engine_con
           (dense_factor && stats_.mean_degree >= 4 ? dense_delta_factor : 1.0) *
               sssp::detail::gpu_auto_width(stats_, kind_),
           kind_);
-    if constexpr (std::is_same_v<Distance, float>) {
-      float d = static_cast<float>(delta);
-      if (!(d > 0) || !std::isfinite(d)) d = std::numeric_limits<float>::max();
+    if constexpr (std::is_floating_point_v<Distance>) {
+      Distance d = static_cast<Distance>(delta);
+      if (!(d > 0) || !std::isfinite(d)) d = std::numeric_limits<Distance>::max();
       return {d};
     } else {
       double r = std::floor(delta);
@@ -611,10 +620,10 @@ class many_engine final : public detail::many_sources_engine, private engine_con
 
   // The first bound above `lowest` on the grid of bucket boundaries.
   static Distance bound_above(Distance lowest, decltype(bucket_of_distance<Distance>::delta) delta) {
-    if constexpr (std::is_same_v<Distance, float>) {
+    if constexpr (std::is_floating_point_v<Distance>) {
       const double q = std::floor(static_cast<double>(lowest) / delta) + 1;
-      float b = static_cast<float>(q * delta);
-      if (!(b > lowest)) b = std::nextafter(lowest, std::numeric_limits<float>::infinity());
+      Distance b = static_cast<Distance>(q * delta);
+      if (!(b > lowest)) b = std::nextafter(lowest, std::numeric_limits<Distance>::infinity());
       return b;
     } else {
       const std::uint64_t b = (std::uint64_t{lowest} / delta + 1) * std::uint64_t{delta};
@@ -646,8 +655,8 @@ class many_engine final : public detail::many_sources_engine, private engine_con
 
   // The smallest distance past `last`: a lane below it is at `last` or nearer.
   static Distance just_past(Distance last) {
-    if constexpr (std::is_same_v<Distance, float>)
-      return std::nextafter(last, std::numeric_limits<float>::infinity());
+    if constexpr (std::is_floating_point_v<Distance>)
+      return std::nextafter(last, std::numeric_limits<Distance>::infinity());
     else
       return last + 1;  // last <= 2^32 - 2 (cutoff_distance)
   }
@@ -671,8 +680,8 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     start_sources<<<(rows + 255) / 256, 256, 0, stream_>>>(s, sources, rows, iteration_);
     DS_CUDA_LAUNCH("start_sources");
     pass<Distance> p{static_cast<Distance>(delta), iteration_, 0};
-    if constexpr (std::is_same_v<Distance, float>) {
-      if (!(p.bound > 0)) p.bound = std::numeric_limits<float>::infinity();
+    if constexpr (std::is_floating_point_v<Distance>) {
+      if (!(p.bound > 0)) p.bound = std::numeric_limits<Distance>::infinity();
     }
     const Distance cap = just_past(last);
     p.bound = std::min(p.bound, cap);
@@ -693,13 +702,15 @@ class many_engine final : public detail::many_sources_engine, private engine_con
       read_control();
       if (host_ctl_->near_count[p.iteration % 3] != 0) continue;
       if (host_ctl_->far_count[p.far_side] == 0) break;
-      DS_CUDA(cudaMemsetAsync(&ctl_.get()->far_min, 0xFF, sizeof(std::uint32_t), stream_));
+      DS_CUDA(cudaMemsetAsync(&ctl_.get()->far_min, 0xFF, sizeof(unsigned long long), stream_));
       far_minimum<<<blocks_, threads, 0, stream_>>>(s, p.far_side);
       DS_CUDA_LAUNCH("far_minimum");
       read_control();
-      Distance lowest;
-      std::memcpy(&lowest, &host_ctl_->far_min, sizeof lowest);
-      if (host_ctl_->far_min == 0xFFFFFFFFu) lowest = p.bound;  // nothing dirty: the split empties the pile
+      Distance lowest = p.bound;  // nothing dirty: the split empties the pile
+      if (host_ctl_->far_min != no_far_min) {
+        const distance_word<Distance> bits = static_cast<distance_word<Distance>>(host_ctl_->far_min);
+        std::memcpy(&lowest, &bits, sizeof lowest);
+      }
       if (lowest > last) break;  // the next bucket starts beyond the cutoff
       p.bound = std::min(bound_above(lowest, delta), cap);
       DS_CUDA(cudaMemsetAsync(&ctl_.get()->far_count[1 - p.far_side], 0, sizeof(std::uint32_t), stream_));
@@ -730,7 +741,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     for (std::uint32_t j = 0; j < rows; ++j) {
       for (vertex_t v = 0; v < n_; ++v) row[v] = block[std::size_t{v} * k_ + j];
       const vertex_t bad = detail::overflowed_vertex(g_, row.data(), distance_ops<Distance>::infinity);
-      if (bad != graph::invalid_vertex) detail::throw_overflow(g_, sources[first + j], bad);
+      if (bad != graph::invalid_vertex) detail::throw_overflow(g_, sources[first + j], bad, detail::type_of<Distance>());
     }
   }
 
@@ -789,7 +800,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   std::size_t allocated_ = 0;
   const sssp::detail::graph_statistics stats_;  // before block_rows_, which is derived from it
   static constexpr graph::weight_kind kind_ =
-      std::is_same_v<Distance, float> ? graph::weight_kind::real : graph::weight_kind::integer;
+      std::is_floating_point_v<Distance> ? graph::weight_kind::real : graph::weight_kind::integer;
   bool high_degree_ = false;
   const bool block_rows_;              // one block per source (block_rows)
   const std::uint32_t queue_capacity_;  // tuning::queue_capacity: the far piles' first size, 0 for automatic
@@ -805,11 +816,18 @@ class many_engine final : public detail::many_sources_engine, private engine_con
 
 namespace deltasplit::sssp::detail {
 
-std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g, const options& opts) {
+std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g, distance_type type,
+                                                              const options& opts) {
   std::string why_not;
   if (!cuda_device_usable(&why_not)) throw std::runtime_error(why_not);
-  if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::many_engine<std::uint32_t>>(g, opts);
-  return std::make_unique<gpu::many_engine<float>>(g, opts);
+  switch (type) {
+    case distance_type::uint32: return std::make_unique<gpu::many_engine<std::uint32_t>>(g, opts);
+    case distance_type::float32: return std::make_unique<gpu::many_engine<float>>(g, opts);
+    case distance_type::float64: return std::make_unique<gpu::many_engine<double>>(g, opts);
+    case distance_type::uint64: break;
+  }
+  throw std::invalid_argument("the GPU many-source engine solves uint32, float32 and float64 distances; "
+                              "uint64 distances run on the CPU in this version");
 }
 
 }  // namespace deltasplit::sssp::detail
