@@ -99,16 +99,16 @@ struct partition_tuning {
   static constexpr double automatic_arcs_per_sm = 10000;
   // A sparse graph whose regions keep their distances on chip but not their arcs takes this driver
   // (arcs read from global memory) in 32 bits when its mean region holds at most this many
-  // vertices, else the wide driver. Against the wide driver this one won by 31-36% at 7.6K-8.1K
-  // vertices a region (road-FLA in float32, a 1000 x 1000 grid), tied at 30K (2000 x 2000) and
-  // lost by 28% at 51K (2600 x 2600); 16K lies between the wins and the tie, not measured there
-  // (bench/results/distance_width.md, the forced drivers).
+  // vertices, else the wide driver. Against the wide driver this one won at 7.6K-15K vertices a
+  // region (road-FLA in float32, grids of 1000 x 1000 and 1400 x 1400), tied at 30K (2000 x 2000)
+  // and lost at 51K (2600 x 2600) (bench/results/distance_width.md: the forced drivers, and the
+  // automatic rule for small regions).
   static constexpr double automatic_global_arcs_region_vertices = 16384;
   // In 64 bits there is no wide driver, and the step loop is the alternative: a sparse graph takes
   // this driver wherever its regions keep their data (distances too in global memory) when its mean
-  // region holds at most this many vertices. It beat the step loop by 13-51% from 7.6K to 51K
-  // vertices a region (the same table) and tied it at 121K in 32 bits (the 4000 x 4000 grid,
-  // bench/results/sssp_roads.md).
+  // region holds at most this many vertices. It beat the step loop at every size measured from 7.6K
+  // to 51K vertices a region (the same tables) and tied it at 121K in 32 bits (the 4000 x 4000
+  // grid, bench/results/sssp_roads.md).
   static constexpr double automatic_64bit_region_vertices = 65536;
 };
 
