@@ -10,11 +10,17 @@ untimed pass:
 the workers' statistical profiler off; --malloc-trim glibc starts the worker without the
 MALLOC_TRIM_THRESHOLD_ that Dask's nanny sets (distributed.nanny.pre-spawn-environ; setting it at
 all turns off glibc's dynamic mmap threshold). Run the whole script with MALLOC_TRIM_THRESHOLD_=65536
-in the environment to give the in-process timings the nanny's setting. Reads private functions of deltasplit.dask: a diagnostic.
+in the environment to give the in-process timings the nanny's setting. --switch-interval S sets
+the worker's sys.setswitchinterval (Python's default 0.005 s: how long a thread that wants the GIL
+back waits for the holder, here the worker's event loop, to give it up). --worker-threads T starts
+the worker with T threads and gives every block a GPU resource of 1/T, so T blocks run at once on
+the one GPU (their solves one at a time, under the resident graph's lock; the rest of a block, its
+hand-over and reduction, beside the next solve). Reads private functions of deltasplit.dask: a diagnostic.
 bench/results/dask.md has its runs.
 
 Usage: python bench/python/dask_overhead.py [GRAPH] [--sources N] [--block-size B] [--threads T]
                                             [--no-profile] [--malloc-trim dask|glibc]
+                                            [--switch-interval S] [--worker-threads T]
 """
 import argparse
 import time
@@ -40,6 +46,8 @@ def main():
     p.add_argument("--no-profile", action="store_true", help="the workers' statistical profiler off")
     p.add_argument("--malloc-trim", choices=["dask", "glibc"], default="dask",
                    help="the worker's MALLOC_TRIM_THRESHOLD_: the nanny's (dask) or none (glibc's dynamic default)")
+    p.add_argument("--switch-interval", type=float, default=0, help="the worker's sys.setswitchinterval (0: Python's)")
+    p.add_argument("--worker-threads", type=int, default=1, help="worker threads; blocks ask for GPU 1/T")
     a = p.parse_args()
     if a.malloc_trim == "glibc":
         import dask
@@ -73,14 +81,18 @@ def main():
         return dd._combine(*parts)
     task()
     t0 = time.perf_counter(); task(); print(f"task body in-process: {time.perf_counter() - t0:.3f} s", flush=True)
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, resources={"GPU": 1},
+    share = {"GPU": 1 / a.worker_threads}
+    dd._resources = lambda client: share  # the client side of deltasplit.dask.reduce
+    with LocalCluster(n_workers=1, threads_per_worker=a.worker_threads, processes=True, resources={"GPU": 1},
                       dashboard_address=None) as cluster, Client(cluster) as client:
+        if a.switch_interval:
+            client.run(lambda s=a.switch_interval: __import__("sys").setswitchinterval(s))
         if a.threads:
             client.run(lambda t=a.threads: setattr(__import__("deltasplit.dask").dask, "_worker_threads", lambda device: t))
         dd.reduce(a.graph, sources[:a.block_size], client=client, block_size=a.block_size, strategy="phast")
         t0 = time.perf_counter()
         futures = [client.submit(timed_run_block, plan.source, plan.key, None, plan.settings, sink, i, s,
-                                 plan.sources[s:s + plan.block_size], resources={"GPU": 1}, pure=False)
+                                 plan.sources[s:s + plan.block_size], resources=share, pure=False)
                    for i, s in enumerate(starts)]
         inside = sum(f.result()[1] for f in futures)
         total = time.perf_counter() - t0
