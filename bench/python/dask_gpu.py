@@ -2,7 +2,8 @@
 SOURCES sources of a road network reduced per source (sum of reachable distances, minimum, count of
 reachable targets, closeness, per-target partials) once by a loop of distance_matrix blocks in this
 process (the same block reduction, in device memory with cupy) and once by deltasplit.dask.reduce on
-a LocalCluster of one worker process holding the GPU (resource GPU=1), the same block size and
+a LocalCluster of one worker process holding the GPU (resource GPU=1, BLOCKS_PER_GPU threads: two
+blocks at a time), the same block size and
 strategy; then the first --zarr-sources of them written to a Zarr store through
 deltasplit.dask.distance_matrix. Each path solves one untimed block first, so the graph (and, with
 phast, the contraction hierarchy) is resident in both and the timed runs compare the solves and the
@@ -84,7 +85,7 @@ def main():
         t_direct.append(time.perf_counter() - t0)
         print(f"direct: {t_direct[-1]:.3f} s", flush=True)
 
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, resources={"GPU": 1},
+    with LocalCluster(n_workers=1, threads_per_worker=dd.BLOCKS_PER_GPU, processes=True, resources={"GPU": 1},
                       dashboard_address=None) as cluster, Client(cluster) as client:
         dd.reduce(args.graph, sources[:args.block_size], client=client, block_size=args.block_size,
                   strategy=args.strategy)

@@ -184,7 +184,7 @@ def test_gpu_worker_reduces_in_device_memory(graph):
     if not deltasplit.gpu_available():
         pytest.skip("no usable GPU: " + deltasplit.gpu_reason())
     pytest.importorskip("cupy", reason="device-memory reductions need cupy")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, resources={"GPU": 1},
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=dd.BLOCKS_PER_GPU, processes=True, resources={"GPU": 1},
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as gpu:
         for targets, limit in ((None, None), (TARGETS, None), (None, 40.0)):
             check_reductions(dd.reduce(graph, SOURCES, targets, limit=limit, client=gpu, block_size=4), graph,
@@ -235,7 +235,7 @@ class FakeClient:
 def test_blocks_ask_for_a_gpu_where_a_worker_has_one(client):
     assert dd._resources(client) is None
     assert dd._resources(FakeClient([{}, {}])) is None
-    assert dd._resources(FakeClient([{}, {"GPU": 1}])) == {"GPU": 1}
+    assert dd._resources(FakeClient([{}, {"GPU": 1}])) == {"GPU": 1 / dd.BLOCKS_PER_GPU}
 
 
 def test_empty_sources(client, graph, tmp_path):
