@@ -333,8 +333,9 @@ class Network:
         an xp array: in device memory the solver writes the rows straight into it."""
         dtype = self.distance_dtype(g)
         if xp is not np and dtype.itemsize == 8:
-            # 64-bit distances (float64 impedances, integer paths past 2^32 - 2) are solved by the
-            # CPU in this version: the block is solved in host memory and reduced on the device.
+            # 64-bit distances (float64 impedances, integer paths past 2^32 - 2) are solved into
+            # host memory (by the GPU's float64 batches where they are exact, else the CPU) and
+            # reduced on the device.
             return xp.asarray(g.distance_matrix(sources, targets, strategy=strategy, device="auto", cutoff=cutoff))
         out = None
         if xp is not np:
