@@ -55,6 +55,15 @@ def load(spec):
     return spec.split("/")[-1], offsets, targets, weights, g.num_vertices
 
 
+def integer_and_tenths(spec):
+    """The graph of spec with its integer weights and as tenths (w / 10 in float64), and its name,
+    arrays and size: (name, offsets, targets, n, integer, tenths)."""
+    name, offsets, targets, weights, n = load(spec)
+    integer = Graph.from_arrays(offsets, targets, weights, num_vertices=n)
+    tenths = Graph.from_arrays(offsets, targets, np.asarray(weights, dtype=np.float64) / 10, num_vertices=n)
+    return name, offsets, targets, n, integer, tenths
+
+
 def median_ms(graph, sources, runs, **kw):
     graph.sssp(int(sources[0]), "near-far", device="gpu", **kw)
     ms, driver = [], ""
@@ -83,9 +92,7 @@ def main():
         return many_rows(args)
     rows = []
     for spec in args.graphs:
-        name, offsets, targets, weights, n = load(spec)
-        integer = Graph.from_arrays(offsets, targets, weights, num_vertices=n)
-        tenths = Graph.from_arrays(offsets, targets, np.asarray(weights, dtype=np.float64) / 10, num_vertices=n)
+        name, offsets, targets, n, integer, tenths = integer_and_tenths(spec)
         rng = np.random.default_rng(7)
         degree = np.diff(np.asarray(offsets))
         sources = rng.choice(np.flatnonzero(degree > 0), args.sources, replace=False)
@@ -185,9 +192,7 @@ def matrix_ms(graph, sources, runs, **kw):
 def many_rows(args):
     rows = []
     for spec in args.graphs:
-        name, offsets, targets, weights, n = load(spec)
-        integer = Graph.from_arrays(offsets, targets, weights, num_vertices=n)
-        tenths = Graph.from_arrays(offsets, targets, np.asarray(weights, dtype=np.float64) / 10, num_vertices=n)
+        name, offsets, targets, n, integer, tenths = integer_and_tenths(spec)
         rng = np.random.default_rng(7)
         sources = rng.choice(n, args.many, replace=False)
         row = {"graph": name, "vertices": int(n), "arcs": int(len(targets)), "sources": args.many}

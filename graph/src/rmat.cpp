@@ -15,6 +15,15 @@
 
 namespace deltasplit::graph {
 
+bool set_rmat_preset(rmat_params& p, const std::string& name) {
+  for (const rmat_preset& preset : rmat_presets) {
+    if (name != preset.name) continue;
+    p.a = preset.a, p.b = preset.b, p.c = preset.c, p.d = preset.d;
+    return true;
+  }
+  return false;
+}
+
 csr generate_rmat(const rmat_params& p) {
   if (p.scale > 31) throw std::invalid_argument("R-MAT scale " + std::to_string(p.scale) + " exceeds 31 (32-bit vertex ids)");
   if (!(p.edge_factor >= 0) || !std::isfinite(p.edge_factor))

@@ -205,8 +205,7 @@ class Graph:
         numbers), uniform integer weights in the closed range `weight_range`; `undirected` stores
         both directions of every edge. Self-loops are dropped and parallel arcs merged before the
         weights are drawn (``origin`` counts both). A pure function of its arguments."""
-        presets = {"graph500": (0.57, 0.19, 0.19, 0.05), "paper": (0.5, 0.1, 0.1, 0.3)}
-        abcd = presets.get(preset) if isinstance(preset, str) else tuple(float(p) for p in preset)
+        abcd = _core.rmat_presets().get(preset) if isinstance(preset, str) else tuple(float(p) for p in preset)
         if abcd is None or len(abcd) != 4:
             raise ValueError(f"preset must be 'graph500', 'paper' or four probabilities (a, b, c, d); got {preset!r}")
         if not all(0 <= p <= 1 for p in abcd) or abs(sum(abcd) - 1) > 1e-9:

@@ -652,6 +652,12 @@ NB_MODULE(_core, m) {
   m.def("rmat", &rmat, nb::arg("scale"), nb::arg("edge_factor"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
         nb::arg("d"), nb::arg("undirected"), nb::arg("seed"),
         nb::arg("weight_min"), nb::arg("weight_max"));
+  m.def("rmat_presets", [] {
+    nb::dict presets;
+    for (const ds::graph::rmat_preset& p : ds::graph::rmat_presets)
+      presets[p.name] = nb::make_tuple(p.a, p.b, p.c, p.d);
+    return presets;
+  });
   m.def("grid", &grid, nb::arg("rows"), nb::arg("cols"), nb::arg("keep"), nb::arg("seed"), nb::arg("weight_min"),
         nb::arg("weight_max"));
   m.def("from_device", &from_device, nb::arg("n"), nb::arg("offsets"), nb::arg("targets"), nb::arg("weights"),

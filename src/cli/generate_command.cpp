@@ -61,11 +61,8 @@ int run_generate(const arguments& args) {
 
   graph::csr g;
   if (kind == "rmat") {
-    if (preset == "paper") {
-      rmat.a = 0.5, rmat.b = 0.1, rmat.c = 0.1, rmat.d = 0.3;
-    } else if (!preset.empty() && preset != "graph500") {
+    if (!preset.empty() && !graph::set_rmat_preset(rmat, preset))
       throw usage_error("--preset '" + preset + "': expected paper or graph500");
-    }
     for (auto [name, p] : {std::pair{"a", &rmat.a}, {"b", &rmat.b}, {"c", &rmat.c}, {"d", &rmat.d}})
       if (vm.count(name)) *p = vm[name].as<double>();
     for (double p : {rmat.a, rmat.b, rmat.c, rmat.d})

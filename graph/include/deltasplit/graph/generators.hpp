@@ -1,7 +1,9 @@
 // Synthetic graphs, deterministic for a seed.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <string>
 
 #include "deltasplit/graph/csr.hpp"
 #include "deltasplit/graph/progress.hpp"
@@ -23,6 +25,18 @@ struct rmat_params {
   progress_fn progress;  // "generating" in edges drawn, then "building"; empty: none
 };
 csr generate_rmat(const rmat_params& p);
+
+// Named quadrant probabilities (a, b, c, d): "graph500" (.57, .19, .19, .05, rmat_params'
+// default) and "paper" (.5, .1, .1, .3, seed paper 000's), for the CLI's --preset and Python's
+// Graph.rmat(preset=...).
+struct rmat_preset {
+  const char* name;
+  double a, b, c, d;
+};
+inline constexpr std::array<rmat_preset, 2> rmat_presets{{{"graph500", 0.57, 0.19, 0.19, 0.05},
+                                                           {"paper", 0.5, 0.1, 0.1, 0.3}}};
+// Sets p.a..p.d to the preset of that name; false (p unchanged) for any other name.
+bool set_rmat_preset(rmat_params& p, const std::string& name);
 
 // 2D grid, road-like: rows x cols vertices, 4-neighbour undirected edges, a fraction of them
 // removed at random and weights drawn from [weight_min, weight_max].
