@@ -123,8 +123,9 @@ many_sources::many_sources(const graph::csr& g, const options& opts, const many_
                          !mopts.device_blocks && detail::integer_path_bound(g) <= detail::max_exact_in_double;
   if (type == distance_type::uint64 && !in_double && opts.device == device_kind::gpu)
     throw std::invalid_argument("many-source shortest paths with device gpu: this graph's distances are uint64, which "
-                                "the GPU's batches compute only where no path can pass 2^53, into host memory and "
-                                "without the block driver; these run on the CPU in this version");
+                                "the GPU computes only by the delta-stepping batches (not phast), where no path can "
+                                "pass 2^53, into host memory and without the block driver; these run on the CPU in "
+                                "this version");
   std::string why_not;
   const bool usable =
       opts.device != device_kind::cpu && (type != distance_type::uint64 || in_double) && gpu_available(&why_not);
