@@ -108,8 +108,8 @@ CHUNK_BYTES = 16 << 20
 # A GPU worker runs up to this many blocks at once (each block asks for 1/BLOCKS_PER_GPU of its
 # GPU resource; the worker needs as many threads): their solves take turns under the resident
 # graph's lock, and one block's hand-over and reduction run beside the next one's solve. One at a
-# time left the Dask path 15-31% behind a direct loop of the same blocks; two at once put it ahead
-# of it (bench/results/dask.md).
+# time left the Dask path behind a direct loop of the same blocks; two at once put it ahead of it
+# (bench/results/dask.md, two blocks at a time on one GPU).
 BLOCKS_PER_GPU = 2
 
 Run = namedtuple("Run", ["out", "blocks", "skipped", "written"])
