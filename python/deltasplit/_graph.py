@@ -494,9 +494,10 @@ class Graph:
         top, no row computed. Pairs of many different sources cost their two searches each (a few
         hundred vertices on a road network), where rows would cost a sweep of the graph per source.
         Duplicate pairs are allowed. The distances are the hierarchy's types: uint32 (all ones
-        where unreachable) for integer weights, float32 (inf) for real weights with
-        dtype=numpy.float32; 64-bit distances (integer paths that may pass 2^32 - 2, float64) are
-        refused with ValueError (distance_matrix solves them exactly)."""
+        where unreachable) for integer weights, uint64 where their paths may pass 2^32 - 2,
+        float32 (inf) for real weights with dtype=numpy.float32; float64 distances are refused
+        with ValueError (sums through shortcuts would not be scipy's; distance_matrix solves them
+        exactly)."""
         if self._device:
             raise ValueError("pair_distances reads a host graph (its hierarchy is built on the host)")
         if device not in ("auto", "gpu", "cpu"):
@@ -508,9 +509,9 @@ class Graph:
             raise ValueError(f"{len(src)} sources for {len(tgt)} targets")
         real_type = _real_type(dtype, self._device)
         out_dtype = self.distance_dtype_for(dtype)
-        if out_dtype.itemsize != 4:
-            raise ValueError(f"pair_distances: the hierarchy computes uint32 or float32 distances; this graph's are "
-                             f"{out_dtype} (dtype=numpy.float32 for real weights; distance_matrix for 64 bits)")
+        if out_dtype == np.float64:
+            raise ValueError("pair_distances: the hierarchy computes uint32, uint64 or float32 distances; this graph's "
+                             "are float64 (dtype=numpy.float32 for real weights; distance_matrix for float64)")
         out = np.empty(len(src), dtype=out_dtype)
         if len(src):
             self._core.pair_distances_into(src, tgt, out, device, int(threads), _hierarchy_path(hierarchy, "phast"),

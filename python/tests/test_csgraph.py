@@ -80,7 +80,7 @@ def test_every_dataset_matches_scipy(dataset, xp_name, strategy):
         return
     if xp_name == "cupy" and strategy == "phast":
         # A device graph (32-bit distances) cannot be contracted; a cupy input whose distances need
-        # 64 bits is solved on the host, where phast takes integers (uint64 it refuses too).
+        # 64 bits is solved on the host, where phast takes integers (uint64 too, on the CPU).
         try:
             dist = dcg.dijkstra(to_lib(matrix, xp_name), indices=sources, strategy=strategy)
         except ValueError as e:

@@ -162,8 +162,15 @@ def test_pair_distances_equal_scipy(tmp_path):
     f32 = real.pair_distances(src, dst, dtype=np.float32)
     assert f32.dtype == np.float32
     np.testing.assert_allclose(f32, want * 0.1, rtol=1e-5)
-    with pytest.raises(ValueError, match="uint32 or float32"):
+    with pytest.raises(ValueError, match="uint32, uint64 or float32"):
         real.pair_distances(src, dst)  # float64 by default: distance_matrix solves it exactly
+    # Weights times 10^8: paths past 2^32 - 2, uint64 distances on a hierarchy of 64-bit weights.
+    big = Graph.from_arrays(o, t, w.astype(np.uint64) * 100_000_000, num_vertices=1024)
+    long = big.pair_distances(src, dst, threads=2)
+    assert long.dtype == np.uint64
+    reached = np.isfinite(want)
+    assert np.array_equal(long[reached], want[reached].astype(np.uint64) * 100_000_000)
+    assert (long[~reached] == Graph.UINT64_INFINITY).all() and long[reached].max() > 2**32
     with pytest.raises(ValueError, match="sources for"):
         g.pair_distances(src, dst[:-1])
     with pytest.raises(IndexError, match="out of range"):

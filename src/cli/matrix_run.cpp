@@ -170,7 +170,7 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
           << (type == sssp::distance_type::uint64 && solver.on_gpu() ? " (solved in float64 on the GPU: exact, "
                                                                        "no path of this graph passes 2^53)"
               : type == sssp::distance_type::uint64 && opts.how != sssp::strategy::dijkstra
-                  ? " (uint64 distances of many sources whose paths may pass 2^53 run on the CPU in this version)"
+                  ? " (on the CPU: this graph's uint64 distances are not solved on the GPU in this version)"
                   : "")
           << "\n";
   summary << "time        " << wall_s * 1e3 << " ms in all, " << solve_ms << " ms solving; " << std::setprecision(0)

@@ -79,8 +79,24 @@ struct arithmetic<std::uint32_t> {
     return s >= contraction_hierarchy<std::uint32_t>::too_long ? contraction_hierarchy<std::uint32_t>::too_long
                                                                : static_cast<std::uint32_t>(s);
   }
+  static constexpr const char* overflow = "2^32 - 2 (integer distances are 32-bit)";
   static const std::uint32_t* weights(const csr_view& g) { return g.int_weights.data(); }
-  static bool matches(const csr_view& g) { return g.kind == graph::weight_kind::integer; }
+  static bool matches(const csr_view& g) { return g.kind == graph::weight_kind::integer && !g.wide(); }
+};
+
+template <>
+struct arithmetic<std::uint64_t> {
+  using sum = uint128;
+  static constexpr sum limit = distance_limits<std::uint64_t>::max_finite;  // the largest distance that fits
+  static constexpr sum unreached = ~uint128{0};
+  static constexpr const char* overflow = "2^64 - 2 (integer distances are 64-bit)";
+  static std::uint64_t shortcut(std::uint64_t a, std::uint64_t b) {
+    const sum s = sum{a} + b;
+    return s >= contraction_hierarchy<std::uint64_t>::too_long ? contraction_hierarchy<std::uint64_t>::too_long
+                                                               : static_cast<std::uint64_t>(s);
+  }
+  static const std::uint64_t* weights(const csr_view& g) { return g.uint64_weights.data(); }
+  static bool matches(const csr_view& g) { return g.kind == graph::weight_kind::integer && g.wide(); }
 };
 
 template <>
@@ -89,8 +105,9 @@ struct arithmetic<float> {
   static constexpr sum limit = std::numeric_limits<float>::max();
   static constexpr sum unreached = std::numeric_limits<float>::infinity();
   static float shortcut(float a, float b) { return a + b; }  // +inf (too_long) when it rounds there
+  static constexpr const char* overflow = "the largest float";
   static const float* weights(const csr_view& g) { return g.real_weights.data(); }
-  static bool matches(const csr_view& g) { return g.kind == graph::weight_kind::real; }
+  static bool matches(const csr_view& g) { return g.kind == graph::weight_kind::real && !g.wide(); }
 };
 
 template <class Weight>
@@ -457,11 +474,10 @@ class contractor {
   std::vector<char> in_round_;  // the current round's independent set
 };
 
-[[noreturn]] void throw_overflow(bool one_based, bool integer, vertex_t source, vertex_t v) {
+[[noreturn]] void throw_overflow(bool one_based, const char* limit, vertex_t source, vertex_t v) {
   const std::uint64_t shift = one_based ? 1 : 0;
   throw distance_overflow("the shortest distance from vertex " + std::to_string(source + shift) + " to vertex " +
-                          std::to_string(v + shift) + " exceeds " +
-                          (integer ? "2^32 - 2 (integer distances are 32-bit)" : "the largest float"));
+                          std::to_string(v + shift) + " exceeds " + limit);
 }
 
 }  // namespace
@@ -472,11 +488,11 @@ contraction_hierarchy<Weight> build_contraction_hierarchy(const csr_view& g, uns
   if (g.space != memory_space::host)
     throw std::invalid_argument("build_contraction_hierarchy: the graph must be in host memory");
   check_graph(g);
-  require_narrow(g, "build_contraction_hierarchy");
   if (!arithmetic<Weight>::matches(g))
     throw std::invalid_argument(std::string("build_contraction_hierarchy: the graph has ") +
+                                (g.wide() ? "64-bit " : "32-bit ") +
                                 (g.kind == graph::weight_kind::integer ? "integer" : "real") +
-                                " weights, the hierarchy was asked for the other kind");
+                                " weights, the hierarchy was asked for another type (uint32, uint64 or float weights)");
   const auto start = std::chrono::steady_clock::now();
   contraction_hierarchy<Weight> ch;
   ch.one_based = g.one_based;
@@ -581,7 +597,7 @@ void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& u
                bool report_overflow) {
   using arith = arithmetic<Weight>;
   using sum = typename arith::sum;
-  constexpr Weight unreached = contraction_hierarchy<Weight>::too_long;  // int_infinity or +inf
+  constexpr Weight unreached = contraction_hierarchy<Weight>::too_long;  // int_infinity, uint64_infinity or +inf
   const upward_distances<Weight>& seeds = up.run(source);
   for (std::size_t i = 0; i < seeds.positions.size(); ++i) {
     const vertex_t p = seeds.positions[i];
@@ -607,7 +623,7 @@ void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& u
       dist[p] = static_cast<Weight>(best);
     } else if (overflow && report_overflow) {
       for (vertex_t q : seeds.positions) up.seed_[q] = arith::unreached, up.seed_overflow_[q] = 0;
-      throw_overflow(ch.one_based, std::is_same_v<Weight, std::uint32_t>, source, ch.vertex_at[p]);
+      throw_overflow(ch.one_based, arithmetic<Weight>::overflow, source, ch.vertex_at[p]);
     } else {
       dist[p] = unreached;
     }
@@ -733,7 +749,7 @@ void pairs_on_threads(const contraction_hierarchy<Weight>& ch, const vertex_t* f
     if (p < ch.core_size) return;
     for (edge_t e = ch.up_offsets[p]; e < ch.up_offsets[p + 1]; ++e) look(ch.up_targets[e], ch.up_weights[e]);
   };
-  const Weight unreachable = std::is_same_v<Weight, float> ? static_cast<Weight>(arith::unreached) : Weight(int_infinity);
+  constexpr Weight unreachable = contraction_hierarchy<Weight>::too_long;  // int_infinity, uint64_infinity or +inf
   thread_pool pool(static_cast<unsigned>(std::min<std::size_t>(threads ? threads : std::thread::hardware_concurrency(),
                                                                (count + pair_chunk - 1) / pair_chunk)));
   std::atomic<std::size_t> next{0};
@@ -766,7 +782,7 @@ void pairs_on_threads(const contraction_hierarchy<Weight>& ch, const vertex_t* f
             down.step(down_arcs, up_out_arcs, down_meets);
         }
         if (met && !(best <= arith::limit))
-          throw_overflow(ch.one_based, std::is_same_v<Weight, std::uint32_t>, from[i], to[i]);
+          throw_overflow(ch.one_based, arithmetic<Weight>::overflow, from[i], to[i]);
         out[i] = met ? static_cast<Weight>(best) : unreachable;
       }
   });
@@ -793,5 +809,12 @@ template void pair_distances<std::uint32_t>(const contraction_hierarchy<std::uin
                                             std::size_t, std::uint32_t*, unsigned);
 template void pair_distances<float>(const contraction_hierarchy<float>&, const vertex_t*, const vertex_t*, std::size_t,
                                     float*, unsigned);
+template contraction_hierarchy<std::uint64_t> build_contraction_hierarchy<std::uint64_t>(const csr_view&, unsigned,
+                                                                                       const graph::progress_fn&);
+template struct upward_search<std::uint64_t>;
+template void phast_cpu<std::uint64_t>(const contraction_hierarchy<std::uint64_t>&, upward_search<std::uint64_t>&,
+                                       vertex_t, std::uint64_t*, bool);
+template void pair_distances<std::uint64_t>(const contraction_hierarchy<std::uint64_t>&, const vertex_t*, const vertex_t*,
+                                            std::size_t, std::uint64_t*, unsigned);
 
 }  // namespace deltasplit::sssp::detail

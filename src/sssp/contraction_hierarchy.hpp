@@ -36,9 +36,10 @@
 
 namespace deltasplit::sssp::detail {
 
-// Weight: std::uint32_t for integer graphs, float for real ones. Integer shortcut weights are sums
-// formed in 64 bits and saturated at too_long (a shortcut that long can only make distances that
-// overflow; the sweep reports them as distance_overflow, as every solver does).
+// Weight: std::uint32_t for integer graphs, std::uint64_t for integer graphs whose paths may pass
+// 2^32 - 2 (uint64 distances, distance_type_for), float for real ones. Integer shortcut weights are
+// sums formed in twice the width and saturated at too_long (a shortcut that long can only make
+// distances that overflow; the sweep reports them as distance_overflow, as every solver does).
 template <class Weight>
 struct contraction_hierarchy {
   static constexpr Weight too_long = std::numeric_limits<Weight>::has_infinity
@@ -103,11 +104,15 @@ template <class Weight>
 contraction_hierarchy<Weight> build_contraction_hierarchy(const csr_view& g, unsigned threads = 0,
                                                           const graph::progress_fn& progress = {});
 
-// An upward search's result for one source: the positions it settled with their distances (64-bit
-// sums for integer graphs, so values past 2^32 - 2 are kept as they are; float for real graphs).
+__extension__ typedef unsigned __int128 uint128;  // the sums of 64-bit integer weights
+
+// An upward search's result for one source: the positions it settled with their distances (sums
+// of twice the width for integer graphs, so values past the distance type's limit are kept as
+// they are; float for real graphs).
 template <class Weight>
 struct upward_distances {
-  using sum = std::conditional_t<std::is_same_v<Weight, float>, float, std::uint64_t>;
+  using sum = std::conditional_t<std::is_same_v<Weight, float>, float,
+                                 std::conditional_t<std::is_same_v<Weight, std::uint64_t>, uint128, std::uint64_t>>;
   std::vector<vertex_t> positions;
   std::vector<sum> distances;
 };

@@ -36,12 +36,13 @@ std::uint64_t header_digest(const header& h) {
   return hash.digest();
 }
 
+// The weights' kind in the header and the fingerprint: 0 integer (32-bit), 1 real, 2 64-bit integer.
 template <class Weight>
 constexpr std::uint64_t kind_of() {
-  return std::is_same_v<Weight, float> ? 1 : 0;
+  return std::is_same_v<Weight, float> ? 1 : std::is_same_v<Weight, std::uint64_t> ? 2 : 0;
 }
 
-const char* kind_name(std::uint64_t kind) { return kind == 0 ? "integer" : "real"; }
+const char* kind_name(std::uint64_t kind) { return kind == 0 ? "integer" : kind == 1 ? "real" : "64-bit integer"; }
 
 std::string describe(std::uint64_t vertices, std::uint64_t arcs, std::uint64_t hash) {
   char hex[17];
@@ -105,7 +106,7 @@ graph_fingerprint fingerprint_of(const csr_view& g) {
   graph_fingerprint f;
   f.vertices = g.num_vertices;
   f.arcs = g.num_arcs();
-  f.kind = g.kind == graph::weight_kind::integer ? 0 : 1;
+  f.kind = g.kind == graph::weight_kind::integer ? (g.wide() ? 2 : 0) : 1;
   content_hash hash;
   const std::uint64_t words[3] = {f.vertices, f.arcs, f.kind};
   hash.update(words, sizeof words);
@@ -113,6 +114,8 @@ graph_fingerprint fingerprint_of(const csr_view& g) {
   hash.update(g.targets.data(), g.targets.size() * sizeof(vertex_t));
   if (f.kind == 0)
     hash.update(g.int_weights.data(), g.int_weights.size() * sizeof(std::uint32_t));
+  else if (f.kind == 2)
+    hash.update(g.uint64_weights.data(), g.uint64_weights.size() * sizeof(std::uint64_t));
   else
     hash.update(g.real_weights.data(), g.real_weights.size() * sizeof(float));
   f.hash = hash.digest();
@@ -135,7 +138,7 @@ contraction_hierarchy<Weight> read_hierarchy(const std::string& path, const grap
     throw input_error(path, 0, "contraction hierarchy written on a machine of the other byte order; remove the file "
                                "to build the hierarchy here");
   if (header_digest(h) != h.header_hash) throw input_error(path, 0, "corrupt hierarchy file header (checksum mismatch)");
-  if (h.kind > 1) throw input_error(path, 0, "corrupt hierarchy file header (weight kind)");
+  if (h.kind > 2) throw input_error(path, 0, "corrupt hierarchy file header (weight kind)");
   if (h.kind != kind_of<Weight>())
     throw input_error(path, 0, std::string("a contraction hierarchy of ") + kind_name(h.kind) +
                                    " weights, but the graph has " + kind_name(kind_of<Weight>()) +
@@ -240,5 +243,8 @@ template contraction_hierarchy<float> read_hierarchy<float>(const std::string&, 
 template bool write_hierarchy<std::uint32_t>(const std::string&, const contraction_hierarchy<std::uint32_t>&,
                                              const graph_fingerprint&);
 template bool write_hierarchy<float>(const std::string&, const contraction_hierarchy<float>&, const graph_fingerprint&);
+template contraction_hierarchy<std::uint64_t> read_hierarchy<std::uint64_t>(const std::string&, const graph_fingerprint&);
+template bool write_hierarchy<std::uint64_t>(const std::string&, const contraction_hierarchy<std::uint64_t>&,
+                                             const graph_fingerprint&);
 
 }  // namespace deltasplit::sssp::detail

@@ -30,7 +30,7 @@ namespace deltasplit::sssp::detail {
 // byte after the header, header_hash every byte before itself (both graph/src/content_hash.hpp).
 struct hierarchy_header {
   unsigned char magic[8];
-  std::uint64_t version, byte_order, kind;          // kind: 0 integer weights, 1 real
+  std::uint64_t version, byte_order, kind;          // kind: 0 integer weights, 1 real, 2 64-bit integer
   std::uint64_t vertices, graph_arcs, graph_hash;   // the fingerprint of the graph it was built from
   std::uint64_t core_size, levels, up_arcs, down_arcs;
   std::uint64_t shortcuts, witness_searches, build_ms;  // build_ms: a double's bits

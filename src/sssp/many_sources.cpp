@@ -170,9 +170,9 @@ distance_type many_sources::type() const { return impl_->type; }
 
 void many_sources::pair_distances(const vertex_t* from, const vertex_t* to, std::size_t count, void* out) const {
   if (!impl_->phast) throw std::invalid_argument("pair_distances needs strategy phast (its contraction hierarchy)");
-  if (impl_->type != distance_type::uint32 && impl_->type != distance_type::float32)
-    throw std::invalid_argument(std::string("pair_distances: the hierarchy's distances are uint32 or float32; this graph's are ") +
-                                distance_type_name(impl_->type));
+  if (impl_->type == distance_type::float64)
+    throw std::invalid_argument("pair_distances: the hierarchy's distances are uint32, uint64 or float32; this graph's "
+                                "are float64");
   impl_->phast->pairs(from, to, count, out, impl_->opts.threads);
 }
 

@@ -113,13 +113,18 @@ struct typed_sweep final : phast::sweep {
   static const Weight* weights_of(const csr_view& g) {
     if constexpr (std::is_same_v<Weight, float>)
       return g.real_weights.data();
+    else if constexpr (std::is_same_v<Weight, std::uint64_t>)
+      return g.uint64_weights.data();
     else
       return g.int_weights.data();
   }
 
+  // uint64 sweeps run on the CPU (the GPU engine is 32-bit).
   typed_sweep(const csr_view& graph, const options& opts, bool on_gpu)
       : g(graph), ch(obtain_hierarchy<Weight>(graph, opts, loaded)) {
-    if (on_gpu) gpu = make_phast_engine(g, ch, opts);
+    if constexpr (sizeof(Weight) == 4) {
+      if (on_gpu) gpu = make_phast_engine(g, ch, opts);
+    }
     set_cpu_members(1);
   }
 
@@ -134,6 +139,8 @@ struct typed_sweep final : phast::sweep {
     Weight* dist;
     if constexpr (std::is_same_v<Weight, float>)
       dist = out.real_distances;
+    else if constexpr (std::is_same_v<Weight, std::uint64_t>)
+      dist = out.uint64_distances;
     else
       dist = out.int_distances;
     const auto start = std::chrono::steady_clock::now();
@@ -174,18 +181,29 @@ phast::phast(const csr_view& g, const options& opts, bool gpu) {
   if (g.space != memory_space::host)
     throw std::invalid_argument("strategy 'phast' contracts the graph on the host; it cannot read a graph in device memory");
   const distance_type type = distance_type_for(g, opts.real_type);
-  if (is_wide(type))
-    throw std::invalid_argument(std::string("strategy 'phast' computes uint32 and float32 distances in this version; "
-                                            "this graph's distances are ") +
-                                distance_type_name(type) +
-                                (g.kind == graph::weight_kind::real
-                                     ? " (ask for float32 distances: options::real_type, --precision single)"
-                                     : " (its paths may pass 2^32 - 2)"));
+  // float64 through shortcuts would re-associate the sums, so its distances would not be the
+  // left-to-right sums every other solver gives: refused.
+  if (type == distance_type::float64)
+    throw std::invalid_argument("strategy 'phast' computes uint32 and float32 distances (and uint64 on the CPU) in "
+                                "this version; this graph's distances are float64 (ask for float32 distances: "
+                                "options::real_type, --precision single)");
   const auto start = std::chrono::steady_clock::now();
-  if (g.kind == graph::weight_kind::integer)
+  if (type == distance_type::uint64) {
+    // Integer weights whose paths may pass 2^32 - 2: a hierarchy of 64-bit weights (32-bit weights
+    // widened into one), swept on the CPU.
+    csr_view wide = g;
+    if (!g.wide()) {
+      widened_.assign(g.int_weights.begin(), g.int_weights.end());
+      wide.width = graph::weight_width::wide;
+      wide.int_weights = {};
+      wide.uint64_weights = span<std::uint64_t>(widened_.data(), widened_.size());
+    }
+    sweep_ = std::make_unique<typed_sweep<std::uint64_t>>(wide, opts, false);
+  } else if (g.kind == graph::weight_kind::integer) {
     sweep_ = std::make_unique<typed_sweep<std::uint32_t>>(g, opts, gpu);
-  else
+  } else {
     sweep_ = std::make_unique<typed_sweep<float>>(g, opts, gpu);
+  }
   setup_ms_ = ms_since(start);
   setup_ = sweep_->from_file() ? "loaded" : "built";
   file_ = opts.hierarchy_file;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "deltasplit/many_sources.hpp"
 #include "deltasplit/sssp.hpp"
@@ -42,19 +43,21 @@ class phast {
   many_sources_engine* batches() const;
 
   // Many sources on the CPU: the distances from source to every vertex (caller ids, the graph's
-  // kind: std::uint32_t or float, num_vertices entries) into row, past cutoff unreachable. Calls
+  // distance type: std::uint32_t, std::uint64_t or float, num_vertices entries) into row, past cutoff unreachable. Calls
   // with different `member` (0 .. members - 1) may run at once; each has its own upward search.
   void cpu_row(unsigned member, vertex_t source, double cutoff, void* row);
   void set_cpu_members(unsigned members);
 
   // The distances of the pairs (from[i], to[i]) by the hierarchy's bidirectional query on the host
   // (pair_distances, contraction_hierarchy.hpp), on `threads` threads, into out: count entries of
-  // the graph's kind (std::uint32_t or float), whether or not the sweeps run on the GPU.
+  // the graph's distance type (std::uint32_t, std::uint64_t or float), whether or not the sweeps
+  // run on the GPU.
   void pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out, unsigned threads) const;
 
   struct sweep;  // the typed state (hierarchy, searches, engine); phast.cpp
 
  private:
+  std::vector<std::uint64_t> widened_;  // uint64 distances of 32-bit weights: the weights widened
   std::unique_ptr<sweep> sweep_;
   double setup_ms_ = 0;
   std::string setup_, file_;

@@ -103,6 +103,7 @@ void expect_round_trip(const csr& g, const std::vector<vertex_t>& sources, const
     EXPECT_EQ(b.stats.setup, "loaded");
     EXPECT_GE(b.stats.setup_ms, 0);
     EXPECT_EQ(a.int_distances, b.int_distances);
+    EXPECT_EQ(a.uint64_distances, b.uint64_distances);
     EXPECT_EQ(a.real_distances, b.real_distances);
     const ds::validation v = ds::validate(g, s, b);
     EXPECT_TRUE(v.ok) << v.message;
@@ -150,6 +151,21 @@ TEST(HierarchyFile, RoundTripOnRandomAndCraftedGraphs) {
         expect_written_and_read<float>(g, path);
     }
   }
+}
+
+// A hierarchy of 64-bit weights (uint64 distances): written, loaded, and refused for the 32-bit
+// graph of the same arcs (another weight kind).
+TEST(HierarchyFile, RoundTripOfSixtyFourBitWeights) {
+  temp_dir dir;
+  const csr wide = random_graph(300, 1500, 31, 9e15, weight_kind::integer, true);
+  const std::string path = dir.file("wide.ch");
+  expect_round_trip(wide, {0, 150, 299}, path);
+  expect_written_and_read<std::uint64_t>(wide, path);
+  const csr narrow = random_graph(300, 1500, 31, 4e9);  // uint32 weights, uint64 distances
+  const std::string narrow_path = dir.file("narrow.ch");
+  expect_round_trip(narrow, {0, 299}, narrow_path);
+  const csr small = random_graph(300, 1500, 31, 100.0);  // uint32 distances: another kind
+  EXPECT_THROW(ds::solver(small, phast_file(narrow_path)), graph::input_error);
 }
 
 TEST(HierarchyFile, NoVertexAndOneVertex) {

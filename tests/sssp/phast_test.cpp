@@ -49,20 +49,45 @@ TEST(PhastCpu, CutoffMakesFartherVerticesUnreachable) {
                                 "real, cutoff");
 }
 
-TEST(PhastCpu, RefusesSixtyFourBitDistances) {
-  const double big = 3e9;  // two of these do not fit in 32 bits: the distances are uint64
-  const csr overflow = make_csr(3, {{0, 1, big}, {1, 2, big}});
-  try {
-    phast_ds::solver s(overflow, phast_on(cpu));
-    ADD_FAILURE() << "phast built on uint64 distances";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("uint64"), std::string::npos) << e.what();
+// Integer weights whose paths may pass 2^32 - 2 have uint64 distances: a hierarchy of 64-bit
+// weights swept on the CPU, Dijkstra's exactly (one source with the tree and a cutoff, many
+// sources, pairs), from 32-bit weights (widened) and from 64-bit ones past 2^53; float64 is
+// refused (sums through shortcuts would not be the left-to-right sums every other solver gives).
+TEST(PhastCpu, UInt64DistancesOnTheCpuAndFloat64Refused) {
+  const csr narrow = random_graph(300, 1500, 21, 3e9);  // 32-bit weights, paths past 2^32
+  const csr wide = random_graph(250, 1200, 22, 9e15, weight_kind::integer, true);  // past 2^53
+  for (const csr* g : {&narrow, &wide}) {
+    const std::string what = g == &narrow ? "32-bit weights" : "64-bit weights";
+    ds::many_sources rows(*g, phast_on(cpu), batch(16));
+    ASSERT_EQ(rows.type(), ds::distance_type::uint64) << what;
+    EXPECT_EQ(rows.method(), "phast");
+    expect_rows_match_dijkstra(*g, rows, first_sources(g->num_vertices, 40, 3), {7, 0, 7}, what + ", rows");
+    expect_phast_matches_dijkstra(*g, {0, 17, g->num_vertices - 1}, phast_on(cpu, true), what);
+    const phast_ds::result far = phast_ds::dijkstra(*g, 0);
+    ASSERT_EQ(far.stats.distance_type, "uint64");
+    double farthest = 0;
+    for (vertex_t v = 0; v < g->num_vertices; ++v)
+      if (far.reached(v)) farthest = std::max(farthest, far.distance(v));
+    EXPECT_GT(farthest, 4294967294.0) << what;
+    expect_phast_matches_dijkstra(*g, {0, 5}, phast_on(cpu, true, farthest / 2), what + ", cutoff");
+    const std::vector<vertex_t> from = first_sources(g->num_vertices, 60, 4), to = first_sources(g->num_vertices, 60, 5);
+    std::vector<std::uint64_t> pairs(from.size());
+    rows.pair_distances(from.data(), to.data(), from.size(), pairs.data());
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      const phast_ds::result want = phast_ds::dijkstra(*g, from[i]);
+      EXPECT_EQ(pairs[i], want.uint64_distances[to[i]]) << what << ", pair " << from[i] << " -> " << to[i];
+    }
   }
-  EXPECT_THROW(ds::many_sources(overflow, phast_on(cpu), batch(2)), std::invalid_argument);
   phast_ds::options doubles = phast_on(cpu);
   doubles.real_type = phast_ds::distance_type::float64;
   const csr real = make_csr(2, {{0, 1, 0.5}}, weight_kind::real);
-  EXPECT_THROW(phast_ds::solver(real, doubles), std::invalid_argument);
+  try {
+    phast_ds::solver s(real, doubles);
+    ADD_FAILURE() << "phast built on float64 distances";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("float64"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ds::many_sources(real, doubles, batch(2)), std::invalid_argument);
 }
 
 TEST(PhastCpu, SwitchingStrategiesOnOneSolver) {

@@ -16,7 +16,7 @@
 // GPU vertex-major (the block driver solves in 32 bits: a forced one is std::invalid_argument);
 // uint64 ones too where no path of the graph can pass 2^53 (exact in float64, the rows converted
 // on the host), else, with the block driver named or device blocks asked for, on the CPU (device
-// gpu: std::invalid_argument); phast refuses 64-bit types.
+// gpu: std::invalid_argument); phast sweeps uint64 on the CPU and refuses float64.
 #pragma once
 
 #include <cstddef>

@@ -65,13 +65,15 @@ enum class device_kind { automatic, gpu, cpu };
 // The one-source GPU engine computes uint32, float32 and float64 (float64 on the step loop and the
 // partitioned driver; naming the block or wide driver is std::invalid_argument, and where the
 // automatic rule would take the wide driver it takes the step loop and says so in stats.driver);
-// the many-source engines compute uint32 and float32. A solve the GPU
-// cannot take (uint64, and many sources in float64) runs on the CPU solvers (stats.device
-// "cpu ...", stats.note says why), and device gpu forced with it is std::invalid_argument, except
-// one-source uint64: of 32-bit weights solved on the GPU in 32 bits and widened when no distance
-// passes 2^32 - 2, else (and for 64-bit weights) in float64 on the GPU, converted, when no path of
-// the graph can pass 2^53 (exact there) and no 32-bit driver is named (stats.note says which).
-// PHAST refuses 64-bit types (std::invalid_argument).
+// the many-source delta-stepping batches compute uint32, float32 and float64 (many_sources.hpp).
+// A solve the GPU cannot take (uint64) runs on the CPU solvers (stats.device "cpu ...",
+// stats.note says why), and device gpu forced with it is std::invalid_argument, except uint64: of
+// one source, of 32-bit weights solved on the GPU in 32 bits and widened when no distance passes
+// 2^32 - 2, else (and for 64-bit weights) in float64 on the GPU, converted, when no path of the
+// graph can pass 2^53 (exact there) and no 32-bit driver is named (stats.note says which); of many
+// sources, in float64 on the GPU under the same bound. PHAST computes uint32 and float32 (GPU or
+// CPU) and uint64 (on a hierarchy of 64-bit weights, on the CPU); it refuses float64
+// (std::invalid_argument): sums through shortcuts are not the left-to-right sums above.
 enum class distance_type : std::uint8_t { uint32, uint64, float32, float64 };
 const char* distance_type_name(distance_type t);                 // "uint32", "uint64", "float32", "float64"
 distance_type distance_type_from_name(const std::string& name);  // throws std::invalid_argument

@@ -76,8 +76,9 @@ TEST(PhastGpu, Cutoff) {
                                 "real, cutoff");
 }
 
-// Integer paths that may pass 2^32 - 2 have uint64 distances, which phast does not compute in this
-// version: refused, one source and batches. A float32 sum past the largest float is an overflow.
+// Integer paths that may pass 2^32 - 2 have uint64 distances, which phast sweeps on the CPU in this
+// version: device gpu is refused, one source and batches. A float32 sum past the largest float is
+// an overflow.
 TEST(PhastGpu, OverflowOnlyForShortestDistances) {
   DELTASPLIT_REQUIRE_GPU();
   const double big = 3e9;  // two of these do not fit in 32 bits
