@@ -80,7 +80,6 @@ struct arithmetic<std::uint32_t> {
                                                                : static_cast<std::uint32_t>(s);
   }
   static constexpr const char* overflow = "2^32 - 2 (integer distances are 32-bit)";
-  static const std::uint32_t* weights(const csr_view& g) { return g.int_weights.data(); }
   static bool matches(const csr_view& g) { return g.kind == graph::weight_kind::integer && !g.wide(); }
 };
 
@@ -95,7 +94,6 @@ struct arithmetic<std::uint64_t> {
     return s >= contraction_hierarchy<std::uint64_t>::too_long ? contraction_hierarchy<std::uint64_t>::too_long
                                                                : static_cast<std::uint64_t>(s);
   }
-  static const std::uint64_t* weights(const csr_view& g) { return g.uint64_weights.data(); }
   static bool matches(const csr_view& g) { return g.kind == graph::weight_kind::integer && g.wide(); }
 };
 
@@ -106,7 +104,6 @@ struct arithmetic<float> {
   static constexpr sum unreached = std::numeric_limits<float>::infinity();
   static float shortcut(float a, float b) { return a + b; }  // +inf (too_long) when it rounds there
   static constexpr const char* overflow = "the largest float";
-  static const float* weights(const csr_view& g) { return g.real_weights.data(); }
   static bool matches(const csr_view& g) { return g.kind == graph::weight_kind::real && !g.wide(); }
 };
 
@@ -219,7 +216,7 @@ class contractor {
     g_.contracted.assign(n_, 0);
     level_.assign(n_, 0);
     contracted_neighbours_.assign(n_, 0);
-    const Weight* w = arithmetic<Weight>::weights(g);
+    const Weight* w = weights_in<Weight>(g);
     for (vertex_t u = 0; u < n_; ++u)
       for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
         if (g.targets[e] != u) add_arc(u, g.targets[e], w[e]);  // self-loops never shorten a path

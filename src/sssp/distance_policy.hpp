@@ -89,6 +89,20 @@ auto& distances_in(Holder& h) {
   else return h.float64_distances;
 }
 
+// The weights of g's kind and width as Weight: uint32 and float (narrow), uint64 and double (wide).
+template <class Weight>
+const Weight* weights_in(const csr_view& g) {
+  if constexpr (std::is_same_v<Weight, std::uint32_t>) return g.int_weights.data();
+  else if constexpr (std::is_same_v<Weight, std::uint64_t>) return g.uint64_weights.data();
+  else if constexpr (std::is_same_v<Weight, float>) return g.real_weights.data();
+  else return g.float64_weights.data();
+}
+
+// A uint64 distance computed exactly in float64 (an integer below 2^53, or +inf when unreached).
+inline std::uint64_t uint64_of_exact_double(double d) {
+  return std::isinf(d) ? uint64_infinity : static_cast<std::uint64_t>(d);
+}
+
 // Throws std::invalid_argument unless t can hold g's distances: an integer type for integer
 // weights (uint64 for wide ones), a real type for real weights.
 void check_distance_type(const csr_view& g, distance_type t);

@@ -222,7 +222,7 @@ void many_sources::run(const std::vector<vertex_t>& sources, const std::vector<v
   impl_->batches()->run(sources, targets, k, impl_->opts, impl_->mopts, [&](const distance_block& b) {
     rows.resize(b.rows * b.columns);
     for (std::size_t i = 0; i < rows.size(); ++i)
-      rows[i] = std::isinf(b.float64_distances[i]) ? uint64_infinity : static_cast<std::uint64_t>(b.float64_distances[i]);
+      rows[i] = detail::uint64_of_exact_double(b.float64_distances[i]);
     distance_block u = b;
     u.type = distance_type::uint64;
     u.float64_distances = nullptr;

@@ -110,15 +110,6 @@ namespace {
 template <class Weight>
 struct typed_sweep final : phast::sweep {
   using policy = distance_policy<Weight, Weight>;
-  static const Weight* weights_of(const csr_view& g) {
-    if constexpr (std::is_same_v<Weight, float>)
-      return g.real_weights.data();
-    else if constexpr (std::is_same_v<Weight, std::uint64_t>)
-      return g.uint64_weights.data();
-    else
-      return g.int_weights.data();
-  }
-
   // uint64 sweeps run on the CPU (the GPU engine is 32-bit).
   typed_sweep(const csr_view& graph, const options& opts, bool on_gpu)
       : g(graph), ch(obtain_hierarchy<Weight>(graph, opts, loaded)) {
@@ -136,19 +127,13 @@ struct typed_sweep final : phast::sweep {
     if (gpu) return gpu->run_into(source, opts, out);
     if (out.space == memory_space::device)
       throw std::invalid_argument("run_into: output buffers in device memory need the GPU; this PHAST solver runs on the CPU");
-    Weight* dist;
-    if constexpr (std::is_same_v<Weight, float>)
-      dist = out.real_distances;
-    else if constexpr (std::is_same_v<Weight, std::uint64_t>)
-      dist = out.uint64_distances;
-    else
-      dist = out.int_distances;
+    Weight* dist = distances_in<Weight>(out);
     const auto start = std::chrono::steady_clock::now();
     phast_cpu(ch, *searches.front(), source, dist, overflow_matters<Weight>(opts.cutoff));
     statistics st;
     st.milliseconds = ms_since(start);
     clear_beyond<policy>(dist, g.num_vertices, opts.cutoff);
-    if (out.predecessors) tree_from_sweep(g, policy(weights_of(g)), source, dist, out.predecessors);
+    if (out.predecessors) tree_from_sweep(g, policy(weights_in<Weight>(g)), source, dist, out.predecessors);
     st.strategy = "phast";
     st.device = "cpu (1 thread)";
     st.iterations = ch.num_levels();

@@ -304,7 +304,7 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
     double_out.uint64_distances = nullptr;
     statistics st = impl_->double_gpu->run_into(source, o, double_out);
     for (std::size_t v = 0; v < wide.size(); ++v)
-      out.uint64_distances[v] = std::isinf(wide[v]) ? uint64_infinity : static_cast<std::uint64_t>(wide[v]);
+      out.uint64_distances[v] = detail::uint64_of_exact_double(wide[v]);
     if (st.device.empty()) st.device = impl_->double_gpu->device_name();
     st.distance_type = distance_type_name(type);
     st.note = note;
