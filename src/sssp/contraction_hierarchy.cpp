@@ -721,12 +721,7 @@ void pairs_on_threads(const contraction_hierarchy<Weight>& ch, const vertex_t* f
   using arith = arithmetic<Weight>;
   using sum = typename arith::sum;
   const vertex_t n = ch.num_vertices;
-  const std::uint64_t shift = ch.one_based ? 1 : 0;
-  for (std::size_t i = 0; i < count; ++i)
-    for (vertex_t v : {from[i], to[i]})
-      if (v >= n)
-        throw std::out_of_range("vertex " + std::to_string(v + shift) + " is out of range: the graph has " +
-                                std::to_string(n) + " vertices");
+  check_pair_vertices(n, ch.one_based, from, to, count);
   if (count == 0) return;
   const core_in_arcs<Weight> core(ch);
   const auto up_arcs = [&ch](vertex_t p, const auto& relax) {
@@ -786,6 +781,15 @@ void pairs_on_threads(const contraction_hierarchy<Weight>& ch, const vertex_t* f
 }
 
 }  // namespace
+
+void check_pair_vertices(vertex_t n, bool one_based, const vertex_t* from, const vertex_t* to, std::size_t count) {
+  const std::uint64_t shift = one_based ? 1 : 0;
+  for (std::size_t i = 0; i < count; ++i)
+    for (vertex_t v : {from[i], to[i]})
+      if (v >= n)
+        throw std::out_of_range("vertex " + std::to_string(v + shift) + " is out of range: the graph has " +
+                                std::to_string(n) + " vertices");
+}
 
 template <class Weight>
 void pair_distances(const contraction_hierarchy<Weight>& ch, const vertex_t* from, const vertex_t* to,

@@ -161,4 +161,8 @@ template <class Weight>
 void pair_distances(const contraction_hierarchy<Weight>& ch, const vertex_t* from, const vertex_t* to,
                     std::size_t count, Weight* out, unsigned threads = 0);
 
+// std::out_of_range naming the first vertex of from or to that is not below n (printed 1-based
+// when one_based): pair_distances' check, for callers that answer pairs elsewhere first.
+void check_pair_vertices(vertex_t n, bool one_based, const vertex_t* from, const vertex_t* to, std::size_t count);
+
 }  // namespace deltasplit::sssp::detail
