@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <sys/stat.h>
 
@@ -119,8 +120,24 @@ struct typed_sweep final : phast::sweep {
     set_cpu_members(1);
   }
 
+  // On the device when the sweeps run there (a warp a pair); the pairs it leaves, and every pair
+  // of a hierarchy with a core, on the host threads.
   void pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out, unsigned threads) const override {
-    pair_distances(ch, from, to, count, static_cast<Weight*>(out), threads);
+    Weight* dist = static_cast<Weight*>(out);
+    std::vector<std::size_t> left;
+    if (gpu) {
+      check_pair_vertices(ch.num_vertices, ch.one_based, from, to, count);
+      if (gpu->pairs(from, to, count, dist, left)) {
+        if (left.empty()) return;
+        std::vector<vertex_t> f(left.size()), t(left.size());
+        std::vector<Weight> d(left.size());
+        for (std::size_t i = 0; i < left.size(); ++i) f[i] = from[left[i]], t[i] = to[left[i]];
+        pair_distances(ch, f.data(), t.data(), left.size(), d.data(), threads);
+        for (std::size_t i = 0; i < left.size(); ++i) dist[left[i]] = d[i];
+        return;
+      }
+    }
+    pair_distances(ch, from, to, count, dist, threads);
   }
 
   statistics run_into(vertex_t source, const options& opts, const output_buffers& out) override {

@@ -7,8 +7,10 @@
 // as a batch needs).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sssp/contraction_hierarchy.hpp"
 #include "sssp/gpu_engine.hpp"
@@ -16,7 +18,17 @@
 
 namespace deltasplit::sssp::detail {
 
-class phast_engine : public gpu_engine, public many_sources_engine {};
+class phast_engine : public gpu_engine, public many_sources_engine {
+ public:
+  // The distances of the pairs (from[i], to[i]) (caller ids, checked by the caller) by the
+  // hierarchy's bidirectional query on the device, a warp a pair (gpu/phast/pair_query.cuh), into
+  // out: host memory, count entries of the hierarchy's 32-bit type. The indices of the pairs it
+  // leaves to the host (closures past the largest warp capacity; a sum that did not fit and no
+  // meeting that did) are appended to `left`, their entries of out unset. Returns false, doing
+  // nothing, for a hierarchy with a core (the host answers every pair then).
+  virtual bool pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out,
+                     std::vector<std::size_t>& left) = 0;
+};
 
 // Uploads the hierarchy (sweep order, levels, down in-arcs) on opts.stream when set. g is the
 // original graph, a host view (overflow checks and, when asked, the predecessor pass read it);

@@ -4,7 +4,7 @@
 // overflow (a shortest distance past 2^32 - 2 raises it, a long non-shortest path never),
 // predecessor trees, device output buffers and device blocks, switching strategies on one
 // solver, and hierarchies loaded from a hierarchy file (options::hierarchy_file) built on either
-// side. Skips without a GPU.
+// side, and the pair query on the device. Skips without a GPU.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -223,6 +223,93 @@ TEST(PhastGpu, HierarchyFileBuiltOnOneSideLoadedOnTheOther) {
   on_cpu.hierarchy_file = o.hierarchy_file;
   on_cpu.predecessors = true;
   expect_phast_matches_dijkstra(real, {0, 17, 2999}, on_cpu, "random real, loaded on the CPU");
+}
+
+// The device's pair query (gpu/phast/pair_query.cuh) against the host's (which
+// contraction_hierarchy_test checks against PHAST's rows) and against Dijkstra's rows: each source
+// paired with `per_source` random targets and with itself. Real distances within 1e-6 of the
+// host's (both are minima of float sums over the same up-down paths).
+void expect_device_pairs(const csr& g, const phast_ds::options& o, const std::vector<vertex_t>& sources,
+                         std::size_t per_source, const std::string& what) {
+  SCOPED_TRACE(what);
+  ds::many_sources device(g, o, batch(32));
+  ASSERT_TRUE(device.on_gpu());
+  phast_ds::options host_options = o;
+  host_options.device = phast_ds::device_kind::cpu;
+  ds::many_sources host(g, host_options, batch(32));
+  std::vector<vertex_t> from, to;
+  const std::vector<vertex_t> targets = first_sources(g.num_vertices, sources.size() * per_source, 11);
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    from.push_back(sources[i]), to.push_back(sources[i]);
+    for (std::size_t j = 0; j < per_source; ++j) from.push_back(sources[i]), to.push_back(targets[i * per_source + j]);
+  }
+  if (g.kind == weight_kind::integer) {
+    std::vector<std::uint32_t> got(from.size()), want(from.size());
+    device.pair_distances(from.data(), to.data(), from.size(), got.data());
+    host.pair_distances(from.data(), to.data(), from.size(), want.data());
+    EXPECT_EQ(got, want);
+    for (std::size_t i = 0, k = 0; i < sources.size(); ++i) {
+      const phast_ds::result row = phast_ds::dijkstra(g, sources[i]);
+      for (std::size_t j = 0; j <= per_source; ++j, ++k)
+        ASSERT_EQ(got[k], row.int_distances[to[k]]) << "pair " << from[k] << " -> " << to[k];
+    }
+  } else {
+    std::vector<float> got(from.size()), want(from.size());
+    device.pair_distances(from.data(), to.data(), from.size(), got.data());
+    host.pair_distances(from.data(), to.data(), from.size(), want.data());
+    for (std::size_t k = 0; k < from.size(); ++k) {
+      if (std::isinf(want[k]))
+        EXPECT_TRUE(std::isinf(got[k])) << "pair " << from[k] << " -> " << to[k];
+      else
+        EXPECT_NEAR(got[k], want[k], 1e-6 * want[k]) << "pair " << from[k] << " -> " << to[k];
+    }
+  }
+}
+
+// Pairs on the device: the road networks (closures within a warp's first or second capacity) and
+// real weights. NY's pairs outnumber the engine's probe (phast.cu, pair_probe): most of the
+// probe's pass the first capacity, so the rest start at the second.
+TEST(PhastGpu, PairsOnRoadNetworks) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr ny = load("USA-road-d.NY.gr.gz");
+  expect_device_pairs(ny, with_new_york_hierarchy(phast_batches()), {0, 1000, 264345}, 11000, "USA-road-d.NY");
+  expect_device_pairs(load("road-FLA.mtx.gz"), phast_batches(), {0, 500000}, 1000, "road-FLA");
+  expect_device_pairs(load("chicago-regional.mtx.gz"), phast_batches(), {0, 5000}, 1000, "chicago-regional");
+}
+
+// Pairs on the device, small graphs: grids with unreachable pairs (the larger one's closures
+// reach the second capacity), zero weights, the crafted graphs, one vertex; a graph whose closures
+// pass every warp capacity (the host answers those pairs); a graph with a core (the host answers
+// every pair); a real sum past the largest float (the host answers the pair and reports the
+// overflow); a vertex past the graph.
+TEST(PhastGpu, PairsOnSmallGraphs) {
+  DELTASPLIT_REQUIRE_GPU();
+  expect_device_pairs(small_grid(60, 3), phast_batches(), {0, 1000, 3779}, 300, "grid with cut vertices");
+  expect_device_pairs(small_grid(150, 4), phast_batches(), {0, 11000, 22000}, 300, "larger grid");
+  expect_device_pairs(zero_weight_graph(2000, 7), phast_batches(), {0, 3, 1999}, 300, "zero weights");
+  for (weight_kind kind : {weight_kind::integer, weight_kind::real})
+    expect_device_pairs(crafted_graph(kind), phast_batches(), {0, 3, 5, 6}, 20, "crafted");
+  expect_device_pairs(make_csr(1, {}), phast_batches(), {0}, 2, "one vertex");
+  // A fan: vertex 0 has arcs to 5,000 vertices on a two-way path and none in, so it is contracted
+  // first with an up arc to each of them: its closure passes 2^12 positions.
+  std::vector<arc> fan;
+  for (vertex_t v = 1; v <= 5000; ++v) {
+    fan.push_back({0, v, 1000.0 + v % 7});
+    if (v < 5000) fan.push_back({v, v + 1, 1.0}), fan.push_back({v + 1, v, 2.0});
+  }
+  expect_device_pairs(make_csr(5001, fan), phast_batches(), {0, 1, 4000}, 300, "fan past every warp capacity");
+  expect_device_pairs(load("email-Enron.mtx.gz"), phast_batches(), {0, 100}, 300, "email-Enron (core)");
+
+  const csr real = make_csr(3, {{0, 1, 3e38}, {1, 2, 3e38}}, weight_kind::real);
+  ds::many_sources m(real, phast_batches(), batch(32));
+  ASSERT_TRUE(m.on_gpu());
+  const vertex_t from[] = {1, 0}, to[] = {2, 2};
+  float out[2];
+  m.pair_distances(from, to, 1, out);
+  EXPECT_EQ(out[0], 3e38f);
+  EXPECT_THROW(m.pair_distances(from, to, 2, out), phast_ds::distance_overflow);
+  const vertex_t past[] = {3};
+  EXPECT_THROW(m.pair_distances(from, past, 1, out), std::out_of_range);
 }
 
 }  // namespace

@@ -34,6 +34,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -48,6 +49,7 @@
 #include "sssp/gpu/device_memory.cuh"
 #include "sssp/gpu/distance.cuh"
 #include "sssp/gpu/engine_context.cuh"
+#include "sssp/gpu/phast/pair_query.cuh"
 #include "sssp/gpu/predecessors.cuh"
 #include "sssp/gpu_engine.hpp"
 #include "sssp/phast_engine.hpp"
@@ -67,6 +69,19 @@ constexpr unsigned block_sweep_threads = 1024;
 constexpr unsigned sweep_threads = 256;          // one source: threads per block of a level launch
 constexpr unsigned batch_warps_per_block = 8;    // many sources: warps per block of a level launch
 constexpr std::uint32_t group_lanes = 32;
+// Pairs (pair_query.cuh): a warp's capacity in positions, tried in turn; a pair whose closures
+// pass one capacity goes to the next, past the last to the host. 2^9 holds almost every road-FLA
+// pair at 16 KB a warp (14 warps an SM); 2^10 most of USA-road-d.NY's (unions of about 700,
+// bench/results/phast.md); 2^12 takes a block's shared memory for one warp. Pairs a launch
+// takes at most.
+constexpr std::uint32_t pair_capacity_log2[] = {9, 10, 12};
+// A pair's sort keys hold (level, slot) in 32 bits: the largest table's slot bits leave this many
+// levels (pair_query.cuh); deeper hierarchies are queried on the host.
+constexpr std::uint32_t pair_max_levels = 1u << (32 - (pair_capacity_log2[2] + 1) - 1);
+constexpr std::size_t pair_chunk = std::size_t{1} << 22;
+// The engine's first pairs: if most of them pass the first capacity, later pairs start at the
+// next (USA-road-d.NY: unions of about 700 positions).
+constexpr std::size_t pair_probe = std::size_t{1} << 15;
 
 template <class Distance>
 struct down_arcs {
@@ -194,6 +209,9 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
         upward_(ch),
         threads_(opts.threads) {
     max_blocks_ = multiprocessors_ * (2048 / (batch_warps_per_block * group_lanes));
+    int optin = 0;
+    DS_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device_));
+    max_block_shared_ = static_cast<std::size_t>(optin) - sizeof(std::uint32_t) * 2 * pair_warps_per_block;
     const std::size_t arcs = ch.down_sources.size();
     reserve(ch.level_offsets.size() * 4 + ch.down_offsets.size() * sizeof(edge_t) + arcs * (4 + sizeof(weight)) +
                 std::size_t{n_} * (3 * sizeof(Distance) + 4 + 4) + (1u << 20),
@@ -229,6 +247,75 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   std::string method() const override { return "phast"; }
 
   std::size_t free_bytes() const override { return free_bytes_with(batch_allocated_); }
+
+  bool pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out_void,
+             std::vector<std::size_t>& left) override {
+    if (ch_.core_size > 0 || levels_ >= pair_max_levels ||
+        pair_warp_bytes(1u << pair_capacity_log2[std::size(pair_capacity_log2) - 1]) > max_block_shared_)
+      return false;
+    if (count == 0) return true;
+    Distance* out = static_cast<Distance*>(out_void);
+    if (!up_offsets_.get()) upload_up_arcs();
+    const pair_hierarchy<Distance> h{up_offsets_.get(), up_targets_.get(), up_weights_.get(), down_offsets_.get(),
+                                     down_sources_.get(), down_weights_.get(), level_offsets_.get(), levels_,
+                                     position_of_.get()};
+    const std::size_t chunk = std::min(count, pair_chunk);
+    if (pair_from_.size() < chunk) {
+      pair_from_ = {}, pair_to_ = {}, pair_out_ = {}, pair_jobs_[0] = {}, pair_jobs_[1] = {};
+      reserve(chunk * 5 * 4 + 8, "the pairs' ends, distances and lists (" + std::to_string(chunk) + " pairs)");
+      pair_from_ = device_array<vertex_t>(chunk, "the pairs' sources");
+      pair_to_ = device_array<vertex_t>(chunk, "the pairs' targets");
+      pair_out_ = device_array<Distance>(chunk, "the pairs' distances");
+      for (auto& jobs : pair_jobs_) jobs = device_array<std::uint32_t>(chunk + 1, "the pairs left by a pass");
+    }
+    std::vector<std::uint32_t> last;
+    for (std::size_t first = 0, m = 0; first < count; first += m) {
+      // The engine's first pairs are a probe of pair_probe: its first pass tells whether later
+      // pairs should start at a larger capacity.
+      m = std::min(count - first, start_decided_ ? chunk : pair_probe);
+      DS_CUDA(cudaMemcpyAsync(pair_from_.get(), from + first, m * sizeof(vertex_t), cudaMemcpyHostToDevice, stream_));
+      DS_CUDA(cudaMemcpyAsync(pair_to_.get(), to + first, m * sizeof(vertex_t), cudaMemcpyHostToDevice, stream_));
+      // The first pass takes every pair; each later one the pairs the one before left (its list:
+      // the count, then indices).
+      std::uint32_t jobs = static_cast<std::uint32_t>(m);
+      const std::size_t start = start_pass_;
+      for (std::size_t pass = start; pass < std::size(pair_capacity_log2) && jobs > 0; ++pass) {
+        const std::uint32_t capacity_log2 = pair_capacity_log2[pass];
+        std::uint32_t* list = pair_jobs_[pass % 2].get();
+        const std::uint32_t* previous = pass > start ? pair_jobs_[(pass + 1) % 2].get() + 1 : nullptr;
+        const std::size_t warp_bytes = pair_warp_bytes(1u << capacity_log2);
+        const unsigned warps = warp_bytes * pair_warps_per_block <= max_block_shared_ ? pair_warps_per_block : 1;
+        const std::size_t bytes = warp_bytes * warps;
+        DS_CUDA(cudaFuncSetAttribute(pair_queries<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(bytes)));
+        int per_sm = 0;
+        DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pair_queries<Distance>, warps * 32, bytes));
+        const unsigned blocks = static_cast<unsigned>(
+            std::min<std::size_t>(std::size_t(std::max(per_sm, 1)) * multiprocessors_, (jobs + warps - 1) / warps));
+        DS_CUDA(cudaMemsetAsync(list, 0, sizeof(std::uint32_t), stream_));
+        pair_queries<Distance><<<blocks, warps * 32, bytes, stream_>>>(h, pair_from_.get(), pair_to_.get(), previous,
+                                                                        jobs, capacity_log2, pair_out_.get(), list);
+        DS_CUDA_LAUNCH("pair_queries");
+        DS_CUDA(cudaMemcpyAsync(host_words_, list, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
+        DS_CUDA(cudaStreamSynchronize(stream_));
+        const std::uint32_t given = jobs;
+        jobs = host_words_[0];
+        if (!start_decided_) {
+          // Most pairs passing the first capacity: later pairs start at the next one.
+          if (2 * std::uint64_t{jobs} > given && start_pass_ + 1 < std::size(pair_capacity_log2)) ++start_pass_;
+          start_decided_ = true;
+        }
+        if (jobs > 0) {
+          last.resize(jobs);
+          DS_CUDA(cudaMemcpyAsync(last.data(), list + 1, jobs * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
+        }
+      }
+      DS_CUDA(cudaMemcpyAsync(out + first, pair_out_.get(), m * sizeof(Distance), cudaMemcpyDeviceToHost, stream_));
+      DS_CUDA(cudaStreamSynchronize(stream_));
+      for (std::uint32_t k = 0; k < jobs; ++k) left.push_back(first + last[k]);
+    }
+    return true;
+  }
 
   std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const override {
     return std::size_t{n_} * k * sizeof(Distance) + std::size_t{k} * columns * sizeof(Distance);
@@ -362,6 +449,19 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   vertex_t level_size(std::uint32_t level) const { return ch_.level_offsets[level + 1] - ch_.level_offsets[level]; }
 
   down_arcs<Distance> view() const { return {down_offsets_.get(), down_sources_.get(), down_weights_.get()}; }
+
+  // The up arcs, which only the pair queries read (the sweeps' upward searches run on the host).
+  void upload_up_arcs() {
+    const std::size_t arcs = ch_.up_targets.size();
+    reserve(ch_.up_offsets.size() * sizeof(edge_t) + arcs * (4 + sizeof(weight)),
+            "the hierarchy's up arcs (" + std::to_string(arcs) + ")");
+    up_offsets_ = device_array<edge_t>(ch_.up_offsets.size(), "the up arc offsets");
+    up_targets_ = device_array<vertex_t>(arcs, "the up arcs' heads");
+    up_weights_ = device_array<weight>(arcs, "the up arcs' weights");
+    upload(up_offsets_, ch_.up_offsets, stream_);
+    upload(up_targets_, ch_.up_targets, stream_);
+    upload(up_weights_, ch_.up_weights, stream_);
+  }
 
   // The upward search's pairs into the pinned words (count, positions, distances); returns the
   // count. A distance that does not fit is left out and sets too_long.
@@ -507,6 +607,15 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   device_array<std::uint32_t> pairs_, overflowed_;
   pinned_buffer pinned_pairs_;
   std::uint32_t* host_pairs_ = nullptr;
+  // Pairs.
+  device_array<edge_t> up_offsets_;
+  device_array<vertex_t> up_targets_, pair_from_, pair_to_;
+  device_array<weight> up_weights_;
+  device_array<Distance> pair_out_;
+  device_array<std::uint32_t> pair_jobs_[2];
+  std::size_t max_block_shared_ = 0;
+  std::size_t start_pass_ = 0;  // the capacity the pairs start at (pair_capacity_log2)
+  bool start_decided_ = false;
   // Many sources.
   std::unique_ptr<detail::thread_pool> pool_;
   std::vector<std::unique_ptr<detail::upward_search<weight>>> searches_;

@@ -1,0 +1,301 @@
+// The hierarchy's bidirectional query on the GPU, one warp a pair (included by phast.cu only).
+//
+// A pair (s, t) is answered as the host's query answers it (pair_distances,
+// contraction_hierarchy.hpp): the distance is the least d_up(s, x) + d_down(x, t) over the
+// positions x that the upward search from s and the backward search from t both reach. The host
+// runs two Dijkstras that meet; a warp has no cheap heap, so it computes the same minimum by the
+// hierarchy's levels instead:
+//   1. the closure of s over the up arcs and of t over the down in-arcs, breadth first (which
+//      positions, no distances yet), into a hash table in the warp's shared memory;
+//   2. the closure's positions sorted by level, deepest first: every up arc and every down in-arc
+//      leads to a strictly higher level (contraction_hierarchy.hpp), so this order is a topological
+//      order of both searches' arcs;
+//   3. the arcs relaxed in that order, one level group at a time (a warp barrier between groups):
+//      each position's two distances are final when its group comes, so one pass gives the exact
+//      upward and backward distances over the closures, the minima of what the Dijkstras settle;
+//   4. the minimum over the positions both reach.
+// Road hierarchies keep these closures small (road-FLA: about 190 positions and 1,500 arcs from
+// one end, 330 positions for a pair's union; bench/results/phast.md), so a pair costs a few
+// thousand shared-memory operations and no global writes but its answer.
+//
+// Sums that do not fit (integer sums past 2^32 - 2, real ones that round to +inf) are dropped, as
+// the sweep drops them; they decide nothing unless the pair's distance itself does not fit, so a
+// pair with a dropped sum and no meeting that fits is handed back, as is a pair whose closures
+// pass the warp's capacity. The host answers those (and reports an overflow as every solver does).
+// Hierarchies with a core are not queried here (the core's arcs go both ways: no level order).
+#pragma once
+
+#include <cstdint>
+
+#include "deltasplit/csr_view.hpp"
+#include "sssp/gpu/distance.cuh"
+
+namespace deltasplit::sssp::gpu {
+
+// The hierarchy's arrays a pair query reads (device pointers; sssp/contraction_hierarchy.hpp).
+template <class Distance>
+struct pair_hierarchy {
+  using weight = typename distance_ops<Distance>::weight;
+  const edge_t* up_offsets;
+  const vertex_t* up_targets;
+  const weight* up_weights;
+  const edge_t* down_offsets;
+  const vertex_t* down_sources;
+  const weight* down_weights;
+  const vertex_t* level_offsets;
+  std::uint32_t levels;
+  const vertex_t* position_of;
+};
+
+inline constexpr std::uint32_t pair_warps_per_block = 2;
+inline constexpr std::uint32_t pair_empty_key = 0xFFFFFFFFu;
+inline constexpr std::uint32_t pair_full = 0xFFFFFFFEu;  // the hash table had no free slot
+
+// Shared-memory bytes a warp takes at a capacity of `capacity` positions: a hash table of twice
+// as many slots (key, distance from s, distance to t) and two lists of `capacity` words.
+inline constexpr std::size_t pair_warp_bytes(std::uint32_t capacity) { return std::size_t{capacity} * 8 * 4; }
+
+// The slot of position p, inserting it; `inserted` says whether it was new. pair_full when the
+// table has no room.
+__device__ inline std::uint32_t pair_slot_insert(std::uint32_t* keys, vertex_t p, std::uint32_t shift,
+                                                 std::uint32_t mask, bool& inserted) {
+  std::uint32_t s = (p * 2654435761u) >> shift;
+  for (std::uint32_t probe = 0; probe <= mask; ++probe, s = (s + 1) & mask) {
+    const std::uint32_t old = atomicCAS(&keys[s], pair_empty_key, p);
+    if (old == pair_empty_key || old == p) {
+      inserted = old == pair_empty_key;
+      return s;
+    }
+  }
+  inserted = false;
+  return pair_full;
+}
+
+// The slot of a position known to be in the table (no insertions run meanwhile).
+__device__ inline std::uint32_t pair_slot_find(const std::uint32_t* keys, vertex_t p, std::uint32_t shift,
+                                               std::uint32_t mask) {
+  std::uint32_t s = (p * 2654435761u) >> shift;
+  while (keys[s] != p) s = (s + 1) & mask;
+  return s;
+}
+
+// The arcs of up to 32 items, one a lane (`count` arcs from `begin`; 0 for none), walked by the
+// whole warp 32 arcs at a time, so that an item with hundreds of arcs (the top of a road
+// hierarchy) does not leave 31 lanes idle: job(the owning lane's value, arc) for every arc.
+template <class Value, class Job>
+__device__ void pair_warp_arcs(edge_t begin, std::uint32_t count, Value value, const Job& job) {
+  const std::uint32_t lane = threadIdx.x % 32;
+  std::uint32_t end = count;  // inclusive prefix sums over the lanes
+  for (std::uint32_t offset = 1; offset < 32; offset *= 2) {
+    const std::uint32_t before = __shfl_up_sync(0xFFFFFFFFu, end, offset);
+    if (lane >= offset) end += before;
+  }
+  const std::uint32_t total = __shfl_sync(0xFFFFFFFFu, end, 31);
+  for (std::uint32_t base = 0; base < total; base += 32) {
+    const std::uint32_t e = base + lane;
+    std::uint32_t owner = 0;  // the first lane whose prefix passes e
+    for (std::uint32_t step = 16; step > 0; step /= 2)
+      if (__shfl_sync(0xFFFFFFFFu, end, owner + step - 1) <= e) owner += step;
+    const std::uint32_t first = __shfl_sync(0xFFFFFFFFu, end - count, owner);
+    const edge_t arcs = __shfl_sync(0xFFFFFFFFu, begin, owner);
+    const Value v = __shfl_sync(0xFFFFFFFFu, value, owner);
+    if (e < total) job(v, arcs + (e - first));
+  }
+}
+
+// Breadth-first closure by the warp: list[0 .. *tail) are slots; each is taken once, its arcs'
+// heads offered to visit(head), which returns a slot to append, pair_empty_key for none, or
+// pair_full. False when the list would pass `capacity` or the table is full.
+template <class Visit>
+__device__ bool pair_closure(const edge_t* offsets, const vertex_t* heads, const std::uint32_t* keys,
+                             std::uint32_t* list, std::uint32_t* tail, std::uint32_t capacity, const Visit& visit) {
+  const std::uint32_t lane = threadIdx.x % 32;
+  std::uint32_t head = 0, end = __shfl_sync(0xFFFFFFFFu, *tail, 0);
+  while (head < end) {
+    bool over = false;
+    const bool mine = head + lane < end;
+    const vertex_t p = mine ? keys[list[head + lane]] : 0;
+    const edge_t begin = mine ? offsets[p] : 0;
+    pair_warp_arcs(begin, mine ? static_cast<std::uint32_t>(offsets[p + 1] - begin) : 0u, 0u,
+                   [&](std::uint32_t, edge_t a) {
+                     const std::uint32_t x = visit(heads[a]);
+                     if (x == pair_empty_key) return;
+                     const std::uint32_t at = x == pair_full ? capacity : atomicAdd(tail, 1u);
+                     if (at < capacity)
+                       list[at] = x;
+                     else
+                       over = true;
+                   });
+    if (__any_sync(0xFFFFFFFFu, over)) return false;
+    head = min(head + 32, end);
+    __syncwarp();
+    end = __shfl_sync(0xFFFFFFFFu, *tail, 0);
+  }
+  return true;
+}
+
+// The level of position p (level_offsets[l] <= p < level_offsets[l + 1]).
+__device__ inline std::uint32_t pair_level_of(const vertex_t* level_offsets, std::uint32_t levels, vertex_t p) {
+  std::uint32_t lo = 0, hi = levels;  // level_offsets[lo] <= p < level_offsets[hi]
+  while (hi - lo > 1) {
+    const std::uint32_t mid = (lo + hi) / 2;
+    if (level_offsets[mid] <= p) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+// Pairs jobs[0 .. count) (indices into from, to and out; all of them when jobs is null), a warp
+// a pair, with tables of 2 * 2^capacity_log2 slots. Writes out[i] for the pairs it answers and
+// appends the others to redo (redo[0] the count, the indices after it).
+template <class Distance>
+__global__ void __launch_bounds__(pair_warps_per_block * 32)
+    pair_queries(pair_hierarchy<Distance> h, const vertex_t* from, const vertex_t* to, const std::uint32_t* jobs,
+                 std::uint32_t count, std::uint32_t capacity_log2, Distance* out, std::uint32_t* redo) {
+  using ops = distance_ops<Distance>;
+  using word = distance_word<Distance>;
+  constexpr Distance inf = ops::infinity;
+  const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const std::uint32_t capacity = 1u << capacity_log2, slots = 2 * capacity, mask = slots - 1;
+  const std::uint32_t slot_bits = capacity_log2 + 1, shift = 32 - slot_bits;
+  extern __shared__ std::uint32_t pair_shared[];
+  __shared__ std::uint32_t tails[pair_warps_per_block][2];
+  std::uint32_t* keys = pair_shared + std::size_t{warp} * 8 * capacity;
+  Distance* df = reinterpret_cast<Distance*>(keys + slots);  // from s, over up arcs
+  Distance* db = df + slots;                                 // to t, over down in-arcs
+  std::uint32_t* items = reinterpret_cast<std::uint32_t*>(db + slots);  // the union's slots, later sort keys
+  std::uint32_t* queue = items + capacity;                               // the backward closure's slots
+  std::uint32_t* const item_tail = &tails[warp][0];
+  std::uint32_t* const queue_tail = &tails[warp][1];
+  const auto clear_all = [&] {
+    __syncwarp();  // the lanes' last reads of the table are done (a vote orders no memory)
+    for (std::uint32_t i = lane; i < slots; i += 32) keys[i] = pair_empty_key, df[i] = inf, db[i] = inf;
+    __syncwarp();
+  };
+  clear_all();
+  const std::uint32_t warps = gridDim.x * (blockDim.x / 32);
+  for (std::uint32_t job = blockIdx.x * (blockDim.x / 32) + warp; job < count; job += warps) {
+    const std::uint32_t i = jobs ? jobs[job] : job;
+    const vertex_t s = h.position_of[from[i]], t = h.position_of[to[i]];
+    bool ok = true;
+    bool inserted;
+    // 1. The closures. s's slots are the items; t's go to the queue, and to the items when new.
+    if (lane == 0) {
+      const std::uint32_t x = pair_slot_insert(keys, s, shift, mask, inserted);
+      items[0] = x;
+      df[x] = 0;
+      *item_tail = 1;
+    }
+    __syncwarp();
+    ok = pair_closure(h.up_offsets, h.up_targets, keys, items, item_tail, capacity, [&](vertex_t q) {
+      const std::uint32_t x = pair_slot_insert(keys, q, shift, mask, inserted);
+      return x == pair_full ? pair_full : inserted ? x : pair_empty_key;
+    });
+    // The backward closure marks its slots with db = 0 (then back to infinity): a slot of s's
+    // closure is already in the table but not yet in t's.
+    const auto enter_backward = [&](vertex_t q) -> std::uint32_t {
+      const std::uint32_t x = pair_slot_insert(keys, q, shift, mask, inserted);
+      if (x == pair_full) return pair_full;
+      if (inserted) {
+        const std::uint32_t at = atomicAdd(item_tail, 1u);
+        if (at >= capacity) return pair_full;
+        items[at] = x;
+      }
+      const word was = atomicCAS(reinterpret_cast<word*>(&db[x]), distance_bits(inf), distance_bits(Distance{0}));
+      return was == distance_bits(inf) ? x : pair_empty_key;
+    };
+    if (ok) {
+      if (lane == 0) {
+        const std::uint32_t x = enter_backward(t);
+        queue[0] = x;
+        *queue_tail = x == pair_full ? capacity + 1 : 1;
+      }
+      __syncwarp();
+      ok = __shfl_sync(0xFFFFFFFFu, *queue_tail, 0) <= capacity && __shfl_sync(0xFFFFFFFFu, *item_tail, 0) <= capacity;
+      if (ok) ok = pair_closure(h.down_offsets, h.down_sources, keys, queue, queue_tail, capacity, enter_backward);
+      ok = ok && __shfl_sync(0xFFFFFFFFu, *item_tail, 0) <= capacity;
+    }
+    if (!ok) {
+      clear_all();
+      if (lane == 0) redo[1 + atomicAdd(redo, 1u)] = i, out[i] = inf;  // the host's answer replaces it
+      continue;
+    }
+    const std::uint32_t n_items = __shfl_sync(0xFFFFFFFFu, *item_tail, 0);
+    const std::uint32_t in_queue = __shfl_sync(0xFFFFFFFFu, *queue_tail, 0);
+    for (std::uint32_t k = lane; k < in_queue; k += 32) db[queue[k]] = inf;
+    __syncwarp();
+    if (lane == 0) db[queue[0]] = 0;  // t
+    // 2. Sort keys: (deepest level first, slot), padded to a power of two with ~0.
+    std::uint32_t padded = 1;
+    while (padded < n_items) padded *= 2;
+    for (std::uint32_t k = lane; k < padded; k += 32) {
+      const std::uint32_t level = k < n_items ? pair_level_of(h.level_offsets, h.levels, keys[items[k]]) : 0;
+      items[k] = k < n_items ? ((h.levels - 1 - level) << slot_bits) | items[k] : ~0u;
+    }
+    __syncwarp();
+    for (std::uint32_t size = 2; size <= padded; size *= 2)
+      for (std::uint32_t stride = size / 2; stride > 0; stride /= 2) {
+        for (std::uint32_t k = lane; k < padded; k += 32) {
+          const std::uint32_t partner = k ^ stride;
+          if (partner > k) {
+            const std::uint32_t a = items[k], b = items[partner];
+            if (((k & size) == 0) == (a > b)) items[k] = b, items[partner] = a;
+          }
+        }
+        __syncwarp();
+      }
+    // 3. The arcs, a level group at a time. A dropped sum is remembered (see the file's comment).
+    bool dropped = false;
+    for (std::uint32_t first = 0; first < n_items;) {
+      const std::uint32_t group = items[first] >> slot_bits;
+      const std::uint32_t k = first + lane;
+      const bool mine = k < n_items && (items[k] >> slot_bits) == group;
+      const std::uint32_t x = mine ? items[k] & mask : 0;
+      const vertex_t p = mine ? keys[x] : 0;
+      const Distance up = mine ? df[x] : inf, down = mine ? db[x] : inf;
+      const edge_t up_begin = up != inf ? h.up_offsets[p] : 0, down_begin = down != inf ? h.down_offsets[p] : 0;
+      pair_warp_arcs(up_begin, up != inf ? static_cast<std::uint32_t>(h.up_offsets[p + 1] - up_begin) : 0u, up,
+                     [&](Distance d, edge_t a) {
+                       Distance sum;
+                       if (ops::extend(d, h.up_weights[a], sum))
+                         ops::atomic_min(&df[pair_slot_find(keys, h.up_targets[a], shift, mask)], sum);
+                       else
+                         dropped = true;
+                     });
+      pair_warp_arcs(down_begin, down != inf ? static_cast<std::uint32_t>(h.down_offsets[p + 1] - down_begin) : 0u,
+                     down, [&](Distance d, edge_t a) {
+                       Distance sum;
+                       if (ops::extend(d, h.down_weights[a], sum))
+                         ops::atomic_min(&db[pair_slot_find(keys, h.down_sources[a], shift, mask)], sum);
+                       else
+                         dropped = true;
+                     });
+      first += __popc(__ballot_sync(0xFFFFFFFFu, mine));
+      __syncwarp();
+    }
+    // 4. The meeting.
+    Distance best = inf;
+    for (std::uint32_t k = lane; k < n_items; k += 32) {
+      const std::uint32_t x = items[k] & mask;
+      if (df[x] == inf || db[x] == inf) continue;
+      Distance sum;
+      if (ops::extend(df[x], db[x], sum))
+        best = sum < best ? sum : best;
+      else
+        dropped = true;
+    }
+    best = distance_from_bits<Distance>(warp_min_word(distance_bits(best)));
+    dropped = __any_sync(0xFFFFFFFFu, dropped);
+    if (lane == 0) {
+      if (best == inf && dropped) redo[1 + atomicAdd(redo, 1u)] = i;
+      out[i] = best;
+    }
+    __syncwarp();
+    for (std::uint32_t k = lane; k < n_items; k += 32) {
+      const std::uint32_t x = items[k] & mask;
+      keys[x] = pair_empty_key, df[x] = inf, db[x] = inf;
+    }
+    __syncwarp();
+  }
+}
+
+}  // namespace deltasplit::sssp::gpu
