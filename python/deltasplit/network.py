@@ -31,7 +31,8 @@ except ImportError as e:  # pragma: no cover - pandas is in the 'road' extra
 
 from ._graph import GPU_STRATEGIES, STRATEGIES, Graph, _is_integer, _is_number
 from . import gpu_available
-from ._network_aggregate import AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks, to_host, unreachable
+from ._network_aggregate import (AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks, sorted_distinct, to_host,
+                                 unreachable)
 from ._network_io import EARTH_RADIUS_M, from_osm_file, read_table, wkb_points
 
 __all__ = ["Network", "AGGREGATIONS", "DECAYS", "main"]
@@ -49,6 +50,10 @@ PHAST_SOURCES = 1000
 # (bench/results/road.md, "Pairs by the hierarchy's bidirectional query").
 PAIRS_PER_SWEEP = 20
 PAIRS_PER_SWEEP_VERTICES = 264_346
+# On the GPU the pair query runs a warp a pair (Graph.pair_distances with device 'gpu') and the
+# sweeps run in batches; pairs win below PAIRS_PER_SWEEP_GPU pairs per distinct origin
+# (bench/results/phast.md, "Pairs on the GPU").
+PAIRS_PER_SWEEP_GPU = 8
 
 # Blocks in host memory hold at most this many distances (block_entries=None): 128 MiB of uint32
 # and a few times that for the float64 work arrays of their reduction.
@@ -411,27 +416,31 @@ class Network:
         name = self._imp(imp_name)
         if sum_along is not None:
             return self._lengths_and_sums(o, d, name, self._imp(sum_along))
-        forward = len(np.unique(o)) <= len(np.unique(d))
+        distinct_o, distinct_d = sorted_distinct(o), sorted_distinct(d)
+        forward = len(distinct_o) <= len(distinct_d)
         src, dst = (o, d) if forward else (d, o)
-        sources, first = np.unique(src[np.argsort(src, kind="stable")], return_index=True)
+        sources, distinct_dst = (distinct_o, distinct_d) if forward else (distinct_d, distinct_o)
         g, strategy = self.solver(name, reverse=not forward, sources=len(sources))
         xp = self.array_module(strategy)
         dtype = self.distance_dtype(g)
-        per_sweep = PAIRS_PER_SWEEP * min(1.0, self.num_nodes / PAIRS_PER_SWEEP_VERTICES)
-        if (strategy == "phast" and xp is np and dtype.itemsize == 4 and len(o) < per_sweep * len(sources)
-                and (self.device == "cpu" or not gpu_available())):
-            # Few pairs per origin on the CPU: two upward searches a pair instead of a sweep an origin
-            # (on the reverse graph when the destinations are fewer: the same distances).
+        on_cpu = self.device == "cpu" or not gpu_available()
+        per_sweep = (PAIRS_PER_SWEEP * min(1.0, self.num_nodes / PAIRS_PER_SWEEP_VERTICES) if on_cpu
+                     else PAIRS_PER_SWEEP_GPU)
+        if strategy == "phast" and dtype.itemsize == 4 and len(o) < per_sweep * len(sources):
+            # Few pairs per origin: the pair query (two upward searches, or a warp, a pair) instead
+            # of a sweep an origin (on the reverse graph when the destinations are fewer: the same
+            # distances).
             return g.pair_distances(src, dst, device=self.device)
         out = xp.empty(len(o), dtype=dtype)
         if len(o) == 0:
             return to_host(out)
         order = np.argsort(src, kind="stable")
-        bounds = np.append(first, len(order))
-        k = self.block_rows(xp, len(np.unique(dst)), dtype)[0]
+        bounds = np.append(np.searchsorted(src[order], sources), len(order))
+        k = self.block_rows(xp, len(distinct_dst), dtype)[0]
         for start in range(0, len(sources), k):
             pairs = order[bounds[start]:bounds[min(start + k, len(sources))]]
-            targets, col = np.unique(dst[pairs], return_inverse=True)
+            targets = sorted_distinct(dst[pairs])
+            col = np.searchsorted(targets, dst[pairs])
             rows = np.searchsorted(sources[start:start + k], src[pairs])
             block = self._block(g, strategy, sources[start:start + k], targets, math.inf, xp)
             out[xp.asarray(pairs)] = block[xp.asarray(rows), xp.asarray(col)]
