@@ -490,8 +490,10 @@ class Graph:
         Solved on the contraction hierarchy (strategy 'phast': built on first use and kept with
         the solver distance_matrix(strategy='phast', device=device, threads=threads,
         hierarchy=hierarchy) would use, or loaded from the file `hierarchy=`) by its bidirectional
-        query, on `threads` host threads (0 = all): an upward search from each end, meeting at the
-        top, no row computed. Pairs of many different sources cost their two searches each (a few
+        query: an upward search from each end, meeting at the top, no row computed. On the GPU
+        when that solver's sweeps run there (uint32 or float32 distances, a hierarchy without a
+        core), a warp a pair; otherwise, and for pairs whose searches outgrow a warp's memory, on
+        `threads` host threads (0 = all). Pairs of many different sources cost their two searches each (a few
         hundred vertices on a road network), where rows would cost a sweep of the graph per source.
         Duplicate pairs are allowed. The distances are the hierarchy's types: uint32 (all ones
         where unreachable) for integer weights, uint64 where their paths may pass 2^32 - 2,
