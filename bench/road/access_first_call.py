@@ -1,0 +1,59 @@
+"""A first accessibility call in a fresh process against the calls after it: road-FLA, 50,000
+valued nodes (random, seed 1), linear-decay sums at 2,000, 4,000 and 6,000, set-up included (the
+same task as road_bench.py's, the same arcs), the first call under cProfile, whose top entries
+are printed: where the time of a first call goes (CUDA context, cupy's kernel compilation, the
+solves).
+
+    python bench/road/access_first_call.py [--graph datasets/road-FLA.mtx.gz] [--calls 3]
+
+Run it twice on a fresh machine: the first process compiles cupy's kernels into cupy's on-disk
+cache, the second finds them there.
+"""
+import argparse
+import cProfile
+import pstats
+import time
+
+import numpy as np
+import pandas as pd
+
+from deltasplit import Graph
+from deltasplit.network import Network
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--graph", default="datasets/road-FLA.mtx.gz")
+    p.add_argument("--calls", type=int, default=3)
+    args = p.parse_args()
+    g = Graph.from_file(args.graph)
+    off, tgt, w = g.arrays()
+    n = g.num_vertices
+    src = np.repeat(np.arange(n), np.diff(off.astype(np.int64)))
+    tgt = tgt.astype(np.int64)
+    w = np.maximum(np.rint(w.astype(np.float64)), 1).astype(np.int64)  # as road_bench.py --scale 1
+    rng = np.random.default_rng(1)
+    places = rng.integers(0, n, 50000)
+    values = pd.Series(rng.integers(1, 100, 50000).astype(np.float64))
+    x = pd.Series(np.zeros(n))
+
+    def run():
+        net = Network(x, x, src, tgt, pd.DataFrame({"w": w}), twoway=False)
+        net.set(pd.Series(places), values)
+        return net.aggregate([2000.0, 4000.0, 6000.0], type="sum", decay="linear")
+
+    prof = cProfile.Profile()
+    t = time.perf_counter()
+    prof.enable()
+    run()
+    prof.disable()
+    print(f"call 1: {time.perf_counter() - t:.2f} s", flush=True)
+    for i in range(1, args.calls):
+        t = time.perf_counter()
+        run()
+        print(f"call {i + 1}: {time.perf_counter() - t:.2f} s", flush=True)
+    pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
+
+
+if __name__ == "__main__":
+    main()
