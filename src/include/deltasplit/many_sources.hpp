@@ -145,9 +145,11 @@ class many_sources {
 
   // strategy::phast only (std::invalid_argument otherwise): the distances of the pairs
   // (from[i], to[i]) without a sweep, by the hierarchy's bidirectional query (an upward search
-  // from each end, meeting at the top; Geisberger et al. 2008) on opts.threads host threads, GPU
-  // or not: far cheaper than rows when the pairs share few origins. out: count entries of type()
-  // (uint32 with int_infinity, float32 with +inf where unreachable). No cutoff. Throws
+  // from each end, meeting at the top; Geisberger et al. 2008): on the GPU, a warp a pair, when
+  // the sweeps run there and the hierarchy has no core (road networks); otherwise, and for pairs
+  // whose searches outgrow a warp's shared memory, on opts.threads host threads. Far cheaper than
+  // rows when the pairs share few origins. out: host memory, count entries of type() (uint32 with
+  // int_infinity, uint64 with uint64_infinity, float32 with +inf where unreachable). No cutoff. Throws
   // distance_overflow as run does and std::out_of_range for a vertex past the graph.
   void pair_distances(const vertex_t* from, const vertex_t* to, std::size_t count, void* out) const;
 
