@@ -32,16 +32,21 @@
 
 namespace deltasplit::sssp::gpu {
 
-// The hierarchy's arrays a pair query reads (device pointers; sssp/contraction_hierarchy.hpp).
+// One direction of the hierarchy's arcs by sweep position (device pointers): the arcs of position
+// p are offsets[p] .. offsets[p + 1], with their other ends (positions) and weights. The up arcs
+// lead to their heads; the down in-arcs (the sweep's) come from their tails.
+template <class Distance>
+struct hierarchy_arcs {
+  using weight = typename distance_ops<Distance>::weight;
+  const edge_t* offsets;
+  const vertex_t* ends;
+  const weight* weights;
+};
+
+// The hierarchy's arrays a pair query reads (sssp/contraction_hierarchy.hpp).
 template <class Distance>
 struct pair_hierarchy {
-  using weight = typename distance_ops<Distance>::weight;
-  const edge_t* up_offsets;
-  const vertex_t* up_targets;
-  const weight* up_weights;
-  const edge_t* down_offsets;
-  const vertex_t* down_sources;
-  const weight* down_weights;
+  hierarchy_arcs<Distance> up, down;
   const vertex_t* level_offsets;
   std::uint32_t levels;
   const vertex_t* position_of;
@@ -103,22 +108,22 @@ __device__ void pair_warp_arcs(edge_t begin, std::uint32_t count, Value value, c
   }
 }
 
-// Breadth-first closure by the warp: list[0 .. *tail) are slots; each is taken once, its arcs'
-// heads offered to visit(head), which returns a slot to append, pair_empty_key for none, or
-// pair_full. False when the list would pass `capacity` or the table is full.
-template <class Visit>
-__device__ bool pair_closure(const edge_t* offsets, const vertex_t* heads, const std::uint32_t* keys,
-                             std::uint32_t* list, std::uint32_t* tail, std::uint32_t capacity, const Visit& visit) {
+// Breadth-first closure by the warp over `arcs`: list[0 .. *tail) are slots; each is taken once,
+// its arcs' other ends offered to visit(end), which returns a slot to append, pair_empty_key for
+// none, or pair_full. False when the list would pass `capacity` or the table is full.
+template <class Distance, class Visit>
+__device__ bool pair_closure(const hierarchy_arcs<Distance>& arcs, const std::uint32_t* keys, std::uint32_t* list,
+                             std::uint32_t* tail, std::uint32_t capacity, const Visit& visit) {
   const std::uint32_t lane = threadIdx.x % 32;
   std::uint32_t head = 0, end = __shfl_sync(0xFFFFFFFFu, *tail, 0);
   while (head < end) {
     bool over = false;
     const bool mine = head + lane < end;
     const vertex_t p = mine ? keys[list[head + lane]] : 0;
-    const edge_t begin = mine ? offsets[p] : 0;
-    pair_warp_arcs(begin, mine ? static_cast<std::uint32_t>(offsets[p + 1] - begin) : 0u, 0u,
+    const edge_t begin = mine ? arcs.offsets[p] : 0;
+    pair_warp_arcs(begin, mine ? static_cast<std::uint32_t>(arcs.offsets[p + 1] - begin) : 0u, 0u,
                    [&](std::uint32_t, edge_t a) {
-                     const std::uint32_t x = visit(heads[a]);
+                     const std::uint32_t x = visit(arcs.ends[a]);
                      if (x == pair_empty_key) return;
                      const std::uint32_t at = x == pair_full ? capacity : atomicAdd(tail, 1u);
                      if (at < capacity)
@@ -186,7 +191,7 @@ __global__ void __launch_bounds__(pair_warps_per_block * 32)
       *item_tail = 1;
     }
     __syncwarp();
-    ok = pair_closure(h.up_offsets, h.up_targets, keys, items, item_tail, capacity, [&](vertex_t q) {
+    ok = pair_closure(h.up, keys, items, item_tail, capacity, [&](vertex_t q) {
       const std::uint32_t x = pair_slot_insert(keys, q, shift, mask, inserted);
       return x == pair_full ? pair_full : inserted ? x : pair_empty_key;
     });
@@ -211,7 +216,7 @@ __global__ void __launch_bounds__(pair_warps_per_block * 32)
       }
       __syncwarp();
       ok = __shfl_sync(0xFFFFFFFFu, *queue_tail, 0) <= capacity && __shfl_sync(0xFFFFFFFFu, *item_tail, 0) <= capacity;
-      if (ok) ok = pair_closure(h.down_offsets, h.down_sources, keys, queue, queue_tail, capacity, enter_backward);
+      if (ok) ok = pair_closure(h.down, keys, queue, queue_tail, capacity, enter_backward);
       ok = ok && __shfl_sync(0xFFFFFFFFu, *item_tail, 0) <= capacity;
     }
     if (!ok) {
@@ -252,23 +257,20 @@ __global__ void __launch_bounds__(pair_warps_per_block * 32)
       const std::uint32_t x = mine ? items[k] & mask : 0;
       const vertex_t p = mine ? keys[x] : 0;
       const Distance up = mine ? df[x] : inf, down = mine ? db[x] : inf;
-      const edge_t up_begin = up != inf ? h.up_offsets[p] : 0, down_begin = down != inf ? h.down_offsets[p] : 0;
-      pair_warp_arcs(up_begin, up != inf ? static_cast<std::uint32_t>(h.up_offsets[p + 1] - up_begin) : 0u, up,
-                     [&](Distance d, edge_t a) {
-                       Distance sum;
-                       if (ops::extend(d, h.up_weights[a], sum))
-                         ops::atomic_min(&df[pair_slot_find(keys, h.up_targets[a], shift, mask)], sum);
-                       else
-                         dropped = true;
-                     });
-      pair_warp_arcs(down_begin, down != inf ? static_cast<std::uint32_t>(h.down_offsets[p + 1] - down_begin) : 0u,
-                     down, [&](Distance d, edge_t a) {
-                       Distance sum;
-                       if (ops::extend(d, h.down_weights[a], sum))
-                         ops::atomic_min(&db[pair_slot_find(keys, h.down_sources[a], shift, mask)], sum);
-                       else
-                         dropped = true;
-                     });
+      // From s over the up arcs into df, to t over the down in-arcs into db.
+      const auto relax = [&](const hierarchy_arcs<Distance>& arcs, Distance* side, Distance d) {
+        const edge_t begin = d != inf ? arcs.offsets[p] : 0;
+        pair_warp_arcs(begin, d != inf ? static_cast<std::uint32_t>(arcs.offsets[p + 1] - begin) : 0u, d,
+                       [&](Distance from, edge_t a) {
+                         Distance sum;
+                         if (ops::extend(from, arcs.weights[a], sum))
+                           ops::atomic_min(&side[pair_slot_find(keys, arcs.ends[a], shift, mask)], sum);
+                         else
+                           dropped = true;
+                       });
+      };
+      relax(h.up, df, up);
+      relax(h.down, db, down);
       first += __popc(__ballot_sync(0xFFFFFFFFu, mine));
       __syncwarp();
     }

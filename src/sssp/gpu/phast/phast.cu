@@ -83,22 +83,14 @@ constexpr std::size_t pair_chunk = std::size_t{1} << 22;
 // next (USA-road-d.NY: unions of about 700 positions).
 constexpr std::size_t pair_probe = std::size_t{1} << 15;
 
-template <class Distance>
-struct down_arcs {
-  using weight = typename distance_ops<Distance>::weight;
-  const edge_t* offsets;
-  const vertex_t* sources;
-  const weight* weights;
-};
-
 // min(best, d(q) + w over the down in-arcs q -> p), one lane of a batch at stride k (k = 1: one
 // source). Infinite tails are skipped; a sum that does not fit is dropped and raises *overflowed.
 template <class Distance>
-__device__ Distance sweep_in_arcs(const down_arcs<Distance>& arcs, const Distance* dist, std::size_t k,
+__device__ Distance sweep_in_arcs(const hierarchy_arcs<Distance>& arcs, const Distance* dist, std::size_t k,
                                   std::size_t lane, vertex_t p, Distance best, std::uint32_t* overflowed) {
   bool dropped = false;
   for (edge_t a = arcs.offsets[p], end = arcs.offsets[p + 1]; a < end; ++a) {
-    const Distance dq = dist[std::size_t{arcs.sources[a]} * k + lane];
+    const Distance dq = dist[std::size_t{arcs.ends[a]} * k + lane];
     if (dq == distance_ops<Distance>::infinity) continue;
     Distance sum;
     if (distance_ops<Distance>::extend(dq, arcs.weights[a], sum))
@@ -113,7 +105,7 @@ __device__ Distance sweep_in_arcs(const down_arcs<Distance>& arcs, const Distanc
 // One source, position p: its upward distance (put back to infinity for the next query), then
 // its down in-arcs.
 template <class Distance>
-__device__ void sweep_position(const down_arcs<Distance>& arcs, Distance* dist, Distance* upward, vertex_t p,
+__device__ void sweep_position(const hierarchy_arcs<Distance>& arcs, Distance* dist, Distance* upward, vertex_t p,
                                std::uint32_t* overflowed) {
   Distance best = upward[p];
   if (best != distance_ops<Distance>::infinity) upward[p] = distance_ops<Distance>::infinity;
@@ -131,7 +123,7 @@ __device__ void scatter_upward(const std::uint32_t* pairs, Distance* upward) {
 // One block: the scatter, then levels [0, top_levels) with a block barrier after each.
 template <class Distance>
 __global__ void __launch_bounds__(block_sweep_threads)
-    sweep_top_levels(down_arcs<Distance> arcs, const vertex_t* level_offsets, std::uint32_t top_levels,
+    sweep_top_levels(hierarchy_arcs<Distance> arcs, const vertex_t* level_offsets, std::uint32_t top_levels,
                      const std::uint32_t* pairs, Distance* dist, Distance* upward, std::uint32_t* overflowed) {
   scatter_upward(pairs, upward);
   __syncthreads();
@@ -143,8 +135,8 @@ __global__ void __launch_bounds__(block_sweep_threads)
 }
 
 template <class Distance>
-__global__ void sweep_level(down_arcs<Distance> arcs, vertex_t first, vertex_t end, Distance* dist, Distance* upward,
-                            std::uint32_t* overflowed) {
+__global__ void sweep_level(hierarchy_arcs<Distance> arcs, vertex_t first, vertex_t end, Distance* dist,
+                            Distance* upward, std::uint32_t* overflowed) {
   const vertex_t p = first + blockIdx.x * blockDim.x + threadIdx.x;
   if (p < end) sweep_position(arcs, dist, upward, p, overflowed);
 }
@@ -152,7 +144,7 @@ __global__ void sweep_level(down_arcs<Distance> arcs, vertex_t first, vertex_t e
 // Many sources: a warp per (position, group of 32 lanes); lane j of group g is source 32 g + j.
 // The arc is the same address for all 32 lanes (one broadcast load), the tails' distances one line.
 template <class Distance>
-__global__ void sweep_level_batch(down_arcs<Distance> arcs, vertex_t first, vertex_t end, std::uint32_t k,
+__global__ void sweep_level_batch(hierarchy_arcs<Distance> arcs, vertex_t first, vertex_t end, std::uint32_t k,
                                   Distance* dist, std::uint32_t* overflowed) {
   const std::uint32_t groups = k / group_lanes, lane = threadIdx.x % group_lanes;
   const std::uint64_t items = std::uint64_t{end - first} * groups;
@@ -256,9 +248,8 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     if (count == 0) return true;
     Distance* out = static_cast<Distance*>(out_void);
     if (!up_offsets_.get()) upload_up_arcs();
-    const pair_hierarchy<Distance> h{up_offsets_.get(), up_targets_.get(), up_weights_.get(), down_offsets_.get(),
-                                     down_sources_.get(), down_weights_.get(), level_offsets_.get(), levels_,
-                                     position_of_.get()};
+    const pair_hierarchy<Distance> h{{up_offsets_.get(), up_targets_.get(), up_weights_.get()}, view(),
+                                     level_offsets_.get(), levels_, position_of_.get()};
     const std::size_t chunk = std::min(count, pair_chunk);
     if (pair_from_.size() < chunk) {
       pair_from_ = {}, pair_to_ = {}, pair_out_ = {}, pair_jobs_[0] = {}, pair_jobs_[1] = {};
@@ -330,7 +321,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
 
     DS_CUDA(cudaEventRecord(start_, stream_));
     DS_CUDA(cudaMemcpyAsync(pairs_.get(), host_pairs_, (1 + 2 * std::size_t{count}) * 4, cudaMemcpyHostToDevice, stream_));
-    const down_arcs<Distance> arcs = view();
+    const hierarchy_arcs<Distance> arcs = view();
     if (n_) {
       sweep_top_levels<<<1, block_sweep_threads, 0, stream_>>>(arcs, level_offsets_.get(), top_levels_, pairs_.get(),
                                                                dist_.get(), upward_dist_.get(), overflowed_.get());
@@ -416,7 +407,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
             batch_cells_.get(), batch_up_.get(), count, batch_dist_.get());
         DS_CUDA_LAUNCH("scatter_batch");
       }
-      const down_arcs<Distance> arcs = view();
+      const hierarchy_arcs<Distance> arcs = view();
       const unsigned threads = batch_warps_per_block * group_lanes;
       for (std::uint32_t level = 0; level < levels_; ++level) {
         const vertex_t lo = ch_.level_offsets[level], hi = ch_.level_offsets[level + 1];
@@ -448,7 +439,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
  private:
   vertex_t level_size(std::uint32_t level) const { return ch_.level_offsets[level + 1] - ch_.level_offsets[level]; }
 
-  down_arcs<Distance> view() const { return {down_offsets_.get(), down_sources_.get(), down_weights_.get()}; }
+  hierarchy_arcs<Distance> view() const { return {down_offsets_.get(), down_sources_.get(), down_weights_.get()}; }
 
   // The up arcs, which only the pair queries read (the sweeps' upward searches run on the host).
   void upload_up_arcs() {
