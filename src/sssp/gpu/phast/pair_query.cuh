@@ -14,9 +14,9 @@
 //      each position's two distances are final when its group comes, so one pass gives the exact
 //      upward and backward distances over the closures, the minima of what the Dijkstras settle;
 //   4. the minimum over the positions both reach.
-// Road hierarchies keep these closures small (road-FLA: about 190 positions and 1,500 arcs from
-// one end, 330 positions for a pair's union; bench/results/phast.md), so a pair costs a few
-// thousand shared-memory operations and no global writes but its answer.
+// Road hierarchies keep these closures to a few hundred positions (bench/results/phast.md, "Pairs
+// on the GPU"), so a pair costs shared-memory operations and reads of its closures' arcs, and no
+// global write but its answer.
 //
 // Sums that do not fit (integer sums past 2^32 - 2, real ones that round to +inf) are dropped, as
 // the sweep drops them; they decide nothing unless the pair's distance itself does not fit, so a
