@@ -5,8 +5,15 @@ other work, the wall time measures the share of the cores the workers got; the C
 itself) and the load average, then the medians; bench/results/dask.md records them.
 
 Usage: python bench/python/dask_scaling.py [GRAPH] [--sources N] [--runs R] [--block-size B]
+                                           [--without-dask]
+
+--without-dask: the same blocks solved and summed in 1 and then 2 plain processes (a pool of
+processes started by spawn, each given its half of the sources), each timing its own blocks once
+its graph is read: what two processes get from the machine's cores with no Dask at all, the
+bound the Dask figures are to be judged against.
 """
 import argparse
+import multiprocessing
 import os
 import statistics
 import time
@@ -37,18 +44,43 @@ def timed_runs(graph, sources, workers, runs, block_size):
     return times
 
 
+def plain_blocks(graph, sources, block_size):
+    """One process's share without Dask: (seconds for its blocks, its CPU seconds)."""
+    g = Graph.from_file(graph)
+    g.distance_matrix(sources[:1], device="cpu", threads=1)
+    start, cpu = time.perf_counter(), time.process_time()
+    for i in range(0, len(sources), block_size):
+        g.distance_matrix(sources[i:i + block_size], device="cpu", threads=1).sum(axis=1, dtype=np.uint64)
+    return time.perf_counter() - start, time.process_time() - cpu
+
+
+def plain_runs(graph, sources, processes, runs, block_size):
+    times = []
+    for run in range(runs):
+        with multiprocessing.get_context("spawn").Pool(processes) as pool:
+            shares = pool.starmap(plain_blocks, [(graph, part, block_size)
+                                                 for part in np.array_split(sources, processes)])
+        times.append(max(t for t, _ in shares))
+        print(f"processes {processes} run {run + 1}: {times[-1]:.2f} s (the slowest share), "
+              f"CPU {sum(c for _, c in shares):.2f} s", flush=True)
+    return times
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("graph", nargs="?", default="datasets/USA-road-d.NY.gr.gz")
     parser.add_argument("--sources", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--block-size", type=int, default=50)
+    parser.add_argument("--without-dask", action="store_true", help="plain processes instead of Dask workers")
     args = parser.parse_args()
     n = Graph.from_file(args.graph).num_vertices
     sources = np.random.default_rng(1).choice(n, size=args.sources, replace=False)
-    one = statistics.median(timed_runs(args.graph, sources, 1, args.runs, args.block_size))
-    two = statistics.median(timed_runs(args.graph, sources, 2, args.runs, args.block_size))
-    print(f"median: 1 worker {one:.2f} s, 2 workers {two:.2f} s, speedup {one / two:.2f}x")
+    runs = plain_runs if args.without_dask else timed_runs
+    one = statistics.median(runs(args.graph, sources, 1, args.runs, args.block_size))
+    two = statistics.median(runs(args.graph, sources, 2, args.runs, args.block_size))
+    one_name, two_name = ("process", "processes") if args.without_dask else ("worker", "workers")
+    print(f"median: 1 {one_name} {one:.2f} s, 2 {two_name} {two:.2f} s, speedup {one / two:.2f}x")
 
 
 if __name__ == "__main__":
