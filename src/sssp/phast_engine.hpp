@@ -24,8 +24,10 @@ class phast_engine : public gpu_engine, public many_sources_engine {
   // hierarchy's bidirectional query on the device, a warp a pair (gpu/phast/pair_query.cuh), into
   // out: host memory, count entries of the hierarchy's 32-bit type. The indices of the pairs it
   // leaves to the host (closures past the largest warp capacity; a sum that did not fit and no
-  // meeting that did) are appended to `left`, their entries of out unset. Returns false, doing
-  // nothing, for a hierarchy with a core (the host answers every pair then).
+  // meeting that did) are appended to `left`, their entries of out infinity. Returns false, doing
+  // nothing, for a hierarchy the device does not query (a core, more levels than its sort keys
+  // hold, a device without the shared memory of the largest capacity): the host answers every
+  // pair then. Not for calls at once on one engine (its pair buffers are the engine's).
   virtual bool pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out,
                      std::vector<std::size_t>& left) = 0;
 };
