@@ -177,12 +177,12 @@ def test_empty_and_one_node_networks(path):
 # -- origin-destination ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("twoway", [True, False])
-def test_pairs_on_the_hierarchy_equal_dijkstra(twoway, monkeypatch):
-    # strategy 'phast' on the CPU: pairs of many origins go by the pair query, pairs of few
-    # origins by sweeps (network.PAIRS_PER_SWEEP, here at full height on this small grid); both
-    # equal Dijkstra's.
+def test_pairs_on_the_hierarchy_equal_dijkstra(twoway, path, monkeypatch):
+    # strategy 'phast': pairs of many origins go by the pair query (on the host threads, or on
+    # the GPU a warp a pair), pairs of few origins by sweeps (network.PAIRS_PER_SWEEP, here at
+    # full height on this small grid, or PAIRS_PER_SWEEP_GPU); both equal Dijkstra's.
     monkeypatch.setattr(deltasplit.network, "PAIRS_PER_SWEEP_VERTICES", 1)
-    net = use(grid(9, 11, seed=5, twoway=twoway, zero=0.1), "cpu")
+    net = use(grid(9, 11, seed=5, twoway=twoway, zero=0.1), path)
     net.strategy = "phast"
     ref = all_pairs(net)
     rng = np.random.default_rng(1)
