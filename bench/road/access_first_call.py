@@ -17,8 +17,8 @@ import time
 import numpy as np
 import pandas as pd
 
-from deltasplit import Graph
 from deltasplit.network import Network
+from road_bench import load  # this folder's: the script's own directory is on sys.path
 
 
 def main():
@@ -26,12 +26,7 @@ def main():
     p.add_argument("--graph", default="datasets/road-FLA.mtx.gz")
     p.add_argument("--calls", type=int, default=3)
     args = p.parse_args()
-    g = Graph.from_file(args.graph)
-    off, tgt, w = g.arrays()
-    n = g.num_vertices
-    src = np.repeat(np.arange(n), np.diff(off.astype(np.int64)))
-    tgt = tgt.astype(np.int64)
-    w = np.maximum(np.rint(w.astype(np.float64)), 1).astype(np.int64)  # as road_bench.py --scale 1
+    n, src, tgt, w = load(args.graph, 1.0)  # road_bench.py's arcs at --scale 1
     rng = np.random.default_rng(1)
     places = rng.integers(0, n, 50000)
     values = pd.Series(rng.integers(1, 100, 50000).astype(np.float64))

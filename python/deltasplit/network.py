@@ -73,6 +73,13 @@ ALIASES = {"ave": "mean", "avg": "mean", "average": "mean", "stddev": "std", "me
            "exponential": "exp"}
 
 
+def _groups(keys, distinct):
+    """keys grouped by value: (order, bounds), keys[order[bounds[i]:bounds[i + 1]]] all equal to
+    distinct[i] (distinct: sorted_distinct(keys)), each group in the keys' own order."""
+    order = np.argsort(keys, kind="stable")
+    return order, np.append(np.searchsorted(keys[order], distinct), len(order))
+
+
 class Network:
     """A road network: nodes with coordinates, edges with impedances, two-way or one-way.
 
@@ -434,8 +441,7 @@ class Network:
         out = xp.empty(len(o), dtype=dtype)
         if len(o) == 0:
             return to_host(out)
-        order = np.argsort(src, kind="stable")
-        bounds = np.append(np.searchsorted(src[order], sources), len(order))
+        order, bounds = _groups(src, sources)
         k = self.block_rows(xp, len(distinct_dst), dtype)[0]
         for start in range(0, len(sources), k):
             pairs = order[bounds[start]:bounds[min(start + k, len(sources))]]
@@ -447,14 +453,12 @@ class Network:
         return to_host(out)
 
     def _lengths_and_sums(self, o, d, name, second):
-        sources_count = len(np.unique(o))
-        g, strategy = self.solver(name, sources=sources_count)
+        sources = sorted_distinct(o)
+        g, strategy = self.solver(name, sources=len(sources))
         lookup = _ArcLookup(self, name, second)
         lengths = np.empty(len(o), dtype=self.distance_dtype(g))
         sums = np.empty(len(o), dtype=lookup.dtype)
-        order = np.argsort(o, kind="stable")
-        sources, first = np.unique(o[order], return_index=True)
-        bounds = np.append(first, len(order))
+        order, bounds = _groups(o, sources)
         for i, s in enumerate(sources):
             pairs = order[bounds[i]:bounds[i + 1]]
             r = g.sssp(int(s), strategy, predecessors=True,
@@ -587,7 +591,7 @@ class Network:
             raise ValueError(f"no variable {name!r}: call set(node_ids, variable, name={name!r}) first")
         positions, values = self._variables[name]
         radii = [float(r) for r in distances]
-        solver = self.solver(imp_name, reverse=True, sources=len(np.unique(positions)), cutoff=max(radii))
+        solver = self.solver(imp_name, reverse=True, sources=len(sorted_distinct(positions)), cutoff=max(radii))
         results = aggregate_blocks(self, solver, positions, values, radii, types, decay)
         if isinstance(type, str) and not _is_list(distance):
             return pd.Series(results[(types[0], float(distances[0]))], index=self.node_ids, name=name)
@@ -630,7 +634,7 @@ class Network:
         if distance > maxdist:
             raise ValueError(f"distance ({distance}) is more than set_pois' maxdist ({maxdist}) for {category!r}")
         max_distance = distance if max_distance is None else max_distance
-        solver = self.solver(imp_name, reverse=True, sources=len(np.unique(positions)), cutoff=float(distance))
+        solver = self.solver(imp_name, reverse=True, sources=len(sorted_distinct(positions)), cutoff=float(distance))
         dist, which = nearest_blocks(self, solver, positions, float(distance), int(num_pois))
         found = which >= 0
         dist = np.where(found, dist, float(max_distance))
