@@ -71,16 +71,15 @@ constexpr unsigned batch_warps_per_block = 8;    // many sources: warps per bloc
 constexpr std::uint32_t group_lanes = 32;
 // Pairs (pair_query.cuh): a warp's capacity in positions, tried in turn; a pair whose closures
 // pass one capacity goes to the next, past the last to the host. 2^9 holds almost every road-FLA
-// pair at 16 KB a warp (14 warps an SM); 2^10 most of USA-road-d.NY's (unions of about 700,
-// bench/results/phast.md); 2^12 takes a block's shared memory for one warp. Pairs a launch
-// takes at most.
+// pair at 16 KB a warp; 2^10 most of USA-road-d.NY's; 2^12 takes a block's shared memory for one
+// warp (bench/results/phast.md, "Pairs on the GPU"). Pairs a launch takes at most.
 constexpr std::uint32_t pair_capacity_log2[] = {9, 10, 12};
 // A pair's sort keys hold (level, slot) in 32 bits: the largest table's slot bits leave this many
 // levels (pair_query.cuh); deeper hierarchies are queried on the host.
 constexpr std::uint32_t pair_max_levels = 1u << (32 - (pair_capacity_log2[2] + 1) - 1);
 constexpr std::size_t pair_chunk = std::size_t{1} << 22;
 // The engine's first pairs: if most of them pass the first capacity, later pairs start at the
-// next (USA-road-d.NY: unions of about 700 positions).
+// next (USA-road-d.NY's do).
 constexpr std::size_t pair_probe = std::size_t{1} << 15;
 
 // min(best, d(q) + w over the down in-arcs q -> p), one lane of a batch at stride k (k = 1: one
