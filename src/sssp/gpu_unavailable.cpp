@@ -30,6 +30,11 @@ std::unique_ptr<phast_engine> make_phast_engine(const csr_view&, const contracti
   throw std::runtime_error(reason);
 }
 
+std::unique_ptr<phast_engine> make_phast_engine(const csr_view&, const contraction_hierarchy<std::uint64_t>&,
+                                                const options&) {
+  throw std::runtime_error(reason);
+}
+
 std::unique_ptr<phast_engine> make_phast_engine(const csr_view&, const contraction_hierarchy<float>&, const options&) {
   throw std::runtime_error(reason);
 }

@@ -111,12 +111,9 @@ namespace {
 template <class Weight>
 struct typed_sweep final : phast::sweep {
   using policy = distance_policy<Weight, Weight>;
-  // uint64 sweeps run on the CPU (the GPU engine is 32-bit).
   typed_sweep(const csr_view& graph, const options& opts, bool on_gpu)
       : g(graph), ch(obtain_hierarchy<Weight>(graph, opts, loaded)) {
-    if constexpr (sizeof(Weight) == 4) {
-      if (on_gpu) gpu = make_phast_engine(g, ch, opts);
-    }
+    if (on_gpu) gpu = make_phast_engine(g, ch, opts);
     set_cpu_members(1);
   }
 
@@ -186,13 +183,13 @@ phast::phast(const csr_view& g, const options& opts, bool gpu) {
   // float64 through shortcuts would re-associate the sums, so its distances would not be the
   // left-to-right sums every other solver gives: refused.
   if (type == distance_type::float64)
-    throw std::invalid_argument("strategy 'phast' computes uint32 and float32 distances (and uint64 on the CPU) in "
-                                "this version; this graph's distances are float64 (ask for float32 distances: "
-                                "options::real_type, --precision single)");
+    throw std::invalid_argument("strategy 'phast' computes uint32, uint64 and float32 distances; this graph's "
+                                "distances are float64 (ask for float32 distances: options::real_type, --precision "
+                                "single)");
   const auto start = std::chrono::steady_clock::now();
   if (type == distance_type::uint64) {
     // Integer weights whose paths may pass 2^32 - 2: a hierarchy of 64-bit weights (32-bit weights
-    // widened into one), swept on the CPU.
+    // widened into one).
     csr_view wide = g;
     if (!g.wide()) {
       widened_.assign(g.int_weights.begin(), g.int_weights.end());
@@ -200,7 +197,7 @@ phast::phast(const csr_view& g, const options& opts, bool gpu) {
       wide.int_weights = {};
       wide.uint64_weights = span<std::uint64_t>(widened_.data(), widened_.size());
     }
-    sweep_ = std::make_unique<typed_sweep<std::uint64_t>>(wide, opts, false);
+    sweep_ = std::make_unique<typed_sweep<std::uint64_t>>(wide, opts, gpu);
   } else if (g.kind == graph::weight_kind::integer) {
     sweep_ = std::make_unique<typed_sweep<std::uint32_t>>(g, opts, gpu);
   } else {

@@ -22,7 +22,7 @@ class phast_engine : public gpu_engine, public many_sources_engine {
  public:
   // The distances of the pairs (from[i], to[i]) (caller ids, checked by the caller) by the
   // hierarchy's bidirectional query on the device, a warp a pair (gpu/phast/pair_query.cuh), into
-  // out: host memory, count entries of the hierarchy's 32-bit type. The indices of the pairs it
+  // out: host memory, count entries of the hierarchy's distance type. The indices of the pairs it
   // leaves to the host (closures past the largest warp capacity; a sum that did not fit and no
   // meeting that did) are appended to `left`, their entries of out infinity. Returns false, doing
   // nothing, for a hierarchy the device does not query (a core, more levels than its sort keys
@@ -37,6 +37,8 @@ class phast_engine : public gpu_engine, public many_sources_engine {
 // g and ch must outlive the engine. `threads` run the batches' upward searches (0 = all hardware
 // threads). Throws std::runtime_error when no device can be used or the hierarchy does not fit.
 std::unique_ptr<phast_engine> make_phast_engine(const csr_view& g, const contraction_hierarchy<std::uint32_t>& ch,
+                                                const options& opts);
+std::unique_ptr<phast_engine> make_phast_engine(const csr_view& g, const contraction_hierarchy<std::uint64_t>& ch,
                                                 const options& opts);
 std::unique_ptr<phast_engine> make_phast_engine(const csr_view& g, const contraction_hierarchy<float>& ch,
                                                 const options& opts);

@@ -15,7 +15,7 @@
 // distance passes 2^32 - 2), and graphs whose paths all stay below 2^53 in float64 (a 32-bit solve
 // that overflowed, or 64-bit weights, unless a 32-bit driver is named); otherwise a GPU strategy
 // runs CPU delta-stepping (stats.note says why), and device gpu is std::invalid_argument. PHAST
-// runs the 32-bit types on the GPU and uint64 on the CPU. float32 on double weights solves on a
+// runs uint32, uint64 and float32 on either side (float64 it refuses: phast.cpp). float32 on double weights solves on a
 // copy of the weights rounded to float (what the GPU engine and PHAST read), made once per solver.
 #include <cmath>
 #include <cstring>
@@ -157,11 +157,8 @@ solver::solver(const csr_view& view, const options& opts) : impl_(std::make_uniq
     impl_->gpu_side = opts.device != device_kind::cpu && gpu_available(&why_not);
     if (opts.device == device_kind::gpu && !impl_->gpu_side)
       throw std::runtime_error("strategy 'phast' with device gpu needs a GPU: " + why_not);
-    if (opts.device == device_kind::gpu && type == distance_type::uint64)
-      throw std::invalid_argument("strategy 'phast' with device gpu: this graph's distances are uint64, which phast "
-                                  "sweeps on the CPU in this version");
     impl_->phast = std::make_unique<detail::phast>(g, opts, impl_->gpu_side);
-    impl_->gpu_side = impl_->phast->on_gpu();  // uint64 sweeps run on the CPU
+    impl_->gpu_side = impl_->phast->on_gpu();
     return;
   }
   if (!is_gpu_strategy(opts.how)) {

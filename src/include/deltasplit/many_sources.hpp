@@ -16,7 +16,7 @@
 // GPU vertex-major (the block driver solves in 32 bits: a forced one is std::invalid_argument);
 // uint64 ones too where no path of the graph can pass 2^53 (exact in float64, the rows converted
 // on the host), else, with the block driver named or device blocks asked for, on the CPU (device
-// gpu: std::invalid_argument); phast sweeps uint64 on the CPU and refuses float64.
+// gpu: std::invalid_argument); phast sweeps uint64 (GPU or CPU) and refuses float64.
 #pragma once
 
 #include <cstddef>
@@ -55,7 +55,8 @@ struct distance_block {
   std::size_t columns = 0;
   const vertex_t* sources = nullptr;  // rows ids (host memory)
   // The distances, rows x columns, in the pointer of `type` (sssp.hpp's distance_type; the GPU
-  // engines deliver uint32, float32 and float64): int_infinity, uint64_infinity or +inf when unreachable.
+  // engines deliver uint32, float32 and float64, phast's uint64 too): int_infinity,
+  // uint64_infinity or +inf when unreachable.
   distance_type type = distance_type::uint32;
   const std::uint32_t* int_distances = nullptr;     // uint32
   const float* real_distances = nullptr;            // float32

@@ -71,8 +71,8 @@ enum class device_kind { automatic, gpu, cpu };
 // one source, of 32-bit weights solved on the GPU in 32 bits and widened when no distance passes
 // 2^32 - 2, else (and for 64-bit weights) in float64 on the GPU, converted, when no path of the
 // graph can pass 2^53 (exact there) and no 32-bit driver is named (stats.note says which); of many
-// sources, in float64 on the GPU under the same bound. PHAST computes uint32 and float32 (GPU or
-// CPU) and uint64 (on a hierarchy of 64-bit weights, on the CPU); it refuses float64
+// sources, in float64 on the GPU under the same bound. PHAST computes uint32, float32 and uint64
+// (on a hierarchy of 64-bit weights), on the GPU or the CPU; it refuses float64
 // (std::invalid_argument): sums through shortcuts are not the left-to-right sums above.
 enum class distance_type : std::uint8_t { uint32, uint64, float32, float64 };
 const char* distance_type_name(distance_type t);                 // "uint32", "uint64", "float32", "float64"

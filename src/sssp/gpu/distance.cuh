@@ -4,11 +4,14 @@
 //     dropped and flagged (2^32 - 1 is infinity), and the engine then looks for a vertex whose
 //     true distance does not fit (distance_overflow);
 //   real weights: float or double distances (distance_type float32, float64), one addition per
-//     arc in the distance type; a sum that rounds to +inf is dropped and flagged the same way.
+//     arc in the distance type; a sum that rounds to +inf is dropped and flagged the same way;
+//   uint64 distances (64-bit weights, or 32-bit ones widened on the host): a sum above 2^64 - 2
+//     is dropped and flagged as in 32 bits.
 // atomicMin on floats and doubles uses their bit patterns: for non-negative values (weights are
 // checked non-negative) the order of the patterns as signed integers is the order of the values.
-// The step loop and the one-source engine run all three; the other drivers and the many-source
-// engines run the 32-bit two.
+// The step loop and the one-source engine run uint32, float and double; the other drivers and the
+// many-source engines the 32-bit two (and the vertex-major batches double); PHAST's sweeps and pair
+// query uint32, float and uint64.
 #pragma once
 
 #include <cmath>
@@ -72,6 +75,21 @@ struct distance_ops<double> {
   }
 };
 
+template <>
+struct distance_ops<std::uint64_t> {
+  using distance = std::uint64_t;
+  using weight = std::uint64_t;
+  static constexpr distance infinity = ~std::uint64_t{0};
+  __device__ static bool extend(distance d, weight w, distance& out) {
+    if (d == infinity || w > infinity - 1 - d) return false;  // past 2^64 - 2
+    out = d + w;
+    return true;
+  }
+  __device__ static distance atomic_min(distance* p, distance v) {
+    return atomicMin(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
+  }
+};
+
 // The unsigned word of a distance's width, whose order is the distances' order (non-negative
 // floats and doubles: their bit patterns), and the conversions both ways: for queues that keep a
 // distance beside a vertex, and for minima taken with integer atomics or warp reductions.
@@ -79,6 +97,7 @@ template <class Distance>
 using distance_word = std::conditional_t<sizeof(Distance) == 8, unsigned long long, std::uint32_t>;
 
 __host__ __device__ inline std::uint32_t distance_bits(std::uint32_t d) { return d; }
+__host__ __device__ inline unsigned long long distance_bits(std::uint64_t d) { return d; }
 __device__ inline std::uint32_t distance_bits(float d) { return __float_as_uint(d); }
 __device__ inline unsigned long long distance_bits(double d) {
   return static_cast<unsigned long long>(__double_as_longlong(d));
@@ -112,6 +131,8 @@ span<typename distance_ops<Distance>::weight> weights_of(const csr_view& g) {
     return g.real_weights;
   else if constexpr (std::is_same_v<Distance, double>)
     return g.float64_weights;
+  else if constexpr (std::is_same_v<Distance, std::uint64_t>)
+    return g.uint64_weights;
   else
     return g.int_weights;
 }
@@ -122,6 +143,8 @@ Distance* distances_of(const output_buffers& out) {
     return out.real_distances;
   else if constexpr (std::is_same_v<Distance, double>)
     return out.float64_distances;
+  else if constexpr (std::is_same_v<Distance, std::uint64_t>)
+    return out.uint64_distances;
   else
     return out.int_distances;
 }

@@ -1,12 +1,13 @@
 // strategy phast on the GPU (sssp/gpu/phast/phast.cu) against Dijkstra: one source (solver) and batches
 // of sources (many_sources) on the bundled road networks, a grid with unreachable vertices, R-MAT,
-// a social graph with a large uncontracted core, zero-weight cycles, real weights, the cutoff,
-// overflow (a shortest distance past 2^32 - 2 raises it, a long non-shortest path never),
+// a social graph with a large uncontracted core, zero-weight cycles, real weights, uint64 distances,
+// the cutoff, overflow (a shortest distance past the type's largest raises it),
 // predecessor trees, device output buffers and device blocks, switching strategies on one
 // solver, and hierarchies loaded from a hierarchy file (options::hierarchy_file) built on either
 // side, and the pair query on the device. Skips without a GPU.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/datasets.hpp"
@@ -76,20 +77,19 @@ TEST(PhastGpu, Cutoff) {
                                 "real, cutoff");
 }
 
-// Integer paths that may pass 2^32 - 2 have uint64 distances, which phast sweeps on the CPU in this
-// version: device gpu is refused, one source and batches. A float32 sum past the largest float is
-// an overflow.
+// A shortest distance past the distance type's largest is an overflow, one source and batches:
+// uint64 sums past 2^64 - 2, a float32 sum past the largest float.
 TEST(PhastGpu, OverflowOnlyForShortestDistances) {
   DELTASPLIT_REQUIRE_GPU();
-  const double big = 3e9;  // two of these do not fit in 32 bits
-  const csr overflow = make_csr(3, {{0, 1, big}, {1, 2, big}});
-  EXPECT_THROW(phast_ds::solver(overflow, phast_on(gpu)), std::invalid_argument);
-  EXPECT_THROW(
-      {
-        ds::many_sources ms(overflow, phast_batches(), batch(32));
-        ms.run({1, 0}, {}, [](const ds::distance_block&) {});
-      },
-      std::invalid_argument);
+  // Two arcs of 2^63: the shortest distance 2^64 passes the uint64 distances (2^64 - 2 at most).
+  const double big = 9223372036854775808.0;
+  const csr overflow = make_csr(3, {{0, 1, big}, {1, 2, big}}, weight_kind::integer, true);
+  phast_ds::solver w(overflow, phast_on(gpu));
+  ASSERT_TRUE(w.on_gpu());
+  EXPECT_THROW(w.run(0), phast_ds::distance_overflow);
+  EXPECT_EQ(w.run(1).uint64_distances[2], std::uint64_t{1} << 63);  // the engine is clean after the throw
+  ds::many_sources ms(overflow, phast_batches(), batch(32));
+  EXPECT_THROW(ms.run({1, 0}, {}, [](const ds::distance_block&) {}), phast_ds::distance_overflow);
   const csr real = make_csr(3, {{0, 1, 3e38}, {1, 2, 3e38}}, weight_kind::real);
   phast_ds::options single = phast_on(gpu);
   single.real_type = phast_ds::distance_type::float32;
@@ -243,16 +243,21 @@ void expect_device_pairs(const csr& g, const phast_ds::options& o, const std::ve
     from.push_back(sources[i]), to.push_back(sources[i]);
     for (std::size_t j = 0; j < per_source; ++j) from.push_back(sources[i]), to.push_back(targets[i * per_source + j]);
   }
-  if (g.kind == weight_kind::integer) {
-    std::vector<std::uint32_t> got(from.size()), want(from.size());
+  const auto integers = [&](auto zero, auto column) {
+    std::vector<decltype(zero)> got(from.size()), want(from.size());
     device.pair_distances(from.data(), to.data(), from.size(), got.data());
     host.pair_distances(from.data(), to.data(), from.size(), want.data());
     EXPECT_EQ(got, want);
     for (std::size_t i = 0, k = 0; i < sources.size(); ++i) {
       const phast_ds::result row = phast_ds::dijkstra(g, sources[i]);
       for (std::size_t j = 0; j <= per_source; ++j, ++k)
-        ASSERT_EQ(got[k], row.int_distances[to[k]]) << "pair " << from[k] << " -> " << to[k];
+        ASSERT_EQ(got[k], (row.*column)[to[k]]) << "pair " << from[k] << " -> " << to[k];
     }
+  };
+  if (device.type() == phast_ds::distance_type::uint64) {
+    integers(std::uint64_t{0}, &phast_ds::result::uint64_distances);
+  } else if (g.kind == weight_kind::integer) {
+    integers(std::uint32_t{0}, &phast_ds::result::int_distances);
   } else {
     std::vector<float> got(from.size()), want(from.size());
     device.pair_distances(from.data(), to.data(), from.size(), got.data());
@@ -310,6 +315,64 @@ TEST(PhastGpu, PairsOnSmallGraphs) {
   EXPECT_THROW(m.pair_distances(from, to, 2, out), phast_ds::distance_overflow);
   const vertex_t past[] = {3};
   EXPECT_THROW(m.pair_distances(from, past, 1, out), std::out_of_range);
+}
+
+// Integer graphs whose paths may pass 2^32 - 2 have uint64 distances, swept on the GPU on a
+// hierarchy of 64-bit weights: one source (trees, a cutoff), batches into host and device blocks,
+// pairs (the warp's table of 64-bit distances), from 32-bit weights (widened) and from 64-bit ones
+// past 2^53.
+TEST(PhastGpu, UInt64Distances) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr narrow = random_graph(3000, 15000, 21, 3e9);
+  const csr wide = random_graph(2500, 12000, 22, 9e15, weight_kind::integer, true);
+  for (const csr* g : {&narrow, &wide}) {
+    const std::string what = g == &narrow ? "32-bit weights" : "64-bit weights";
+    SCOPED_TRACE(what);
+    const vertex_t last = g->num_vertices - 1;
+    ds::many_sources rows(*g, phast_batches(), batch(32));
+    ASSERT_TRUE(rows.on_gpu());
+    ASSERT_EQ(rows.type(), phast_ds::distance_type::uint64);
+    expect_rows_match_dijkstra(*g, rows, first_sources(g->num_vertices, 40, 3), {7, 0, 7, last}, what + ", rows");
+    expect_phast_matches_dijkstra(*g, {0, 17, last}, phast_on(gpu, true), what);
+    const phast_ds::result far = phast_ds::dijkstra(*g, 0);
+    double farthest = 0;
+    for (vertex_t v = 0; v < g->num_vertices; ++v)
+      if (far.reached(v)) farthest = std::max(farthest, far.distance(v));
+    ASSERT_GT(farthest, 4294967294.0);
+    expect_phast_matches_dijkstra(*g, {0, 5}, phast_on(gpu, true, farthest / 2), what + ", cutoff");
+    expect_device_pairs(*g, phast_batches(), {0, 100, last}, 300, what);
+
+    ds::many_source_options m = batch(32);
+    m.device_blocks = true;
+    ds::many_sources on_device(*g, phast_batches(), m);
+    const std::vector<vertex_t> sources = first_sources(g->num_vertices, 33, 4);
+    std::vector<std::uint64_t> copied(sources.size() * g->num_vertices);
+    on_device.run(sources, {}, [&](const ds::distance_block& b) {
+      ASSERT_TRUE(b.on_device);
+      ASSERT_EQ(b.type, phast_ds::distance_type::uint64);
+      auto stream = static_cast<cudaStream_t>(b.stream);
+      ASSERT_EQ(cudaMemcpyAsync(copied.data() + b.first_row * b.columns, b.uint64_distances,
+                                b.rows * b.columns * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, stream),
+                cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+    });
+    for (std::size_t r = 0; r < sources.size(); ++r) {
+      const phast_ds::result want = phast_ds::dijkstra(*g, sources[r]);
+      ASSERT_TRUE(std::equal(want.uint64_distances.begin(), want.uint64_distances.end(),
+                             copied.begin() + r * g->num_vertices))
+          << "device block row " << r;
+    }
+  }
+}
+
+// USA-road-d.NY with its weights times 1,000: paths past 2^32, a road network's closures in the
+// pair query's 64-bit tables.
+TEST(PhastGpu, UInt64OnARoadNetwork) {
+  DELTASPLIT_REQUIRE_GPU();
+  csr ny = load("USA-road-d.NY.gr.gz");
+  for (std::uint32_t& w : ny.int_weights) w *= 1000;
+  expect_device_pairs(ny, phast_batches(), {0, 1000, 264345}, 3000, "USA-road-d.NY x 1000");
+  expect_phast_matches_dijkstra(ny, {0, 264345}, phast_on(gpu, true), "USA-road-d.NY x 1000");
 }
 
 }  // namespace

@@ -18,9 +18,9 @@
 // on the GPU"), so a pair costs shared-memory operations and reads of its closures' arcs, and no
 // global write but its answer.
 //
-// Sums that do not fit (integer sums past 2^32 - 2, real ones that round to +inf) are dropped, as
-// the sweep drops them; they decide nothing unless the pair's distance itself does not fit, so a
-// pair with a dropped sum and no meeting that fits is handed back, as is a pair whose closures
+// Sums that do not fit (integer sums past 2^32 - 2 or 2^64 - 2, real ones that round to +inf) are
+// dropped, as the sweep drops them; they decide nothing unless the pair's distance itself does not
+// fit, so a pair with a dropped sum and no meeting that fits is handed back, as is a pair whose closures
 // pass the warp's capacity. The host answers those (and reports an overflow as every solver does).
 // Hierarchies with a core are not queried here (the core's arcs go both ways: no level order).
 #pragma once
@@ -58,7 +58,10 @@ inline constexpr std::uint32_t pair_full = 0xFFFFFFFEu;  // the hash table had n
 
 // Shared-memory bytes a warp takes at a capacity of `capacity` positions: a hash table of twice
 // as many slots (key, distance from s, distance to t) and two lists of `capacity` words.
-inline constexpr std::size_t pair_warp_bytes(std::uint32_t capacity) { return std::size_t{capacity} * 8 * 4; }
+template <class Distance>
+constexpr std::size_t pair_warp_bytes(std::uint32_t capacity) {
+  return std::size_t{capacity} * (2 * 4 + 2 * 2 * sizeof(Distance) + 2 * 4);
+}
 
 // The slot of position p, inserting it; `inserted` says whether it was new. pair_full when the
 // table has no room.
@@ -164,7 +167,7 @@ __global__ void __launch_bounds__(pair_warps_per_block * 32)
   const std::uint32_t slot_bits = capacity_log2 + 1, shift = 32 - slot_bits;
   extern __shared__ std::uint32_t pair_shared[];
   __shared__ std::uint32_t tails[pair_warps_per_block][2];
-  std::uint32_t* keys = pair_shared + std::size_t{warp} * 8 * capacity;
+  std::uint32_t* keys = pair_shared + std::size_t{warp} * (pair_warp_bytes<Distance>(capacity) / 4);
   Distance* df = reinterpret_cast<Distance*>(keys + slots);  // from s, over up arcs
   Distance* db = df + slots;                                 // to t, over down in-arcs
   std::uint32_t* items = reinterpret_cast<std::uint32_t*>(db + slots);  // the union's slots, later sort keys

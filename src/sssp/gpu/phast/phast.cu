@@ -22,8 +22,10 @@
 // One launch per level. The batch's rows then leave through gather_rows (batch_rows.cuh), the
 // targets' positions taking the place of the targets.
 //
-// Distances (distance.cuh): integer sums in 64 bits, a sum above 2^32 - 2 dropped and flagged;
-// real sums in float, a non-finite one dropped and flagged. A dropped sum decides nothing unless
+// Distances (distance.cuh): uint32 (integer sums in 64 bits, a sum above 2^32 - 2 dropped and
+// flagged), uint64 (the hierarchy of 64-bit weights that integer graphs get when their paths may
+// pass 2^32 - 2; a sum above 2^64 - 2 dropped and flagged) or float (a non-finite sum dropped and
+// flagged). A dropped sum decides nothing unless
 // some shortest distance does not fit: a vertex whose shortest distance fits is reached by an
 // up-down path of the hierarchy whose every prefix fits, so its distance is exact; the ones whose
 // distance does not fit end unreached. So after a flagged sweep (or an upward distance too large
@@ -53,6 +55,7 @@
 #include "sssp/gpu/predecessors.cuh"
 #include "sssp/gpu_engine.hpp"
 #include "sssp/phast_engine.hpp"
+#include "sssp/shortest_path_tree.hpp"
 #include "sssp/thread_pool.hpp"
 
 namespace deltasplit::sssp::gpu {
@@ -79,8 +82,10 @@ constexpr std::uint32_t pair_capacity_log2[] = {9, 10, 12};
 constexpr std::uint32_t pair_max_levels = 1u << (32 - (pair_capacity_log2[2] + 1) - 1);
 constexpr std::size_t pair_chunk = std::size_t{1} << 22;
 // The engine's first pairs: if most of them pass the first capacity, later pairs start at the
-// next (USA-road-d.NY's do).
+// next (USA-road-d.NY's do). A call of fewer than pair_probe_least pairs decides nothing (a few
+// pairs are no sample; the next call probes again).
 constexpr std::size_t pair_probe = std::size_t{1} << 15;
+constexpr std::size_t pair_probe_least = 1024;
 
 // min(best, d(q) + w over the down in-arcs q -> p), one lane of a batch at stride k (k = 1: one
 // source). Infinite tails are skipped; a sum that does not fit is dropped and raises *overflowed.
@@ -111,11 +116,24 @@ __device__ void sweep_position(const hierarchy_arcs<Distance>& arcs, Distance* d
   dist[p] = sweep_in_arcs(arcs, dist, 1, 0, p, best, overflowed);
 }
 
-// The upward pairs as copied up: word 0 the count c, then c positions, then c distances.
+// The upward pairs as copied up: word 0 the count c, then c positions, then c distances from the
+// first word after them that is aligned for a distance.
+template <class Distance>
+__host__ __device__ constexpr std::size_t upward_distances_word(std::size_t count) {
+  constexpr std::size_t words = sizeof(Distance) / 4;
+  return (1 + count + words - 1) / words * words;
+}
+
+// The words of the upward pairs of up to n positions.
+template <class Distance>
+constexpr std::size_t pair_words(std::size_t n) {
+  return upward_distances_word<Distance>(n) + n * (sizeof(Distance) / 4);
+}
+
 template <class Distance>
 __device__ void scatter_upward(const std::uint32_t* pairs, Distance* upward) {
   const std::uint32_t count = pairs[0];
-  const Distance* distances = reinterpret_cast<const Distance*>(pairs + 1 + count);
+  const Distance* distances = reinterpret_cast<const Distance*>(pairs + upward_distances_word<Distance>(count));
   for (std::uint32_t i = threadIdx.x; i < count; i += blockDim.x) upward[pairs[1 + i]] = distances[i];
 }
 
@@ -170,15 +188,15 @@ void upload(device_array<T>& dst, const std::vector<T>& src, cudaStream_t stream
   if (!src.empty()) DS_CUDA(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
 }
 
-// An upward distance as a 32-bit distance, or false when it does not fit (integer sums past
-// 2^32 - 2; a real sum that rounded to +inf).
+// An upward distance as a Distance, or false when it does not fit (integer sums past 2^32 - 2 or
+// 2^64 - 2; a real sum that rounded to +inf).
 template <class Sum, class Distance>
 bool fits(Sum sum, Distance& out) {
   if constexpr (std::is_same_v<Distance, float>) {
     if (!std::isfinite(sum)) return false;
     out = sum;
   } else {
-    if (sum > detail::max_int_distance) return false;
+    if (sum > detail::distance_limits<Distance>::max_finite) return false;
     out = static_cast<Distance>(sum);
   }
   return true;
@@ -205,7 +223,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     max_block_shared_ = static_cast<std::size_t>(optin) - sizeof(std::uint32_t) * 2 * pair_warps_per_block;
     const std::size_t arcs = ch.down_sources.size();
     reserve(ch.level_offsets.size() * 4 + ch.down_offsets.size() * sizeof(edge_t) + arcs * (4 + sizeof(weight)) +
-                std::size_t{n_} * (3 * sizeof(Distance) + 4 + 4) + (1u << 20),
+                std::size_t{n_} * (3 * sizeof(Distance) + 4) + pair_words<Distance>(n_) * 4 + (1u << 20),
             "the contraction hierarchy (" + std::to_string(n_) + " vertices, " + std::to_string(arcs) +
                 " down arcs) and the sweep's arrays");
     level_offsets_ = device_array<vertex_t>(ch.level_offsets.size(), "the level offsets");
@@ -221,14 +239,14 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     dist_ = device_array<Distance>(n_, "the distances");
     upward_dist_ = device_array<Distance>(n_, "the upward distances");
     by_id_ = device_array<Distance>(n_, "the distances in caller ids");
-    pairs_ = device_array<std::uint32_t>(2 * std::size_t{n_} + 1, "the upward search's pairs");
+    pairs_ = device_array<std::uint32_t>(pair_words<Distance>(n_), "the upward search's pairs");
     overflowed_ = device_array<std::uint32_t>(1, "the overflow flag");
     if (n_) {
       fill_infinity<<<(n_ + 255) / 256, 256, 0, stream_>>>(upward_dist_.get(), n_);
       DS_CUDA_LAUNCH("fill_infinity");
     }
     DS_CUDA(cudaMemsetAsync(overflowed_.get(), 0, sizeof(std::uint32_t), stream_));
-    host_pairs_ = static_cast<std::uint32_t*>(pinned_pairs_.get((2 * std::size_t{n_} + 1) * 4));
+    host_pairs_ = static_cast<std::uint32_t*>(pinned_pairs_.get(pair_words<Distance>(n_) * 4));
     top_levels_ = 0;
     while (top_levels_ < levels_ && level_size(top_levels_) <= block_level_limit) ++top_levels_;
     DS_CUDA(cudaStreamSynchronize(stream_));
@@ -242,7 +260,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   bool pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out_void,
              std::vector<std::size_t>& left) override {
     if (ch_.core_size > 0 || levels_ >= pair_max_levels ||
-        pair_warp_bytes(1u << pair_capacity_log2[std::size(pair_capacity_log2) - 1]) > max_block_shared_)
+        pair_warp_bytes<Distance>(1u << pair_capacity_log2[std::size(pair_capacity_log2) - 1]) > max_block_shared_)
       return false;
     if (count == 0) return true;
     Distance* out = static_cast<Distance*>(out_void);
@@ -273,24 +291,19 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
         const std::uint32_t capacity_log2 = pair_capacity_log2[pass];
         std::uint32_t* list = pair_jobs_[pass % 2].get();
         const std::uint32_t* previous = pass > start ? pair_jobs_[(pass + 1) % 2].get() + 1 : nullptr;
-        const std::size_t warp_bytes = pair_warp_bytes(1u << capacity_log2);
-        const unsigned warps = warp_bytes * pair_warps_per_block <= max_block_shared_ ? pair_warps_per_block : 1;
-        const std::size_t bytes = warp_bytes * warps;
-        DS_CUDA(cudaFuncSetAttribute(pair_queries<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(bytes)));
-        int per_sm = 0;
-        DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pair_queries<Distance>, warps * 32, bytes));
+        const pair_launch& launch = pair_launch_for(pass);
+        const unsigned warps = launch.warps;
         const unsigned blocks = static_cast<unsigned>(
-            std::min<std::size_t>(std::size_t(std::max(per_sm, 1)) * multiprocessors_, (jobs + warps - 1) / warps));
+            std::min<std::size_t>(std::size_t{launch.per_sm} * multiprocessors_, (jobs + warps - 1) / warps));
         DS_CUDA(cudaMemsetAsync(list, 0, sizeof(std::uint32_t), stream_));
-        pair_queries<Distance><<<blocks, warps * 32, bytes, stream_>>>(h, pair_from_.get(), pair_to_.get(), previous,
-                                                                        jobs, capacity_log2, pair_out_.get(), list);
+        pair_queries<Distance><<<blocks, warps * 32, launch.bytes, stream_>>>(
+            h, pair_from_.get(), pair_to_.get(), previous, jobs, capacity_log2, pair_out_.get(), list);
         DS_CUDA_LAUNCH("pair_queries");
         DS_CUDA(cudaMemcpyAsync(host_words_, list, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
         DS_CUDA(cudaStreamSynchronize(stream_));
         const std::uint32_t given = jobs;
         jobs = host_words_[0];
-        if (!start_decided_) {
+        if (!start_decided_ && given >= pair_probe_least) {
           // Most pairs passing the first capacity: later pairs start at the next one.
           if (2 * std::uint64_t{jobs} > given && start_pass_ + 1 < std::size(pair_capacity_log2)) ++start_pass_;
           start_decided_ = true;
@@ -319,7 +332,8 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     const double search_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
     DS_CUDA(cudaEventRecord(start_, stream_));
-    DS_CUDA(cudaMemcpyAsync(pairs_.get(), host_pairs_, (1 + 2 * std::size_t{count}) * 4, cudaMemcpyHostToDevice, stream_));
+    DS_CUDA(cudaMemcpyAsync(pairs_.get(), host_pairs_, upward_distances_word<Distance>(count) * 4 + count * sizeof(Distance),
+                            cudaMemcpyHostToDevice, stream_));
     const hierarchy_arcs<Distance> arcs = view();
     if (n_) {
       sweep_top_levels<<<1, block_sweep_threads, 0, stream_>>>(arcs, level_offsets_.get(), top_levels_, pairs_.get(),
@@ -350,7 +364,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
       DS_CUDA(cudaMemcpyAsync(distances_of<Distance>(out), by_id, n_ * sizeof(Distance), cudaMemcpyDeviceToHost, stream_));
     const float sweep_ms = elapsed_ms();
     DS_CUDA(cudaStreamSynchronize(stream_));
-    if ((too_long || host_words_[0]) && !detail::cutoff_below_overflow(g_.kind, opts.cutoff))
+    if ((too_long || host_words_[0]) && !detail::cutoff_below_overflow<Distance>(opts.cutoff))
       check_overflow(source, device_out ? nullptr : distances_of<Distance>(out), by_id);
     if (out.predecessors) tree(source, by_id, out.predecessors);
 
@@ -422,14 +436,14 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
       DS_CUDA(cudaMemsetAsync(overflowed_.get(), 0, sizeof(std::uint32_t), stream_));
       const float sweep_ms = elapsed_ms();
       DS_CUDA(cudaStreamSynchronize(stream_));
-      if ((too_long || host_words_[0]) && !detail::cutoff_below_overflow(g_.kind, opts.cutoff))
+      if ((too_long || host_words_[0]) && !detail::cutoff_below_overflow<Distance>(opts.cutoff))
         check_batch_overflow(sources.data() + first, rows);
       if (columns) {
         gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, stream_>>>(batch_dist_.get(), k_, d_targets_.get(),
                                                                                   columns, rows, limit, out_.get());
         DS_CUDA_LAUNCH("gather_rows");
       }
-      rows_out_.deliver(detail::batch_block(sources, first, rows, columns, g_.kind, search_ms + sweep_ms, levels_),
+      rows_out_.deliver(detail::batch_block(sources, first, rows, columns, detail::type_of<Distance>(), search_ms + sweep_ms, levels_),
                         out_.get(), mopts.device_blocks, stream_, consume);
     }
     DS_CUDA(cudaStreamSynchronize(stream_));
@@ -439,6 +453,37 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   vertex_t level_size(std::uint32_t level) const { return ch_.level_offsets[level + 1] - ch_.level_offsets[level]; }
 
   hierarchy_arcs<Distance> view() const { return {down_offsets_.get(), down_sources_.get(), down_weights_.get()}; }
+
+  // A pair pass's launch at capacity pair_capacity_log2[pass]: warps a block (two where two
+  // tables fit a block's shared memory), its shared bytes, blocks an SM. Planned on first use for
+  // every capacity: the kernel's shared-memory attribute is the largest (the same for every engine
+  // of this distance type on the device, so no engine's setting shrinks another's).
+  struct pair_launch {
+    unsigned warps = 0;
+    std::size_t bytes = 0;
+    unsigned per_sm = 0;
+  };
+  const pair_launch& pair_launch_for(std::size_t pass) {
+    if (!pair_launches_[0].warps) {
+      std::size_t most = 0;
+      for (std::size_t c = 0; c < std::size(pair_capacity_log2); ++c) {
+        pair_launch& launch = pair_launches_[c];
+        const std::size_t warp_bytes = pair_warp_bytes<Distance>(1u << pair_capacity_log2[c]);
+        launch.warps = warp_bytes * pair_warps_per_block <= max_block_shared_ ? pair_warps_per_block : 1;
+        launch.bytes = warp_bytes * launch.warps;
+        most = std::max(most, launch.bytes);
+      }
+      DS_CUDA(cudaFuncSetAttribute(pair_queries<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(most)));
+      for (pair_launch& launch : pair_launches_) {
+        int per_sm = 0;
+        DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pair_queries<Distance>, launch.warps * 32,
+                                                              launch.bytes));
+        launch.per_sm = static_cast<unsigned>(std::max(per_sm, 1));
+      }
+    }
+    return pair_launches_[pass];
+  }
 
   // The up arcs, which only the pair queries read (the sweeps' upward searches run on the host).
   void upload_up_arcs() {
@@ -458,7 +503,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   std::uint32_t pack_pairs(const detail::upward_distances<weight>& up, bool& too_long) {
     std::uint32_t count = 0;
     const std::size_t settled = up.positions.size();
-    Distance* distances = reinterpret_cast<Distance*>(host_pairs_ + 1 + settled);
+    Distance* distances = reinterpret_cast<Distance*>(host_pairs_ + upward_distances_word<Distance>(settled));
     for (std::size_t i = 0; i < settled; ++i) {
       Distance d;
       if (!fits(up.distances[i], d)) {
@@ -468,8 +513,9 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
       host_pairs_[1 + count] = up.positions[i];
       distances[count++] = d;
     }
-    // The distances start right after the count positions (the kernel finds them there).
-    if (count < settled) std::memmove(host_pairs_ + 1 + count, distances, count * sizeof(Distance));
+    // The distances start after the count positions (the kernel finds them there).
+    if (count < settled)
+      std::memmove(host_pairs_ + upward_distances_word<Distance>(count), distances, count * sizeof(Distance));
     host_pairs_[0] = count;
     return count;
   }
@@ -547,7 +593,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     else if (n_)
       DS_CUDA(cudaMemcpy(dist.data(), by_id, n_ * sizeof(Distance), cudaMemcpyDeviceToHost));
     const vertex_t bad = detail::overflowed_vertex(g_, dist.data(), distance_ops<Distance>::infinity);
-    if (bad != graph::invalid_vertex) detail::throw_overflow(g_, source, bad);
+    if (bad != graph::invalid_vertex) detail::throw_overflow(g_, source, bad, detail::type_of<Distance>());
   }
 
   void check_batch_overflow(const vertex_t* sources, std::uint32_t rows) {
@@ -556,13 +602,33 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     for (std::uint32_t j = 0; j < rows; ++j) {
       for (vertex_t v = 0; v < n_; ++v) row[v] = block[std::size_t{ch_.position_of[v]} * k_ + j];
       const vertex_t bad = detail::overflowed_vertex(g_, row.data(), distance_ops<Distance>::infinity);
-      if (bad != graph::invalid_vertex) detail::throw_overflow(g_, sources[j], bad);
+      if (bad != graph::invalid_vertex) detail::throw_overflow(g_, sources[j], bad, detail::type_of<Distance>());
     }
   }
 
   // The shortest-path tree from the distances (predecessors.cuh) over the ORIGINAL graph, uploaded
-  // on first use. Real distances summed through shortcuts need the tolerant rule.
+  // on first use. Real distances summed through shortcuts need the tolerant rule. uint64 trees
+  // are drawn on the host by the same rule (shortest_path_tree.hpp), whose device form would need
+  // a device copy of the graph in 64-bit weights for this alone.
   void tree(vertex_t source, Distance* by_id, vertex_t* predecessors) {
+    if constexpr (std::is_same_v<Distance, std::uint64_t>) {
+      std::vector<Distance> dist(n_);
+      std::vector<vertex_t> parent(n_);
+      if (n_) DS_CUDA(cudaMemcpy(dist.data(), by_id, n_ * sizeof(Distance), cudaMemcpyDeviceToHost));
+      const detail::distance_policy<Distance, Distance> policy(detail::weights_in<Distance>(g_));
+      detail::tree_from_distances(g_, source, dist.data(), distance_ops<Distance>::infinity, parent.data(),
+                                  [&](Distance du, edge_t arc, vertex_t v) {
+                                    Distance sum;
+                                    return policy.extend(du, arc, sum) && sum == dist[v];
+                                  });
+      if (n_) DS_CUDA(cudaMemcpy(predecessors, parent.data(), n_ * sizeof(vertex_t), cudaMemcpyDefault));
+      return;
+    } else {
+      tree_on_device(source, by_id, predecessors);
+    }
+  }
+
+  void tree_on_device(vertex_t source, Distance* by_id, vertex_t* predecessors) {
     if (!graph_) {
       graph_ = shared_device_csr<Distance>(g_, stream_);  // the one-source engine's copy, when it has one
       parent_ = device_array<vertex_t>(std::max<vertex_t>(n_, 1), "the predecessor tree");
@@ -604,6 +670,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   device_array<Distance> pair_out_;
   device_array<std::uint32_t> pair_jobs_[2];
   std::size_t max_block_shared_ = 0;
+  pair_launch pair_launches_[std::size(pair_capacity_log2)];
   std::size_t start_pass_ = 0;  // the capacity the pairs start at (pair_capacity_log2)
   bool start_decided_ = false;
   // Many sources.
@@ -643,6 +710,11 @@ std::unique_ptr<detail::phast_engine> make(const csr_view& g, const detail::cont
 namespace deltasplit::sssp::detail {
 
 std::unique_ptr<phast_engine> make_phast_engine(const csr_view& g, const contraction_hierarchy<std::uint32_t>& ch,
+                                                const options& opts) {
+  return gpu::make(g, ch, opts);
+}
+
+std::unique_ptr<phast_engine> make_phast_engine(const csr_view& g, const contraction_hierarchy<std::uint64_t>& ch,
                                                 const options& opts) {
   return gpu::make(g, ch, opts);
 }
