@@ -216,13 +216,24 @@ class contractor {
     g_.contracted.assign(n_, 0);
     level_.assign(n_, 0);
     contracted_neighbours_.assign(n_, 0);
+    // Out-lists a row a thread (parallel arcs merged into the lightest; self-loops never shorten
+    // a path), then the in-lists in tail order.
     const Weight* w = weights_in<Weight>(g);
-    for (vertex_t u = 0; u < n_; ++u)
-      for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
-        if (g.targets[e] != u) add_arc(u, g.targets[e], w[e]);  // self-loops never shorten a path
-    for (vertex_t u = 0; u < n_; ++u) arcs_ += g_.out[u].size();
+    pool_.run([&](unsigned t) {
+      const std::size_t parts = pool_.size();
+      for (vertex_t u = static_cast<vertex_t>(std::size_t{n_} * t / parts); u < std::size_t{n_} * (t + 1) / parts; ++u) {
+        g_.out[u].reserve(g.offsets[u + 1] - g.offsets[u]);
+        for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
+          if (g.targets[e] != u) lower_or_append(g_.out[u], g.targets[e], w[e]);
+      }
+    });
+    for (vertex_t u = 0; u < n_; ++u) {
+      arcs_ += g_.out[u].size();
+      for (const arc<Weight>& a : g_.out[u]) g_.in[a.to].push_back({u, a.weight});
+    }
     for (unsigned t = 0; t < pool_.size(); ++t) searches_.emplace_back(n_);
     in_round_.assign(n_, 0);
+    slot_.assign(n_, 0);
   }
 
   // Contracts vertices in rounds until the core condition holds; fills ch. Each round contracts an
@@ -264,21 +275,35 @@ class contractor {
         shortcuts_of(set[i], s, contract_scan_limit, &in_round_, &found[i]);
       });
       // Lazy update (Geisberger et al. 2008, Section 3.1): the contraction's own searches give v's
-      // priority again; a vertex it no longer leaves a local minimum waits for a later round.
+      // priority again; a vertex it no longer leaves a local minimum waits for a later round. The
+      // decision reads v and its neighbours only, which no other member's contraction changes.
+      contracts_.assign(set.size(), 0);
+      for_each_parallel(set.size(), [&](std::size_t i, search_state&) {
+        const vertex_t v = set[i];
+        const std::int64_t now = priority_of(v, found[i].size());
+        bool contract = true;
+        if (now > priority_[v]) {
+          priority_[v] = now;
+          contract = local_minimum(v);
+        }
+        contracts_[i] = contract;
+      });
       neighbours.clear();
+      pending_.clear();
       for (std::size_t i = 0; i < set.size(); ++i) {
         const vertex_t v = set[i];
         in_round_[v] = 0;
-        const std::int64_t now = priority_of(v, found[i].size());
-        if (now > priority_[v]) {
-          priority_[v] = now;
-          if (!local_minimum(v)) continue;
-        }
+        if (!contracts_[i]) continue;
         for (const auto& a : g_.out[v]) mark(a.to, neighbour_mark, neighbours);
         for (const auto& a : g_.in[v]) mark(a.to, neighbour_mark, neighbours);
-        contract_vertex(v, found[i]);
+        g_.contracted[v] = 1;
+        order_.push_back(v);
+        arcs_ -= g_.out[v].size() + g_.in[v].size();
+        shortcuts_ += found[i].size();
+        pending_.insert(pending_.end(), found[i].begin(), found[i].end());
       }
       for (vertex_t x : neighbours) neighbour_mark[x] = 0;
+      apply_round(neighbours);
       remaining.erase(std::remove_if(remaining.begin(), remaining.end(), [&](vertex_t v) { return g_.contracted[v]; }),
                       remaining.end());
       std::sort(neighbours.begin(), neighbours.end());
@@ -293,22 +318,6 @@ class contractor {
     using witness_search<Weight>::witness_search;
     std::uint64_t count = 0;
   };
-
-  // Adds u -> w or lowers its weight; true when the arc is new.
-  bool add_arc(vertex_t u, vertex_t w, Weight weight) {
-    for (auto& a : g_.out[u])
-      if (a.to == w) {
-        if (weight < a.weight) {
-          a.weight = weight;
-          for (auto& b : g_.in[w])
-            if (b.to == u) b.weight = weight;
-        }
-        return false;
-      }
-    g_.out[u].push_back({w, weight});
-    g_.in[w].push_back({u, weight});
-    return true;
-  }
 
   // The shortcuts contracting v needs: for each in-neighbour u, one witness search bounded by the
   // longest via-path from u, then u -> w for every out-neighbour w it did not reach within w(u, v)
@@ -379,29 +388,60 @@ class contractor {
                       [&](std::size_t i, search_state& s) { priority_[vertices[i]] = evaluate(vertices[i], s); });
   }
 
-  // Removes v with its shortcuts.
-  void contract_vertex(vertex_t v, const std::vector<shortcut<Weight>>& found) {
-    g_.contracted[v] = 1;
-    order_.push_back(v);
-    arcs_ -= g_.out[v].size() + g_.in[v].size();
-    for (const auto& a : g_.out[v]) remove(g_.in[a.to], v);
-    for (const auto& a : g_.in[v]) remove(g_.out[a.to], v);
-    // Levels (PHAST Section 4.1): every neighbour is now above v.
-    for (const auto& a : g_.out[v]) raise(a.to, v);
-    for (const auto& a : g_.in[v]) raise(a.to, v);
-    for (const auto& s : found) {
-      ++shortcuts_;
-      if (add_arc(s.from, s.to, s.weight)) ++arcs_;
-    }
+  // Applies a round's contractions (the members marked contracted, their shortcuts in pending_ in
+  // id order) to the lists of their neighbours, one thread a neighbour x: every arc between x and
+  // a member leaves x's lists and raises x's level above the member's (PHAST Section 4.1: every
+  // neighbour is now above it), and the shortcuts from x and to x are added to its out- and
+  // in-list in pending_'s order (a new arc appended, an existing one lowered). Shortcuts join
+  // members' neighbours, never members, so this gives the lists that contracting the members one
+  // after the other would give, for any thread count.
+  void apply_round(const std::vector<vertex_t>& neighbours) {
+    const std::size_t k = neighbours.size();
+    for (std::size_t j = 0; j < k; ++j) slot_[neighbours[j]] = static_cast<vertex_t>(j);
+    // pending_'s indices by their tail's slot and by their head's slot, each in pending_'s order.
+    const auto by_slot = [&](auto end_of, std::vector<std::size_t>& start, std::vector<std::size_t>& order) {
+      start.assign(k + 1, 0);
+      for (const auto& sc : pending_) ++start[slot_[end_of(sc)] + 1];
+      for (std::size_t j = 0; j < k; ++j) start[j + 1] += start[j];
+      order.resize(pending_.size());
+      std::vector<std::size_t> next(start.begin(), start.end() - 1);
+      for (std::size_t i = 0; i < pending_.size(); ++i) order[next[slot_[end_of(pending_[i])]]++] = i;
+    };
+    by_slot([](const shortcut<Weight>& sc) { return sc.from; }, from_start_, from_order_);
+    by_slot([](const shortcut<Weight>& sc) { return sc.to; }, to_start_, to_order_);
+    added_.assign(k, 0);
+    for_each_parallel(k, [&](std::size_t j, search_state&) {
+      const vertex_t x = neighbours[j];
+      for (auto* list : {&g_.out[x], &g_.in[x]}) {
+        for (const auto& a : *list)
+          if (g_.contracted[a.to]) {
+            level_[x] = std::max(level_[x], level_[a.to] + 1);
+            ++contracted_neighbours_[x];
+          }
+        list->erase(std::remove_if(list->begin(), list->end(), [&](const arc<Weight>& a) { return g_.contracted[a.to]; }),
+                    list->end());
+      }
+      for (std::size_t o = from_start_[j]; o < from_start_[j + 1]; ++o) {
+        const shortcut<Weight>& sc = pending_[from_order_[o]];
+        added_[j] += lower_or_append(g_.out[x], sc.to, sc.weight);
+      }
+      for (std::size_t o = to_start_[j]; o < to_start_[j + 1]; ++o) {
+        const shortcut<Weight>& sc = pending_[to_order_[o]];
+        lower_or_append(g_.in[x], sc.from, sc.weight);
+      }
+    });
+    for (std::uint32_t a : added_) arcs_ += a;
   }
 
-  void raise(vertex_t x, vertex_t v) {
-    level_[x] = std::max(level_[x], level_[v] + 1);
-    ++contracted_neighbours_[x];
-  }
-
-  static void remove(std::vector<arc<Weight>>& list, vertex_t v) {
-    list.erase(std::remove_if(list.begin(), list.end(), [v](const arc<Weight>& a) { return a.to == v; }), list.end());
+  // The arc to `to` in list lowered to weight, or appended when the list has none; true when appended.
+  static bool lower_or_append(std::vector<arc<Weight>>& list, vertex_t to, Weight weight) {
+    for (auto& a : list)
+      if (a.to == to) {
+        if (weight < a.weight) a.weight = weight;
+        return false;
+      }
+    list.push_back({to, weight});
+    return true;
   }
 
   // Positions: the core first (level 0), then the contracted vertices by decreasing level, by id
@@ -469,6 +509,13 @@ class contractor {
   std::vector<search_state> searches_;
   std::vector<std::int64_t> priority_;
   std::vector<char> in_round_;  // the current round's independent set
+  // A round's contractions (apply_round): which members are contracted, their shortcuts in id
+  // order, each neighbour's slot and new out-arcs, the shortcuts by tail and by head.
+  std::vector<char> contracts_;
+  std::vector<shortcut<Weight>> pending_;
+  std::vector<vertex_t> slot_;
+  std::vector<std::uint32_t> added_;
+  std::vector<std::size_t> from_start_, from_order_, to_start_, to_order_;
 };
 
 [[noreturn]] void throw_overflow(bool one_based, const char* limit, vertex_t source, vertex_t v) {
