@@ -471,20 +471,47 @@ class contractor {
       ch.position_of[v] = p;
       ch.vertex_at[p] = v;
     }
+    // The rows' sizes, their offsets, then the rows themselves a block of positions a thread,
+    // each written into its own range (the same arrays as one pass in position order).
     ch.up_offsets.assign(std::size_t{n_} + 1, 0);
     ch.down_offsets.assign(std::size_t{n_} + 1, 0);
-    std::vector<arc<Weight>> row;
-    for (vertex_t p = 0; p < n_; ++p) {
-      const vertex_t v = ch.vertex_at[p];
-      collect(g_.out[v], ch.position_of, row);
-      for (const auto& a : row) ch.up_targets.push_back(a.to), ch.up_weights.push_back(a.weight);
-      ch.up_offsets[p + 1] = ch.up_targets.size();
-      if (g_.contracted[v]) {
-        collect(g_.in[v], ch.position_of, row);
-        for (const auto& a : row) ch.down_sources.push_back(a.to), ch.down_weights.push_back(a.weight);
+    const std::size_t parts = pool_.size();
+    const auto block = [&](unsigned t, std::size_t& begin, std::size_t& end) {
+      begin = std::size_t{n_} * t / parts;
+      end = std::size_t{n_} * (t + 1) / parts;
+    };
+    pool_.run([&](unsigned t) {
+      std::size_t begin, end;
+      block(t, begin, end);
+      for (std::size_t p = begin; p < end; ++p) {
+        const vertex_t v = ch.vertex_at[p];
+        ch.up_offsets[p + 1] = g_.out[v].size();
+        ch.down_offsets[p + 1] = g_.contracted[v] ? g_.in[v].size() : 0;
       }
-      ch.down_offsets[p + 1] = ch.down_sources.size();
+    });
+    for (vertex_t p = 0; p < n_; ++p) {
+      ch.up_offsets[p + 1] += ch.up_offsets[p];
+      ch.down_offsets[p + 1] += ch.down_offsets[p];
     }
+    ch.up_targets.resize(ch.up_offsets[n_]);
+    ch.up_weights.resize(ch.up_offsets[n_]);
+    ch.down_sources.resize(ch.down_offsets[n_]);
+    ch.down_weights.resize(ch.down_offsets[n_]);
+    pool_.run([&](unsigned t) {
+      std::size_t begin, end;
+      block(t, begin, end);
+      std::vector<arc<Weight>> row;
+      for (std::size_t p = begin; p < end; ++p) {
+        const vertex_t v = ch.vertex_at[p];
+        collect(g_.out[v], ch.position_of, row);
+        for (std::size_t i = 0; i < row.size(); ++i)
+          ch.up_targets[ch.up_offsets[p] + i] = row[i].to, ch.up_weights[ch.up_offsets[p] + i] = row[i].weight;
+        if (!g_.contracted[v]) continue;
+        collect(g_.in[v], ch.position_of, row);
+        for (std::size_t i = 0; i < row.size(); ++i)
+          ch.down_sources[ch.down_offsets[p] + i] = row[i].to, ch.down_weights[ch.down_offsets[p] + i] = row[i].weight;
+      }
+    });
     ch.shortcuts = shortcuts_;
     ch.witness_searches = witness_searches_;
   }
