@@ -45,7 +45,7 @@ template <std::uint32_t Q, unsigned Lanes>
 float launch_lanes(const block_view<std::uint32_t>& v, const vertex_t* sources, int k, unsigned threads,
                    cudaEvent_t start, cudaEvent_t stop, block_outcome* outcomes) {
   BENCH_CUDA(cudaFuncSetAttribute(block_solve<std::uint32_t, Q, Lanes>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(block_driver_shared_bytes(Q))));
+                                  static_cast<int>(block_driver_shared_bytes<std::uint32_t>(Q))));
   return run_block_solve<std::uint32_t, Q, Lanes>(v, sources, 0, static_cast<std::uint32_t>(k), threads, 1024, nullptr,
                                                   start, stop, outcomes);
 }

@@ -423,8 +423,7 @@ class Graph:
         batches on road networks, bench/results/block_driver.md) on graphs of mean out-degree
         below 6, and the vertex-major batches (one bucket bound and one arc read for 32 sources)
         on denser graphs, where they win; 'block' and 'steps' force one or the other;
-        stats['driver'] says which ran. float64 distances always run vertex-major on the GPU (the
-        block driver keeps 32-bit distances: 'block' is then an error; dtype=numpy.float32 takes it).
+        stats['driver'] says which ran; both run float32 and float64 distances.
         Device graphs (built from cupy or torch arrays) are solved one source at a time with
         sssp(strategy=..., tune=...) into the rows (the batched solver takes a host graph).
 

@@ -68,7 +68,7 @@ def test_distance_matrix_equals_scipy_on_every_dataset(dataset, batch_size):
     assert d.dtype == g.distance_dtype and d.shape == (len(sources), matrix.shape[0])
     assert d.dtype == (np.uint32 if integer else np.float64)
     assert_same_distances(d, reference, integer)
-    # float64 distances (real weights) run on the GPU too, vertex-major
+    # float64 distances (real weights) run on the GPU too
     assert stats["batched"] and stats["on_gpu"] == GPU
     assert stats["batches"] == math.ceil(len(sources) / stats["batch_size"])
 
@@ -384,8 +384,7 @@ def test_block_driver_distance_matrix_equals_scipy_on_every_dataset(dataset, bat
     g, matrix, sources, reference, integer = dataset
     if not GPU and batch_size is not None:
         pytest.skip("without a GPU every driver is the same CPU rows: batch_size None checks them")
-    # The block driver solves in 32-bit distances: real weights take it in float32 (asked for), and
-    # their float64 batches on the GPU are vertex-major, a forced block driver an error.
+    # The block driver in float32 (asked for) and float64 (real weights' default).
     single = None if integer else np.float32
     rtol = 1e-15 if integer else 1e-5
     d, stats = g.distance_matrix(sources, return_stats=True, dtype=single,
@@ -396,17 +395,17 @@ def test_block_driver_distance_matrix_equals_scipy_on_every_dataset(dataset, bat
     cutoff = cutoff_in_a_gap(reference)
     d = g.distance_matrix(sources, cutoff=cutoff, dtype=single, tune={"driver": "block", "batch_size": batch_size})
     assert_same_distances(d, np.where(reference > cutoff, np.inf, reference), integer, rtol)
-    if GPU and not integer:
-        with pytest.raises(ValueError, match="block driver solves in 32-bit distances"):
-            g.distance_matrix(sources, tune={"driver": "block", "batch_size": batch_size})
+    if not integer:
+        d, stats = g.distance_matrix(sources, return_stats=True, tune={"driver": "block", "batch_size": batch_size})
+        assert d.dtype == np.float64 and stats["driver"] == ("block" if GPU else "")
+        assert_same_distances(d, reference, integer)
     d, stats = g.distance_matrix(sources, return_stats=True, tune={"driver": "steps", "batch_size": batch_size})
     assert stats["driver"] == ("vertex-major" if GPU else "")
     assert_same_distances(d, reference, integer)
-    # driver 'auto': one block per source below a mean out-degree of 6 in 32 bits, the
-    # vertex-major batch above and in float64.
+    # driver 'auto': one block per source below a mean out-degree of 6, the vertex-major batch above.
     d, stats = g.distance_matrix(sources, return_stats=True, tune={"batch_size": batch_size})
     sparse = g.num_arcs < 6 * g.num_vertices
-    assert stats["driver"] == (("block" if sparse and integer else "vertex-major") if GPU else "")
+    assert stats["driver"] == (("block" if sparse else "vertex-major") if GPU else "")
     assert_same_distances(d, reference, integer)
 
 

@@ -55,9 +55,9 @@ void add_solver_options(po::options_description& options, solver_settings& setti
   options.add_options()
       ("runs", po::value(&settings.runs)->value_name("R")->default_value(default_runs), "solves per source; the median time is reported")
       ("precision", po::value(&settings.precision)->value_name("P")->default_value("double"),
-       "real weights' distances: double (float64, exact in double; on the CPU in this version) or single (float32, "
-       "weights rounded to float; on the GPU). Integer weights are exact either way (uint32, or uint64 where paths "
-       "could pass 2^32 - 2)")
+       "real weights' distances: double (float64, exact in double) or single (float32, weights rounded to float); "
+       "every GPU driver runs both. Integer weights are exact either way (uint32, or uint64 where paths could pass "
+       "2^32 - 2)")
       ("hierarchy", po::value(&settings.hierarchy)->value_name("FILE"),
        "phast's contraction hierarchy file: loaded when FILE exists (it must have been built from this very graph), "
        "else built and written there, so later runs skip the contraction; never replaces a file");

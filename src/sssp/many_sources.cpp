@@ -114,27 +114,20 @@ many_sources::many_sources(const graph::csr& g, const options& opts, const many_
     impl_->narrowed = narrowed_copy(g);
     impl_->g = &impl_->narrowed;
   }
-  // float64 batches run on the GPU's vertex-major engine, and so do uint64 ones when no path of the
-  // graph can pass 2^53 (exact in float64; the rows are converted on the host) unless the 32-bit
-  // block driver is named (as one source: the CPU solves them then); other uint64 delta-stepping
-  // batches run on the CPU. PHAST sweeps uint64 on the GPU as it is.
+  // float64 batches run on the GPU's engine, and so do uint64 ones when no path of the graph can
+  // pass 2^53 (exact in float64; the rows are converted on the host, so not into device blocks);
+  // other uint64 delta-stepping batches run on the CPU. PHAST sweeps uint64 on the GPU as it is.
   const bool phast = opts.how == strategy::phast;
   const bool in_double = type == distance_type::uint64 && opts.device != device_kind::cpu && !phast &&
-                         opts.tune.driver != gpu_driver::block && !mopts.device_blocks &&
-                         detail::integer_path_bound(g) <= detail::max_exact_in_double;
+                         !mopts.device_blocks && detail::integer_path_bound(g) <= detail::max_exact_in_double;
   if (type == distance_type::uint64 && !in_double && !phast && opts.device == device_kind::gpu)
     throw std::invalid_argument("many-source shortest paths with device gpu: this graph's distances are uint64, which "
                                 "the GPU computes by phast, or by the delta-stepping batches where no path can pass "
-                                "2^53, into host memory and without the block driver; these run on the CPU in this "
-                                "version");
+                                "2^53, into host memory; these run on the CPU in this version");
   std::string why_not;
   const bool usable = opts.device != device_kind::cpu && (type != distance_type::uint64 || in_double || phast) &&
                       gpu_available(&why_not);
   impl_->in_double = in_double && usable;
-  if (usable && type == distance_type::float64 && opts.tune.driver == gpu_driver::block && opts.how != strategy::phast)
-    throw std::invalid_argument("many-source shortest paths: the block driver solves in 32-bit distances; float64 "
-                                "batches on the GPU run vertex-major (driver automatic), or ask for float32 "
-                                "distances to use the block driver");
   if (opts.device == device_kind::gpu && !usable) throw std::runtime_error("many-source shortest paths on the GPU: " + why_not);
   if (mopts.device_blocks && !usable)
     throw std::invalid_argument("device blocks need the GPU" + (why_not.empty() ? std::string() : ": " + why_not));

@@ -83,11 +83,10 @@ void set_distances(distance_block& b, const Distance* rows) {
 
 // The batched delta-stepping engine in distances of `type` (uint32, float32 or float64; a float64
 // solve of float weights reads them widened): uploads g; throws std::runtime_error when no device
-// can be used or the graph does not fit. In 32 bits, one thread block per source
-// (block_driver.cuh) instead of the vertex-major batch when opts.tune.driver is gpu_driver::block,
-// or automatic and the graph's mean out-degree is below block_driver_tuning::rows_below_degree;
-// its far piles start at opts.tune.queue_capacity entries (0: automatic). float64 batches are
-// vertex-major (the block driver's queues hold 32-bit distance words).
+// can be used or the graph does not fit. One thread block per source (block_driver.cuh) instead
+// of the vertex-major batch when opts.tune.driver is gpu_driver::block, or automatic and the
+// graph's mean out-degree is below block_driver_tuning::rows_below_degree; its far piles start at
+// opts.tune.queue_capacity entries (0: automatic).
 std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& g, distance_type type,
                                                               const options& opts);
 

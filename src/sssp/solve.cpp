@@ -10,10 +10,10 @@
 // CPU; the solver's side (GPU or CPU) is fixed when it is built.
 //
 // Distance types (sssp.hpp): the type is fixed when the solver is built (distance_type_for).
-// float64 runs on the GPU engine's step loop (gpu/engine.cu) under the GPU strategies' rule above.
+// float64 runs on the GPU engine (gpu/engine.cu) under the GPU strategies' rule above.
 // uint64 runs on the GPU where it is exact there: 32-bit weights in uint32 first (widened when no
 // distance passes 2^32 - 2), and graphs whose paths all stay below 2^53 in float64 (a 32-bit solve
-// that overflowed, or 64-bit weights, unless a 32-bit driver is named); otherwise a GPU strategy
+// that overflowed, or 64-bit weights); otherwise a GPU strategy
 // runs CPU delta-stepping (stats.note says why), and device gpu is std::invalid_argument. PHAST
 // runs uint32, uint64 and float32 on either side (float64 it refuses: phast.cpp). float32 on double weights solves on a
 // copy of the weights rounded to float (what the GPU engine and PHAST read), made once per solver.
@@ -177,13 +177,11 @@ solver::solver(const csr_view& view, const options& opts) : impl_(std::make_uniq
   // the result is widened; only a solve that does pass it runs again on the CPU in 64 bits. 64-bit
   // weights run on the CPU.
   // Paths that all stay below 2^53 (the bound, again) are exact in float64: a 32-bit solve that
-  // overflows runs again on the GPU in float64, and 64-bit weights are solved that way directly,
-  // unless a 32-bit driver was named (block, wide: the CPU solves them, as before).
+  // overflows runs again on the GPU in float64, and 64-bit weights are solved that way directly.
   std::string gpu_why_not;
   const bool gpu_for_uint64 = type == distance_type::uint64 && !device_graph && opts.device != device_kind::cpu &&
                               gpu_available(&gpu_why_not);
-  const bool driver_has_64_bits = opts.tune.driver != gpu_driver::block && opts.tune.driver != gpu_driver::wide;
-  if (gpu_for_uint64 && driver_has_64_bits)
+  if (gpu_for_uint64)
     impl_->exact_in_double = detail::integer_path_bound(view) <= detail::max_exact_in_double;
   if (gpu_for_uint64 && !view.wide()) {
     impl_->gpu_side = impl_->widened = true;

@@ -13,10 +13,9 @@
 // sources are spread over CPU threads, one Dijkstra per source. Either way every row equals Dijkstra from its source
 // (integer weights exactly, real weights within the validator's relative 1e-5).
 // Distances come in distance_type_for(g, opts.real_type) (sssp.hpp). float64 batches run on the
-// GPU vertex-major (the block driver solves in 32 bits: a forced one is std::invalid_argument);
-// uint64 ones too where no path of the graph can pass 2^53 (exact in float64, the rows converted
-// on the host), else, with the block driver named or device blocks asked for, on the CPU (device
-// gpu: std::invalid_argument); phast sweeps uint64 (GPU or CPU) and refuses float64.
+// GPU (either engine), and so do uint64 ones where no path of the graph can pass 2^53 (exact in
+// float64, the rows converted on the host), else, or with device blocks asked for, on the CPU
+// (device gpu: std::invalid_argument); phast sweeps uint64 (GPU or CPU) and refuses float64.
 #pragma once
 
 #include <cstddef>

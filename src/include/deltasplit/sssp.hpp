@@ -62,15 +62,13 @@ enum class device_kind { automatic, gpu, cpu };
 // - real weights: float64 by default, float32 only when asked (options::real_type). A path's
 //   length is its left-to-right sum in the distance type (float32 of weights rounded to float, as
 //   on the GPU; float64 of the weights as given: scipy's and NetworkX's results bit for bit).
-// The one-source GPU engine computes uint32, float32 and float64 (float64 on the step loop and the
-// partitioned driver; naming the block or wide driver is std::invalid_argument, and where the
-// automatic rule would take the wide driver it takes the step loop and says so in stats.driver);
-// the many-source delta-stepping batches compute uint32, float32 and float64 (many_sources.hpp).
+// The one-source GPU engine computes uint32, float32 and float64, on every driver; the
+// many-source delta-stepping batches compute uint32, float32 and float64 (many_sources.hpp).
 // A solve the GPU cannot take (uint64) runs on the CPU solvers (stats.device "cpu ...",
 // stats.note says why), and device gpu forced with it is std::invalid_argument, except uint64: of
 // one source, of 32-bit weights solved on the GPU in 32 bits and widened when no distance passes
 // 2^32 - 2, else (and for 64-bit weights) in float64 on the GPU, converted, when no path of the
-// graph can pass 2^53 (exact there) and no 32-bit driver is named (stats.note says which); of many
+// graph can pass 2^53 (exact there; stats.note says which); of many
 // sources, in float64 on the GPU under the same bound. PHAST computes uint32, float32 and uint64
 // (on a hierarchy of 64-bit weights), on the GPU or the CPU; it refuses float64
 // (std::invalid_argument): sums through shortcuts are not the left-to-right sums above.

@@ -9,9 +9,8 @@
 //     is dropped and flagged as in 32 bits.
 // atomicMin on floats and doubles uses their bit patterns: for non-negative values (weights are
 // checked non-negative) the order of the patterns as signed integers is the order of the values.
-// The step loop and the one-source engine run uint32, float and double; the other drivers and the
-// many-source engines the 32-bit two (and the vertex-major batches double); PHAST's sweeps and pair
-// query uint32, float and uint64.
+// The one-source drivers and the many-source engines run uint32, float and double; PHAST's sweeps
+// and pair query uint32, float and uint64.
 #pragma once
 
 #include <cmath>

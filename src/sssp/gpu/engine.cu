@@ -9,10 +9,9 @@
 // driver's multiple (one_source_driver::auto_delta_scale).
 //
 // Distances: uint32 (integer weights), float32 or float64 (real weights, or integer ones whose paths
-// stay below 2^53: make_gpu_engine; distance.cuh). The step loop and the partitioned driver run
-// all three (the partitioned driver's 64-bit outbox needs sm_90); the wide and block drivers run
-// the 32-bit two, so a float64 engine on a sparse graph whose regions do not fit on chip takes the
-// step loop (the automatic rule says so in the summary, and asking for those drivers is an error).
+// stay below 2^53: make_gpu_engine; distance.cuh). Every driver runs all three (the partitioned
+// driver's 64-bit outbox needs sm_90; the wide and block drivers' 64-bit queue entries are 16
+// bytes: near_far/block_driver.cuh).
 //
 // The engine belongs to the device that was current when it was made: run() makes that device
 // current for its calls, and every copy and launch of the engine and its drivers goes on one
@@ -91,7 +90,7 @@ bool runs_on_the_gpu(strategy how) {
 
 template <class Distance>
 class engine final : public detail::gpu_engine, private engine_context {
-  static constexpr bool wide_distances = sizeof(Distance) == 8;  // the step loop and the partitioned driver
+  static constexpr bool wide_distances = sizeof(Distance) == 8;
 
  public:
   engine(const csr_view& g, const options& opts, cudaStream_t caller_stream)
@@ -182,8 +181,8 @@ class engine final : public detail::gpu_engine, private engine_context {
   // options.tune.driver names, or with automatic (and nothing that kept_by names): the partitioned driver when
   // its regions keep on chip what automatic_layout asks, on a sparse graph (mean out-degree below
   // partition_tuning::automatic_below_degree) or one of fewer arcs than
-  // partition_tuning::automatic_arcs_per_sm per SM; else the wide driver on a sparse graph (32
-  // bits), and the step loop otherwise.
+  // partition_tuning::automatic_arcs_per_sm per SM; else the wide driver on a sparse graph, and
+  // the step loop otherwise.
   //   - The partitioned driver (partitioned_driver.cu): on road graphs about a third of the step
   //     loop's time, on denser graphs below the arcs line faster too (partition_tuning; the
   //     measurements in bench/results/loop_tuning.md and sssp_roads.md). A graph in device memory
@@ -199,13 +198,6 @@ class engine final : public detail::gpu_engine, private engine_context {
   //     takes the step loop and a forced run throws.
   chosen_driver choose_driver(const options& opts) {
     if (n_ == 0) return chosen_driver::steps;
-    if constexpr (wide_distances) {
-      const gpu_driver d = opts.tune.driver;
-      if (d == gpu_driver::block || d == gpu_driver::wide)
-        throw std::invalid_argument(std::string("the ") + driver_name(d) + " driver solves in 32-bit distances; " +
-                                    "64-bit distances run on the step loop or the partitioned driver (driver "
-                                    "steps, partitioned or automatic)");
-    }
     switch (opts.tune.driver) {
       case gpu_driver::steps: return chosen_driver::steps;
       case gpu_driver::block: return chosen_driver::block;
@@ -220,14 +212,10 @@ class engine final : public detail::gpu_engine, private engine_context {
     }
     if (!kept_by(opts).empty()) return chosen_driver::steps;
     if ((sparse_ || few_arcs_) && automatic_partitioned()) return chosen_driver::partitioned;
-    return sparse_ && wide_launchable() ? chosen_driver::wide : chosen_driver::steps;  // never wide in 64 bits
+    return sparse_ && wide_launchable() ? chosen_driver::wide : chosen_driver::steps;
   }
 
   one_source_driver<Distance>& driver_for(chosen_driver chosen) {
-    if constexpr (wide_distances) {  // the near-far drivers are 32-bit (choose_driver)
-      if (chosen == chosen_driver::partitioned) return *partitioned_;
-      return *steps_;
-    }
     switch (chosen) {
       case chosen_driver::partitioned: return *partitioned_;
       case chosen_driver::wide:
@@ -302,9 +290,7 @@ class engine final : public detail::gpu_engine, private engine_context {
   std::string kept_on_the_step_loop(chosen_driver chosen, const options& opts) const {
     if (chosen != chosen_driver::steps || opts.tune.driver != gpu_driver::automatic || n_ == 0) return "";
     if (!sparse_ && !few_arcs_) return "";  // the step loop by the graph alone
-    std::string why = kept_by(opts);
-    // A sparse graph whose regions do not fit on chip takes the wide driver in 32 bits.
-    if (why.empty() && wide_distances && sparse_) why = "64-bit distances (the wide driver is 32-bit)";
+    const std::string why = kept_by(opts);
     if (why.empty()) return "";  // the other drivers could not run or their regions did not fit
     return " (automatic: the step loop, kept by " + why + "; this graph takes another driver without)";
   }
@@ -320,7 +306,6 @@ class engine final : public detail::gpu_engine, private engine_context {
 
   // Whether the wide driver's grid can be launched cooperatively here (asked once).
   bool wide_launchable() {
-    if constexpr (wide_distances) return false;
     if (!wide_launchable_) wide_launchable_ = gpu::wide_launchable<Distance>(multiprocessors_);
     return *wide_launchable_;
   }

@@ -185,10 +185,10 @@ TEST_P(ForcedDriver, HubRowAndLongPath) {
   expect_all_strategies(make_csr(leaves + 1, star), {0, 1024}, "star");
 }
 
-// 64-bit distances on the partitioned driver (16-byte outbox entries, 8-byte distances and weights
-// in shared memory): real weights in tenths, which float32 does not hold, against the float64
-// Dijkstra, on a grid cut into many regions and a random graph whose regions cut most arcs (the
-// outbox always busy). The near-far drivers are 32-bit: naming them with float64 is an error.
+// 64-bit distances on every forced driver: the partitioned driver (16-byte outbox entries, 8-byte
+// distances and weights in shared memory), the block and wide drivers (16-byte queue and pile
+// entries): real weights in tenths, which float32 does not hold, against the float64 Dijkstra, on a
+// grid cut into many regions and a random graph whose regions cut most arcs (the outbox always busy).
 TEST_P(ForcedDriver, SmallFloat64) {
   DELTASPLIT_REQUIRE_GPU();
   graph::grid_params gp;
@@ -199,15 +199,11 @@ TEST_P(ForcedDriver, SmallFloat64) {
   o.real_type = sssp::distance_type::float64;
   const graph::csr grid_tenths = deltasplit_test::with_float64_weights(grid, 0.1);
   const graph::csr mixed_tenths = deltasplit_test::with_float64_weights(mixed, 0.1);
-  if (!partitioned()) {
-    EXPECT_THROW(sssp::solver(grid_tenths, o).run(0), std::invalid_argument) << "a 32-bit driver named with float64";
-    return;
-  }
   expect_dijkstra(grid_tenths, {0, 1000}, o, "grid 40 x 45, tenths");
   expect_dijkstra(mixed_tenths, {0, 7}, o, "random 300 x 2400, tenths");
   const sssp::result r = sssp::solver(grid_tenths, o).run(0);
   EXPECT_EQ(r.stats.distance_type, "float64");
-  EXPECT_EQ(r.stats.driver.rfind("partitioned", 0), 0u) << r.stats.driver;
+  EXPECT_EQ(r.stats.driver.rfind(sssp::driver_name(GetParam()), 0), 0u) << r.stats.driver;
 }
 
 // The same in narrow buckets (about 200 on the grid): rounds whose far sets move to the near set.
@@ -215,7 +211,6 @@ TEST_P(ForcedDriver, SmallFloat64) {
 // leaves it out there, as SmallRealWeightsNarrowBuckets).
 TEST_P(ForcedDriver, SmallFloat64NarrowBuckets) {
   DELTASPLIT_REQUIRE_GPU();
-  if (!partitioned()) GTEST_SKIP() << "the 32-bit drivers refuse float64 (SmallFloat64)";
   graph::grid_params gp;
   gp.rows = 40, gp.cols = 45, gp.keep_fraction = 0.9;
   sssp::options o = driven(sssp::strategy::near_far);

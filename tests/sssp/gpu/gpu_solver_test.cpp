@@ -268,14 +268,15 @@ TEST(GpuSolver, Float64EdgeCases) {
     EXPECT_EQ(c.float64_distances[3], 0.1 + 0.1 + 0.1);
     EXPECT_TRUE(std::isinf(c.float64_distances[4]));
   }
-  // The block and wide drivers solve in 32 bits: asking for them with float64 is an error. The
-  // partitioned driver solves in float64 (sm_90; elsewhere it refuses the same way).
+  // Every driver solves in float64: the block and wide drivers (16-byte entries), the partitioned
+  // driver (sm_90; elsewhere it refuses with the reason).
   const graph::csr tenths = real(3, {{0, 1, 0.1}, {1, 2, 0.2}});
   for (sssp::gpu_driver d : {sssp::gpu_driver::block, sssp::gpu_driver::wide}) {
     sssp::options forced = float64_options(sssp::strategy::near_far);
     forced.tune.driver = d;
-    sssp::solver s(tenths, forced);
-    EXPECT_THROW(s.run(0), std::invalid_argument) << sssp::driver_name(d);
+    const sssp::result r = sssp::solver(tenths, forced).run(0);
+    EXPECT_EQ(r.float64_distances[2], 0.1 + 0.2) << sssp::driver_name(d);
+    EXPECT_EQ(r.stats.driver.rfind(sssp::driver_name(d), 0), 0u) << r.stats.driver;
   }
   sssp::options partitioned = float64_options(sssp::strategy::near_far);
   partitioned.tune.driver = sssp::gpu_driver::partitioned;

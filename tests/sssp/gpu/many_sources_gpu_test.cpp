@@ -197,23 +197,18 @@ TEST_P(ManySourcesGpu, ABatchThatDoesNotFitIsRefusedWithTheSizes) {
   expect_rows_match_dijkstra(g, ok, {0, 1, 2}, {}, "after a refusal");
 }
 
-// float64 batches (real weights, the default type) run vertex-major on the GPU and equal Dijkstra's
-// float64 rows bit for bit: tenths (which float32 does not hold) on a grid with zero weights and a
-// road network, float weights widened, a cutoff, one bucket for all distances. The block driver
-// solves in 32 bits: forcing it on a float64 solve is refused.
+// float64 batches (real weights, the default type) run on either engine on the GPU and equal
+// Dijkstra's float64 rows bit for bit: tenths (which float32 does not hold) on a grid with zero
+// weights and a road network, float weights widened, a cutoff, one bucket for all distances.
 TEST_P(ManySourcesGpu, Float64RowsEqualDijkstraExactly) {
   DELTASPLIT_REQUIRE_GPU();
   ds::options o = on_gpu();
   o.real_type = ds::distance_type::float64;
   const csr tenths = with_float64_weights(small_grid(40, 7), 0.1);
-  if (engine_driver == ds::gpu_driver::block) {
-    EXPECT_THROW(ds::many_sources(tenths, o, batch(32)), std::invalid_argument);
-    return;
-  }
   ds::many_sources ms(tenths, o, batch(32));
   ASSERT_TRUE(ms.on_gpu());
   EXPECT_EQ(ms.type(), ds::distance_type::float64);
-  EXPECT_EQ(ms.method(), "vertex-major");
+  EXPECT_EQ(ms.method(), engine_driver == ds::gpu_driver::block ? "block" : "vertex-major");
   EXPECT_EQ(expect_rows_match_dijkstra(tenths, ms, first_sources(tenths.num_vertices, 40, 11), {}, "grid tenths"), 2u);
   const csr floats = random_graph(3000, 15000, 11, 100.0, weight_kind::real);  // float weights, widened
   ds::many_sources mf(floats, o, batch(64));
@@ -226,7 +221,6 @@ TEST_P(ManySourcesGpu, Float64RowsEqualDijkstraExactly) {
 
 TEST_P(ManySourcesGpu, Float64RoadRowsWithACutoff) {
   DELTASPLIT_REQUIRE_GPU();
-  if (engine_driver == ds::gpu_driver::block) GTEST_SKIP() << "float64 batches are vertex-major";
   ds::options o = on_gpu();
   o.real_type = ds::distance_type::float64;
   const csr ny = with_float64_weights(deltasplit::graph::read_graph(dataset_path("USA-road-d.NY.gr.gz")), 0.1);
@@ -238,28 +232,23 @@ TEST_P(ManySourcesGpu, Float64RoadRowsWithACutoff) {
 }
 
 // Paths that may pass 2^32 - 2 have uint64 distances. Where no path can pass 2^53 the GPU's float64
-// batches compute them exactly (vertex-major; rows converted on the host); with the 32-bit block
-// driver named, with rows asked for in device memory, or past 2^53, the CPU does (device gpu is
-// refused) and the rows are the same.
+// batches compute them exactly (either engine; rows converted on the host); with rows asked for in
+// device memory, or past 2^53, the CPU does (device gpu is refused) and the rows are the same.
 TEST_P(ManySourcesGpu, PathsPast32BitsRunInFloat64OrOnTheCpu) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = make_csr(4, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}, {3, 0, 1}});
   ds::options automatic = on_gpu();
   automatic.device = ds::device_kind::automatic;
-  if (engine_driver == ds::gpu_driver::block) {
-    EXPECT_THROW(ds::many_sources(g, on_gpu()), std::invalid_argument);
-  } else {
-    ds::many_sources gpu(g, on_gpu());
-    EXPECT_TRUE(gpu.on_gpu());
-    EXPECT_EQ(gpu.type(), ds::distance_type::uint64);
-    EXPECT_EQ(gpu.method(), "vertex-major");
-    expect_rows_match_dijkstra(g, gpu, {3, 0, 1, 2}, {}, "uint64 rows in float64");
-    ds::many_source_options on_device;
-    on_device.device_blocks = true;
-    EXPECT_THROW(ds::many_sources(g, on_gpu(), on_device), std::invalid_argument);
-  }
+  ds::many_sources gpu(g, on_gpu());
+  EXPECT_TRUE(gpu.on_gpu());
+  EXPECT_EQ(gpu.type(), ds::distance_type::uint64);
+  EXPECT_EQ(gpu.method(), engine_driver == ds::gpu_driver::block ? "block" : "vertex-major");
+  expect_rows_match_dijkstra(g, gpu, {3, 0, 1, 2}, {}, "uint64 rows in float64");
+  ds::many_source_options on_device;
+  on_device.device_blocks = true;
+  EXPECT_THROW(ds::many_sources(g, on_gpu(), on_device), std::invalid_argument);
   ds::many_sources rows(g, automatic);
-  EXPECT_EQ(rows.on_gpu(), engine_driver != ds::gpu_driver::block);
+  EXPECT_TRUE(rows.on_gpu());
   expect_rows_match_dijkstra(g, rows, {3, 0, 1, 2}, {}, "uint64 rows");
   const csr past53 = make_csr(3, {{0, 1, 9007199254740992.0}, {1, 2, 3}}, weight_kind::integer, true);  // 2^53 + 3
   EXPECT_THROW(ds::many_sources(past53, on_gpu()), std::invalid_argument);

@@ -43,7 +43,8 @@
 // Near-Far for its source alone in its own row of every vertex, with block barriers only; the
 // rows are then picked for the targets (pick_rows). No arc read is shared between sources, but no
 // source waits on another's buckets, and every SM runs several sources at once. On roads this is
-// an order of magnitude faster than the vertex-major batch (bench/results/block_driver.md).
+// an order of magnitude faster than the vertex-major batch (bench/results/block_driver.md). In
+// 32-bit and float64 distances (float64 near queues of half as many entries: block_driver.cuh).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -422,9 +423,6 @@ void upload(device_array<T>& dst, const T* src, std::size_t count, cudaStream_t 
 template <class Distance>
 class many_engine final : public detail::many_sources_engine, private engine_context {
   using weight = typename distance_ops<Distance>::weight;
-  // The block driver's queues keep 32-bit distance words (block_driver.cuh): 64-bit batches are
-  // vertex-major.
-  static constexpr bool narrow = sizeof(Distance) == 4;
 
  public:
   // opts.tune.driver == block: one block per source; opts.tune.queue_capacity: its far piles' start.
@@ -441,7 +439,6 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   // One block per source: asked for (driver block), or automatic on a graph of mean out-degree
   // below block_driver_tuning::rows_below_degree (road networks); the vertex-major batch otherwise.
   static bool block_rows(const sssp::detail::graph_statistics& s, gpu_driver driver) {
-    if (!narrow) return false;
     if (driver == gpu_driver::block) return true;
     return driver == gpu_driver::automatic && s.mean_degree < block_driver_tuning::rows_below_degree;
   }
@@ -459,9 +456,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
            const options& opts, const many_source_options& mopts, const block_consumer& consume) override {
     if (sources.empty()) return;
-    if constexpr (narrow) {
-      if (block_rows_) return run_block_rows(sources, targets, k, opts, mopts, consume);
-    }
+    if (block_rows_) return run_block_rows(sources, targets, k, opts, mopts, consume);
     const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
     allocate(k, columns);
     warp_lanes_ = mopts.warp_lanes ? mopts.warp_lanes : detail::many_sources_warp_lanes;
@@ -502,7 +497,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   // the output and none is allocated), two far piles of `capacity` entries and an outcome per block.
   std::size_t block_rows_bytes(std::uint32_t k, std::size_t columns, std::uint32_t capacity) const {
     return std::size_t{k} * (std::size_t{n_} + columns) * sizeof(Distance) +
-           std::size_t{k} * (2 * std::size_t{capacity} * sizeof(uint2) + sizeof(block_outcome));
+           std::size_t{k} * (2 * std::size_t{capacity} * sizeof(far_entry<Distance>) + sizeof(block_outcome));
   }
   // The far piles' entries: what an earlier batch grew them to, else tuning::queue_capacity as
   // the engine was made with, else n / rows_far_divisor + 1024 (block_driver_tuning).
@@ -525,7 +520,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
                        " targets on the block driver (choose a smaller batch size)");
     dist_ = device_array<Distance>(std::size_t{k} * n_, "the batch's rows");
     if (picked) out_ = device_array<Distance>(std::size_t{k} * columns, "the output block");
-    piles_ = device_array<uint2>(std::size_t{k} * 2 * capacity, "the far piles");
+    piles_ = device_array<far_entry<Distance>>(std::size_t{k} * 2 * capacity, "the far piles");
     outcomes_ = device_array<block_outcome>(k, "the blocks' outcomes");
     allocated_ = bytes;
     k_ = k;
@@ -536,7 +531,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
 
   void run_block_rows(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
                       const options& opts, const many_source_options& mopts, const block_consumer& consume) {
-    constexpr std::uint32_t Q = block_driver_tuning::rows_near_capacity;
+    constexpr std::uint32_t Q = near_entries<Distance>(block_driver_tuning::rows_near_capacity);
     const bool picked = !targets.empty();
     const std::uint32_t columns = picked ? static_cast<std::uint32_t>(targets.size()) : n_;
     allocate_rows(k, columns, picked, start_far_capacity());
@@ -804,7 +799,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   bool high_degree_ = false;
   const bool block_rows_;              // one block per source (block_rows)
   const std::uint32_t queue_capacity_;  // tuning::queue_capacity: the far piles' first size, 0 for automatic
-  device_array<uint2> piles_;
+  device_array<far_entry<Distance>> piles_;
   device_array<block_outcome> outcomes_;
   std::uint32_t far_capacity_ = 0;
   bool picked_ = false;  // the batch buffers hold an output block (a target list)

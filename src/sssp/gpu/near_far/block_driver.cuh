@@ -51,11 +51,18 @@
 // chip (engine.cu, use_wide_driver). Measurements: bench/results/block_driver.md ("Moved from
 // block_driver.cuh's comments") and bench/results/sssp_roads.md.
 //
+// Distances: 32-bit (uint32, float) and float64. An entry keeps a distance's word (distance.cuh)
+// beside its vertex: (vertex, word) in a uint2 for 32-bit distances, a ulonglong2 for 64-bit ones,
+// whose near queues then hold half as many entries in the same shared memory. The wide driver's
+// 32-bit entries also carry their row's start (below); its 64-bit ones do not (the taker reads it,
+// as the block driver's does), so that they stay 16 bytes.
+//
 // Every strategy runs the same Near-Far here (no frontier manager files anything);
 // statistics::driver says so.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -71,8 +78,35 @@ namespace deltasplit::sssp::gpu {
 using graph::edge_t;
 using graph::vertex_t;
 
+// A far-pile entry, and the block driver's near-queue entry: (vertex, distance word).
+template <class Distance>
+using far_entry = std::conditional_t<sizeof(Distance) == 8, ulonglong2, uint2>;
+
+template <class Distance>
+__device__ __forceinline__ far_entry<Distance> make_far_entry(vertex_t u, distance_word<Distance> bits) {
+  far_entry<Distance> e;
+  e.x = u;
+  e.y = bits;
+  return e;
+}
+
+// The wide driver's near-queue entry: (vertex, distance word, row start low, high) for 32-bit
+// distances, (vertex, distance word) for 64-bit ones.
+template <class Distance>
+using wide_entry = std::conditional_t<sizeof(Distance) == 8, ulonglong2, uint4>;
+
 // Dynamic shared memory of block_solve<Distance, Q>: two near queues of Q entries.
-constexpr std::size_t block_driver_shared_bytes(std::uint32_t Q) { return 2 * std::size_t{Q} * sizeof(uint2); }
+template <class Distance>
+constexpr std::size_t block_driver_shared_bytes(std::uint32_t Q) {
+  return 2 * std::size_t{Q} * sizeof(far_entry<Distance>);
+}
+
+// Near-queue entries a block takes for the tuning's 32-bit count `narrow`: as many for 32-bit
+// distances, half as many for 64-bit ones (the same shared memory, so the same blocks an SM).
+template <class Distance>
+constexpr std::uint32_t near_entries(std::uint32_t narrow) {
+  return narrow / (sizeof(far_entry<Distance>) / sizeof(uint2));
+}
 
 // What one block's solve reports (device memory, one per block).
 struct block_outcome {
@@ -94,7 +128,7 @@ struct block_view {
   std::uint32_t last_bucket;   // no_bucket, or the cutoff's bucket: nothing past it is taken
   Distance* dist;              // row b of block b: dist + b * row_stride
   std::size_t row_stride;
-  uint2* far_piles;            // block b: two piles of far_capacity entries from far_piles + 2 * b * far_capacity
+  far_entry<Distance>* far_piles;  // block b: two piles of far_capacity entries from far_piles + 2 * b * far_capacity
   std::uint32_t far_capacity;
   block_outcome* outcome;      // one per block
   edge_t num_arcs = 0;         // the whole grid (wide_solve): the bound of its early arc loads
@@ -105,15 +139,16 @@ namespace detail_block {
 // A distance read through L2 (ld.global.cg), past the block's own L1.
 template <class Distance>
 __device__ __forceinline__ Distance read_l2(const Distance* p) {
-  return distance_from_bits<Distance>(__ldcg(reinterpret_cast<const std::uint32_t*>(p)));
+  return distance_from_bits<Distance>(__ldcg(reinterpret_cast<const distance_word<Distance>*>(p)));
 }
 
 }  // namespace detail_block
 
 // A near-set entry as the relaxation reads it: the vertex, its distance when queued, its row's start.
+template <class Distance>
 struct near_item {
   vertex_t vertex;
-  std::uint32_t bits;
+  distance_word<Distance> bits;
   edge_t begin;
 };
 
@@ -131,10 +166,10 @@ struct alignas(16) near_far_books {
 
 // One thread block (block_solve): the books and the two near queues of Q entries in shared memory,
 // block barriers; block b solves its own source in its own distance row and far piles.
-template <std::uint32_t Q>
+template <class Distance, std::uint32_t Q>
 struct block_scope {
-  near_far_books* books;  // shared
-  uint2* near;            // shared: [2][Q]
+  near_far_books* books;       // shared
+  far_entry<Distance>* near;   // shared: [2][Q]
   static constexpr bool whole_grid = false;
   __device__ unsigned rank() const { return threadIdx.x; }
   __device__ unsigned size() const { return blockDim.x; }
@@ -146,11 +181,14 @@ struct block_scope {
   // A near-set entry is (vertex, distance bits); its row's start is read when it is taken.
   template <class View>
   __device__ edge_t row_start(const View&, vertex_t) const { return 0; }
-  __device__ void put(std::size_t i, vertex_t u, std::uint32_t bits, edge_t) const { near[i] = make_uint2(u, bits); }
+  __device__ void put(std::size_t i, vertex_t u, distance_word<Distance> bits, edge_t) const {
+    near[i] = make_far_entry<Distance>(u, bits);
+  }
   template <class View>
-  __device__ near_item take(const View& v, std::size_t i) const {
-    const uint2 e = near[i];
-    return {e.x, e.y, __ldg(&v.offsets[e.x])};
+  __device__ near_item<Distance> take(const View& v, std::size_t i) const {
+    const far_entry<Distance> e = near[i];
+    const auto u = static_cast<vertex_t>(e.x);
+    return {u, e.y, __ldg(&v.offsets[u])};
   }
   __device__ void add_totals(unsigned long long edges, unsigned long long vertices) const {
     atomicAdd(&books->edges_total, edges);
@@ -165,10 +203,12 @@ struct block_scope {
 // them in its block's shared memory: one L2 round trip a block both waits and learns the next near
 // set's size (132 SMs' warps reading one L2 line would queue at one slice). refresh() reads the
 // rest of the books (at a bucket's end).
+template <class Distance>
 struct grid_scope {
-  near_far_books* books;   // global
-  near_far_books* copy;    // shared: the books as of the last sync (refresh)
-  uint4* near;             // global: [2][capacity] of (vertex, distance bits, row start low, high)
+  static constexpr bool carries_rows = sizeof(Distance) == 4;  // wide_entry
+  near_far_books* books;          // global
+  near_far_books* copy;           // shared: the books as of the last sync (refresh)
+  wide_entry<Distance>* near;     // global: [2][capacity]
   std::uint32_t near_capacity;
   unsigned long long* block_edges;  // shared: the block's sums for add_totals
   std::uint32_t* barriers;          // shared: barriers this block has passed
@@ -208,17 +248,30 @@ struct grid_scope {
     __syncthreads();
   }
   __device__ const near_far_books& seen() const { return *copy; }
-  // A near-set entry carries its row's start, read by the thread that queues it while its slot's
-  // atomic is in flight: the taker loads the row's arcs without first waiting for the offsets.
+  // A 32-bit near-set entry carries its row's start, read by the thread that queues it while its
+  // slot's atomic is in flight: the taker loads the row's arcs without first waiting for the offsets.
   template <class View>
-  __device__ edge_t row_start(const View& v, vertex_t u) const { return __ldg(&v.offsets[u]); }
-  __device__ void put(std::size_t i, vertex_t u, std::uint32_t bits, edge_t begin) const {
-    near[i] = make_uint4(u, bits, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(begin >> 32));
+  __device__ edge_t row_start(const View& v, vertex_t u) const {
+    if constexpr (carries_rows)
+      return __ldg(&v.offsets[u]);
+    else
+      return 0;
+  }
+  __device__ void put(std::size_t i, vertex_t u, distance_word<Distance> bits, edge_t begin) const {
+    if constexpr (carries_rows)
+      near[i] = make_uint4(u, bits, static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(begin >> 32));
+    else
+      near[i] = make_far_entry<Distance>(u, bits);
   }
   template <class View>
-  __device__ near_item take(const View&, std::size_t i) const {
-    const uint4 e = __ldcg(&near[i]);
-    return {e.x, e.y, e.z | (edge_t{e.w} << 32)};
+  __device__ near_item<Distance> take(const View& v, std::size_t i) const {
+    const wide_entry<Distance> e = __ldcg(&near[i]);
+    if constexpr (carries_rows) {
+      return {e.x, e.y, e.z | (edge_t{e.w} << 32)};
+    } else {
+      const auto u = static_cast<vertex_t>(e.x);
+      return {u, e.y, __ldg(&v.offsets[u])};
+    }
   }
   __device__ void add_totals(unsigned long long edges, unsigned long long vertices) const {
     if (threadIdx.x == 0) block_edges[0] = block_edges[1] = 0;
@@ -245,9 +298,10 @@ struct grid_scope {
 // Every thread of the scope returns; rank 0 has written *outcome.
 template <class Distance, unsigned Lanes, class Scope>
 __device__ __forceinline__ void near_far_solve(const Scope& sc, const block_view<Distance>& v, Distance* dist,
-                                               uint2* const piles, vertex_t source, block_outcome* outcome) {
+                                               far_entry<Distance>* const piles, vertex_t source, block_outcome* outcome) {
   static_assert(Lanes == 1 || Lanes == 2 || Lanes == 4, "lanes per near-set vertex: 1, 2 or 4");
   using ops = distance_ops<Distance>;
+  using word = distance_word<Distance>;
   using namespace detail_block;
   constexpr std::uint32_t none = no_bucket;
   near_far_books& books = *sc.books;
@@ -277,7 +331,7 @@ __device__ __forceinline__ void near_far_solve(const Scope& sc, const block_view
   // Queues u (distance bits db) in near queue `queue` through its count; false when the queue is
   // full (the caller spills u to a far pile). The row's start is read while the slot's atomic is in
   // flight.
-  auto to_near = [&](vertex_t u, std::uint32_t db, unsigned queue, std::uint32_t* count) {
+  auto to_near = [&](vertex_t u, word db, unsigned queue, std::uint32_t* count) {
     const edge_t row = sc.row_start(v, u);
     const std::uint32_t slot = queue_slot(count);
     if (slot >= Q) return false;
@@ -294,7 +348,7 @@ __device__ __forceinline__ void near_far_solve(const Scope& sc, const block_view
     }
     const std::uint32_t slot = queue_slot(&books.pile_count[pile]);
     if (slot < v.far_capacity) {
-      piles[pile * std::size_t{v.far_capacity} + slot] = make_uint2(u, distance_bits(d));
+      piles[pile * std::size_t{v.far_capacity} + slot] = make_far_entry<Distance>(u, distance_bits(d));
       if (b > cur) atomicMin(&books.far_min, b);
     } else {
       atomicOr(&books.stop_flags, 2u);
@@ -318,7 +372,7 @@ __device__ __forceinline__ void near_far_solve(const Scope& sc, const block_view
       while (shift > 0 && (count << shift) > threads) --shift;
       const unsigned lanes = 1u << shift, lane = tid & (lanes - 1);
       for (std::uint32_t i = tid >> shift; i < count; i += threads >> shift) {
-        const near_item item = sc.take(v, q * std::size_t{Q} + i);
+        const near_item<Distance> item = sc.take(v, q * std::size_t{Q} + i);
         const vertex_t x = item.vertex;
         const Distance d = distance_from_bits<Distance>(item.bits);
         const edge_t begin = item.begin, end = __ldg(&v.offsets[x + 1]);
@@ -400,15 +454,16 @@ __device__ __forceinline__ void near_far_solve(const Scope& sc, const block_view
     sc.sync();
     const unsigned q = it % 2;
     std::uint32_t* near_next = &books.near_count[it % 3];  // empty: the near loop ended on it
-    const uint2* from = piles + pile * std::size_t{v.far_capacity};
-    uint2* to = piles + (pile ^ 1) * std::size_t{v.far_capacity};
+    const far_entry<Distance>* from = piles + pile * std::size_t{v.far_capacity};
+    far_entry<Distance>* to = piles + (pile ^ 1) * std::size_t{v.far_capacity};
     for (std::uint32_t i = tid; i < total; i += threads) {
-      const uint2 entry = __ldcg(&from[i]);
+      const far_entry<Distance> entry = __ldcg(&from[i]);
+      const auto x = static_cast<vertex_t>(entry.x);
       const Distance d = distance_from_bits<Distance>(entry.y);
-      if (read_l2(&dist[entry.x]) != d) continue;  // stale: a smaller distance was filed since
+      if (read_l2(&dist[x]) != d) continue;  // stale: a smaller distance was filed since
       const std::uint32_t b = v.bucket(d);
       if (b <= cur) {
-        if (to_near(entry.x, entry.y, q, near_next)) continue;
+        if (to_near(x, entry.y, q, near_next)) continue;
         books.spilled[pile ^ 1] = 1;
       }
       const std::uint32_t slot = queue_slot(&books.pile_count[pile ^ 1]);
@@ -441,18 +496,18 @@ __device__ __forceinline__ void near_far_solve(const Scope& sc, const block_view
 }
 
 // Block b solves sources[b], or single_source when sources is null (see the file comment). Any
-// blockDim.x up to block_driver_tuning::threads; block_driver_shared_bytes(Q) of dynamic shared
-// memory; at most Lanes (1, 2 or 4) threads per near-set vertex. The distances must be infinity
+// blockDim.x up to block_driver_tuning::threads; block_driver_shared_bytes<Distance>(Q) of dynamic
+// shared memory; at most Lanes (1, 2 or 4) threads per near-set vertex. The distances must be infinity
 // beforehand (fill_infinity).
-template <class Distance, std::uint32_t Q = block_driver_tuning::near_capacity,
-          unsigned Lanes = block_driver_tuning::row_lanes>
+template <class Distance, std::uint32_t Q, unsigned Lanes>
 __global__ void __launch_bounds__(block_driver_tuning::threads)
     block_solve(block_view<Distance> v, const vertex_t* sources, vertex_t single_source) {
-  extern __shared__ uint2 near_queue[];  // [2][Q]
+  extern __shared__ __align__(16) unsigned char near_bytes[];
+  far_entry<Distance>* const near_queue = reinterpret_cast<far_entry<Distance>*>(near_bytes);  // [2][Q]
   __shared__ near_far_books books;
   // The block's two far piles, pile p at piles + p * far_capacity (arithmetic, not an array of two
   // pointers: indexed at run time, such an array lives in local memory, a 16-byte stack frame).
-  near_far_solve<Distance, Lanes>(block_scope<Q>{&books, near_queue}, v, v.dist + blockIdx.x * v.row_stride,
+  near_far_solve<Distance, Lanes>(block_scope<Distance, Q>{&books, near_queue}, v, v.dist + blockIdx.x * v.row_stride,
                                   v.far_piles + 2 * std::size_t{blockIdx.x} * v.far_capacity,
                                   sources ? sources[blockIdx.x] : single_source, v.outcome + blockIdx.x);
 }
@@ -462,12 +517,13 @@ __global__ void __launch_bounds__(block_driver_tuning::threads)
 // v.dist, the first two far piles, v.outcome[0].
 template <class Distance, unsigned Lanes = block_driver_tuning::row_lanes>
 __global__ void __launch_bounds__(block_driver_tuning::threads)
-    wide_solve(block_view<Distance> v, near_far_books* books, uint4* near, std::uint32_t near_capacity, vertex_t source) {
+    wide_solve(block_view<Distance> v, near_far_books* books, wide_entry<Distance>* near, std::uint32_t near_capacity,
+               vertex_t source) {
   __shared__ near_far_books copy;
   __shared__ unsigned long long block_edges[2];
   __shared__ std::uint32_t barriers;
   if (threadIdx.x == 0) barriers = 0;
-  near_far_solve<Distance, Lanes>(grid_scope{books, &copy, near, near_capacity, block_edges, &barriers}, v, v.dist,
+  near_far_solve<Distance, Lanes>(grid_scope<Distance>{books, &copy, near, near_capacity, block_edges, &barriers}, v, v.dist,
                                   v.far_piles, source, v.outcome);
 }
 
@@ -495,7 +551,8 @@ float run_block_solve(const block_view<Distance>& v, const vertex_t* sources, ve
   DS_CUDA(cudaEventRecord(start, stream));
   fill_infinity<Distance><<<fill_blocks, 256, 0, stream>>>(v.dist, std::size_t{blocks} * v.row_stride);
   DS_CUDA_LAUNCH("fill_infinity");
-  block_solve<Distance, Q, Lanes><<<blocks, threads, block_driver_shared_bytes(Q), stream>>>(v, sources, single_source);
+  block_solve<Distance, Q, Lanes><<<blocks, threads, block_driver_shared_bytes<Distance>(Q), stream>>>(v, sources,
+                                                                                                      single_source);
   DS_CUDA_LAUNCH("block_solve");
   return finish_timed_run(v.outcome, outcomes, blocks, stream, start, stop);
 }
@@ -517,7 +574,8 @@ unsigned wide_solve_blocks(unsigned sms) {
 // wide_solve<Distance, Lanes> on `blocks` blocks (wide_solve_blocks), timed from start to stop; the
 // outcome copied into *outcome (host memory). Returns the milliseconds, the fill included.
 template <class Distance, unsigned Lanes>
-float run_wide_solve(const block_view<Distance>& v, near_far_books* books, uint4* near, std::uint32_t near_capacity,
+float run_wide_solve(const block_view<Distance>& v, near_far_books* books, wide_entry<Distance>* near,
+                     std::uint32_t near_capacity,
                      vertex_t source, unsigned blocks, unsigned fill_blocks, cudaStream_t stream, cudaEvent_t start,
                      cudaEvent_t stop, block_outcome* outcome) {
   DS_CUDA(cudaEventRecord(start, stream));

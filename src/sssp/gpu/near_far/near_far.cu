@@ -1,4 +1,5 @@
-// The block and wide Near-Far drivers (near_far.cuh) over the engine's graph.
+// The block and wide Near-Far drivers (near_far.cuh) over the engine's graph, in 32-bit and
+// float64 distances.
 #include <algorithm>
 #include <memory>
 #include <stdexcept>
@@ -13,6 +14,11 @@ namespace deltasplit::sssp::gpu {
 
 namespace {
 
+// The one-source block driver's near queues: block_driver_tuning::near_capacity entries of 32-bit
+// distances, half as many of 64-bit ones (128 KB of shared memory either way).
+template <class Distance>
+constexpr std::uint32_t block_near = near_entries<Distance>(block_driver_tuning::near_capacity);
+
 template <class Distance>
 class near_far final : public one_source_driver<Distance> {
  public:
@@ -24,9 +30,9 @@ class near_far final : public one_source_driver<Distance> {
       if (wide_blocks_ == 0) throw std::runtime_error("the wide driver needs a GPU that launches cooperative kernels");
       wide_books_ = device_array<near_far_books>(1, "the wide driver's books");
     } else {  // the block driver's near queues: 128 KB of shared memory
-      DS_CUDA(cudaFuncSetAttribute(block_solve<Distance, block_driver_tuning::near_capacity, block_driver_tuning::row_lanes>,
+      DS_CUDA(cudaFuncSetAttribute(block_solve<Distance, block_near<Distance>, block_driver_tuning::row_lanes>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(block_driver_shared_bytes(block_driver_tuning::near_capacity))));
+                                   static_cast<int>(block_driver_shared_bytes<Distance>(block_near<Distance>))));
     }
     outcome_ = device_array<block_outcome>(1, "the block driver's outcome");
   }
@@ -44,8 +50,8 @@ class near_far final : public one_source_driver<Distance> {
     const std::uint32_t near_capacity = queue_capacity ? queue_capacity : capped(std::uint64_t{n_} + 512);
     if (wide_ && wide_near_.size() != 2 * std::size_t{near_capacity}) {
       wide_near_ = {};
-      reserve(2 * std::size_t{near_capacity} * sizeof(uint4), "the wide driver's near queues");
-      wide_near_ = device_array<uint4>(2 * std::size_t{near_capacity}, "the wide driver's near queues");
+      reserve(2 * std::size_t{near_capacity} * sizeof(wide_entry<Distance>), "the wide driver's near queues");
+      wide_near_ = device_array<wide_entry<Distance>>(2 * std::size_t{near_capacity}, "the wide driver's near queues");
     }
     driver_outcome o;
     while (true) {
@@ -57,7 +63,7 @@ class near_far final : public one_source_driver<Distance> {
                                                                            near_capacity, request.source, wide_blocks_,
                                                                            fill_blocks, ctx_.stream, ctx_.start,
                                                                            ctx_.stop, host_)
-                : run_block_solve<Distance, block_driver_tuning::near_capacity, block_driver_tuning::row_lanes>(
+                : run_block_solve<Distance, block_near<Distance>, block_driver_tuning::row_lanes>(
                       v, nullptr, request.source, 1, block_driver_tuning::threads, fill_blocks, ctx_.stream,
                       ctx_.start, ctx_.stop, host_);
       const block_outcome blk = *host_;
@@ -85,8 +91,8 @@ class near_far final : public one_source_driver<Distance> {
  private:
   void grow_piles(std::uint32_t capacity) {
     piles_ = {};
-    reserve(2 * std::size_t{capacity} * sizeof(uint2), "the block driver's far piles");
-    piles_ = device_array<uint2>(2 * std::size_t{capacity}, "the block driver's far piles");
+    reserve(2 * std::size_t{capacity} * sizeof(far_entry<Distance>), "the block driver's far piles");
+    piles_ = device_array<far_entry<Distance>>(2 * std::size_t{capacity}, "the block driver's far piles");
   }
 
   // Entries of each of the two far piles (0 before the first solve).
@@ -100,8 +106,8 @@ class near_far final : public one_source_driver<Distance> {
   pinned_buffer pinned_;
   block_outcome* host_ = nullptr;  // the outcome read back, pinned
   device_array<block_outcome> outcome_;
-  device_array<uint2> piles_;
-  device_array<uint4> wide_near_;  // the wide driver's two near queues
+  device_array<far_entry<Distance>> piles_;
+  device_array<wide_entry<Distance>> wide_near_;  // the wide driver's two near queues
   device_array<near_far_books> wide_books_;
 };
 
@@ -120,9 +126,12 @@ std::unique_ptr<one_source_driver<Distance>> make_near_far(const device_csr<Dist
 
 template bool wide_launchable<std::uint32_t>(unsigned);
 template bool wide_launchable<float>(unsigned);
+template bool wide_launchable<double>(unsigned);
 template std::unique_ptr<one_source_driver<std::uint32_t>> make_near_far(const device_csr<std::uint32_t>&,
                                                                          const driver_context&, near_far_grid);
 template std::unique_ptr<one_source_driver<float>> make_near_far(const device_csr<float>&, const driver_context&,
                                                                  near_far_grid);
+template std::unique_ptr<one_source_driver<double>> make_near_far(const device_csr<double>&, const driver_context&,
+                                                                  near_far_grid);
 
 }  // namespace deltasplit::sssp::gpu
