@@ -25,12 +25,12 @@
 // Distances (distance.cuh): uint32 (integer sums in 64 bits, a sum above 2^32 - 2 dropped and
 // flagged), uint64 (the hierarchy of 64-bit weights that integer graphs get when their paths may
 // pass 2^32 - 2; a sum above 2^64 - 2 dropped and flagged) or float (a non-finite sum dropped and
-// flagged). A dropped sum decides nothing unless
-// some shortest distance does not fit: a vertex whose shortest distance fits is reached by an
-// up-down path of the hierarchy whose every prefix fits, so its distance is exact; the ones whose
-// distance does not fit end unreached. So after a flagged sweep (or an upward distance too large
-// to scatter), the vertices are checked as every solver does (overflowed_vertex on the original
-// graph, in caller ids): an arc from a reached to an unreached vertex is a distance that overflowed.
+// flagged). A dropped sum decides nothing unless some shortest distance does not fit: a vertex
+// whose shortest distance fits is reached by an up-down path of the hierarchy whose every prefix
+// fits, so its distance is exact; the ones whose distance does not fit end unreached. So after a
+// flagged sweep (or an upward distance too large to scatter), the vertices are checked as every
+// solver does (overflowed_vertex on the original graph, in caller ids): an arc from a reached to an
+// unreached vertex is a distance that overflowed.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
