@@ -104,11 +104,12 @@ struct partition_tuning {
   // and lost at 51K (2600 x 2600) (bench/results/distance_width.md: the forced drivers, and the
   // automatic rule for small regions).
   static constexpr double automatic_global_arcs_region_vertices = 16384;
-  // In 64 bits there is no wide driver, and the step loop is the alternative: a sparse graph takes
-  // this driver wherever its regions keep their data (distances too in global memory) when its mean
-  // region holds at most this many vertices. It beat the step loop at every size measured from 7.6K
-  // to 51K vertices a region (the same tables) and tied it at 121K in 32 bits (the 4000 x 4000
-  // grid, bench/results/sssp_roads.md).
+  // In 64 bits a sparse graph takes this driver wherever its regions keep their data (distances too
+  // in global memory) when its mean region holds at most this many vertices. Chosen against the step
+  // loop, the 64-bit alternative then: it beat it at every size measured from 7.6K to 51K vertices a
+  // region (the same tables) and tied it at 121K in 32 bits (the 4000 x 4000 grid,
+  // bench/results/sssp_roads.md). The wide driver, which now runs 64 bits too and takes the larger
+  // regions, is not yet measured against this driver between 16K and 65K vertices a region.
   static constexpr double automatic_64bit_region_vertices = 65536;
 };
 
