@@ -49,7 +49,9 @@ def main():
             f"({os.cpu_count()} threads) | GPU sweep per source, ms | pairs a sweep costs |",
             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for path in args.graphs:
-        name = os.path.basename(path).split(".")[0]
+        name = os.path.basename(path)
+        for suffix in (".gz", ".gr", ".mtx"):
+            name = name.removesuffix(suffix)  # USA-road-d.NY.gr.gz: USA-road-d.NY
         with tempfile.TemporaryDirectory() as tmp:
             ch = os.path.join(tmp, name + ".ch")
             g = Graph.from_file(path)
