@@ -47,24 +47,6 @@ void clear_beyond(typename Policy::distance* dist, vertex_t n, double cutoff) {
     if (dist[v] > limit) dist[v] = Policy::infinity;
 }
 
-// A shortest-path tree from PHAST's distances on the original graph (shortest_path_tree.hpp), an
-// arc tight exactly for integer distances, within the validator's relative 1e-5 for real ones.
-template <class Policy>
-void tree_from_sweep(const csr_view& g, const Policy& policy, vertex_t source, const typename Policy::distance* dist,
-                     vertex_t* parent) {
-  using distance = typename Policy::distance;
-  tree_from_distances(g, source, dist, Policy::infinity, parent, [&](distance du, edge_t arc, vertex_t v) {
-    distance sum;
-    if (!policy.extend(du, arc, sum)) return false;
-    if constexpr (std::is_same_v<distance, float>) {
-      if (dist[v] == Policy::infinity) return false;
-      return std::fabs(double{sum} - double{dist[v]}) <= 1e-5 * std::max(double{sum}, double{dist[v]});
-    } else {
-      return sum == dist[v];
-    }
-  });
-}
-
 // The hierarchy of g: from opts.hierarchy_file when it exists, else contracted here (and written
 // there when a file is named). `loaded` says which. A file that appears while the contraction runs
 // (another process building the same hierarchy) is left as it is, and must be this graph's too.

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "deltasplit/sssp.hpp"
@@ -49,6 +51,25 @@ void tree_from_distances(const csr_view& g, vertex_t source, const Distance* dis
       }
     }
   }
+}
+
+// A shortest-path tree from PHAST's distances on the original graph (policy.extend(du, arc, sum):
+// du plus the arc's weight, false past the type's range): an arc is tight exactly for integer
+// distances, within the validator's relative 1e-5 for float32 ones summed through shortcuts.
+template <class Policy>
+void tree_from_sweep(const csr_view& g, const Policy& policy, vertex_t source, const typename Policy::distance* dist,
+                     vertex_t* parent) {
+  using distance = typename Policy::distance;
+  tree_from_distances(g, source, dist, Policy::infinity, parent, [&](distance du, edge_t arc, vertex_t v) {
+    distance sum;
+    if (!policy.extend(du, arc, sum)) return false;
+    if constexpr (std::is_same_v<distance, float>) {
+      if (dist[v] == Policy::infinity) return false;
+      return std::fabs(double{sum} - double{dist[v]}) <= 1e-5 * std::max(double{sum}, double{dist[v]});
+    } else {
+      return sum == dist[v];
+    }
+  });
 }
 
 }  // namespace deltasplit::sssp::detail

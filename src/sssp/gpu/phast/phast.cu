@@ -615,12 +615,8 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
       std::vector<Distance> dist(n_);
       std::vector<vertex_t> parent(n_);
       if (n_) DS_CUDA(cudaMemcpy(dist.data(), by_id, n_ * sizeof(Distance), cudaMemcpyDeviceToHost));
-      const detail::distance_policy<Distance, Distance> policy(detail::weights_in<Distance>(g_));
-      detail::tree_from_distances(g_, source, dist.data(), distance_ops<Distance>::infinity, parent.data(),
-                                  [&](Distance du, edge_t arc, vertex_t v) {
-                                    Distance sum;
-                                    return policy.extend(du, arc, sum) && sum == dist[v];
-                                  });
+      detail::tree_from_sweep(g_, detail::distance_policy<Distance, Distance>(detail::weights_in<Distance>(g_)), source,
+                              dist.data(), parent.data());
       if (n_) DS_CUDA(cudaMemcpy(predecessors, parent.data(), n_ * sizeof(vertex_t), cudaMemcpyDefault));
       return;
     } else {
