@@ -331,10 +331,13 @@ class _ReduceSink:
         xp = np if isinstance(block, np.ndarray) else __import__("cupy")
         reached = _reached(block, self.limit, xp)
         wide = np.uint64 if block.dtype.kind == "u" else np.float64
-        values = xp.where(reached, block, 0).astype(wide)
+        # The block's own type throughout (the sums accumulate in the wide type): a widened copy
+        # of a block of hundreds of MiB costs more than the reductions themselves. Without a
+        # limit, the unreachable entries already hold the type's unreachable value.
         unreachable = np.iinfo(block.dtype).max if block.dtype.kind == "u" else np.inf
-        masked = xp.where(reached, block, unreachable).astype(block.dtype)
-        row_sum = _host(values.sum(axis=1))
+        values = xp.where(reached, block, block.dtype.type(0))
+        masked = block if self.limit is None else xp.where(reached, block, block.dtype.type(unreachable))
+        row_sum = _host(values.sum(axis=1, dtype=wide))
         row_count = _host(reached.sum(axis=1)).astype(np.int64)
         # Closeness leaves out the source's own column (distance 0): it is neither reached nor
         # counted among the targets.
@@ -351,8 +354,8 @@ class _ReduceSink:
             closeness = np.where((total > 0) & (others > 0), (r / np.maximum(others, 1)) * (r / total), 0.0)
         row_min = _host(masked.min(axis=1)) if block.shape[1] else np.full(len(sources), unreachable, block.dtype)
         per_source = {start: (row_sum, row_min, row_count, closeness)}
-        return (per_source, _host(values.sum(axis=0)), _host(masked.min(axis=0)),
-                _host(reached.sum(axis=0)).astype(np.int64))
+        return (per_source, _host(values.sum(axis=0, dtype=wide)), _host(masked.min(axis=0)),
+                _host(reached.sum(axis=0, dtype=np.int64)))
 
 
 def _combine(*parts):
