@@ -5,7 +5,10 @@ other work, the wall time measures the share of the cores the workers got; the C
 itself) and the load average, then the medians; bench/results/dask.md records them.
 
 Usage: python bench/python/dask_scaling.py [GRAPH] [--sources N] [--runs R] [--block-size B]
-                                           [--without-dask]
+                                           [--without-dask] [--dask-defaults]
+
+The workers run on deltasplit.dask.local_cluster (Dask's diagnostics turned down); with
+--dask-defaults, on a LocalCluster with Dask's defaults.
 
 --without-dask: the same blocks solved and summed in 1 and then 2 plain processes (a pool of
 processes started by spawn, each given its half of the sources), each timing its own blocks once
@@ -19,15 +22,14 @@ import statistics
 import time
 
 import numpy as np
-from distributed import Client, LocalCluster
+from distributed import Client
 
 from deltasplit import Graph
 import deltasplit.dask as dd
 
 
-def timed_runs(graph, sources, workers, runs, block_size):
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+def timed_runs(graph, sources, workers, runs, block_size, quiet):
+    with dd.local_cluster(workers, 1, quiet=quiet, dashboard_address=None) as cluster, Client(cluster) as client:
         # A first, untimed call makes every worker read the graph: the timed runs measure the
         # solves, the graph resident as in a long job.
         dd.reduce(graph, sources[:2 * workers], client=client, block_size=1)
@@ -54,7 +56,7 @@ def plain_blocks(graph, sources, block_size):
     return time.perf_counter() - start, time.process_time() - cpu
 
 
-def plain_runs(graph, sources, processes, runs, block_size):
+def plain_runs(graph, sources, processes, runs, block_size, quiet):
     times = []
     for run in range(runs):
         with multiprocessing.get_context("spawn").Pool(processes) as pool:
@@ -73,12 +75,15 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--block-size", type=int, default=50)
     parser.add_argument("--without-dask", action="store_true", help="plain processes instead of Dask workers")
+    parser.add_argument("--dask-defaults", action="store_true",
+                        help="Dask's own diagnostics at their defaults (local_cluster(quiet=False))")
     args = parser.parse_args()
     n = Graph.from_file(args.graph).num_vertices
     sources = np.random.default_rng(1).choice(n, size=args.sources, replace=False)
     runs = plain_runs if args.without_dask else timed_runs
-    one = statistics.median(runs(args.graph, sources, 1, args.runs, args.block_size))
-    two = statistics.median(runs(args.graph, sources, 2, args.runs, args.block_size))
+    quiet = not args.dask_defaults
+    one = statistics.median(runs(args.graph, sources, 1, args.runs, args.block_size, quiet))
+    two = statistics.median(runs(args.graph, sources, 2, args.runs, args.block_size, quiet))
     one_name, two_name = ("process", "processes") if args.without_dask else ("worker", "workers")
     print(f"median: 1 {one_name} {one:.2f} s, 2 {two_name} {two:.2f} s, speedup {one / two:.2f}x")
 

@@ -101,8 +101,7 @@ def run(args, parser):
             client = distributed.Client(args.scheduler)
         else:
             workers = args.workers or 1
-            cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=max(1, (os.cpu_count() or 1) // workers),
-                                               processes=True, dashboard_address=":0")
+            cluster = ds_dask.local_cluster(workers, max(1, (os.cpu_count() or 1) // workers), dashboard_address=":0")
             client = distributed.Client(cluster)
         with client:
             run_info = ds_dask.distance_matrix(args.graph, sources, targets, limit=args.limit, out=args.out,

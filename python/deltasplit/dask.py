@@ -86,7 +86,7 @@ import numpy as np
 from . import _core
 from ._graph import STRATEGIES, Graph, _is_integer, _is_number, _vertex_list
 
-__all__ = ["distance_matrix", "distance_array", "reduce", "graph_hash", "Run", "Reductions"]
+__all__ = ["distance_matrix", "distance_array", "reduce", "local_cluster", "graph_hash", "Run", "Reductions"]
 
 FORMAT_VERSION = 1
 METADATA_FILE = "_deltasplit.json"  # in a Parquet folder; readers skip names starting with "_"
@@ -111,6 +111,13 @@ CHUNK_BYTES = 16 << 20
 # time left the Dask path behind a direct loop of the same blocks; two at once put it ahead of it
 # (bench/results/dask.md, two blocks at a time on one GPU).
 BLOCKS_PER_GPU = 2
+
+# local_cluster's Dask settings: the event loop's blockage check every 200 ms (Dask's default,
+# 20 ms) and no statistical profiler on the workers (a stack sample every 10 ms). On an idle
+# cluster of two one-thread workers they take about a fifth of a core between the scheduler's
+# process and the workers; on a machine of few cores that is taken from the solves
+# (bench/results/dask.md, Dask's own work on a small machine).
+QUIET_DASK = {"distributed.admin.tick.interval": "200ms", "distributed.worker.profile.enabled": False}
 
 Run = namedtuple("Run", ["out", "blocks", "skipped", "written"])
 Run.__doc__ = """What distance_matrix did with an `out` store: blocks in the whole matrix, blocks
@@ -569,6 +576,19 @@ def _output_kind(out):
 
 
 # -- running the blocks on the cluster --------------------------------------------------------
+
+def local_cluster(n_workers: Optional[int] = None, threads_per_worker: Optional[int] = None, *, quiet: bool = True,
+                  **kwargs: Any) -> Any:
+    """A ``distributed.LocalCluster`` of worker processes on this machine for deltasplit's blocks
+    (keyword arguments go to LocalCluster). With quiet (the default), Dask's own diagnostics are
+    turned down for the cluster's processes (QUIET_DASK: the event-loop check every 200 ms, no
+    profiler; the dashboard's Profile page stays empty), which leaves the machine's cores to the
+    solves; quiet=False keeps Dask's defaults."""
+    import dask
+    from distributed import LocalCluster
+    with dask.config.set(QUIET_DASK if quiet else {}):
+        return LocalCluster(n_workers=n_workers, threads_per_worker=threads_per_worker, processes=True, **kwargs)
+
 
 def _client(client):
     from distributed import default_client

@@ -31,9 +31,19 @@ SMALL_FILE = ROOT / "datasets" / "chesapeake.mtx"
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                                  worker_dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+    with dd.local_cluster(2, 1, dashboard_address=None, worker_dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as c:
         yield c
+
+
+def test_local_cluster_turns_down_dasks_diagnostics(client):
+    """local_cluster's worker processes run with QUIET_DASK's settings, the rest Dask's defaults."""
+    import dask
+    for key, value in dd.QUIET_DASK.items():
+        assert set(client.run(dask.config.get, key).values()) == {value}
+    assert set(client.run(dask.config.get, "distributed.worker.memory.target").values()) == \
+        {dask.config.get("distributed.worker.memory.target")}
+    assert len(client.scheduler_info()["workers"]) == 2
 
 
 def random_graph(kind, n=240, arcs=1400, seed=3):
