@@ -28,9 +28,13 @@ QUANTILES = {"25pct": 0.25, "median": 0.5, "75pct": 0.75}
 
 
 def unreachable(dtype):
-    """What marks an unreachable node among distances of this type: INT_INFINITY for the
-    unsigned integer distances of integer impedances, inf for real ones."""
-    return Graph.INT_INFINITY if np.dtype(dtype).kind == "u" else np.inf
+    """What marks an unreachable node among distances of this type: all ones for the unsigned
+    integer distances of integer impedances (INT_INFINITY in uint32, UINT64_INFINITY in uint64),
+    inf for real ones."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "u":
+        return Graph.UINT64_INFINITY if dtype.itemsize == 8 else Graph.INT_INFINITY
+    return np.inf
 
 
 def sorted_distinct(a):

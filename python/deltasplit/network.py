@@ -14,8 +14,9 @@ CPU numpy does the same arithmetic (``_network_aggregate``: written once over th
 
 Node ids are the caller's (a pandas index); results are numpy arrays or pandas objects indexed
 by node id. Distances have the type the package gives for the impedance: uint32 for integer
-impedances whose paths cannot pass 2**32 (unreachable = ``Network.INT_INFINITY``), floating
-point otherwise (unreachable = inf). pandas is required; pyarrow (Parquet), shapely (isochrone
+impedances whose paths cannot pass 2**32 - 2 (unreachable = ``Network.INT_INFINITY``), uint64 for
+integer ones whose paths might (unreachable = ``Network.UINT64_INFINITY``), float64 for real ones
+(unreachable = inf). pandas is required; pyarrow (Parquet), shapely (isochrone
 polygons), matplotlib (plots) and pyosmium (OpenStreetMap extracts) are optional extras.
 """
 import math
@@ -107,6 +108,7 @@ class Network:
     """
 
     INT_INFINITY = Graph.INT_INFINITY
+    UINT64_INFINITY = Graph.UINT64_INFINITY
 
     def __init__(self, node_x, node_y, edge_from, edge_to, edge_weights, twoway=True, *, lonlat=False,
                  strategy="auto", device="auto", block_entries=None):

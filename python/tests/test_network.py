@@ -102,7 +102,7 @@ def brute_aggregate(D, positions, values, radius, kind, decay):
     out = np.empty(D.shape[0])
     for i in range(D.shape[0]):
         d = D[i, positions]
-        within = d <= radius
+        within = np.isfinite(d) & (d <= radius)  # unreachable places are within no radius, inf either
         v, dd = values[within], d[within]
         cnt = len(v)
         if kind == "count":
@@ -362,6 +362,32 @@ def test_aggregate_equals_brute_force(small_city, decay, path):
     single = net.aggregate(7.0, type="mean", decay=decay, name="v")
     assert isinstance(single, pd.Series) and list(single.index) == list(net.node_ids)
     np.testing.assert_allclose(single.to_numpy(), got[("mean", 7.0)].to_numpy())
+
+
+def test_aggregate_of_64_bit_distances_leaves_unreachable_places_out(path):
+    """Integer impedances whose paths may pass 2^32 - 2 give uint64 distances, unreachable all
+    ones (UINT64_INFINITY, not INT_INFINITY): an infinite radius still leaves the places a node
+    cannot reach out of its aggregations; isochrones and OD pairs too."""
+    net = use(grid(6, 7, seed=9, twoway=False, zero=0.15, high=9 * 10**8), path)
+    assert net.distance_dtype(net.solver()[0]) == np.uint64
+    D = all_pairs(net)
+    assert np.isinf(D).any()
+    rng = np.random.default_rng(4)
+    places = rng.integers(0, net.num_nodes, 30)
+    values = np.round(rng.normal(5, 3, 30), 2)
+    net.set(pd.Series(net.node_ids[places]), pd.Series(values), name="v")
+    for radius in (math.inf, 3e9):
+        got = net.aggregate([radius], type=["count", "sum", "max"], decay="flat", name="v")
+        for kind in ("count", "sum", "max"):
+            assert_aggregate(got[(kind, radius)].to_numpy(), brute_aggregate(D, places, values, radius, kind, "flat"), kind)
+    o, d = np.divmod(np.arange(net.num_nodes ** 2), net.num_nodes)
+    lengths = net.shortest_path_lengths(net.node_ids[o], net.node_ids[d])
+    assert lengths.dtype == np.uint64
+    reach = np.isfinite(D[o, d])
+    assert (lengths[~reach] == Network.UINT64_INFINITY).all()
+    np.testing.assert_array_equal(lengths[reach], D[o, d][reach].astype(np.uint64))
+    iso = net.isochrones(net.node_ids[[0]], [math.inf])
+    assert sorted(iso["node_id"]) == sorted(net.node_ids[np.isfinite(D[0])])
 
 
 def test_aggregate_in_small_blocks(small_city, path):
