@@ -16,6 +16,16 @@ only per-node results cross to the host. They use what both modules share: eleme
 arithmetic, nonzero, stable sorts, searchsorted, cumsum and bincount. On the device bincount
 adds with atomics, in no fixed order, so float sums may differ from the host's in the last
 bits; counts, extremes, quantiles and nearest places are exact on both.
+
+The aggregations other than the quantiles have one more form for cupy's blocks,
+accumulate_on_device: one kernel pass over a block, a thread a node (a column), adding the
+block's rows in order into per-thread sums for every radius and then into the per-node
+results. A block of a cut-off solve is almost all unreachable entries (road-FLA, 50,000 valued
+nodes within 6,000: about 230 reached of 1,070,376 a row), which the kernel reads once and
+skips, where nonzero, the gathers and a bincount per radius and result (each with its own
+synchronizing checks) took four times the solves (bench/results/road_gpu.md). Its sums add
+each node's entries in the host's order (rows ascending, then the block's total into the
+result), so they differ from the host's only where the device's exp does in its last bit.
 """
 import numpy as np
 
@@ -109,6 +119,91 @@ def group_extreme(xp, keys, values, greatest):
     return keys[edge], values[edge]
 
 
+# accumulate_on_device's kernel, compiled by cupy (NVRTC, cached on disk) for a block's type
+# and a number of radii (at most RADII_PER_PASS a pass, kept in registers). Per node and radius it
+# keeps, in this order: the count of values, the decayed sum, the plain sum, the sum of squares,
+# the least and the greatest value.
+RADII_PER_PASS = 4
+_FIELDS = 6
+_KERNEL = r"""
+extern "C" __global__ void accumulate(const TYPE* __restrict__ block, const int rows, const long long n,
+                                      const double* __restrict__ per_node, const long long stride,
+                                      const long long row0, const double* __restrict__ radii, const int decay,
+                                      double* __restrict__ acc) {
+  const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= n) return;
+  const double inf = __longlong_as_double(0x7ff0000000000000LL);
+  double t[RADII][6];
+#pragma unroll
+  for (int r = 0; r < RADII; ++r) {
+    t[r][0] = t[r][1] = t[r][2] = t[r][3] = 0.0;
+    t[r][4] = inf;
+    t[r][5] = -inf;
+  }
+  for (int i = 0; i < rows; ++i) {
+    const TYPE raw = block[(long long)i * n + c];
+    if (UNREACHED(raw)) continue;
+    const double d = (double)raw;
+    const long long u = row0 + i;
+#pragma unroll
+    for (int r = 0; r < RADII; ++r) {
+      const double radius = radii[r];
+      if (!(d <= radius)) continue;
+      const double w = decay == 0 || radius == 0.0 ? 1.0 : decay == 1 ? 1.0 - d / radius : exp(-d / radius);
+      t[r][0] += per_node[u];
+      t[r][1] += w * per_node[stride + u];
+      t[r][2] += per_node[stride + u];
+      t[r][3] += per_node[2 * stride + u];
+      t[r][4] = fmin(t[r][4], per_node[3 * stride + u]);
+      t[r][5] = fmax(t[r][5], per_node[4 * stride + u]);
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < RADII; ++r) {
+    double* a = acc + (long long)r * 6 * n + c;
+    a[0] += t[r][0];
+    a[n] += t[r][1];
+    a[2 * n] += t[r][2];
+    a[3 * n] += t[r][3];
+    a[4 * n] = fmin(a[4 * n], t[r][4]);
+    a[5 * n] = fmax(a[5 * n], t[r][5]);
+  }
+}
+"""
+_kernels = {}
+
+
+def fused_reductions(xp):
+    """Whether blocks in xp's memory take accumulate_on_device: xp is cupy itself."""
+    return getattr(xp, "__name__", "") == "cupy" and hasattr(xp, "RawKernel")
+
+
+def accumulate_on_device(xp, block, row0, per_node, radii, decay, acc):
+    """Adds a cupy block's reached entries (rows: the per_node entries from row0 on) into acc, a
+    (len(radii), 6, n) float64 array (count, decayed sum, sum, sum of squares, least, greatest).
+    per_node: (5, nodes) float64 (count, sum, sum of squares, least, greatest of the values on
+    each valued node). decay: one of DECAYS."""
+    rows, n = block.shape
+    if rows == 0 or n == 0:
+        return
+    block = xp.ascontiguousarray(block)
+    code = {"flat": 0, "linear": 1, "exp": 2}[decay]
+    for first in range(0, len(radii), RADII_PER_PASS):
+        group = radii[first:first + RADII_PER_PASS]
+        key = (block.dtype.str, len(group))
+        if key not in _kernels:
+            ctype, unreached = {"u4": ("unsigned int", "(x) == 0xFFFFFFFFu"),
+                                "u8": ("unsigned long long", "(x) == 0xFFFFFFFFFFFFFFFFull"),
+                                "f4": ("float", "isinf(x)"), "f8": ("double", "isinf(x)")}[block.dtype.str[1:]]
+            source = _KERNEL.replace("TYPE", ctype).replace("RADII", str(len(group)))
+            source = f"#define UNREACHED(x) ({unreached})\n" + source
+            _kernels[key] = xp.RawKernel(source, "accumulate")
+        threads = 256
+        _kernels[key](((n + threads - 1) // threads,), (threads,),
+                      (block, np.int32(rows), np.int64(n), per_node, np.int64(per_node.shape[1]), np.int64(row0),
+                       xp.asarray(group, dtype=xp.float64), np.int32(code), acc[first:first + len(group)]))
+
+
 def aggregate_blocks(net, solver, positions, values, radii, types, decay):
     """{(type, radius): float64 array of n} for the values at node positions (several may share a
     node). solver: (reverse graph, strategy), so that row u of a block holds the distances from
@@ -126,10 +221,20 @@ def aggregate_blocks(net, solver, positions, values, radii, types, decay):
         "squares": np.bincount(inverse, weights=values * values, minlength=len(nodes)),
         "min": least, "max": greatest,
     }
+    wanted = set(types)
+    if fused_reductions(xp):
+        stacked = xp.asarray(np.stack([per_node[k] for k in ("count", "sum", "squares", "min", "max")]))
+        fields = xp.zeros((len(radii), _FIELDS, n))
+        fields[:, 4] = np.inf
+        fields[:, 5] = -np.inf
+        for start, block in net._rows(*solver, nodes, None, max(radii), whole=True):
+            accumulate_on_device(xp, block, start, stacked, radii, decay, fields)
+        acc = {r: dict(zip(("count", "decayed", "sum", "squares", "min", "max"), fields[i]))
+               for i, r in enumerate(radii)}
+        return _aggregations(xp, net, solver, positions, values, radii, types, acc)
     per_node = {key: xp.asarray(v) for key, v in per_node.items()}
     acc = {r: {"count": xp.zeros(n), "decayed": xp.zeros(n), "sum": xp.zeros(n), "squares": xp.zeros(n),
                "min": xp.full(n, np.inf), "max": xp.full(n, -np.inf)} for r in radii}
-    wanted = set(types)
     for start, block in net._rows(*solver, nodes, None, max(radii)):
         r, c, d = reached_pairs(xp, block)
         u = start + r
@@ -147,6 +252,12 @@ def aggregate_blocks(net, solver, positions, values, radii, types, decay):
             for t in wanted & {"min", "max"}:
                 at, v = group_extreme(xp, cc, per_node[t][uu], greatest=t == "max")
                 a[t][at] = (xp.maximum if t == "max" else xp.minimum)(a[t][at], v)
+    return _aggregations(xp, net, solver, positions, values, radii, types, acc)
+
+
+def _aggregations(xp, net, solver, positions, values, radii, types, acc):
+    """The wanted aggregations from the per-radius accumulators, in host memory; the quantiles by
+    ranked_values."""
     out = {}
     for radius in radii:
         a = acc[radius]

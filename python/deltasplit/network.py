@@ -356,14 +356,17 @@ class Network:
             out = xp.empty((len(sources), self.num_nodes if targets is None else len(targets)), dtype=dtype)
         return g.distance_matrix(sources, targets, strategy=strategy, device=self.device, cutoff=cutoff, out=out)
 
-    def _rows(self, g, strategy, sources, targets=None, cutoff=math.inf):
+    def _rows(self, g, strategy, sources, targets=None, cutoff=math.inf, whole=False):
         """Distances from `sources` (positions) in blocks of rows: yields (start, block), block an
         array_module(strategy) array of shape (rows, len(targets) or n) in the graph's distance
         type, cut off at `cutoff`. Rows are solved block_rows' first count at a time (the GPU
-        solver gets thousands of sources per call) and handed out its second count at a time."""
+        solver gets thousands of sources per call) and handed out its second count at a time (with
+        whole, as solved: for a reduction that needs no temporaries per entry)."""
         xp = self.array_module(strategy)
         columns = self.num_nodes if targets is None else len(targets)
         solve, reduce = self.block_rows(xp, columns, self.distance_dtype(g))
+        if whole:
+            reduce = solve
         for start in range(0, len(sources), solve):
             block = self._block(g, strategy, sources[start:start + solve], targets, cutoff, xp)
             for first in range(0, len(block), reduce):

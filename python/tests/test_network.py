@@ -636,6 +636,36 @@ def test_gpu_path_equals_cpu_path(real, block_entries):
     pd.testing.assert_frame_equal(iso_g, iso_w)
 
 
+@pytest.mark.skipif(not CUPY, reason="the GPU path needs a usable GPU and cupy (deltasplit.gpu_available() and "
+                                     "import cupy)")
+@pytest.mark.parametrize("weights", ["integer", "real", "past 32 bits"])
+def test_gpu_aggregate_in_several_passes(weights):
+    """More radii than accumulate_on_device keeps in one pass, on blocks of uint32, float64 and
+    uint64 distances (integer paths past 2^32 - 2): the GPU path's aggregations equal the CPU
+    path's (float sums within 1e-12)."""
+    import deltasplit._network_aggregate as agg
+    scale = 10**8 if weights == "past 32 bits" else 1
+    kw = dict(seed=5, twoway=False, zero=0.1, high=9 * scale, real=weights == "real")
+    cpu, gpu = grid(11, 12, device="cpu", **kw), use(grid(11, 12, **kw), "gpu")
+    radii = [0.0, 2.0 * scale, 5.0 * scale, 8.0 * scale, 11.5 * scale, 40.0 * scale, 1e18]
+    assert len(radii) > agg.RADII_PER_PASS
+    rng = np.random.default_rng(3)
+    places = cpu.node_ids[rng.integers(0, cpu.num_nodes, 50)]
+    values = pd.Series(np.round(rng.normal(5, 3, 50), 2))
+    for net in (cpu, gpu):
+        net.set(pd.Series(places), values, name="v")
+    assert gpu.distance_dtype(gpu.solver(None, reverse=True, sources=50, cutoff=1e18)[0]) == \
+        (np.uint64 if weights == "past 32 bits" else np.float64 if weights == "real" else np.uint32)
+    for decay in DECAYS:
+        want = cpu.aggregate(radii, type=list(AGGREGATIONS), decay=decay, name="v")
+        got = gpu.aggregate(radii, type=list(AGGREGATIONS), decay=decay, name="v")
+        for kind, r in want.columns:
+            if kind in ("sum", "mean", "std"):
+                np.testing.assert_allclose(got[(kind, r)].to_numpy(), want[(kind, r)].to_numpy(), rtol=1e-12, atol=1e-12)
+            else:
+                np.testing.assert_array_equal(got[(kind, r)].to_numpy(), want[(kind, r)].to_numpy())
+
+
 # -- readers --------------------------------------------------------------------------------------
 
 def test_from_osmnx_graph():
