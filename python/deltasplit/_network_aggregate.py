@@ -26,6 +26,8 @@ skips, where nonzero, the gathers and a bincount per radius and result (each wit
 synchronizing checks) took four times the solves (bench/results/road_gpu.md). Its sums add
 each node's entries in the host's order (rows ascending, then the block's total into the
 result), so they differ from the host's only where the device's exp does in its last bit.
+Nearest places have the same form, nearest_on_device (a thread a node keeping its k best in
+order, the host's answer exactly), for k up to NEAREST_ON_DEVICE.
 """
 import numpy as np
 
@@ -173,6 +175,12 @@ extern "C" __global__ void accumulate(const TYPE* __restrict__ block, const int 
 _kernels = {}
 
 
+def _unreached_test(dtype):
+    """The C type of a block's distances and the test for its unreachable mark (unreachable())."""
+    return {"u4": ("unsigned int", "(x) == 0xFFFFFFFFu"), "u8": ("unsigned long long", "(x) == 0xFFFFFFFFFFFFFFFFull"),
+            "f4": ("float", "isinf(x)"), "f8": ("double", "isinf(x)")}[np.dtype(dtype).str[1:]]
+
+
 def fused_reductions(xp):
     """Whether blocks in xp's memory take accumulate_on_device: xp is cupy itself."""
     return getattr(xp, "__name__", "") == "cupy" and hasattr(xp, "RawKernel")
@@ -192,9 +200,7 @@ def accumulate_on_device(xp, block, row0, per_node, radii, decay, acc):
         group = radii[first:first + RADII_PER_PASS]
         key = (block.dtype.str, len(group))
         if key not in _kernels:
-            ctype, unreached = {"u4": ("unsigned int", "(x) == 0xFFFFFFFFu"),
-                                "u8": ("unsigned long long", "(x) == 0xFFFFFFFFFFFFFFFFull"),
-                                "f4": ("float", "isinf(x)"), "f8": ("double", "isinf(x)")}[block.dtype.str[1:]]
+            ctype, unreached = _unreached_test(block.dtype)
             source = _KERNEL.replace("TYPE", ctype).replace("RADII", str(len(group)))
             source = f"#define UNREACHED(x) ({unreached})\n" + source
             _kernels[key] = xp.RawKernel(source, "accumulate")
@@ -322,6 +328,73 @@ def ranked_values(net, solver, positions, values, radii, types, counts):
     return {key: to_host(v) for key, v in found.items()}
 
 
+# nearest_on_device's kernel: a thread a node keeps its k best (distance, place) in ascending
+# order, for k up to NEAREST_ON_DEVICE (beyond, the generic path's sorts).
+NEAREST_ON_DEVICE = 32
+_NEAREST_KERNEL = r"""
+extern "C" __global__ void nearest(const TYPE* __restrict__ block, const int rows, const long long n,
+                                   const long long row0, const long long* __restrict__ by_node,
+                                   const long long* __restrict__ first, const long long* __restrict__ per_node,
+                                   const double radius, double* __restrict__ best_d, long long* __restrict__ best_p) {
+  const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= n) return;
+  double bd[K];
+  long long bp[K];
+  for (int j = 0; j < K; ++j) {
+    bd[j] = best_d[c * K + j];
+    bp[j] = best_p[c * K + j];
+  }
+  for (int i = 0; i < rows; ++i) {
+    const TYPE raw = block[(long long)i * n + c];
+    if (UNREACHED(raw)) continue;
+    const double d = (double)raw;
+    if (!(d <= radius)) continue;
+    const long long u = row0 + i;
+    const long long from = first[u], count = per_node[u];
+    for (long long q = 0; q < count; ++q) {
+      const long long p = by_node[from + q];
+      // A node's places come in ascending order at one distance: once one is not among the
+      // best, no later one is.
+      if (bp[K - 1] >= 0 && (d > bd[K - 1] || (d == bd[K - 1] && p > bp[K - 1]))) break;
+      int j = K - 1;
+      while (j > 0 && (bp[j - 1] < 0 || d < bd[j - 1] || (d == bd[j - 1] && p < bp[j - 1]))) {
+        bd[j] = bd[j - 1];
+        bp[j] = bp[j - 1];
+        --j;
+      }
+      bd[j] = d;
+      bp[j] = p;
+    }
+  }
+  for (int j = 0; j < K; ++j) {
+    best_d[c * K + j] = bd[j];
+    best_p[c * K + j] = bp[j];
+  }
+}
+"""
+
+
+def nearest_on_device(xp, block, row0, by_node, first, per_node, radius, best_d, best_p):
+    """Merges a cupy block's places within radius into each node's k best (best_d float64 and
+    best_p int64, (n, k), nearest first, ties by place; -1 and inf where empty): the rows are
+    the nodes first[row0:] of places by_node (grouped by node, in their own order), per_node of
+    them each (at most k)."""
+    rows, n = block.shape
+    k = best_d.shape[1]
+    if rows == 0 or n == 0:
+        return
+    block = xp.ascontiguousarray(block)
+    key = ("nearest", block.dtype.str, k)
+    if key not in _kernels:
+        ctype, unreached = _unreached_test(block.dtype)
+        source = f"#define UNREACHED(x) ({unreached})\n#define K {k}\n" + _NEAREST_KERNEL.replace("TYPE", ctype)
+        _kernels[key] = xp.RawKernel(source, "nearest")
+    threads = 128
+    _kernels[key](((n + threads - 1) // threads,), (threads,),
+                  (block, np.int32(rows), np.int64(n), np.int64(row0), by_node, first, per_node, np.float64(radius),
+                   best_d, best_p))
+
+
 def nearest_blocks(net, solver, positions, radius, k):
     """For every node, its k nearest places (positions: each place's node) within radius:
     (distances float64 (n, k), places (n, k) int64 with -1 where fewer are in reach), nearest
@@ -336,7 +409,11 @@ def nearest_blocks(net, solver, positions, radius, k):
     # Places on one node lie at one distance from everything, so only the first k of a node
     # can ever be among a node's k nearest.
     per_node = np.minimum(np.bincount(inverse, minlength=len(nodes)), k)
-    by_node, first, per_node = xp.asarray(by_node), xp.asarray(first), xp.asarray(per_node)
+    by_node, first, per_node = (xp.asarray(a.astype(np.int64)) for a in (by_node, first, per_node))
+    if fused_reductions(xp) and k <= NEAREST_ON_DEVICE:
+        for start, block in net._rows(*solver, nodes, None, radius, whole=True):
+            nearest_on_device(xp, block, start, by_node, first, per_node, radius, best_d, best_p)
+        return to_host(best_d), to_host(best_p)
     for start, block in net._rows(*solver, nodes, None, radius):
         r, c, d = reached_pairs(xp, block)
         u = start + r

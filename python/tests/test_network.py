@@ -639,10 +639,11 @@ def test_gpu_path_equals_cpu_path(real, block_entries):
 @pytest.mark.skipif(not CUPY, reason="the GPU path needs a usable GPU and cupy (deltasplit.gpu_available() and "
                                      "import cupy)")
 @pytest.mark.parametrize("weights", ["integer", "real", "past 32 bits"])
-def test_gpu_aggregate_in_several_passes(weights):
-    """More radii than accumulate_on_device keeps in one pass, on blocks of uint32, float64 and
-    uint64 distances (integer paths past 2^32 - 2): the GPU path's aggregations equal the CPU
-    path's (float sums within 1e-12)."""
+def test_gpu_kernels_equal_the_cpu_path(weights):
+    """The device kernels of the aggregations (more radii than accumulate_on_device keeps in one
+    pass) and of nearest places (k within and past NEAREST_ON_DEVICE, places sharing nodes), on
+    blocks of uint32, float64 and uint64 distances (integer paths past 2^32 - 2): the GPU path's
+    answers equal the CPU path's (float sums within 1e-12)."""
     import deltasplit._network_aggregate as agg
     scale = 10**8 if weights == "past 32 bits" else 1
     kw = dict(seed=5, twoway=False, zero=0.1, high=9 * scale, real=weights == "real")
@@ -664,6 +665,15 @@ def test_gpu_aggregate_in_several_passes(weights):
                 np.testing.assert_allclose(got[(kind, r)].to_numpy(), want[(kind, r)].to_numpy(), rtol=1e-12, atol=1e-12)
             else:
                 np.testing.assert_array_equal(got[(kind, r)].to_numpy(), want[(kind, r)].to_numpy())
+    k_past = agg.NEAREST_ON_DEVICE + 1
+    poi = [f"p{i}" for i in range(60)]
+    at = rng.integers(0, cpu.num_nodes, 60)
+    at[:5] = at[0]
+    for net in (cpu, gpu):
+        net.set_pois("p", 1e18, k_past, pd.Series(net.x[at], index=poi), pd.Series(net.y[at], index=poi))
+    for k, radius in ((3, 8.0 * scale), (3, 1e18), (k_past, 1e18)):
+        pd.testing.assert_frame_equal(gpu.nearest_pois(radius, "p", num_pois=k, include_poi_ids=True),
+                                      cpu.nearest_pois(radius, "p", num_pois=k, include_poi_ids=True))
 
 
 # -- readers --------------------------------------------------------------------------------------
