@@ -230,16 +230,13 @@ class engine final : public detail::gpu_engine, private engine_context {
   }
 
   // What the automatic rule needs the regions to keep on chip before it takes the partitioned
-  // driver (partition_tuning): on a graph of few arcs, distances and arcs; on a sparse graph in 32
-  // bits, distances where the mean region is small enough for the wide driver to lose
-  // (automatic_global_arcs_region_vertices), else distances and arcs; in 64 bits nothing up to
-  // automatic_64bit_region_vertices (chosen against the step loop), else distances and arcs.
+  // driver (partition_tuning): on a graph of few arcs, distances and arcs; on a sparse graph,
+  // distances where the mean region is small enough for the wide driver to lose
+  // (automatic_global_arcs_region_vertices), else distances and arcs. The same in 64 bits, where
+  // fewer regions' distances fit.
   region_layout automatic_layout() const {
     if (!sparse_) return region_layout::on_chip;
     const double mean_region = static_cast<double>(n_) / static_cast<double>(partition_tuning::regions(n_, multiprocessors_));
-    if (wide_distances)
-      return mean_region <= partition_tuning::automatic_64bit_region_vertices ? region_layout::anywhere
-                                                                              : region_layout::on_chip;
     return mean_region <= partition_tuning::automatic_global_arcs_region_vertices ? region_layout::distances_on_chip
                                                                                    : region_layout::on_chip;
   }

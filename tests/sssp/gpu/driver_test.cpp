@@ -510,8 +510,8 @@ TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
 // Sparse graphs of small regions take the partitioned driver whatever their weights' width: a
 // grid of ~5,800 vertices a region keeps distances and arcs on chip with 16-bit weights, and with
 // weights of 32 bits (~243 KB a region) its distances, reading its arcs from global memory
-// (partition_tuning::automatic_global_arcs_region_vertices); in float64, where the alternative
-// is the step loop, too (automatic_64bit_region_vertices).
+// (partition_tuning::automatic_global_arcs_region_vertices); in float64 the same rule (its 64-bit
+// distances, ~46 KB a region, still fit).
 TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithArcsOffChip) {
   DELTASPLIT_REQUIRE_GPU();
   int sms = 0;

@@ -98,19 +98,14 @@ struct partition_tuning {
   // because a block's senders carry its region's share of the cut arcs.
   static constexpr double automatic_arcs_per_sm = 10000;
   // A sparse graph whose regions keep their distances on chip but not their arcs takes this driver
-  // (arcs read from global memory) in 32 bits when its mean region holds at most this many
-  // vertices, else the wide driver. Against the wide driver this one won at 7.6K-15K vertices a
-  // region (road-FLA in float32, grids of 1000 x 1000 and 1400 x 1400), tied at 30K (2000 x 2000)
-  // and lost at 51K (2600 x 2600) (bench/results/distance_width.md: the forced drivers, and the
-  // automatic rule for small regions).
+  // (arcs read from global memory) when its mean region holds at most this many vertices, else the
+  // wide driver. Against the wide driver this one won at 7.6K-15K vertices a region (road-FLA in
+  // float32, grids of 1000 x 1000 and 1400 x 1400), tied at 30K (2000 x 2000) and lost at 51K
+  // (2600 x 2600) (bench/results/distance_width.md: the forced drivers, and the automatic rule for
+  // small regions). In 64 bits the same: with distances on chip it won at 15K (1400 x 1400, float64:
+  // 9.8 against 12.2 ms), and from 30K, where 64-bit distances no longer fit and stay in global
+  // memory, it lost by 12-33% (2000, 2300, 2600 square; distance_width.md, the 64-bit drivers).
   static constexpr double automatic_global_arcs_region_vertices = 16384;
-  // In 64 bits a sparse graph takes this driver wherever its regions keep their data (distances too
-  // in global memory) when its mean region holds at most this many vertices. Chosen against the step
-  // loop, the 64-bit alternative then: it beat it at every size measured from 7.6K to 51K vertices a
-  // region (the same tables) and tied it at 121K in 32 bits (the 4000 x 4000 grid,
-  // bench/results/sssp_roads.md). The wide driver, which now runs 64 bits too and takes the larger
-  // regions, is not yet measured against this driver between 16K and 65K vertices a region.
-  static constexpr double automatic_64bit_region_vertices = 65536;
 };
 
 }  // namespace deltasplit::sssp::gpu
