@@ -127,7 +127,29 @@ def group_extreme(xp, keys, values, greatest):
 # the least and the greatest value.
 RADII_PER_PASS = 4
 _FIELDS = 6
+# Rows a thread of the one-pass kernels reads ahead (see the kernel).
+LOADS_AHEAD = 8
 _KERNEL = r"""
+struct sums {
+  double v[RADII][6];
+};
+
+__device__ __forceinline__ void take(sums& t, const double d, const long long u, const double* __restrict__ per_node,
+                                     const long long stride, const double* __restrict__ radii, const int decay) {
+#pragma unroll
+  for (int r = 0; r < RADII; ++r) {
+    const double radius = radii[r];
+    if (!(d <= radius)) continue;
+    const double w = decay == 0 || radius == 0.0 ? 1.0 : decay == 1 ? 1.0 - d / radius : exp(-d / radius);
+    t.v[r][0] += per_node[u];
+    t.v[r][1] += w * per_node[stride + u];
+    t.v[r][2] += per_node[stride + u];
+    t.v[r][3] += per_node[2 * stride + u];
+    t.v[r][4] = fmin(t.v[r][4], per_node[3 * stride + u]);
+    t.v[r][5] = fmax(t.v[r][5], per_node[4 * stride + u]);
+  }
+}
+
 extern "C" __global__ void accumulate(const TYPE* __restrict__ block, const int rows, const long long n,
                                       const double* __restrict__ per_node, const long long stride,
                                       const long long row0, const double* __restrict__ radii, const int decay,
@@ -135,40 +157,37 @@ extern "C" __global__ void accumulate(const TYPE* __restrict__ block, const int 
   const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= n) return;
   const double inf = __longlong_as_double(0x7ff0000000000000LL);
-  double t[RADII][6];
+  sums t;
 #pragma unroll
   for (int r = 0; r < RADII; ++r) {
-    t[r][0] = t[r][1] = t[r][2] = t[r][3] = 0.0;
-    t[r][4] = inf;
-    t[r][5] = -inf;
+    t.v[r][0] = t.v[r][1] = t.v[r][2] = t.v[r][3] = 0.0;
+    t.v[r][4] = inf;
+    t.v[r][5] = -inf;
   }
-  for (int i = 0; i < rows; ++i) {
-    const TYPE raw = block[(long long)i * n + c];
-    if (UNREACHED(raw)) continue;
-    const double d = (double)raw;
-    const long long u = row0 + i;
+  // LOADS rows' entries are loaded before any is used, so that a thread has that many reads in
+  // flight (nearly every entry is unreachable: the loop is its reads); then taken in row order.
+  int i = 0;
+  for (; i + LOADS <= rows; i += LOADS) {
+    TYPE raw[LOADS];
 #pragma unroll
-    for (int r = 0; r < RADII; ++r) {
-      const double radius = radii[r];
-      if (!(d <= radius)) continue;
-      const double w = decay == 0 || radius == 0.0 ? 1.0 : decay == 1 ? 1.0 - d / radius : exp(-d / radius);
-      t[r][0] += per_node[u];
-      t[r][1] += w * per_node[stride + u];
-      t[r][2] += per_node[stride + u];
-      t[r][3] += per_node[2 * stride + u];
-      t[r][4] = fmin(t[r][4], per_node[3 * stride + u]);
-      t[r][5] = fmax(t[r][5], per_node[4 * stride + u]);
-    }
+    for (int j = 0; j < LOADS; ++j) raw[j] = block[(long long)(i + j) * n + c];
+#pragma unroll
+    for (int j = 0; j < LOADS; ++j)
+      if (!UNREACHED(raw[j])) take(t, (double)raw[j], row0 + i + j, per_node, stride, radii, decay);
+  }
+  for (; i < rows; ++i) {
+    const TYPE raw = block[(long long)i * n + c];
+    if (!UNREACHED(raw)) take(t, (double)raw, row0 + i, per_node, stride, radii, decay);
   }
 #pragma unroll
   for (int r = 0; r < RADII; ++r) {
     double* a = acc + (long long)r * 6 * n + c;
-    a[0] += t[r][0];
-    a[n] += t[r][1];
-    a[2 * n] += t[r][2];
-    a[3 * n] += t[r][3];
-    a[4 * n] = fmin(a[4 * n], t[r][4]);
-    a[5 * n] = fmax(a[5 * n], t[r][5]);
+    a[0] += t.v[r][0];
+    a[n] += t.v[r][1];
+    a[2 * n] += t.v[r][2];
+    a[3 * n] += t.v[r][3];
+    a[4 * n] = fmin(a[4 * n], t.v[r][4]);
+    a[5 * n] = fmax(a[5 * n], t.v[r][5]);
   }
 }
 """
@@ -198,11 +217,11 @@ def accumulate_on_device(xp, block, row0, per_node, radii, decay, acc):
     code = {"flat": 0, "linear": 1, "exp": 2}[decay]
     for first in range(0, len(radii), RADII_PER_PASS):
         group = radii[first:first + RADII_PER_PASS]
-        key = (block.dtype.str, len(group))
+        key = ("accumulate", block.dtype.str, len(group), LOADS_AHEAD)
         if key not in _kernels:
             ctype, unreached = _unreached_test(block.dtype)
-            source = _KERNEL.replace("TYPE", ctype).replace("RADII", str(len(group)))
-            source = f"#define UNREACHED(x) ({unreached})\n" + source
+            source = f"#define UNREACHED(x) ({unreached})\n#define RADII {len(group)}\n#define LOADS {LOADS_AHEAD}\n" + \
+                _KERNEL.replace("TYPE", ctype)
             _kernels[key] = xp.RawKernel(source, "accumulate")
         threads = 256
         _kernels[key](((n + threads - 1) // threads,), (threads,),
@@ -344,26 +363,30 @@ extern "C" __global__ void nearest(const TYPE* __restrict__ block, const int row
     bd[j] = best_d[c * K + j];
     bp[j] = best_p[c * K + j];
   }
-  for (int i = 0; i < rows; ++i) {
-    const TYPE raw = block[(long long)i * n + c];
-    if (UNREACHED(raw)) continue;
-    const double d = (double)raw;
-    if (!(d <= radius)) continue;
-    const long long u = row0 + i;
-    const long long from = first[u], count = per_node[u];
-    for (long long q = 0; q < count; ++q) {
-      const long long p = by_node[from + q];
-      // A node's places come in ascending order at one distance: once one is not among the
-      // best, no later one is.
-      if (bp[K - 1] >= 0 && (d > bd[K - 1] || (d == bd[K - 1] && p > bp[K - 1]))) break;
-      int j = K - 1;
-      while (j > 0 && (bp[j - 1] < 0 || d < bd[j - 1] || (d == bd[j - 1] && p < bp[j - 1]))) {
-        bd[j] = bd[j - 1];
-        bp[j] = bp[j - 1];
-        --j;
+  for (int i = 0; i < rows; i += LOADS) {
+    TYPE raw[LOADS];
+#pragma unroll
+    for (int j = 0; j < LOADS; ++j) raw[j] = i + j < rows ? block[(long long)(i + j) * n + c] : (TYPE)0;
+    for (int j = 0; j < LOADS && i + j < rows; ++j) {
+      if (UNREACHED(raw[j])) continue;
+      const double d = (double)raw[j];
+      if (!(d <= radius)) continue;
+      const long long u = row0 + i + j;
+      const long long from = first[u], count = per_node[u];
+      for (long long q = 0; q < count; ++q) {
+        const long long p = by_node[from + q];
+        // A node's places come in ascending order at one distance: once one is not among the
+        // best, no later one is.
+        if (bp[K - 1] >= 0 && (d > bd[K - 1] || (d == bd[K - 1] && p > bp[K - 1]))) break;
+        int s = K - 1;
+        while (s > 0 && (bp[s - 1] < 0 || d < bd[s - 1] || (d == bd[s - 1] && p < bp[s - 1]))) {
+          bd[s] = bd[s - 1];
+          bp[s] = bp[s - 1];
+          --s;
+        }
+        bd[s] = d;
+        bp[s] = p;
       }
-      bd[j] = d;
-      bp[j] = p;
     }
   }
   for (int j = 0; j < K; ++j) {
@@ -384,10 +407,11 @@ def nearest_on_device(xp, block, row0, by_node, first, per_node, radius, best_d,
     if rows == 0 or n == 0:
         return
     block = xp.ascontiguousarray(block)
-    key = ("nearest", block.dtype.str, k)
+    key = ("nearest", block.dtype.str, k, LOADS_AHEAD)
     if key not in _kernels:
         ctype, unreached = _unreached_test(block.dtype)
-        source = f"#define UNREACHED(x) ({unreached})\n#define K {k}\n" + _NEAREST_KERNEL.replace("TYPE", ctype)
+        source = f"#define UNREACHED(x) ({unreached})\n#define K {k}\n#define LOADS {LOADS_AHEAD}\n" + \
+            _NEAREST_KERNEL.replace("TYPE", ctype)
         _kernels[key] = xp.RawKernel(source, "nearest")
     threads = 128
     _kernels[key](((n + threads - 1) // threads,), (threads,),
