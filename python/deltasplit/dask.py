@@ -112,11 +112,11 @@ CHUNK_BYTES = 16 << 20
 # (bench/results/dask.md, two blocks at a time on one GPU).
 BLOCKS_PER_GPU = 2
 
-# local_cluster's Dask settings: the event loop's blockage check every 200 ms (Dask's default,
-# 20 ms) and no statistical profiler on the workers (a stack sample every 10 ms). On an idle
-# cluster of two one-thread workers they take about a fifth of a core between the scheduler's
-# process and the workers; on a machine of few cores that is taken from the solves
-# (bench/results/dask.md, Dask's own work on a small machine).
+# local_cluster's Dask settings: every process's event-loop blockage check (the tick) ten times
+# rarer than Dask's default, and no statistical profiler on the workers (a stack sample taken many
+# times a second). With Dask's defaults the two take about a fifth of a core on an idle cluster of
+# two one-thread workers, which a machine of few cores takes from the solves (bench/results/dask.md,
+# Dask's own work on a small machine).
 QUIET_DASK = {"distributed.admin.tick.interval": "200ms", "distributed.worker.profile.enabled": False}
 
 Run = namedtuple("Run", ["out", "blocks", "skipped", "written"])
@@ -581,7 +581,7 @@ def local_cluster(n_workers: Optional[int] = None, threads_per_worker: Optional[
                   **kwargs: Any) -> Any:
     """A ``distributed.LocalCluster`` of worker processes on this machine for deltasplit's blocks
     (keyword arguments go to LocalCluster). With quiet (the default), Dask's own diagnostics are
-    turned down for the cluster's processes (QUIET_DASK: the event-loop check every 200 ms, no
+    turned down for the cluster's processes (QUIET_DASK: the event-loop check ten times rarer, no
     profiler; the dashboard's Profile page stays empty), which leaves the machine's cores to the
     solves; quiet=False keeps Dask's defaults."""
     import dask

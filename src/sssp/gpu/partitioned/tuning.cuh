@@ -102,9 +102,9 @@ struct partition_tuning {
   // wide driver. Against the wide driver this one won at 7.6K-15K vertices a region (road-FLA in
   // float32, grids of 1000 x 1000 and 1400 x 1400), tied at 30K (2000 x 2000) and lost at 51K
   // (2600 x 2600) (bench/results/distance_width.md: the forced drivers, and the automatic rule for
-  // small regions). In 64 bits the same: with distances on chip it won at 15K (1400 x 1400, float64:
-  // 9.8 against 12.2 ms), and from 30K, where 64-bit distances no longer fit and stay in global
-  // memory, it lost by 12-33% (2000, 2300, 2600 square; distance_width.md, the 64-bit drivers).
+  // small regions). In 64 bits the same: with distances on chip it won at 15K (1400 x 1400), and
+  // from 30K, where 64-bit distances no longer fit and stay in global memory, it lost (2000, 2300
+  // and 2600 square; distance_width.md, the 64-bit drivers on grids).
   static constexpr double automatic_global_arcs_region_vertices = 16384;
 };
 
