@@ -200,6 +200,20 @@ def _unreached_test(dtype):
             "f4": ("float", "isinf(x)"), "f8": ("double", "isinf(x)")}[np.dtype(dtype).str[1:]]
 
 
+def _compiled(xp, name, source, dtype, **defines):
+    """The kernel `name` of `source` for blocks of dtype (TYPE, UNREACHED) with LOADS_AHEAD and the
+    given #defines, compiled by cupy on first use and kept. Without contracted multiply-adds
+    (--fmad=false): a product and a sum round as they do on the host."""
+    key = (name, np.dtype(dtype).str, LOADS_AHEAD, tuple(sorted(defines.items())))
+    if key not in _kernels:
+        ctype, unreached = _unreached_test(dtype)
+        lines = [f"#define UNREACHED(x) ({unreached})", f"#define LOADS {LOADS_AHEAD}"]
+        lines += [f"#define {k} {v}" for k, v in defines.items()]
+        _kernels[key] = xp.RawKernel("\n".join(lines) + "\n" + source.replace("TYPE", ctype), name,
+                                     options=("--fmad=false",))
+    return _kernels[key]
+
+
 def fused_reductions(xp):
     """Whether blocks in xp's memory take accumulate_on_device: xp is cupy itself."""
     return getattr(xp, "__name__", "") == "cupy" and hasattr(xp, "RawKernel")
@@ -217,16 +231,11 @@ def accumulate_on_device(xp, block, row0, per_node, radii, decay, acc):
     code = {"flat": 0, "linear": 1, "exp": 2}[decay]
     for first in range(0, len(radii), RADII_PER_PASS):
         group = radii[first:first + RADII_PER_PASS]
-        key = ("accumulate", block.dtype.str, len(group), LOADS_AHEAD)
-        if key not in _kernels:
-            ctype, unreached = _unreached_test(block.dtype)
-            source = f"#define UNREACHED(x) ({unreached})\n#define RADII {len(group)}\n#define LOADS {LOADS_AHEAD}\n" + \
-                _KERNEL.replace("TYPE", ctype)
-            _kernels[key] = xp.RawKernel(source, "accumulate")
+        kernel = _compiled(xp, "accumulate", _KERNEL, block.dtype, RADII=len(group))
         threads = 256
-        _kernels[key](((n + threads - 1) // threads,), (threads,),
-                      (block, np.int32(rows), np.int64(n), per_node, np.int64(per_node.shape[1]), np.int64(row0),
-                       xp.asarray(group, dtype=xp.float64), np.int32(code), acc[first:first + len(group)]))
+        kernel(((n + threads - 1) // threads,), (threads,),
+               (block, np.int32(rows), np.int64(n), per_node, np.int64(per_node.shape[1]), np.int64(row0),
+                xp.asarray(group, dtype=xp.float64), np.int32(code), acc[first:first + len(group)]))
 
 
 def aggregate_blocks(net, solver, positions, values, radii, types, decay):
@@ -407,16 +416,11 @@ def nearest_on_device(xp, block, row0, by_node, first, per_node, radius, best_d,
     if rows == 0 or n == 0:
         return
     block = xp.ascontiguousarray(block)
-    key = ("nearest", block.dtype.str, k, LOADS_AHEAD)
-    if key not in _kernels:
-        ctype, unreached = _unreached_test(block.dtype)
-        source = f"#define UNREACHED(x) ({unreached})\n#define K {k}\n#define LOADS {LOADS_AHEAD}\n" + \
-            _NEAREST_KERNEL.replace("TYPE", ctype)
-        _kernels[key] = xp.RawKernel(source, "nearest")
+    kernel = _compiled(xp, "nearest", _NEAREST_KERNEL, block.dtype, K=k)
     threads = 128
-    _kernels[key](((n + threads - 1) // threads,), (threads,),
-                  (block, np.int32(rows), np.int64(n), np.int64(row0), by_node, first, per_node, np.float64(radius),
-                   best_d, best_p))
+    kernel(((n + threads - 1) // threads,), (threads,),
+           (block, np.int32(rows), np.int64(n), np.int64(row0), by_node, first, per_node, np.float64(radius),
+            best_d, best_p))
 
 
 def nearest_blocks(net, solver, positions, radius, k):
