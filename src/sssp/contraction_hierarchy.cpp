@@ -132,7 +132,13 @@ class witness_search {
  public:
   using sum = typename arithmetic<Weight>::sum;
 
-  explicit witness_search(vertex_t n) : dist_(n, arithmetic<Weight>::unreached), via_(n), target_(n, 0) {}
+  // For graphs of n vertices; the thread that will run the searches calls it (its pages first
+  // touched there).
+  void allocate(vertex_t n) {
+    dist_.assign(n, arithmetic<Weight>::unreached);
+    via_.assign(n, Weight{});
+    target_.assign(n, 0);
+  }
 
   void mark_target(vertex_t w, Weight via) {
     if (target_[w] != stamp_) ++pending_;
@@ -217,21 +223,28 @@ class contractor {
     level_.assign(n_, 0);
     contracted_neighbours_.assign(n_, 0);
     // Out-lists a row a thread (parallel arcs merged into the lightest; self-loops never shorten
-    // a path), then the in-lists in tail order.
+    // a path), then the in-lists a block of heads a thread, each thread reading every out-list in
+    // tail order (so the in-lists are in tail order, as one pass would make them); each thread's
+    // witness search is allocated by the thread itself.
     const Weight* w = weights_in<Weight>(g);
+    const std::size_t parts = pool_.size();
+    const auto first = [&](std::size_t t) { return static_cast<vertex_t>(std::size_t{n_} * t / parts); };
     pool_.run([&](unsigned t) {
-      const std::size_t parts = pool_.size();
-      for (vertex_t u = static_cast<vertex_t>(std::size_t{n_} * t / parts); u < std::size_t{n_} * (t + 1) / parts; ++u) {
+      for (vertex_t u = first(t); u < first(t + 1); ++u) {
         g_.out[u].reserve(g.offsets[u + 1] - g.offsets[u]);
         for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
           if (g.targets[e] != u) lower_or_append(g_.out[u], g.targets[e], w[e]);
       }
     });
-    for (vertex_t u = 0; u < n_; ++u) {
-      arcs_ += g_.out[u].size();
-      for (const arc<Weight>& a : g_.out[u]) g_.in[a.to].push_back({u, a.weight});
-    }
-    for (unsigned t = 0; t < pool_.size(); ++t) searches_.emplace_back(n_);
+    searches_.resize(parts);
+    pool_.run([&](unsigned t) {
+      const vertex_t lo = first(t), hi = first(t + 1);
+      for (vertex_t u = 0; u < n_; ++u)
+        for (const arc<Weight>& a : g_.out[u])
+          if (a.to >= lo && a.to < hi) g_.in[a.to].push_back({u, a.weight});
+      searches_[t].allocate(n_);
+    });
+    for (vertex_t u = 0; u < n_; ++u) arcs_ += g_.out[u].size();
     in_round_.assign(n_, 0);
     slot_.assign(n_, 0);
   }
@@ -315,7 +328,6 @@ class contractor {
 
  private:
   struct search_state : witness_search<Weight> {
-    using witness_search<Weight>::witness_search;
     std::uint64_t count = 0;
   };
 
