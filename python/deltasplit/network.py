@@ -246,8 +246,15 @@ class Network:
         values = ids.to_numpy() if isinstance(ids, (pd.Series, pd.Index)) else np.asarray(ids)
         if values.ndim != 1:
             raise ValueError(f"{what} must be one-dimensional; got shape {values.shape}")
-        pos = self.node_ids.get_indexer(values)
-        bad = np.flatnonzero(pos < 0)
+        index = self.node_ids
+        if isinstance(index, pd.RangeIndex) and index.step == 1 and (
+                values.dtype.kind == "i" or (values.dtype.kind == "u" and values.dtype.itemsize < 8)):
+            # Ids start, start + 1, ...: a position is an id less start, found without a lookup.
+            pos = values.astype(np.int64) - index.start
+            bad = np.flatnonzero((pos < 0) | (pos >= len(index)))
+        else:
+            pos = index.get_indexer(values)
+            bad = np.flatnonzero(pos < 0)
         if bad.size:
             raise ValueError(f"{what}[{bad[0]}] = {values[bad[0]]!r} is not a node id of this network")
         return pos.astype(np.int64)

@@ -401,6 +401,28 @@ def test_aggregate_in_small_blocks(small_city, path):
                          brute_aggregate(D, places, values, 9.0, kind, "exp"), kind)
 
 
+def test_range_index_node_ids_take_positions_without_a_lookup():
+    """Node ids of a RangeIndex (pandas' default, here from 10) map to positions by subtraction:
+    the answers equal those of the same ids in a plain index, and ids outside the range, of
+    other integer types, or not integers are refused or matched as an index would."""
+    ref = grid(5, 6, ids_from=10, device="cpu")
+    n = ref.num_nodes
+    rng_ids = pd.RangeIndex(10, 10 + n)
+    net = Network(pd.Series(ref.x, index=rng_ids), pd.Series(ref.y, index=rng_ids), ref.node_ids[ref._from],
+                  ref.node_ids[ref._to], ref.impedances, twoway=True, device="cpu")
+    assert isinstance(net.node_ids, pd.RangeIndex)
+    ids = np.array([10, 11, 10 + n - 1, 20], dtype=np.int32)
+    np.testing.assert_array_equal(net.node_positions(ids), ref.node_positions(ids))
+    np.testing.assert_array_equal(net.node_positions(ids.astype(np.uint16)), [0, 1, n - 1, 10])
+    np.testing.assert_array_equal(net.node_positions(np.array([12.0, 13.0])), [2, 3])
+    np.testing.assert_array_equal(net.node_positions(np.array([2**63 - 1 - 5, 15], dtype=np.uint64)[1:]), [5])
+    for bad in ([9], [10 + n], [-1], [2**62], np.array([2**64 - 1], dtype=np.uint64), [10.5]):
+        with pytest.raises(ValueError, match="is not a node id"):
+            net.node_positions(bad)
+    o, d = ids[[0, 1, 2]], ids[[3, 3, 0]]
+    np.testing.assert_array_equal(net.shortest_path_lengths(o, d), ref.shortest_path_lengths(o, d))
+
+
 def test_set_drops_missing_rows_with_a_warning(path):
     net = use(grid(3, 3), path)
     with pytest.warns(UserWarning, match="dropped 1"):
