@@ -24,8 +24,9 @@ results. A block of a cut-off solve is almost all unreachable entries (road-FLA,
 nodes within 6,000: about 230 reached of 1,070,376 a row), which the kernel reads once and
 skips, where nonzero, the gathers and a bincount per radius and result (each with its own
 synchronizing checks) took four times the solves (bench/results/road_gpu.md). Its sums add
-each node's entries in the host's order (rows ascending, then the block's total into the
-result), so they differ from the host's only where the device's exp does in its last bit.
+each node's entries one after the other in row order, whatever rows each block holds (the
+blocks follow the device's free memory), so a run's sums are the next run's; the host adds each
+group of rows' total instead, so the two paths can differ in the last bits.
 Nearest places have the same form, nearest_on_device (a thread a node keeping its k best in
 order, the host's answer exactly), for k up to NEAREST_ON_DEVICE.
 """
@@ -156,14 +157,13 @@ extern "C" __global__ void accumulate(const TYPE* __restrict__ block, const int 
                                       double* __restrict__ acc) {
   const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= n) return;
-  const double inf = __longlong_as_double(0x7ff0000000000000LL);
+  // The node's results so far, then every entry added to them in row order: the same sums
+  // whatever rows the blocks hold.
   sums t;
 #pragma unroll
-  for (int r = 0; r < RADII; ++r) {
-    t.v[r][0] = t.v[r][1] = t.v[r][2] = t.v[r][3] = 0.0;
-    t.v[r][4] = inf;
-    t.v[r][5] = -inf;
-  }
+  for (int r = 0; r < RADII; ++r)
+#pragma unroll
+    for (int f = 0; f < 6; ++f) t.v[r][f] = acc[((long long)r * 6 + f) * n + c];
   // LOADS rows' entries are loaded before any is used, so that a thread has that many reads in
   // flight (nearly every entry is unreachable: the loop is its reads); then taken in row order.
   int i = 0;
@@ -180,15 +180,9 @@ extern "C" __global__ void accumulate(const TYPE* __restrict__ block, const int 
     if (!UNREACHED(raw)) take(t, (double)raw, row0 + i, per_node, stride, radii, decay);
   }
 #pragma unroll
-  for (int r = 0; r < RADII; ++r) {
-    double* a = acc + (long long)r * 6 * n + c;
-    a[0] += t.v[r][0];
-    a[n] += t.v[r][1];
-    a[2 * n] += t.v[r][2];
-    a[3 * n] += t.v[r][3];
-    a[4 * n] = fmin(a[4 * n], t.v[r][4]);
-    a[5 * n] = fmax(a[5 * n], t.v[r][5]);
-  }
+  for (int r = 0; r < RADII; ++r)
+#pragma unroll
+    for (int f = 0; f < 6; ++f) acc[((long long)r * 6 + f) * n + c] = t.v[r][f];
 }
 """
 _kernels = {}

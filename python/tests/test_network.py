@@ -687,6 +687,12 @@ def test_gpu_kernels_equal_the_cpu_path(weights):
                 np.testing.assert_allclose(got[(kind, r)].to_numpy(), want[(kind, r)].to_numpy(), rtol=1e-12, atol=1e-12)
             else:
                 np.testing.assert_array_equal(got[(kind, r)].to_numpy(), want[(kind, r)].to_numpy())
+    # The device's sums are the same bit for bit whatever the blocks' rows.
+    whole = gpu.aggregate(radii, type=["sum", "mean", "std"], decay="exp", name="v")
+    gpu.block_entries = 7 * gpu.num_nodes
+    pd.testing.assert_frame_equal(gpu.aggregate(radii, type=["sum", "mean", "std"], decay="exp", name="v"), whole,
+                                  check_exact=True)
+    gpu.block_entries = None
     k_past = agg.NEAREST_ON_DEVICE + 1
     poi = [f"p{i}" for i in range(60)]
     at = rng.integers(0, cpu.num_nodes, 60)
