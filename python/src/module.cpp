@@ -390,7 +390,8 @@ void copy_on_device(void* to, const void* from, std::size_t bytes, void* stream)
 // sources x columns, row-major, of the solve's distance type (solve_type), in host or device
 // memory, or float64 in host memory (integer infinities become inf). A device output takes the GPU's blocks where they are
 // (device_blocks) and copies them on the batch's stream, which the solver synchronizes before
-// run() returns.
+// run() returns; with every vertex a target the block engine solves into its rows instead
+// (many_sources::run_into), and there is nothing to copy.
 // The pairs (sources[i], targets[i]) by the hierarchy's bidirectional query
 // (many_sources::pair_distances) into out (host memory, the solve's distance type), with the phast
 // solver of these settings, which builds (or loads) the hierarchy once and keeps it.
@@ -460,7 +461,7 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   double milliseconds = 0, delta_used = 0;
   {
     nb::gil_scoped_release release;
-    ms.run(from, to, [&](const ds::sssp::distance_block& block) {
+    const auto take = [&](const ds::sssp::distance_block& block) {
       // A batch's first block starts at a multiple of k (later blocks of a batch are its rows
       // beyond the host block size).
       batches += block.first_row % k == 0;
@@ -471,10 +472,11 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
       const std::size_t cells = block.rows * block.columns;
       void* rows = base + block.first_row * columns * element;
       auto deliver = [&](const auto* from) {
-        if (block.on_device)
-          copy_on_device(rows, from, cells * sizeof(*from), block.stream);
-        else
+        if (block.on_device) {
+          if (static_cast<const void*>(from) != rows) copy_on_device(rows, from, cells * sizeof(*from), block.stream);
+        } else {
           copy_rows(from, cells, rows, widen);
+        }
       };
       switch (block.type) {
         case ds::sssp::distance_type::uint32: deliver(block.int_distances); break;
@@ -482,7 +484,12 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
         case ds::sssp::distance_type::float32: deliver(block.real_distances); break;
         default: deliver(block.float64_distances); break;
       }
-    });
+    };
+    // Every vertex a target, in device memory: the block engine solves straight into out's rows.
+    if (out_on_device && targets.is_none() && !widen)
+      ms.run_into(from, out.data(), take);
+    else
+      ms.run(from, to, take);
   }
   nb::dict d;
   d["batched"] = true;

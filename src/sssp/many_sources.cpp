@@ -225,6 +225,20 @@ void many_sources::run(const std::vector<vertex_t>& sources, const std::vector<v
   });
 }
 
+void many_sources::run_into(const std::vector<vertex_t>& sources, void* rows, const block_consumer& consume) {
+  const graph::csr& g = *impl_->g;
+  check_vertices(g, sources, "source");
+  if (sources.empty()) return;
+  // Rows of the solve's own type on the device: the batches may solve into them. uint64 solved in
+  // float64 converts its rows, and the CPU and host blocks have nothing to solve into.
+  if (!rows || !on_gpu() || !impl_->mopts.device_blocks || impl_->in_double) return run(sources, {}, consume);
+  const std::uint32_t k = batch_size(sources.size(), 0);
+  if (impl_->gpu && (std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
+    throw std::runtime_error("a batch of " + std::to_string(k) + " sources on " + std::to_string(g.num_vertices) +
+                             " vertices has more than 2^32 (vertex, 32-source group) items; choose a smaller batch size");
+  impl_->batches()->run(sources, {}, k, impl_->opts, impl_->mopts, consume, rows);
+}
+
 void many_sources::impl::run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
                                  const block_consumer& consume) {
   detail::with_distance_type(type, [&](auto d) { run_cpu_typed<decltype(d)>(sources, targets, consume); });

@@ -40,8 +40,11 @@ class many_sources_engine {
   // sources and targets are checked; targets empty = all vertices; k a multiple of 32. Vertices
   // farther than opts.cutoff read unreachable; opts.tune.delta is delta-stepping's bucket width (0 =
   // auto); mopts: device_blocks, and delta-stepping's warp_lanes.
+  // rows: null, or (targets empty, device blocks) the caller's device memory for every source's
+  // row, which an engine may solve into (many_sources::run_into).
   virtual void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-                   const options& opts, const many_source_options& mopts, const block_consumer& consume) = 0;
+                   const options& opts, const many_source_options& mopts, const block_consumer& consume,
+                   void* rows = nullptr) = 0;
   // Device bytes of one batch of k sources with `columns` targets (what the engine allocates for it).
   virtual std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const = 0;
   // Free device memory, counting what the engine's batch buffers hold as free (they are reused).

@@ -181,6 +181,52 @@ TEST_P(ManySourcesGpu, DeviceBlocksHoldTheSameRows) {
   }
 }
 
+// run_into: every vertex a target, the rows given in device memory; with one block per source the
+// batches are solved straight into them (the blocks point into them), otherwise the engine's blocks
+// come as from run(); either way the rows hold Dijkstra's distances, with and without a cutoff,
+// for batches that do and do not divide the source count.
+TEST_P(ManySourcesGpu, RowsGivenInDeviceMemoryHoldDijkstrasRows) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr g = small_grid(30, 2);
+  const std::vector<vertex_t> sources = first_sources(g.num_vertices, 70, 12);
+  const std::size_t n = g.num_vertices, cells = sources.size() * n;
+  for (const double cutoff : {std::numeric_limits<double>::infinity(), 40.0}) {
+    ds::options o = on_gpu();
+    o.cutoff = cutoff;
+    ds::many_source_options m = batch(32);
+    m.device_blocks = true;
+    ds::many_sources ms(g, o, m);
+    std::uint32_t* rows = nullptr;
+    ASSERT_EQ(cudaMalloc(&rows, cells * sizeof(std::uint32_t)), cudaSuccess);
+    ASSERT_EQ(cudaMemset(rows, 0, cells * sizeof(std::uint32_t)), cudaSuccess);
+    std::size_t in_place = 0, blocks = 0;
+    ms.run_into(sources, rows, [&](const ds::distance_block& b) {
+      ASSERT_TRUE(b.on_device);
+      ++blocks;
+      if (b.int_distances == rows + b.first_row * n) {
+        ++in_place;
+        return;
+      }
+      ASSERT_EQ(cudaMemcpyAsync(rows + b.first_row * n, b.int_distances, b.rows * n * sizeof(std::uint32_t),
+                                cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(b.stream)),
+                cudaSuccess);
+      ASSERT_EQ(cudaStreamSynchronize(static_cast<cudaStream_t>(b.stream)), cudaSuccess);
+    });
+    EXPECT_EQ(in_place, ms.method() == "block" ? blocks : 0u) << ms.method();
+    std::vector<std::uint32_t> got(cells);
+    ASSERT_EQ(cudaMemcpy(got.data(), rows, cells * sizeof(std::uint32_t), cudaMemcpyDeviceToHost), cudaSuccess);
+    ASSERT_EQ(cudaFree(rows), cudaSuccess);
+    for (std::size_t r = 0; r < sources.size(); ++r) {
+      const ds::result d = ds::dijkstra(g, sources[r]);
+      for (vertex_t v = 0; v < g.num_vertices; ++v) {
+        const std::uint32_t exact = d.int_distances[v];
+        const std::uint32_t want = exact != ds::int_infinity && exact <= cutoff ? exact : ds::int_infinity;
+        ASSERT_EQ(got[r * n + v], want) << "source " << sources[r] << " vertex " << v << " cutoff " << cutoff;
+      }
+    }
+  }
+}
+
 TEST_P(ManySourcesGpu, ABatchThatDoesNotFitIsRefusedWithTheSizes) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = random_graph(5000, 20000, 3, 10);

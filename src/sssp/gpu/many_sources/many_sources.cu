@@ -454,9 +454,10 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   }
 
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-           const options& opts, const many_source_options& mopts, const block_consumer& consume) override {
+           const options& opts, const many_source_options& mopts, const block_consumer& consume,
+           void* rows = nullptr) override {
     if (sources.empty()) return;
-    if (block_rows_) return run_block_rows(sources, targets, k, opts, mopts, consume);
+    if (block_rows_) return run_block_rows(sources, targets, k, opts, mopts, consume, rows);
     const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
     allocate(k, columns);
     warp_lanes_ = mopts.warp_lanes ? mopts.warp_lanes : detail::many_sources_warp_lanes;
@@ -507,18 +508,20 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   }
 
   // picked: the batch has a target list (an output block of k x columns), else the rows are output.
-  void allocate_rows(std::uint32_t k, std::uint32_t columns, bool picked, std::uint32_t capacity) {
-    if (k == k_ && columns == columns_ && picked == picked_ && capacity == far_capacity_) return;
+  // own_rows: the engine's rows, else the caller's (run_block_rows' rows_given).
+  void allocate_rows(std::uint32_t k, std::uint32_t columns, bool picked, std::uint32_t capacity, bool own_rows = true) {
+    if (k == k_ && columns == columns_ && picked == picked_ && capacity == far_capacity_ && own_rows == own_rows_) return;
     dist_ = {};
     out_ = {};
     piles_ = {};
     outcomes_ = {};
     allocated_ = 0;
     k_ = columns_ = far_capacity_ = 0;
-    const std::size_t bytes = block_rows_bytes(k, picked ? columns : 0, capacity);
+    const std::size_t bytes = block_rows_bytes(k, picked ? columns : 0, capacity) -
+                              (own_rows ? 0 : std::size_t{k} * n_ * sizeof(Distance));
     reserve(bytes, "a batch of " + std::to_string(k) + " sources with " + std::to_string(columns) +
                        " targets on the block driver (choose a smaller batch size)");
-    dist_ = device_array<Distance>(std::size_t{k} * n_, "the batch's rows");
+    if (own_rows) dist_ = device_array<Distance>(std::size_t{k} * n_, "the batch's rows");
     if (picked) out_ = device_array<Distance>(std::size_t{k} * columns, "the output block");
     piles_ = device_array<far_entry<Distance>>(std::size_t{k} * 2 * capacity, "the far piles");
     outcomes_ = device_array<block_outcome>(k, "the blocks' outcomes");
@@ -526,15 +529,20 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     k_ = k;
     columns_ = columns;
     picked_ = picked;
+    own_rows_ = own_rows;
     far_capacity_ = capacity;
   }
 
+  // rows: the caller's memory for every source's row (targets empty, device blocks), which each
+  // batch is solved into in place of the engine's own rows; else null.
   void run_block_rows(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-                      const options& opts, const many_source_options& mopts, const block_consumer& consume) {
+                      const options& opts, const many_source_options& mopts, const block_consumer& consume,
+                      void* rows_given) {
     constexpr std::uint32_t Q = near_entries<Distance>(block_driver_tuning::rows_near_capacity);
     const bool picked = !targets.empty();
     const std::uint32_t columns = picked ? static_cast<std::uint32_t>(targets.size()) : n_;
-    allocate_rows(k, columns, picked, start_far_capacity());
+    Distance* const given = !picked && mopts.device_blocks ? static_cast<Distance*>(rows_given) : nullptr;
+    allocate_rows(k, columns, picked, start_far_capacity(), given == nullptr);
     const device_array<vertex_t> d_sources = on_device(sources, "the source list");
     const device_array<vertex_t> d_targets = on_device(targets, "the target list");
     const bucket_of_distance<Distance> width = bucket_width(opts.tune.delta, false);
@@ -544,8 +552,9 @@ class many_engine final : public detail::many_sources_engine, private engine_con
       const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
       outcome.resize(rows);
       double ms = 0;  // every attempt's: a batch whose piles grew ran more than once
+      Distance* const dist = given ? given + first * n_ : dist_.get();
       while (true) {
-        const block_view<Distance> v{graph_->offsets(), graph_->targets(), graph_->weights(), n_, width, width(last), dist_.get(),
+        const block_view<Distance> v{graph_->offsets(), graph_->targets(), graph_->weights(), n_, width, width(last), dist,
                                      n_, piles_.get(), far_capacity_, outcomes_.get()};
         ms += run_block_solve<Distance, Q, block_driver_tuning::rows_lanes>(v, d_sources.get() + first, 0, rows, block_driver_tuning::rows_threads,
                                            blocks_, stream_, start_, stop_, outcome.data());
@@ -555,19 +564,19 @@ class many_engine final : public detail::many_sources_engine, private engine_con
         // A far pile filled: every pile doubles and the batch runs again. Piles that outgrow the
         // device are refused by allocate_rows with the sizes (a smaller batch size fits).
         if (far_capacity_ >= 0x3FFFFFFFu) throw std::runtime_error("GPU block driver: far piles exceed 2^30 entries");
-        allocate_rows(k_, columns_, picked_, far_capacity_ * 2);
+        allocate_rows(k_, columns_, picked_, far_capacity_ * 2, given == nullptr);
       }
       std::uint64_t iterations = 0;
       for (std::uint32_t j = 0; j < rows; ++j) {
         iterations = std::max<std::uint64_t>(iterations, outcome[j].iterations);
         if (outcome[j].overflowed && !detail::cutoff_below_overflow<Distance>(opts.cutoff))
-          check_overflow_row(sources[first + j], j);
+          check_overflow_row(sources[first + j], dist + std::size_t{j} * n_);
       }
       // The targets' columns into the output block, or, with every vertex a target, the rows as
       // they are (in place: past a cutoff unreachable).
-      Distance* block = picked ? out_.get() : dist_.get();
+      Distance* block = picked ? out_.get() : dist;
       if (columns && (picked || std::isfinite(opts.cutoff))) {
-        pick_rows<<<blocks_, 256, 0, stream_>>>(dist_.get(), n_, picked ? d_targets.get() : nullptr, columns, rows,
+        pick_rows<<<blocks_, 256, 0, stream_>>>(dist, n_, picked ? d_targets.get() : nullptr, columns, rows,
                                                  last, block);
         DS_CUDA_LAUNCH("pick_rows");
       }
@@ -580,10 +589,9 @@ class many_engine final : public detail::many_sources_engine, private engine_con
 
   // A dropped sum in row j matters only when some distance does not fit (the file comment of
   // distance.cuh): look for the vertex whose true distance does not.
-  void check_overflow_row(vertex_t source, std::uint32_t j) {
+  void check_overflow_row(vertex_t source, const Distance* on_device) {
     std::vector<Distance> row(n_);
-    DS_CUDA(cudaMemcpyAsync(row.data(), dist_.get() + std::size_t{j} * n_, n_ * sizeof(Distance),
-                            cudaMemcpyDeviceToHost, stream_));
+    DS_CUDA(cudaMemcpyAsync(row.data(), on_device, n_ * sizeof(Distance), cudaMemcpyDeviceToHost, stream_));
     DS_CUDA(cudaStreamSynchronize(stream_));
     const vertex_t bad = detail::overflowed_vertex(g_, row.data(), distance_ops<Distance>::infinity);
     if (bad != graph::invalid_vertex) detail::throw_overflow(g_, source, bad, detail::type_of<Distance>());
@@ -803,6 +811,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   device_array<block_outcome> outcomes_;
   std::uint32_t far_capacity_ = 0;
   bool picked_ = false;  // the batch buffers hold an output block (a target list)
+  bool own_rows_ = true;  // the batch's rows are the engine's (dist_), not the caller's
 };
 
 }  // namespace

@@ -383,7 +383,8 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   }
 
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
-           const options& opts, const many_source_options& mopts, const block_consumer& consume) override {
+           const options& opts, const many_source_options& mopts, const block_consumer& consume,
+           void* /*rows: PHAST's batches are vertex-major; its blocks are its own*/ = nullptr) override {
     if (sources.empty()) return;
     const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
     allocate_batch(k, columns);
