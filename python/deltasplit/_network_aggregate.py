@@ -80,17 +80,22 @@ def reached_pairs(xp, block):
     return r, c, block[r, c].astype(xp.float64)
 
 
-def pair_groups(net, solver, sources, cutoff, xp):
-    """(start, rows, columns, distances float64) of every reached entry of the rows from
-    `sources` (positions) cut off at `cutoff`, in groups: the reached lists of bounded searches
-    where the solves run on the host's CPU with a finite cutoff (Network.lists_on_host), else the
-    nonzero entries of _rows' blocks; the same entries in the same order either way."""
+def pair_groups(net, solver, sources, cutoff, xp, raw=False):
+    """(start, rows, columns, distances float64, or in the distance type with raw) of every
+    reached entry of the rows from `sources` (positions) cut off at `cutoff`, in groups: the
+    reached lists of bounded searches where the solves run on the host's CPU with a finite cutoff
+    (Network.lists_on_host), else the nonzero entries of _rows' blocks; the same entries in the
+    same order either way."""
     g, strategy = solver
     if xp is np and net.lists_on_host(strategy, cutoff):
-        yield from net.reached_lists(g, sources, cutoff)
+        yield from net.reached_lists(g, sources, cutoff, raw)
         return
     for start, block in net._rows(g, strategy, sources, None, cutoff):
-        yield (start, *reached_pairs(xp, block))
+        if raw:
+            r, c = xp.nonzero(block != unreachable(block.dtype))
+            yield start, r, c, block[r, c]
+        else:
+            yield (start, *reached_pairs(xp, block))
 
 
 def lexsort(xp, keys):

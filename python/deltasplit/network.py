@@ -32,8 +32,8 @@ except ImportError as e:  # pragma: no cover - pandas is in the 'road' extra
 
 from ._graph import GPU_STRATEGIES, STRATEGIES, Graph, _is_integer, _is_number
 from . import gpu_available
-from ._network_aggregate import (AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks, sorted_distinct, to_host,
-                                 unreachable)
+from ._network_aggregate import (AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks, pair_groups, sorted_distinct,
+                                 to_host, unreachable)
 from ._network_io import EARTH_RADIUS_M, from_osm_file, read_table, wkb_points
 
 __all__ = ["Network", "AGGREGATIONS", "DECAYS", "main"]
@@ -385,9 +385,10 @@ class Network:
         on_cpu = self.device == "cpu" or strategy not in GPU_STRATEGIES or not gpu_available()
         return on_cpu and strategy != "phast" and math.isfinite(cutoff)
 
-    def reached_lists(self, g, sources, cutoff):
+    def reached_lists(self, g, sources, cutoff, raw=False):
         """What `sources` (positions) reach within a finite cutoff, on the host's CPU: yields
-        (start, rows, columns, distances float64) for groups of rows, rows relative to start and
+        (start, rows, columns, distances float64, or in the distance type with raw) for groups
+        of rows, rows relative to start and
         ascending, columns ascending within a row: the reached entries of the rows _rows would hand
         out, in nonzero's order. A group holds about HOST_BLOCK_ENTRIES entries (block_entries,
         when set): its first has block_rows' rows, each later one as many as the entries a row
@@ -399,7 +400,7 @@ class Network:
             offsets, targets, distances = g._reached_within(sources[start:start + k], cutoff)
             done = len(offsets) - 1
             rows = np.repeat(np.arange(done), np.diff(offsets).astype(np.int64))
-            yield start, rows, targets.astype(np.int64), distances.astype(np.float64)
+            yield start, rows, targets.astype(np.int64), distances if raw else distances.astype(np.float64)
             start += done
             rows_done += done
             entries_done += len(targets)
@@ -698,9 +699,7 @@ class Network:
         g, strategy = self.solver(imp_name, sources=len(o), cutoff=cutoff)
         xp = self.array_module(strategy)
         parts = []
-        for start, block in self._rows(g, strategy, o, None, cutoff):
-            r, c = xp.nonzero(block != unreachable(block.dtype))
-            d = block[r, c]
+        for start, r, c, d in pair_groups(self, (g, strategy), o, cutoff, xp, raw=True):
             for radius in radii:
                 within = xp.flatnonzero(d <= radius)
                 rows, cols = to_host(r[within]), to_host(c[within])
