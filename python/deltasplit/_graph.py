@@ -483,6 +483,14 @@ class Graph:
             out = torch.from_dlpack(out)
         return (out, stats) if return_stats else out
 
+    def _reached_within(self, sources, cutoff, threads=0):
+        """What each source reaches within a finite cutoff, by bounded Dijkstras on the host's
+        threads (each costs its ball, not the graph): (offsets uint64, targets uint32, distances
+        in the graph's distance type) numpy arrays, source i's vertices by id at
+        offsets[i]:offsets[i + 1], distances equal to distance_matrix's. A host graph only."""
+        src = _vertex_list(sources, self.num_vertices, "source")
+        return self._core.reached_within(src, float(cutoff), int(threads), _real_type(None, self._device))
+
     def pair_distances(self, sources, targets, *, device="auto", threads=0, hierarchy=None, dtype=None):
         """The distances of the pairs (sources[i], targets[i]), a numpy array of len(sources).
 

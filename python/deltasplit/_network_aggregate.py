@@ -81,6 +81,24 @@ def reached_pairs(xp, block):
     return r, c, block[r, c].astype(xp.float64)
 
 
+def pair_groups(net, solver, sources, cutoff, xp, raw=False):
+    """(start, rows, columns, distances float64, or in the distance type with raw) of every
+    reached entry of the rows from `sources` (positions) cut off at `cutoff`, in groups: the
+    reached lists of bounded searches where the solves run on the host's CPU with a finite cutoff
+    (Network.lists_on_host), else the nonzero entries of _rows' blocks; the same entries in the
+    same order either way."""
+    g, strategy = solver
+    if xp is np and net.lists_on_host(strategy, cutoff):
+        yield from net.reached_lists(g, sources, cutoff, raw)
+        return
+    for start, block in net._rows(g, strategy, sources, None, cutoff):
+        if raw:
+            r, c = xp.nonzero(block != unreachable(block.dtype))
+            yield start, r, c, block[r, c]
+        else:
+            yield (start, *reached_pairs(xp, block))
+
+
 def lexsort(xp, keys):
     """np.lexsort's order (the last key first, ties in input order). cupy's lexsort takes one
     2-D array of one type, so there the order is built by sorts, least key first: cupy's
@@ -263,8 +281,7 @@ def aggregate_blocks(net, solver, positions, values, radii, types, decay):
     per_node = {key: xp.asarray(v) for key, v in per_node.items()}
     acc = {r: {"count": xp.zeros(n), "decayed": xp.zeros(n), "sum": xp.zeros(n), "squares": xp.zeros(n),
                "min": xp.full(n, np.inf), "max": xp.full(n, -np.inf)} for r in radii}
-    for start, block in net._rows(*solver, nodes, None, max(radii)):
-        r, c, d = reached_pairs(xp, block)
+    for start, r, c, d in pair_groups(net, solver, nodes, max(radii), xp):
         u = start + r
         for radius in radii:
             sel = d <= radius
@@ -436,8 +453,7 @@ def nearest_blocks(net, solver, positions, radius, k):
         for start, block in net._rows(*solver, nodes, None, radius, whole=True):
             nearest_on_device(xp, block, start, by_node, first, per_node, radius, best_d, best_p)
         return to_host(best_d), to_host(best_p)
-    for start, block in net._rows(*solver, nodes, None, radius):
-        r, c, d = reached_pairs(xp, block)
+    for start, r, c, d in pair_groups(net, solver, nodes, radius, xp):
         u = start + r
         reps = per_node[u]
         rr = repeat_index(xp, reps)

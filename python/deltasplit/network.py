@@ -32,8 +32,8 @@ except ImportError as e:  # pragma: no cover - pandas is in the 'road' extra
 
 from ._graph import GPU_STRATEGIES, STRATEGIES, Graph, _is_integer, _is_number
 from . import gpu_available
-from ._network_aggregate import (AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks, sorted_distinct, to_host,
-                                 unreachable)
+from ._network_aggregate import (AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks, pair_groups, sorted_distinct,
+                                 to_host, unreachable)
 from ._network_io import EARTH_RADIUS_M, from_osm_file, read_table, wkb_points
 
 __all__ = ["Network", "AGGREGATIONS", "DECAYS", "main"]
@@ -379,6 +379,34 @@ class Network:
             for first in range(0, len(block), reduce):
                 yield start + first, block[first:first + reduce]
 
+    def lists_on_host(self, strategy, cutoff):
+        """Whether cut-off solves by `strategy` run on the host's CPU, where reached_lists hands
+        out what each source reaches instead of dense rows."""
+        on_cpu = self.device == "cpu" or strategy not in GPU_STRATEGIES or not gpu_available()
+        return on_cpu and strategy != "phast" and math.isfinite(cutoff)
+
+    def reached_lists(self, g, sources, cutoff, raw=False):
+        """What `sources` (positions) reach within a finite cutoff, on the host's CPU: yields
+        (start, rows, columns, distances float64, or in the distance type with raw) for groups
+        of rows, rows relative to start and
+        ascending, columns ascending within a row: the reached entries of the rows _rows would hand
+        out, in nonzero's order. A group holds about HOST_BLOCK_ENTRIES entries (block_entries,
+        when set): its first has block_rows' rows, each later one as many as the entries a row
+        reached so far say fit (at least that many, at most 2^16)."""
+        budget = self.block_entries or HOST_BLOCK_ENTRIES
+        k = self.block_rows(np, self.num_nodes, self.distance_dtype(g))[1]
+        rows_done = entries_done = start = 0
+        while start < len(sources):
+            offsets, targets, distances = g._reached_within(sources[start:start + k], cutoff)
+            done = len(offsets) - 1
+            rows = np.repeat(np.arange(done), np.diff(offsets).astype(np.int64))
+            yield start, rows, targets.astype(np.int64), distances if raw else distances.astype(np.float64)
+            start += done
+            rows_done += done
+            entries_done += len(targets)
+            per_row = max(1.0, entries_done / rows_done)
+            k = int(min(max(budget / per_row, k), 1 << 16))
+
     # -- nearest nodes ------------------------------------------------------------------------
 
     def _points(self, x, y):
@@ -671,9 +699,7 @@ class Network:
         g, strategy = self.solver(imp_name, sources=len(o), cutoff=cutoff)
         xp = self.array_module(strategy)
         parts = []
-        for start, block in self._rows(g, strategy, o, None, cutoff):
-            r, c = xp.nonzero(block != unreachable(block.dtype))
-            d = block[r, c]
+        for start, r, c, d in pair_groups(self, (g, strategy), o, cutoff, xp, raw=True):
             for radius in radii:
                 within = xp.flatnonzero(d <= radius)
                 rows, cols = to_host(r[within]), to_host(c[within])

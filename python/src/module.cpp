@@ -31,6 +31,7 @@
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/many_sources.hpp"
 #include "deltasplit/sssp.hpp"
+#include "sssp/dijkstra.hpp"
 #include "sssp/negative_weights.hpp"
 
 #if DELTASPLIT_WITH_CUDA
@@ -416,6 +417,44 @@ void pair_distances_into(py_graph& g, const any_array& sources, const any_array&
   ms.pair_distances(from.data(), to.data(), from.size(), out.data());
 }
 
+// What each source reaches within a finite cutoff (sssp::detail::reached_within: bounded Dijkstras
+// on threads host threads): (offsets uint64, targets uint32, distances of the solve's type) numpy
+// arrays, source i's vertices by id at offsets[i]..offsets[i + 1]. A host graph only.
+nb::tuple reached_within(const py_graph& g, const any_array& sources, double cutoff, unsigned threads,
+                         const std::string& real_type) {
+  if (g.device_graph()) throw std::invalid_argument("reached_within: the graph is in device memory");
+  const ds::sssp::distance_type type = solve_type(g, real_type);
+  const std::vector<vertex_t> from = vertex_list(sources, "sources");
+  ds::sssp::detail::reached_lists r;
+  {
+    nb::gil_scoped_release release;
+    r = ds::sssp::detail::reached_within(g.view(), type, cutoff, from, threads);
+  }
+  const auto owned = [](auto&& v) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    auto* data = new std::decay_t<decltype(v)>(std::move(v));
+    nb::capsule owner(data, [](void* p) noexcept { delete static_cast<std::decay_t<decltype(v)>*>(p); });
+    return std::make_pair(data, owner);
+  };
+  auto [offsets, o_owner] = owned(std::move(r.offsets));
+  auto [targets, t_owner] = owned(std::move(r.targets));
+  const std::size_t count = targets->size();
+  auto [bytes, d_owner] = owned(std::move(r.distances));
+  auto distances = [&](auto tag) {
+    using T = decltype(tag);
+    return nb::cast(nb::ndarray<nb::numpy, T, nb::ndim<1>>(reinterpret_cast<T*>(bytes->data()), {count}, d_owner));
+  };
+  nb::object d;
+  switch (type) {
+    case ds::sssp::distance_type::uint32: d = distances(std::uint32_t{}); break;
+    case ds::sssp::distance_type::uint64: d = distances(std::uint64_t{}); break;
+    case ds::sssp::distance_type::float32: d = distances(float{}); break;
+    default: d = distances(double{}); break;
+  }
+  return nb::make_tuple(nb::ndarray<nb::numpy, std::uint64_t, nb::ndim<1>>(offsets->data(), {offsets->size()}, o_owner),
+                        nb::ndarray<nb::numpy, vertex_t, nb::ndim<1>>(targets->data(), {count}, t_owner), d);
+}
+
 nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object targets, matrix_array out,
                               const std::string& device, bool phast, double delta, double cutoff, unsigned threads,
                               std::uint32_t batch_size, const std::string& hierarchy, const std::string& driver,
@@ -645,6 +684,8 @@ NB_MODULE(_core, m) {
            nb::arg("stream"), nb::arg("hierarchy"), nb::arg("driver"), nb::arg("real_type") = "float64")
       .def("pair_distances_into", &pair_distances_into, nb::arg("sources"), nb::arg("targets"),
            nb::arg("out").noconvert(), nb::arg("device"), nb::arg("threads"), nb::arg("hierarchy"),
+           nb::arg("real_type") = "float64")
+      .def("reached_within", &reached_within, nb::arg("sources"), nb::arg("cutoff"), nb::arg("threads"),
            nb::arg("real_type") = "float64")
       .def("distance_matrix_into", &distance_matrix_into, nb::arg("sources"), nb::arg("targets").none(),
            nb::arg("out").noconvert(), nb::arg("device"), nb::arg("phast"), nb::arg("delta"), nb::arg("cutoff"),

@@ -316,3 +316,37 @@ def test_tuning_is_one_mapping():
         g.sssp(0, delta=2, tune={"delta": 3})
     with pytest.raises(TypeError):
         g.sssp(0, "multisplit", 5)  # delta is no longer positional: an error, never predecessors=5
+
+
+@pytest.mark.parametrize("weights", ["uint32", "uint64", "float64"])
+def test_reached_within_equals_the_cut_off_rows(weights):
+    """_reached_within (bounded Dijkstras, the road layer's CPU path): each source's vertices by
+    id with distance_matrix's distances, for a finite cutoff; zero-weight arcs, unreachable
+    vertices, duplicate sources, a cutoff of 0 and one past every distance; refusals."""
+    rng = np.random.default_rng(8)
+    n, m = 300, 1500
+    src, dst = rng.integers(0, n - 20, m), rng.integers(0, n - 20, m)
+    w = {"uint32": rng.integers(0, 40, m), "uint64": rng.integers(0, 40, m) * 2**40,
+         "float64": rng.random(m) * 40}[weights]
+    w[:100] = 0
+    g = Graph.from_edges(src, dst, w, n)
+    assert g.distance_dtype == np.dtype(weights)
+    scale = 2**40 if weights == "uint64" else 1
+    sources = np.array([0, 5, 5, n - 1, 17])
+    for cutoff in (0.0, 25.0 * scale, 1e30):
+        offsets, targets, distances = g._reached_within(sources, cutoff)
+        assert offsets.dtype == np.uint64 and targets.dtype == np.uint32 and distances.dtype == g.distance_dtype
+        rows = g.distance_matrix(sources, device="cpu", cutoff=cutoff)
+        none = np.inf if rows.dtype.kind == "f" else np.iinfo(rows.dtype).max
+        for i in range(len(sources)):
+            want = np.flatnonzero(rows[i] != none)
+            got = targets[offsets[i]:offsets[i + 1]]
+            np.testing.assert_array_equal(got, want)
+            np.testing.assert_array_equal(distances[offsets[i]:offsets[i + 1]], rows[i][want])
+    offsets, targets, distances = g._reached_within([], 5.0)
+    assert offsets.tolist() == [0] and len(targets) == 0 and len(distances) == 0
+    for bad in (math.inf, -1.0, math.nan):
+        with pytest.raises(ValueError, match="cutoff"):
+            g._reached_within([0], bad)
+    with pytest.raises((ValueError, IndexError)):
+        g._reached_within([n], 5.0)
