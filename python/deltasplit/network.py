@@ -307,8 +307,8 @@ class Network:
         rebuild neither."""
         strategy = self.strategy
         if strategy == "auto":
-            on_cpu = self.device == "cpu" or not gpu_available()
-            strategy = "phast" if on_cpu and math.isinf(cutoff) and sources >= PHAST_SOURCES else "multisplit"
+            contract = self.solves_on_cpu() and math.isinf(cutoff) and sources >= PHAST_SOURCES
+            strategy = "phast" if contract else "multisplit"
         name = self._imp(imp_name)
         reverse = reverse and not self.twoway
         key = (name, reverse, strategy == "phast")
@@ -323,11 +323,17 @@ class Network:
         """The type of g's distances (what distance_matrix returns)."""
         return g.distance_dtype
 
+    def solves_on_cpu(self, strategy=None):
+        """Whether solves run on the host's CPU: device 'cpu', no usable GPU, or (given a
+        strategy) one without a GPU engine."""
+        return (self.device == "cpu" or (strategy is not None and strategy not in GPU_STRATEGIES)
+                or not gpu_available())
+
     def array_module(self, strategy):
         """Where the blocks of a solve by `strategy` live and are reduced: cupy when the solve runs
         on the GPU (a GPU strategy, device not 'cpu', a usable GPU) and cupy is importable, so
         that distance_matrix writes the rows straight into device memory; numpy otherwise."""
-        if self.device == "cpu" or strategy not in GPU_STRATEGIES or not gpu_available():
+        if self.solves_on_cpu(strategy):
             return np
         try:
             import cupy
@@ -382,8 +388,7 @@ class Network:
     def lists_on_host(self, strategy, cutoff):
         """Whether cut-off solves by `strategy` run on the host's CPU, where reached_lists hands
         out what each source reaches instead of dense rows."""
-        on_cpu = self.device == "cpu" or strategy not in GPU_STRATEGIES or not gpu_available()
-        return on_cpu and strategy != "phast" and math.isfinite(cutoff)
+        return self.solves_on_cpu(strategy) and strategy != "phast" and math.isfinite(cutoff)
 
     def reached_lists(self, g, sources, cutoff, raw=False):
         """What `sources` (positions) reach within a finite cutoff, on the host's CPU: yields
@@ -470,7 +475,7 @@ class Network:
         g, strategy = self.solver(name, reverse=not forward, sources=len(sources))
         xp = self.array_module(strategy)
         dtype = self.distance_dtype(g)
-        on_cpu = self.device == "cpu" or not gpu_available()
+        on_cpu = self.solves_on_cpu()
         per_sweep = (PAIRS_PER_SWEEP * min(1.0, self.num_nodes / PAIRS_PER_SWEEP_VERTICES) if on_cpu
                      else PAIRS_PER_SWEEP_GPU)
         if strategy == "phast" and dtype.itemsize == 4 and len(o) < per_sweep * len(sources):

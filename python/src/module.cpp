@@ -431,7 +431,6 @@ nb::tuple reached_within(const py_graph& g, const any_array& sources, double cut
     r = ds::sssp::detail::reached_within(g.view(), type, cutoff, from, threads);
   }
   const auto owned = [](auto&& v) {
-    using T = typename std::decay_t<decltype(v)>::value_type;
     auto* data = new std::decay_t<decltype(v)>(std::move(v));
     nb::capsule owner(data, [](void* p) noexcept { delete static_cast<std::decay_t<decltype(v)>*>(p); });
     return std::make_pair(data, owner);
