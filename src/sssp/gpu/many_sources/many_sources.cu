@@ -552,8 +552,9 @@ class many_engine final : public detail::many_sources_engine, private engine_con
       const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
       outcome.resize(rows);
       double ms = 0;  // every attempt's: a batch whose piles grew ran more than once
-      Distance* const dist = given ? given + first * n_ : dist_.get();
+      Distance* dist = nullptr;
       while (true) {
+        dist = given ? given + first * n_ : dist_.get();  // allocate_rows below may move dist_
         const block_view<Distance> v{graph_->offsets(), graph_->targets(), graph_->weights(), n_, width, width(last), dist,
                                      n_, piles_.get(), far_capacity_, outcomes_.get()};
         ms += run_block_solve<Distance, Q, block_driver_tuning::rows_lanes>(v, d_sources.get() + first, 0, rows, block_driver_tuning::rows_threads,
