@@ -33,6 +33,7 @@ order, the host's answer exactly), for k up to NEAREST_ON_DEVICE.
 import numpy as np
 
 from ._graph import Graph
+from ._reached_on_device import reached_groups
 
 AGGREGATIONS = ("sum", "mean", "min", "25pct", "median", "75pct", "max", "std", "count")
 DECAYS = ("exp", "linear", "flat")
@@ -83,13 +84,17 @@ def reached_pairs(xp, block):
 
 def pair_groups(net, solver, sources, cutoff, xp, raw=False):
     """(start, rows, columns, distances float64, or in the distance type with raw) of every
-    reached entry of the rows from `sources` (positions) cut off at `cutoff`, in groups: the
-    reached lists of bounded searches where the solves run on the host's CPU with a finite cutoff
-    (Network.lists_on_host), else the nonzero entries of _rows' blocks; the same entries in the
-    same order either way."""
+    reached entry of the rows from `sources` (positions) cut off at `cutoff`, in groups: with a
+    finite cutoff the reached lists of bounded searches, on the host's CPU (Network.lists_on_host)
+    or the GPU (Network.lists_on_device), else the nonzero entries of _rows' blocks; the same
+    entries in the same order every way."""
     g, strategy = solver
     if xp is np and net.lists_on_host(strategy, cutoff):
         yield from net.reached_lists(g, sources, cutoff, raw)
+        return
+    if xp is not np and net.lists_on_device(strategy, cutoff):
+        for start, r, c, d in reached_groups(net, g, strategy, sources, cutoff):
+            yield start, r, c, d if raw else d.astype(xp.float64)
         return
     for start, block in net._rows(g, strategy, sources, None, cutoff):
         if raw:
@@ -148,7 +153,7 @@ RADII_PER_PASS = 4
 _FIELDS = 6
 # Rows a thread of the one-pass kernels reads ahead (see the kernel).
 LOADS_AHEAD = 8
-_KERNEL = r"""
+_SUMS = r"""
 struct sums {
   double v[RADII][6];
 };
@@ -169,6 +174,8 @@ __device__ __forceinline__ void take(sums& t, const double d, const long long u,
   }
 }
 
+"""
+_KERNEL = _SUMS + r"""
 extern "C" __global__ void accumulate(const TYPE* __restrict__ block, const int rows, const long long n,
                                       const double* __restrict__ per_node, const long long stride,
                                       const long long row0, const double* __restrict__ radii, const int decay,
@@ -197,6 +204,29 @@ extern "C" __global__ void accumulate(const TYPE* __restrict__ block, const int 
     const TYPE raw = block[(long long)i * n + c];
     if (!UNREACHED(raw)) take(t, (double)raw, row0 + i, per_node, stride, radii, decay);
   }
+#pragma unroll
+  for (int r = 0; r < RADII; ++r)
+#pragma unroll
+    for (int f = 0; f < 6; ++f) acc[((long long)r * 6 + f) * n + c] = t.v[r][f];
+}
+"""
+# The same sums from reached lists sorted by (node, row): a thread a node takes its entries,
+# which come in row order, so the sums are the dense kernel's bit for bit.
+_LISTS_KERNEL = _SUMS + r"""
+extern "C" __global__ void accumulate_lists(const long long* __restrict__ starts, const long long* __restrict__ rows,
+                                            const TYPE* __restrict__ distances, const long long n,
+                                            const double* __restrict__ per_node, const long long stride,
+                                            const long long row0, const double* __restrict__ radii, const int decay,
+                                            double* __restrict__ acc) {
+  const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= n) return;
+  sums t;
+#pragma unroll
+  for (int r = 0; r < RADII; ++r)
+#pragma unroll
+    for (int f = 0; f < 6; ++f) t.v[r][f] = acc[((long long)r * 6 + f) * n + c];
+  for (long long i = starts[c]; i < starts[c + 1]; ++i)
+    take(t, (double)distances[i], row0 + rows[i], per_node, stride, radii, decay);
 #pragma unroll
   for (int r = 0; r < RADII; ++r)
 #pragma unroll
@@ -250,6 +280,23 @@ def accumulate_on_device(xp, block, row0, per_node, radii, decay, acc):
                 xp.asarray(group, dtype=xp.float64), np.int32(code), acc[first:first + len(group)]))
 
 
+def accumulate_lists(xp, start, rows, vertices, distances, per_node, radii, decay, acc):
+    """accumulate_on_device for a group of reached lists (reached_groups' order="vertex": rows
+    relative to start, sorted by (vertex, row))."""
+    n = acc.shape[2]
+    if n == 0 or not len(rows):
+        return
+    starts = xp.searchsorted(vertices, xp.arange(n + 1))
+    code = {"flat": 0, "linear": 1, "exp": 2}[decay]
+    for first in range(0, len(radii), RADII_PER_PASS):
+        group = radii[first:first + RADII_PER_PASS]
+        kernel = _compiled(xp, "accumulate_lists", _LISTS_KERNEL, distances.dtype, RADII=len(group))
+        threads = 256
+        kernel(((n + threads - 1) // threads,), (threads,),
+               (starts, rows, distances, np.int64(n), per_node, np.int64(per_node.shape[1]), np.int64(start),
+                xp.asarray(group, dtype=xp.float64), np.int32(code), acc[first:first + len(group)]))
+
+
 def aggregate_blocks(net, solver, positions, values, radii, types, decay):
     """{(type, radius): float64 array of n} for the values at node positions (several may share a
     node). solver: (reverse graph, strategy), so that row u of a block holds the distances from
@@ -273,8 +320,12 @@ def aggregate_blocks(net, solver, positions, values, radii, types, decay):
         fields = xp.zeros((len(radii), _FIELDS, n))
         fields[:, 4] = np.inf
         fields[:, 5] = -np.inf
-        for start, block in net._rows(*solver, nodes, None, max(radii), whole=True):
-            accumulate_on_device(xp, block, start, stacked, radii, decay, fields)
+        if net.lists_on_device(solver[1], max(radii)):
+            for start, rows, vertices, d in reached_groups(net, *solver, nodes, max(radii), order="vertex"):
+                accumulate_lists(xp, start, rows, vertices, d, stacked, radii, decay, fields)
+        else:
+            for start, block in net._rows(*solver, nodes, None, max(radii), whole=True):
+                accumulate_on_device(xp, block, start, stacked, radii, decay, fields)
         acc = {r: dict(zip(("count", "decayed", "sum", "squares", "min", "max"), fields[i]))
                for i, r in enumerate(radii)}
         return _aggregations(xp, net, solver, positions, values, radii, types, acc)
@@ -371,6 +422,27 @@ def ranked_values(net, solver, positions, values, radii, types, counts):
 # order, for k up to NEAREST_ON_DEVICE (beyond, the generic path's sorts).
 NEAREST_ON_DEVICE = 32
 _NEAREST_KERNEL = r"""
+// The places of row u (valued node u), at distance d of the thread's node, offered to its k best.
+__device__ __forceinline__ void offer(double* bd, long long* bp, const double d, const long long u,
+                                      const long long* __restrict__ by_node, const long long* __restrict__ first,
+                                      const long long* __restrict__ per_node) {
+  const long long from = first[u], count = per_node[u];
+  for (long long q = 0; q < count; ++q) {
+    const long long p = by_node[from + q];
+    // A node's places come in ascending order at one distance: once one is not among the
+    // best, no later one is.
+    if (bp[K - 1] >= 0 && (d > bd[K - 1] || (d == bd[K - 1] && p > bp[K - 1]))) break;
+    int s = K - 1;
+    while (s > 0 && (bp[s - 1] < 0 || d < bd[s - 1] || (d == bd[s - 1] && p < bp[s - 1]))) {
+      bd[s] = bd[s - 1];
+      bp[s] = bp[s - 1];
+      --s;
+    }
+    bd[s] = d;
+    bp[s] = p;
+  }
+}
+
 extern "C" __global__ void nearest(const TYPE* __restrict__ block, const int rows, const long long n,
                                    const long long row0, const long long* __restrict__ by_node,
                                    const long long* __restrict__ first, const long long* __restrict__ per_node,
@@ -390,24 +462,32 @@ extern "C" __global__ void nearest(const TYPE* __restrict__ block, const int row
     for (int j = 0; j < LOADS && i + j < rows; ++j) {
       if (UNREACHED(raw[j])) continue;
       const double d = (double)raw[j];
-      if (!(d <= radius)) continue;
-      const long long u = row0 + i + j;
-      const long long from = first[u], count = per_node[u];
-      for (long long q = 0; q < count; ++q) {
-        const long long p = by_node[from + q];
-        // A node's places come in ascending order at one distance: once one is not among the
-        // best, no later one is.
-        if (bp[K - 1] >= 0 && (d > bd[K - 1] || (d == bd[K - 1] && p > bp[K - 1]))) break;
-        int s = K - 1;
-        while (s > 0 && (bp[s - 1] < 0 || d < bd[s - 1] || (d == bd[s - 1] && p < bp[s - 1]))) {
-          bd[s] = bd[s - 1];
-          bp[s] = bp[s - 1];
-          --s;
-        }
-        bd[s] = d;
-        bp[s] = p;
-      }
+      if (d <= radius) offer(bd, bp, d, row0 + i + j, by_node, first, per_node);
     }
+  }
+  for (int j = 0; j < K; ++j) {
+    best_d[c * K + j] = bd[j];
+    best_p[c * K + j] = bp[j];
+  }
+}
+
+// The same from reached lists sorted by (node, row): the rows come in order, as in a block.
+extern "C" __global__ void nearest_lists(const long long* __restrict__ starts, const long long* __restrict__ rows,
+                                         const TYPE* __restrict__ distances, const long long n, const long long row0,
+                                         const long long* __restrict__ by_node, const long long* __restrict__ first,
+                                         const long long* __restrict__ per_node, const double radius,
+                                         double* __restrict__ best_d, long long* __restrict__ best_p) {
+  const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= n) return;
+  double bd[K];
+  long long bp[K];
+  for (int j = 0; j < K; ++j) {
+    bd[j] = best_d[c * K + j];
+    bp[j] = best_p[c * K + j];
+  }
+  for (long long i = starts[c]; i < starts[c + 1]; ++i) {
+    const double d = (double)distances[i];
+    if (d <= radius) offer(bd, bp, d, row0 + rows[i], by_node, first, per_node);
   }
   for (int j = 0; j < K; ++j) {
     best_d[c * K + j] = bd[j];
@@ -434,6 +514,20 @@ def nearest_on_device(xp, block, row0, by_node, first, per_node, radius, best_d,
             best_d, best_p))
 
 
+def nearest_lists(xp, start, rows, vertices, distances, by_node, first, per_node, radius, best_d, best_p):
+    """nearest_on_device for a group of reached lists (reached_groups' order="vertex": rows
+    relative to start, sorted by (vertex, row))."""
+    n, k = best_d.shape
+    if n == 0 or not len(rows):
+        return
+    starts = xp.searchsorted(vertices, xp.arange(n + 1))
+    kernel = _compiled(xp, "nearest_lists", _NEAREST_KERNEL, distances.dtype, K=k)
+    threads = 128
+    kernel(((n + threads - 1) // threads,), (threads,),
+           (starts, rows, distances, np.int64(n), np.int64(start), by_node, first, per_node, np.float64(radius),
+            best_d, best_p))
+
+
 def nearest_blocks(net, solver, positions, radius, k):
     """For every node, its k nearest places (positions: each place's node) within radius:
     (distances float64 (n, k), places (n, k) int64 with -1 where fewer are in reach), nearest
@@ -450,8 +544,12 @@ def nearest_blocks(net, solver, positions, radius, k):
     per_node = np.minimum(np.bincount(inverse, minlength=len(nodes)), k)
     by_node, first, per_node = (xp.asarray(a.astype(np.int64)) for a in (by_node, first, per_node))
     if fused_reductions(xp) and k <= NEAREST_ON_DEVICE:
-        for start, block in net._rows(*solver, nodes, None, radius, whole=True):
-            nearest_on_device(xp, block, start, by_node, first, per_node, radius, best_d, best_p)
+        if net.lists_on_device(solver[1], radius):
+            for start, rows, vertices, d in reached_groups(net, *solver, nodes, radius, order="vertex"):
+                nearest_lists(xp, start, rows, vertices, d, by_node, first, per_node, radius, best_d, best_p)
+        else:
+            for start, block in net._rows(*solver, nodes, None, radius, whole=True):
+                nearest_on_device(xp, block, start, by_node, first, per_node, radius, best_d, best_p)
         return to_host(best_d), to_host(best_p)
     for start, r, c, d in pair_groups(net, solver, nodes, radius, xp):
         u = start + r

@@ -32,8 +32,8 @@ except ImportError as e:  # pragma: no cover - pandas is in the 'road' extra
 
 from ._graph import GPU_STRATEGIES, STRATEGIES, Graph, _is_integer, _is_number
 from . import gpu_available
-from ._network_aggregate import (AGGREGATIONS, DECAYS, aggregate_blocks, nearest_blocks, pair_groups, sorted_distinct,
-                                 to_host, unreachable)
+from ._network_aggregate import (AGGREGATIONS, DECAYS, aggregate_blocks, fused_reductions, nearest_blocks, pair_groups,
+                                 sorted_distinct, to_host, unreachable)
 from ._network_io import EARTH_RADIUS_M, from_osm_file, read_table, wkb_points
 
 __all__ = ["Network", "AGGREGATIONS", "DECAYS", "main"]
@@ -389,6 +389,13 @@ class Network:
         """Whether cut-off solves by `strategy` run on the host's CPU, where reached_lists hands
         out what each source reaches instead of dense rows."""
         return self.solves_on_cpu(strategy) and strategy != "phast" and math.isfinite(cutoff)
+
+    def lists_on_device(self, strategy, cutoff):
+        """Whether cut-off solves by `strategy` run on the GPU with cupy at hand, where
+        _reached_on_device.reached_groups hands out what each source reaches instead of dense rows
+        (any strategy but phast: the lists are the same whichever solver forms them)."""
+        return (not self.solves_on_cpu(strategy) and strategy != "phast" and math.isfinite(cutoff)
+                and fused_reductions(self.array_module(strategy)))
 
     def reached_lists(self, g, sources, cutoff, raw=False):
         """What `sources` (positions) reach within a finite cutoff, on the host's CPU: yields

@@ -704,6 +704,68 @@ def test_gpu_kernels_equal_the_cpu_path(weights):
                                       cpu.nearest_pois(radius, "p", num_pois=k, include_poi_ids=True))
 
 
+@pytest.mark.skipif(not CUPY, reason="the GPU path needs a usable GPU and cupy (deltasplit.gpu_available() and "
+                                     "import cupy)")
+@pytest.mark.parametrize("weights", ["integer", "real", "past 32 bits", "zero"])
+@pytest.mark.parametrize("capacities", ["default", "small"])
+def test_reached_lists_on_device_equal_the_dense_rows(weights, capacities, monkeypatch):
+    """The device's reached lists (_reached_on_device: a warp's ball in shared memory), with the
+    default capacities and with capacities so small that the second pass and the dense rows
+    answer many sources, in groups of a few sources: the entries of the dense cut-off rows, in
+    their own type, in the order asked for; and the accumulations and nearest places from them
+    the dense rows' bit for bit. Cutoffs 0, inside the graph and past every distance."""
+    import cupy
+    import deltasplit._network_aggregate as agg
+    import deltasplit._reached_on_device as rod
+    if capacities == "small":
+        monkeypatch.setattr(rod, "FIRST_CAPACITY", 16)
+        monkeypatch.setattr(rod, "SECOND_CAPACITY", 64)
+        monkeypatch.setattr(rod, "FIRST_GROUP_ROWS", 7)
+        monkeypatch.setattr(rod, "GROUP_ENTRIES", 900)
+    scale = 10**8 if weights == "past 32 bits" else 1
+    kw = dict(seed=9, twoway=False, zero=0.6 if weights == "zero" else 0.05, high=9 * scale, real=weights == "real")
+    net = use(grid(23, 31, **kw), "gpu")
+    rng = np.random.default_rng(4)
+    sources = np.unique(rng.integers(0, net.num_nodes, 300))
+    for cutoff in (0.0, 6.0 * scale, 30.0 * scale, 1e18):
+        solver = net.solver(None, reverse=True, sources=len(sources), cutoff=cutoff)
+        assert net.lists_on_device(solver[1], cutoff)
+        want = []
+        for start, block in net._rows(*solver, sources, None, cutoff):
+            r, c = cupy.nonzero(block != agg.unreachable(block.dtype))
+            want.append((start + r, c, block[r, c]))
+        want = [cupy.concatenate(parts) for parts in zip(*want)]
+        for order in ("row", "vertex"):
+            got = [(start + r, v, d) for start, r, v, d in rod.reached_groups(net, *solver, sources, cutoff, order)]
+            got = [cupy.concatenate(parts) for parts in zip(*got)]
+            assert got[2].dtype == want[2].dtype == net.distance_dtype(solver[0])
+            if order == "vertex":
+                # Rows ascend within each vertex (groups in turn, (vertex, row) within a group):
+                # in (row, vertex) order they are the dense rows' entries.
+                by_vertex = cupy.argsort(got[1])  # stable
+                rows, cols = got[0][by_vertex], got[1][by_vertex]
+                same = cols[1:] == cols[:-1]
+                assert bool(cupy.all(rows[1:][same] > rows[:-1][same]))
+                by_row = agg.lexsort(cupy, (got[1], got[0]))
+                got = [a[by_row] for a in got]
+            for a, b in zip(got, want):
+                cupy.testing.assert_array_equal(a, b)
+    places = net.node_ids[rng.integers(0, net.num_nodes, 200)]
+    net.set(pd.Series(places), pd.Series(np.round(rng.normal(5, 3, 200), 2)), name="v")
+    poi = [f"p{i}" for i in range(40)]
+    at = rng.integers(0, net.num_nodes, 40)
+    net.set_pois("p", 1e18, 5, pd.Series(net.x[at], index=poi), pd.Series(net.y[at], index=poi))
+    radii = [0.0, 6.0 * scale, 30.0 * scale]
+    lists = {d: net.aggregate(radii, type=["sum", "mean", "std", "count", "min", "max"], decay=d, name="v")
+             for d in DECAYS}
+    near = net.nearest_pois(30.0 * scale, "p", num_pois=5, include_poi_ids=True)
+    monkeypatch.setattr(Network, "lists_on_device", lambda self, strategy, cutoff: False)
+    for d in DECAYS:
+        pd.testing.assert_frame_equal(lists[d], net.aggregate(radii, type=["sum", "mean", "std", "count", "min", "max"],
+                                                              decay=d, name="v"), check_exact=True)
+    pd.testing.assert_frame_equal(near, net.nearest_pois(30.0 * scale, "p", num_pois=5, include_poi_ids=True))
+
+
 # -- readers --------------------------------------------------------------------------------------
 
 def test_from_osmnx_graph():
