@@ -17,18 +17,19 @@ arithmetic, nonzero, stable sorts, searchsorted, cumsum and bincount. On the dev
 adds with atomics, in no fixed order, so float sums may differ from the host's in the last
 bits; counts, extremes, quantiles and nearest places are exact on both.
 
-The aggregations other than the quantiles have one more form for cupy's blocks,
-accumulate_on_device: one kernel pass over a block, a thread a node (a column), adding the
-block's rows in order into per-thread sums for every radius and then into the per-node
-results. A block of a cut-off solve is almost all unreachable entries (road-FLA, 50,000 valued
-nodes within 6,000: about 230 reached of 1,070,376 a row), which the kernel reads once and
-skips, where nonzero, the gathers and a bincount per radius and result (each with its own
-synchronizing checks) took four times the solves (bench/results/road_gpu.md). Its sums add
-each node's entries one after the other in row order, whatever rows each block holds (the
-blocks follow the device's free memory), so a run's sums are the next run's; the host adds each
-group of rows' total instead, so the two paths can differ in the last bits.
-Nearest places have the same form, nearest_on_device (a thread a node keeping its k best in
-order, the host's answer exactly), for k up to NEAREST_ON_DEVICE.
+The aggregations other than the quantiles have one more form on the device: one kernel pass,
+a thread a node, adding the node's entries in row order into per-thread sums for every radius
+and then into the per-node results, where nonzero, the gathers and a bincount per radius and
+result (each with its own synchronizing checks) took four times the solves
+(bench/results/road_gpu.md). With a finite radius the entries come as reached lists
+(_reached_on_device: a cut-off solve of a road network reaches a few hundred nodes of a
+million) sorted by (node, row), accumulate_lists; without one, as a block of dense rows,
+accumulate_on_device, which reads the block once. Either way a node's entries are added one
+after the other in row order, whatever the groups or blocks (they follow the device's free
+memory), so a run's sums are the next run's and the lists' sums are the blocks' bit for bit;
+the host adds each group of rows' total instead, so the two paths can differ in the last bits.
+Nearest places have the same two forms, nearest_lists and nearest_on_device (a thread a node
+keeping its k best in order, the host's answer exactly), for k up to NEAREST_ON_DEVICE.
 """
 import numpy as np
 
