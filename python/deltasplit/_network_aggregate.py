@@ -383,14 +383,38 @@ def _aggregations(xp, net, solver, positions, values, radii, types, acc):
     return out
 
 
+def item_pairs(net, solver, sources, rows, cutoff, xp):
+    """(item, column, distance float64) of every entry within `cutoff` of the items whose nodes
+    are sources[rows] (rows: each item's index into the distinct `sources`): each source's
+    reached entries (pair_groups) repeated for each of its items."""
+    by_source = np.argsort(rows, kind="stable")
+    per_source = np.bincount(rows, minlength=len(sources))
+    first = np.concatenate([[0], np.cumsum(per_source)[:-1]])
+    by_source, per_source, first = (xp.asarray(a.astype(np.int64)) for a in (by_source, per_source, first))
+    parts = []
+    for start, r, c, d in pair_groups(net, solver, sources, cutoff, xp):
+        u = start + r
+        reps = per_source[u]
+        rr = repeat_index(xp, reps)
+        offset = xp.arange(len(rr)) - (xp.cumsum(reps) - reps)[rr]
+        parts.append((by_source[first[u][rr] + offset], c[rr], d[rr]))
+    if not parts:
+        return xp.zeros(0, dtype=xp.int64), xp.zeros(0, dtype=xp.int64), xp.zeros(0)
+    return tuple(xp.concatenate(p) for p in zip(*parts))
+
+
 def ranked_values(net, solver, positions, values, radii, types, counts):
     """The quantiles: the values visited from the least up, in blocks (rows: the values' nodes),
-    each node's running count of values in reach telling when its wanted rank passes. A block
-    holds at most the rows reduced at once (Network.block_rows), so that the values of one
-    block come in order whatever the block's size."""
+    each node's running count of values in reach telling when its wanted rank passes; any split
+    into blocks gives the same answers. A block of dense rows holds at most the rows reduced at
+    once (Network.block_rows); where the solves hand out reached lists (a finite radius,
+    Network.lists_on_host or lists_on_device), a block holds about as many entries as such a
+    block of rows (its items: that many over the entries an item reached so far, at most 2^16)."""
     n = net.num_nodes
     g, strategy = solver
     xp = net.array_module(strategy)
+    cutoff = max(radii)
+    lists = net.lists_on_host(strategy, cutoff) if xp is np else net.lists_on_device(strategy, cutoff)
     order = np.argsort(values, kind="stable")
     item_node, item_value = positions[order], xp.asarray(values[order])
     want = {}
@@ -402,10 +426,14 @@ def ranked_values(net, solver, positions, values, radii, types, counts):
             found[(t, radius)] = xp.full(n, -1.0)
     seen = {r: xp.zeros(n, dtype=xp.int64) for r in radii}
     k = net.block_rows(xp, n, net.distance_dtype(g))[1]
-    for start in range(0, len(order), k):
+    budget, items_done, entries_done = k * n, 0, 0
+    start = 0
+    while start < len(order):
         sources, rows = np.unique(item_node[start:start + k], return_inverse=True)
-        block = net._block(g, strategy, sources, None, max(radii), xp)[xp.asarray(rows)]
-        r, c, d = reached_pairs(xp, block)
+        if lists:
+            r, c, d = item_pairs(net, solver, sources, rows, cutoff, xp)
+        else:
+            r, c, d = reached_pairs(xp, net._block(g, strategy, sources, None, cutoff, xp)[xp.asarray(rows)])
         for radius in radii:
             sel = d <= radius
             rs, cs = r[sel], c[sel]
@@ -416,6 +444,11 @@ def ranked_values(net, solver, positions, values, radii, types, counts):
                 hit = rank == want[(t, radius)][cs]
                 found[(t, radius)][cs[hit]] = item_value[start + rs[hit]]
             seen[radius] += xp.bincount(cs, minlength=n)
+        start += len(rows)
+        if lists:
+            items_done += len(rows)
+            entries_done += len(r)
+            k = int(min(max(budget * items_done // max(entries_done, 1), k), 1 << 16))
     return {key: to_host(v) for key, v in found.items()}
 
 

@@ -712,8 +712,9 @@ def test_reached_lists_on_device_equal_the_dense_rows(weights, capacities, monke
     """The device's reached lists (_reached_on_device: a warp's ball in shared memory), with the
     default capacities and with capacities so small that the second pass and the dense rows
     answer many sources, in groups of a few sources: the entries of the dense cut-off rows, in
-    their own type, in the order asked for; and the accumulations and nearest places from them
-    the dense rows' bit for bit. Cutoffs 0, inside the graph and past every distance."""
+    their own type, in the order asked for; and the aggregations (quantiles too) and nearest
+    places from them the dense rows' bit for bit. Cutoffs 0, inside the graph and past every
+    distance."""
     import cupy
     import deltasplit._network_aggregate as agg
     import deltasplit._reached_on_device as rod
@@ -756,13 +757,12 @@ def test_reached_lists_on_device_equal_the_dense_rows(weights, capacities, monke
     at = rng.integers(0, net.num_nodes, 40)
     net.set_pois("p", 1e18, 5, pd.Series(net.x[at], index=poi), pd.Series(net.y[at], index=poi))
     radii = [0.0, 6.0 * scale, 30.0 * scale]
-    lists = {d: net.aggregate(radii, type=["sum", "mean", "std", "count", "min", "max"], decay=d, name="v")
-             for d in DECAYS}
+    lists = {d: net.aggregate(radii, type=list(AGGREGATIONS), decay=d, name="v") for d in DECAYS}
     near = net.nearest_pois(30.0 * scale, "p", num_pois=5, include_poi_ids=True)
     monkeypatch.setattr(Network, "lists_on_device", lambda self, strategy, cutoff: False)
     for d in DECAYS:
-        pd.testing.assert_frame_equal(lists[d], net.aggregate(radii, type=["sum", "mean", "std", "count", "min", "max"],
-                                                              decay=d, name="v"), check_exact=True)
+        pd.testing.assert_frame_equal(lists[d], net.aggregate(radii, type=list(AGGREGATIONS), decay=d, name="v"),
+                                      check_exact=True)
     pd.testing.assert_frame_equal(near, net.nearest_pois(30.0 * scale, "p", num_pois=5, include_poi_ids=True))
 
 
