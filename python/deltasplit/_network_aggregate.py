@@ -175,6 +175,21 @@ __device__ __forceinline__ void take(sums& t, const double d, const long long u,
   }
 }
 
+// Node c's results from (back false) or into (back true) acc, a (RADII, 6, n) array.
+__device__ __forceinline__ void keep_sums(sums& t, double* __restrict__ acc, const long long n, const long long c,
+                                          const bool back) {
+#pragma unroll
+  for (int r = 0; r < RADII; ++r)
+#pragma unroll
+    for (int f = 0; f < 6; ++f) {
+      double& a = acc[((long long)r * 6 + f) * n + c];
+      if (back)
+        a = t.v[r][f];
+      else
+        t.v[r][f] = a;
+    }
+}
+
 """
 _KERNEL = _SUMS + r"""
 extern "C" __global__ void accumulate(const TYPE* __restrict__ block, const int rows, const long long n,
@@ -186,10 +201,7 @@ extern "C" __global__ void accumulate(const TYPE* __restrict__ block, const int 
   // The node's results so far, then every entry added to them in row order: the same sums
   // whatever rows the blocks hold.
   sums t;
-#pragma unroll
-  for (int r = 0; r < RADII; ++r)
-#pragma unroll
-    for (int f = 0; f < 6; ++f) t.v[r][f] = acc[((long long)r * 6 + f) * n + c];
+  keep_sums(t, acc, n, c, false);
   // LOADS rows' entries are loaded before any is used, so that a thread has that many reads in
   // flight (nearly every entry is unreachable: the loop is its reads); then taken in row order.
   int i = 0;
@@ -205,10 +217,7 @@ extern "C" __global__ void accumulate(const TYPE* __restrict__ block, const int 
     const TYPE raw = block[(long long)i * n + c];
     if (!UNREACHED(raw)) take(t, (double)raw, row0 + i, per_node, stride, radii, decay);
   }
-#pragma unroll
-  for (int r = 0; r < RADII; ++r)
-#pragma unroll
-    for (int f = 0; f < 6; ++f) acc[((long long)r * 6 + f) * n + c] = t.v[r][f];
+  keep_sums(t, acc, n, c, true);
 }
 """
 # The same sums from reached lists sorted by (node, row): a thread a node takes its entries,
@@ -222,16 +231,10 @@ extern "C" __global__ void accumulate_lists(const long long* __restrict__ starts
   const long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= n) return;
   sums t;
-#pragma unroll
-  for (int r = 0; r < RADII; ++r)
-#pragma unroll
-    for (int f = 0; f < 6; ++f) t.v[r][f] = acc[((long long)r * 6 + f) * n + c];
+  keep_sums(t, acc, n, c, false);
   for (long long i = starts[c]; i < starts[c + 1]; ++i)
     take(t, (double)distances[i], row0 + rows[i], per_node, stride, radii, decay);
-#pragma unroll
-  for (int r = 0; r < RADII; ++r)
-#pragma unroll
-    for (int f = 0; f < 6; ++f) acc[((long long)r * 6 + f) * n + c] = t.v[r][f];
+  keep_sums(t, acc, n, c, true);
 }
 """
 _kernels = {}
@@ -477,6 +480,19 @@ __device__ __forceinline__ void offer(double* bd, long long* bp, const double d,
   }
 }
 
+// A node's k best from (back false) or into (back true) its rows of best_d and best_p.
+__device__ __forceinline__ void keep_best(double* bd, long long* bp, double* best_d, long long* best_p, const bool back) {
+  for (int j = 0; j < K; ++j) {
+    if (back) {
+      best_d[j] = bd[j];
+      best_p[j] = bp[j];
+    } else {
+      bd[j] = best_d[j];
+      bp[j] = best_p[j];
+    }
+  }
+}
+
 extern "C" __global__ void nearest(const TYPE* __restrict__ block, const int rows, const long long n,
                                    const long long row0, const long long* __restrict__ by_node,
                                    const long long* __restrict__ first, const long long* __restrict__ per_node,
@@ -485,10 +501,7 @@ extern "C" __global__ void nearest(const TYPE* __restrict__ block, const int row
   if (c >= n) return;
   double bd[K];
   long long bp[K];
-  for (int j = 0; j < K; ++j) {
-    bd[j] = best_d[c * K + j];
-    bp[j] = best_p[c * K + j];
-  }
+  keep_best(bd, bp, best_d + c * K, best_p + c * K, false);
   for (int i = 0; i < rows; i += LOADS) {
     TYPE raw[LOADS];
 #pragma unroll
@@ -499,10 +512,7 @@ extern "C" __global__ void nearest(const TYPE* __restrict__ block, const int row
       if (d <= radius) offer(bd, bp, d, row0 + i + j, by_node, first, per_node);
     }
   }
-  for (int j = 0; j < K; ++j) {
-    best_d[c * K + j] = bd[j];
-    best_p[c * K + j] = bp[j];
-  }
+  keep_best(bd, bp, best_d + c * K, best_p + c * K, true);
 }
 
 // The same from reached lists sorted by (node, row): the rows come in order, as in a block.
@@ -515,18 +525,12 @@ extern "C" __global__ void nearest_lists(const long long* __restrict__ starts, c
   if (c >= n) return;
   double bd[K];
   long long bp[K];
-  for (int j = 0; j < K; ++j) {
-    bd[j] = best_d[c * K + j];
-    bp[j] = best_p[c * K + j];
-  }
+  keep_best(bd, bp, best_d + c * K, best_p + c * K, false);
   for (long long i = starts[c]; i < starts[c + 1]; ++i) {
     const double d = (double)distances[i];
     if (d <= radius) offer(bd, bp, d, row0 + rows[i], by_node, first, per_node);
   }
-  for (int j = 0; j < K; ++j) {
-    best_d[c * K + j] = bd[j];
-    best_p[c * K + j] = bp[j];
-  }
+  keep_best(bd, bp, best_d + c * K, best_p + c * K, true);
 }
 """
 
