@@ -274,14 +274,21 @@ def accumulate_on_device(xp, block, row0, per_node, radii, decay, acc):
     if rows == 0 or n == 0:
         return
     block = xp.ascontiguousarray(block)
+    _accumulate(xp, "accumulate", _KERNEL, block.dtype, n, (block, np.int32(rows), np.int64(n)), per_node, row0, radii,
+                decay, acc)
+
+
+def _accumulate(xp, name, source, dtype, n, args, per_node, row0, radii, decay, acc):
+    """Launches the accumulation kernel `name` of `source`, a thread a node, RADII_PER_PASS radii
+    a pass, with its own arguments `args` followed by those both kernels share."""
     code = {"flat": 0, "linear": 1, "exp": 2}[decay]
     for first in range(0, len(radii), RADII_PER_PASS):
         group = radii[first:first + RADII_PER_PASS]
-        kernel = _compiled(xp, "accumulate", _KERNEL, block.dtype, RADII=len(group))
+        kernel = _compiled(xp, name, source, dtype, RADII=len(group))
         threads = 256
         kernel(((n + threads - 1) // threads,), (threads,),
-               (block, np.int32(rows), np.int64(n), per_node, np.int64(per_node.shape[1]), np.int64(row0),
-                xp.asarray(group, dtype=xp.float64), np.int32(code), acc[first:first + len(group)]))
+               (*args, per_node, np.int64(per_node.shape[1]), np.int64(row0), xp.asarray(group, dtype=xp.float64),
+                np.int32(code), acc[first:first + len(group)]))
 
 
 def accumulate_lists(xp, start, rows, vertices, distances, per_node, radii, decay, acc):
@@ -291,14 +298,8 @@ def accumulate_lists(xp, start, rows, vertices, distances, per_node, radii, deca
     if n == 0 or not len(rows):
         return
     starts = xp.searchsorted(vertices, xp.arange(n + 1))
-    code = {"flat": 0, "linear": 1, "exp": 2}[decay]
-    for first in range(0, len(radii), RADII_PER_PASS):
-        group = radii[first:first + RADII_PER_PASS]
-        kernel = _compiled(xp, "accumulate_lists", _LISTS_KERNEL, distances.dtype, RADII=len(group))
-        threads = 256
-        kernel(((n + threads - 1) // threads,), (threads,),
-               (starts, rows, distances, np.int64(n), per_node, np.int64(per_node.shape[1]), np.int64(start),
-                xp.asarray(group, dtype=xp.float64), np.int32(code), acc[first:first + len(group)]))
+    _accumulate(xp, "accumulate_lists", _LISTS_KERNEL, distances.dtype, n, (starts, rows, distances, np.int64(n)),
+                per_node, start, radii, decay, acc)
 
 
 def aggregate_blocks(net, solver, positions, values, radii, types, decay):
