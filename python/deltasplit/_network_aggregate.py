@@ -26,18 +26,23 @@ result (each with its own synchronizing checks) took four times the solves
 million) sorted by (node, row), accumulate_lists; without one, as a block of dense rows,
 accumulate_on_device, which reads the block once. Either way a node's entries are added one
 after the other in row order, whatever the groups or blocks (they follow the device's free
-memory), so a run's sums are the next run's and the lists' sums are the blocks' bit for bit;
-the host adds each group of rows' total instead, so the two paths can differ in the last bits.
+memory), so a run's sums are the next run's and the lists' sums are the blocks' bit for bit.
+The host's reached lists take the same one pass (_core.accumulate_reached: the same terms in the
+same order; exp may differ in its last bit); the host's dense blocks (no radius limit) add each
+block's totals by bincount, so there the two paths can differ in the last bits.
 Nearest places have the same two forms, nearest_lists and nearest_on_device (a thread a node
 keeping its k best in order, the host's answer exactly), for k up to NEAREST_ON_DEVICE.
 """
 import numpy as np
 
+from . import _core
 from ._graph import Graph
 from ._reached_on_device import reached_groups
 
 AGGREGATIONS = ("sum", "mean", "min", "25pct", "median", "75pct", "max", "std", "count")
 DECAYS = ("exp", "linear", "flat")
+# How the one-pass reductions (the device kernels, _core.accumulate_reached) name the decays.
+DECAY_CODES = {"flat": 0, "linear": 1, "exp": 2}
 # The quantiles that need the values in order (min and max are kept as running extremes).
 QUANTILES = {"25pct": 0.25, "median": 0.5, "75pct": 0.75}
 
@@ -281,7 +286,7 @@ def accumulate_on_device(xp, block, row0, per_node, radii, decay, acc):
 def _accumulate(xp, name, source, dtype, n, args, per_node, row0, radii, decay, acc):
     """Launches the accumulation kernel `name` of `source`, a thread a node, RADII_PER_PASS radii
     a pass, with its own arguments `args` followed by those both kernels share."""
-    code = {"flat": 0, "linear": 1, "exp": 2}[decay]
+    code = DECAY_CODES[decay]
     for first in range(0, len(radii), RADII_PER_PASS):
         group = radii[first:first + RADII_PER_PASS]
         kernel = _compiled(xp, name, source, dtype, RADII=len(group))
@@ -320,12 +325,17 @@ def aggregate_blocks(net, solver, positions, values, radii, types, decay):
         "min": least, "max": greatest,
     }
     wanted = set(types)
-    if fused_reductions(xp):
+    lists_on_host = xp is np and net.lists_on_host(solver[1], max(radii))
+    if fused_reductions(xp) or lists_on_host:
         stacked = xp.asarray(np.stack([per_node[k] for k in ("count", "sum", "squares", "min", "max")]))
         fields = xp.zeros((len(radii), _FIELDS, n))
         fields[:, 4] = np.inf
         fields[:, 5] = -np.inf
-        if net.lists_on_device(solver[1], max(radii)):
+        if lists_on_host:
+            for start, rows, vertices, d in net.reached_lists(solver[0], nodes, max(radii)):
+                _core.accumulate_reached(rows, vertices, d, start, stacked, np.asarray(radii, dtype=np.float64),
+                                         DECAY_CODES[decay], fields)
+        elif net.lists_on_device(solver[1], max(radii)):
             for start, rows, vertices, d in reached_groups(net, *solver, nodes, max(radii), order="vertex"):
                 accumulate_lists(xp, start, rows, vertices, d, stacked, radii, decay, fields)
         else:

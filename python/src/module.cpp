@@ -33,6 +33,7 @@
 #include "deltasplit/sssp.hpp"
 #include "sssp/dijkstra.hpp"
 #include "sssp/negative_weights.hpp"
+#include "network_reductions.hpp"
 
 #if DELTASPLIT_WITH_CUDA
 #include <cuda_runtime_api.h>
@@ -454,6 +455,29 @@ nb::tuple reached_within(const py_graph& g, const any_array& sources, double cut
                         nb::ndarray<nb::numpy, vertex_t, nb::ndim<1>>(targets->data(), {count}, t_owner), d);
 }
 
+// deltasplit.network's accessibility sums on the host (network_reductions.hpp): rows, columns
+// int64 and distances float64 of a group of reached entries in row order, row0 its first row;
+// per_node (5, valued) and acc (radii, 6, n), float64, C order, acc added into.
+void accumulate_reached(const any_array& rows, const any_array& columns, const any_array& distances, std::int64_t row0,
+                        const matrix_array& per_node, const any_array& radii, int decay, nb::ndarray<nb::ndim<3>, nb::c_contig> acc,
+                        unsigned threads) {
+  const std::size_t m = rows.shape(0);
+  if (columns.shape(0) != m || distances.shape(0) != m)
+    throw std::invalid_argument("accumulate_reached: rows, columns and distances differ in length");
+  if (per_node.shape(0) != 5 || per_node.dtype() != nb::dtype<double>() || acc.dtype() != nb::dtype<double>() ||
+      acc.device_type() != nb::device::cpu::value || per_node.device_type() != nb::device::cpu::value)
+    throw std::invalid_argument("accumulate_reached: per_node (5, valued) and acc (radii, 6, n) are float64 host arrays");
+  const double* r = host_data<double>(radii, "radii");
+  const std::vector<double> rad(r, r + radii.shape(0));
+  if (acc.shape(0) != rad.size() || acc.shape(1) != 6)
+    throw std::invalid_argument("accumulate_reached: acc must be (radii, 6, n)");
+  const ds::network::reached_entries e{m, host_data<std::int64_t>(rows, "rows"), host_data<std::int64_t>(columns, "columns"),
+                                       host_data<double>(distances, "distances"), row0};
+  nb::gil_scoped_release release;
+  ds::network::accumulate_reached(e, static_cast<const double*>(per_node.data()), per_node.shape(1), rad, decay,
+                                  static_cast<double*>(acc.data()), acc.shape(2), threads);
+}
+
 nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object targets, matrix_array out,
                               const std::string& device, bool phast, double delta, double cutoff, unsigned threads,
                               std::uint32_t batch_size, const std::string& hierarchy, const std::string& driver,
@@ -696,6 +720,9 @@ NB_MODULE(_core, m) {
   m.def("from_arcs", &from_arcs, nb::arg("n"), nb::arg("src"), nb::arg("dst"), nb::arg("weights"),
         nb::arg("symmetric") = false, nb::arg("threads") = 0);
   m.def("from_file", &from_file, nb::arg("path"), nb::arg("weight_seed") = 1, nb::arg("threads") = 0);
+  m.def("accumulate_reached", &accumulate_reached, nb::arg("rows"), nb::arg("columns"), nb::arg("distances"),
+        nb::arg("row0"), nb::arg("per_node"), nb::arg("radii"), nb::arg("decay"), nb::arg("acc").noconvert(),
+        nb::arg("threads") = 0);
   m.def("rmat", &rmat, nb::arg("scale"), nb::arg("edge_factor"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
         nb::arg("d"), nb::arg("undirected"), nb::arg("seed"),
         nb::arg("weight_min"), nb::arg("weight_max"));

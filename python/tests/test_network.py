@@ -603,6 +603,43 @@ def _numpy_as_device_module(free_bytes):
 
 
 @pytest.mark.parametrize("real", [False, True])
+def test_host_lists_sum_in_row_order(real, monkeypatch):
+    """Accessibility on the CPU from reached lists (_core.accumulate_reached, a node's entries in
+    row order): the same sums bit for bit whatever the groups of rows; against the dense blocks'
+    bincount sums, equal counts and extremes and sums within 1e-12; entries outside the results
+    refused."""
+    import deltasplit._core as core
+    net = grid(17, 19, seed=8, twoway=False, zero=0.1, high=9, real=real, device="cpu")
+    rng = np.random.default_rng(2)
+    places = net.node_ids[rng.integers(0, net.num_nodes, 120)]
+    net.set(pd.Series(places), pd.Series(np.round(rng.normal(5, 3, 120), 2)), name="v")
+    radii, kinds = [0.0, 5.0, 12.5], ["sum", "mean", "std", "count", "min", "max"]
+    assert net.lists_on_host(net.solver(None, reverse=True)[1], max(radii))
+    for decay in DECAYS:
+        whole = net.aggregate(radii, type=kinds, decay=decay, name="v")
+        net.block_entries = 3 * net.num_nodes  # groups of a few rows
+        pd.testing.assert_frame_equal(net.aggregate(radii, type=kinds, decay=decay, name="v"), whole, check_exact=True)
+        net.block_entries = None
+        with monkeypatch.context() as m:
+            m.setattr(Network, "lists_on_host", lambda self, strategy, cutoff: False)
+            dense = net.aggregate(radii, type=kinds, decay=decay, name="v")
+        for kind, r in whole.columns:
+            if kind in ("sum", "mean", "std"):
+                np.testing.assert_allclose(whole[(kind, r)].to_numpy(), dense[(kind, r)].to_numpy(), rtol=1e-12, atol=1e-12)
+            else:
+                np.testing.assert_array_equal(whole[(kind, r)].to_numpy(), dense[(kind, r)].to_numpy())
+    acc = np.zeros((1, 6, 4))
+    per_node = np.ones((5, 2))
+    one = np.ones(1, dtype=np.int64)
+    with pytest.raises(ValueError, match="outside the results"):
+        core.accumulate_reached(one, one * 4, np.zeros(1), 0, per_node, np.ones(1), 0, acc)
+    with pytest.raises(ValueError, match="outside the results"):
+        core.accumulate_reached(one, one, np.zeros(1), 1, per_node, np.ones(1), 0, acc)
+    with pytest.raises(ValueError, match="radii, 6, n"):
+        core.accumulate_reached(one, one, np.zeros(1), 0, per_node, np.ones(2), 0, acc)
+
+
+@pytest.mark.parametrize("real", [False, True])
 def test_device_branches_on_the_host(real, monkeypatch):
     """The device path's code (blocks sized from the free memory, solved into an `out` array,
     handed out in smaller groups; sorts without lexsort) run with numpy in cupy's place, so that

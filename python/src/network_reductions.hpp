@@ -1,0 +1,81 @@
+// The road layer's accessibility sums on the host (deltasplit/_network_aggregate.py): the entries
+// of reached lists added into per-node results in the order and with the operations of the device
+// kernel there (accumulate_lists), so that the CPU and the GPU add the same terms in the same order.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sssp/thread_pool.hpp"
+
+namespace deltasplit::network {
+
+// One group of reached entries: entry i is row row0 + rows[i] (a valued node), column columns[i]
+// (the node it reaches) at distance distances[i]; the group's entries come in row order.
+struct reached_entries {
+  std::size_t count;
+  const std::int64_t* rows;
+  const std::int64_t* columns;
+  const double* distances;
+  std::int64_t row0;
+};
+
+// Adds every entry into its column's results, for each radius it lies within (d <= radius), each
+// column's entries in row order. acc: (radii, 6, n) float64, per node and radius the count of
+// values, the decayed sum, the sum, the sum of squares, the least and the greatest value.
+// per_node: (5, valued) float64, per valued node the count, sum, sum of squares, least and
+// greatest of its values. decay: 0 flat, 1 linear (1 - d / radius), 2 exp (exp(-d / radius));
+// radius 0 weighs 1. The columns are taken apart by a stable counting sort, then each thread
+// takes a range of columns, keeping a column's results in registers while it adds its entries.
+inline void accumulate_reached(const reached_entries& e, const double* per_node, std::size_t valued,
+                               const std::vector<double>& radii, int decay, double* acc, std::size_t n,
+                               unsigned threads) {
+  const std::size_t radius_count = radii.size();
+  std::vector<std::size_t> start(n + 1, 0);
+  for (std::size_t i = 0; i < e.count; ++i) {
+    const std::int64_t c = e.columns[i], u = e.row0 + e.rows[i];
+    if (c < 0 || static_cast<std::uint64_t>(c) >= n || u < 0 || static_cast<std::uint64_t>(u) >= valued)
+      throw std::invalid_argument("accumulate_reached: entry " + std::to_string(i) + " (row " + std::to_string(u) +
+                                  ", column " + std::to_string(c) + ") lies outside the results");
+    ++start[static_cast<std::size_t>(c) + 1];
+  }
+  for (std::size_t c = 0; c < n; ++c) start[c + 1] += start[c];
+  std::vector<std::size_t> order(e.count);
+  {
+    std::vector<std::size_t> next(start.begin(), start.end() - 1);
+    for (std::size_t i = 0; i < e.count; ++i) order[next[static_cast<std::size_t>(e.columns[i])]++] = i;
+  }
+  sssp::detail::thread_pool pool(n < (std::size_t{1} << 16) ? 1 : threads);
+  const unsigned parts = pool.size();
+  pool.run([&](unsigned t) {
+    std::vector<double> sums(radius_count * 6);
+    for (std::size_t c = n * t / parts; c < n * (t + 1) / parts; ++c) {
+      if (start[c] == start[c + 1]) continue;
+      for (std::size_t q = 0; q < radius_count * 6; ++q) sums[q] = acc[q * n + c];
+      for (std::size_t j = start[c]; j < start[c + 1]; ++j) {
+        const std::size_t i = order[j];
+        const double d = e.distances[i];
+        const std::size_t u = static_cast<std::size_t>(e.row0 + e.rows[i]);
+        for (std::size_t q = 0; q < radius_count; ++q) {
+          const double radius = radii[q];
+          if (!(d <= radius)) continue;
+          const double w = decay == 0 || radius == 0.0 ? 1.0 : decay == 1 ? 1.0 - d / radius : std::exp(-d / radius);
+          double* s = &sums[q * 6];
+          s[0] += per_node[u];
+          s[1] += w * per_node[valued + u];
+          s[2] += per_node[valued + u];
+          s[3] += per_node[2 * valued + u];
+          s[4] = std::fmin(s[4], per_node[3 * valued + u]);
+          s[5] = std::fmax(s[5], per_node[4 * valued + u]);
+        }
+      }
+      for (std::size_t q = 0; q < radius_count * 6; ++q) acc[q * n + c] = sums[q];
+    }
+  });
+}
+
+}  // namespace deltasplit::network
