@@ -143,7 +143,8 @@ struct bounded_search {
           continue;
         }
         const vertex_t v = g.targets[e];
-        if (candidate < dist[v]) {
+        // A head past the cutoff is never settled: it enters neither the heap nor the row.
+        if (candidate < dist[v] && double(candidate) <= cutoff) {
           if (dist[v] == Policy::infinity) touched.push_back(v);
           dist[v] = candidate;
           heap.push_back({candidate, v});
