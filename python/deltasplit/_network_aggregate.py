@@ -31,7 +31,8 @@ The host's reached lists take the same one pass (_core.accumulate_reached: the s
 same order; exp may differ in its last bit); the host's dense blocks (no radius limit) add each
 block's totals by bincount, so there the two paths can differ in the last bits.
 Nearest places have the same two forms, nearest_lists and nearest_on_device (a thread a node
-keeping its k best in order, the host's answer exactly), for k up to NEAREST_ON_DEVICE.
+keeping its k best in order, the host's answer exactly), for k up to NEAREST_ON_DEVICE; the
+host's reached lists take the same pass for any k (_core.nearest_reached).
 """
 import numpy as np
 
@@ -592,6 +593,10 @@ def nearest_blocks(net, solver, positions, radius, k):
     # can ever be among a node's k nearest.
     per_node = np.minimum(np.bincount(inverse, minlength=len(nodes)), k)
     by_node, first, per_node = (xp.asarray(a.astype(np.int64)) for a in (by_node, first, per_node))
+    if xp is np and net.lists_on_host(solver[1], radius):
+        for start, rows, vertices, d in net.reached_lists(solver[0], nodes, radius):
+            _core.nearest_reached(rows, vertices, d, start, by_node, first, per_node, radius, best_d, best_p)
+        return best_d, best_p
     if fused_reductions(xp) and k <= NEAREST_ON_DEVICE:
         if net.lists_on_device(solver[1], radius):
             for start, rows, vertices, d in reached_groups(net, *solver, nodes, radius, order="vertex"):

@@ -478,6 +478,36 @@ void accumulate_reached(const any_array& rows, const any_array& columns, const a
                                   static_cast<double*>(acc.data()), acc.shape(2), threads);
 }
 
+// deltasplit.network's nearest places on the host (network_reductions.hpp): a group of reached
+// entries as accumulate_reached takes them; by_node, first and per_node int64 (valued node u's
+// places are by_node[first[u] .. first[u] + per_node[u] - 1]); best_d (n, k) float64 and best_p
+// (n, k) int64, C order, merged into.
+void nearest_reached(const any_array& rows, const any_array& columns, const any_array& distances, std::int64_t row0,
+                     const any_array& by_node, const any_array& first, const any_array& per_node, double radius,
+                     matrix_array best_d, matrix_array best_p, unsigned threads) {
+  const std::size_t m = rows.shape(0);
+  if (columns.shape(0) != m || distances.shape(0) != m)
+    throw std::invalid_argument("nearest_reached: rows, columns and distances differ in length");
+  if (best_d.dtype() != nb::dtype<double>() || best_p.dtype() != nb::dtype<std::int64_t>() ||
+      best_d.device_type() != nb::device::cpu::value || best_p.device_type() != nb::device::cpu::value ||
+      best_d.shape(0) != best_p.shape(0) || best_d.shape(1) != best_p.shape(1) || best_d.shape(1) == 0)
+    throw std::invalid_argument("nearest_reached: best_d (n, k) float64 and best_p (n, k) int64 host arrays, k >= 1");
+  const std::size_t valued = first.shape(0);
+  if (per_node.shape(0) != valued) throw std::invalid_argument("nearest_reached: first and per_node differ in length");
+  const auto* places = host_data<std::int64_t>(by_node, "by_node");
+  const auto* from = host_data<std::int64_t>(first, "first");
+  const auto* count = host_data<std::int64_t>(per_node, "per_node");
+  for (std::size_t u = 0; u < valued; ++u)
+    if (from[u] < 0 || count[u] < 0 || static_cast<std::uint64_t>(from[u] + count[u]) > by_node.shape(0))
+      throw std::invalid_argument("nearest_reached: the places of valued node " + std::to_string(u) +
+                                  " lie outside by_node");
+  const ds::network::reached_entries e{m, host_data<std::int64_t>(rows, "rows"), host_data<std::int64_t>(columns, "columns"),
+                                       host_data<double>(distances, "distances"), row0};
+  nb::gil_scoped_release release;
+  ds::network::nearest_reached(e, places, from, count, valued, radius, static_cast<double*>(best_d.data()),
+                               static_cast<std::int64_t*>(best_p.data()), best_d.shape(0), best_d.shape(1), threads);
+}
+
 nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object targets, matrix_array out,
                               const std::string& device, bool phast, double delta, double cutoff, unsigned threads,
                               std::uint32_t batch_size, const std::string& hierarchy, const std::string& driver,
@@ -723,6 +753,9 @@ NB_MODULE(_core, m) {
   m.def("accumulate_reached", &accumulate_reached, nb::arg("rows"), nb::arg("columns"), nb::arg("distances"),
         nb::arg("row0"), nb::arg("per_node"), nb::arg("radii"), nb::arg("decay"), nb::arg("acc").noconvert(),
         nb::arg("threads") = 0);
+  m.def("nearest_reached", &nearest_reached, nb::arg("rows"), nb::arg("columns"), nb::arg("distances"),
+        nb::arg("row0"), nb::arg("by_node"), nb::arg("first"), nb::arg("per_node"), nb::arg("radius"),
+        nb::arg("best_d").noconvert(), nb::arg("best_p").noconvert(), nb::arg("threads") = 0);
   m.def("rmat", &rmat, nb::arg("scale"), nb::arg("edge_factor"), nb::arg("a"), nb::arg("b"), nb::arg("c"),
         nb::arg("d"), nb::arg("undirected"), nb::arg("seed"),
         nb::arg("weight_min"), nb::arg("weight_max"));

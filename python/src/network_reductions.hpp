@@ -1,6 +1,7 @@
-// The road layer's accessibility sums on the host (deltasplit/_network_aggregate.py): the entries
-// of reached lists added into per-node results in the order and with the operations of the device
-// kernel there (accumulate_lists), so that the CPU and the GPU add the same terms in the same order.
+// The road layer's one-pass reductions on the host (deltasplit/_network_aggregate.py): the entries
+// of reached lists taken into per-node results in the order and with the operations of the device
+// kernels there (accumulate_lists, nearest_lists), so that the CPU and the GPU add the same terms
+// in the same order and keep the same nearest places.
 #pragma once
 
 #include <cmath>
@@ -24,6 +25,24 @@ struct reached_entries {
   std::int64_t row0;
 };
 
+// The entries by column, each column's in row order (a stable counting sort): column c's are
+// order[start[c]] .. order[start[c + 1] - 1]. Entries outside n columns or `valued` rows are refused.
+inline void by_column(const reached_entries& e, std::size_t valued, std::size_t n, const char* what,
+                      std::vector<std::size_t>& start, std::vector<std::size_t>& order) {
+  start.assign(n + 1, 0);
+  for (std::size_t i = 0; i < e.count; ++i) {
+    const std::int64_t c = e.columns[i], u = e.row0 + e.rows[i];
+    if (c < 0 || static_cast<std::uint64_t>(c) >= n || u < 0 || static_cast<std::uint64_t>(u) >= valued)
+      throw std::invalid_argument(std::string(what) + ": entry " + std::to_string(i) + " (row " + std::to_string(u) +
+                                  ", column " + std::to_string(c) + ") lies outside the results");
+    ++start[static_cast<std::size_t>(c) + 1];
+  }
+  for (std::size_t c = 0; c < n; ++c) start[c + 1] += start[c];
+  order.resize(e.count);
+  std::vector<std::size_t> next(start.begin(), start.end() - 1);
+  for (std::size_t i = 0; i < e.count; ++i) order[next[static_cast<std::size_t>(e.columns[i])]++] = i;
+}
+
 // Adds every entry into its column's results, for each radius it lies within (d <= radius), each
 // column's entries in row order. acc: (radii, 6, n) float64, per node and radius the count of
 // values, the decayed sum, the sum, the sum of squares, the least and the greatest value.
@@ -35,20 +54,8 @@ inline void accumulate_reached(const reached_entries& e, const double* per_node,
                                const std::vector<double>& radii, int decay, double* acc, std::size_t n,
                                unsigned threads) {
   const std::size_t radius_count = radii.size();
-  std::vector<std::size_t> start(n + 1, 0);
-  for (std::size_t i = 0; i < e.count; ++i) {
-    const std::int64_t c = e.columns[i], u = e.row0 + e.rows[i];
-    if (c < 0 || static_cast<std::uint64_t>(c) >= n || u < 0 || static_cast<std::uint64_t>(u) >= valued)
-      throw std::invalid_argument("accumulate_reached: entry " + std::to_string(i) + " (row " + std::to_string(u) +
-                                  ", column " + std::to_string(c) + ") lies outside the results");
-    ++start[static_cast<std::size_t>(c) + 1];
-  }
-  for (std::size_t c = 0; c < n; ++c) start[c + 1] += start[c];
-  std::vector<std::size_t> order(e.count);
-  {
-    std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    for (std::size_t i = 0; i < e.count; ++i) order[next[static_cast<std::size_t>(e.columns[i])]++] = i;
-  }
+  std::vector<std::size_t> start, order;
+  by_column(e, valued, n, "accumulate_reached", start, order);
   sssp::detail::thread_pool pool(n < (std::size_t{1} << 16) ? 1 : threads);
   const unsigned parts = pool.size();
   pool.run([&](unsigned t) {
@@ -74,6 +81,45 @@ inline void accumulate_reached(const reached_entries& e, const double* per_node,
         }
       }
       for (std::size_t q = 0; q < radius_count * 6; ++q) acc[q * n + c] = sums[q];
+    }
+  });
+}
+
+// Merges every entry within `radius` into its column's k nearest places (nearest_lists' rule on
+// the device, in the same order): best_d (n, k) float64 and best_p (n, k) int64, nearest first,
+// ties by place, -1 and +inf where empty. The places of valued node u are
+// by_node[first[u] .. first[u] + per_node[u] - 1], ascending (at most k of a node can count).
+inline void nearest_reached(const reached_entries& e, const std::int64_t* by_node, const std::int64_t* first,
+                            const std::int64_t* per_node, std::size_t valued, double radius, double* best_d,
+                            std::int64_t* best_p, std::size_t n, std::size_t k, unsigned threads) {
+  std::vector<std::size_t> start, order;
+  by_column(e, valued, n, "nearest_reached", start, order);
+  sssp::detail::thread_pool pool(n < (std::size_t{1} << 16) ? 1 : threads);
+  const unsigned parts = pool.size();
+  pool.run([&](unsigned t) {
+    for (std::size_t c = n * t / parts; c < n * (t + 1) / parts; ++c) {
+      double* bd = best_d + c * k;
+      std::int64_t* bp = best_p + c * k;
+      for (std::size_t j = start[c]; j < start[c + 1]; ++j) {
+        const std::size_t i = order[j];
+        const double d = e.distances[i];
+        if (!(d <= radius)) continue;
+        const std::size_t u = static_cast<std::size_t>(e.row0 + e.rows[i]);
+        for (std::int64_t q = 0; q < per_node[u]; ++q) {
+          const std::int64_t p = by_node[first[u] + q];
+          // A node's places come in ascending order at one distance: once one is not among the
+          // best, no later one is.
+          if (bp[k - 1] >= 0 && (d > bd[k - 1] || (d == bd[k - 1] && p > bp[k - 1]))) break;
+          std::size_t s = k - 1;
+          while (s > 0 && (bp[s - 1] < 0 || d < bd[s - 1] || (d == bd[s - 1] && p < bp[s - 1]))) {
+            bd[s] = bd[s - 1];
+            bp[s] = bp[s - 1];
+            --s;
+          }
+          bd[s] = d;
+          bp[s] = p;
+        }
+      }
     }
   });
 }

@@ -603,11 +603,37 @@ def _numpy_as_device_module(free_bytes):
 
 
 @pytest.mark.parametrize("real", [False, True])
+def test_host_lists_nearest_equal_the_generic_path(real, monkeypatch):
+    """Nearest places on the CPU from reached lists (_core.nearest_reached, a node's entries in
+    row order): the generic path's answer (sorts of every candidate) exactly, for k of 1, 3 and
+    40, places sharing nodes, radii 0, inside the graph and past every distance, in groups of a
+    few rows or one."""
+    import deltasplit._network_aggregate as agg
+    net = grid(17, 19, seed=6, twoway=False, zero=0.1, high=9, real=real, device="cpu")
+    rng = np.random.default_rng(5)
+    positions = rng.integers(0, net.num_nodes, 90)
+    positions[:6] = positions[0]
+    solver = net.solver(None, reverse=True)
+    for radius in (0.0, 7.5, 1e9):
+        for k in (1, 3, 40):
+            for entries in (None, 2 * net.num_nodes):
+                net.block_entries = entries
+                got = agg.nearest_blocks(net, solver, positions, radius, k)
+                with monkeypatch.context() as m:
+                    m.setattr(Network, "lists_on_host", lambda self, strategy, cutoff: False)
+                    want = agg.nearest_blocks(net, solver, positions, radius, k)
+                for a, b in zip(got, want):
+                    assert a.dtype == b.dtype
+                    np.testing.assert_array_equal(a, b)
+    net.block_entries = None
+
+
+@pytest.mark.parametrize("real", [False, True])
 def test_host_lists_sum_in_row_order(real, monkeypatch):
     """Accessibility on the CPU from reached lists (_core.accumulate_reached, a node's entries in
     row order): the same sums bit for bit whatever the groups of rows; against the dense blocks'
     bincount sums, equal counts and extremes and sums within 1e-12; entries outside the results
-    refused."""
+    (and, for nearest_reached, places outside its lists) refused."""
     import deltasplit._core as core
     net = grid(17, 19, seed=8, twoway=False, zero=0.1, high=9, real=real, device="cpu")
     rng = np.random.default_rng(2)
@@ -631,6 +657,13 @@ def test_host_lists_sum_in_row_order(real, monkeypatch):
     acc = np.zeros((1, 6, 4))
     per_node = np.ones((5, 2))
     one = np.ones(1, dtype=np.int64)
+    best_d, best_p = np.full((4, 2), np.inf), np.full((4, 2), -1, dtype=np.int64)
+    with pytest.raises(ValueError, match="outside the results"):
+        core.nearest_reached(one, one * 4, np.zeros(1), 0, one * 0, np.zeros(2, np.int64), np.ones(2, np.int64), 1.0,
+                             best_d, best_p)
+    with pytest.raises(ValueError, match="outside by_node"):
+        core.nearest_reached(one, one, np.zeros(1), 0, one * 0, np.zeros(2, np.int64), np.full(2, 2, np.int64), 1.0,
+                             best_d, best_p)
     with pytest.raises(ValueError, match="outside the results"):
         core.accumulate_reached(one, one * 4, np.zeros(1), 0, per_node, np.ones(1), 0, acc)
     with pytest.raises(ValueError, match="outside the results"):
