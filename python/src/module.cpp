@@ -455,15 +455,24 @@ nb::tuple reached_within(const py_graph& g, const any_array& sources, double cut
                         nb::ndarray<nb::numpy, vertex_t, nb::ndim<1>>(targets->data(), {count}, t_owner), d);
 }
 
+// A group of reached entries from the road layer (network_reductions.hpp): rows and columns int64,
+// distances float64, host arrays of one length; row0 the group's first row.
+ds::network::reached_entries reached_entries_of(const any_array& rows, const any_array& columns,
+                                                const any_array& distances, std::int64_t row0, const char* what) {
+  const std::size_t m = rows.shape(0);
+  if (columns.shape(0) != m || distances.shape(0) != m)
+    throw std::invalid_argument(std::string(what) + ": rows, columns and distances differ in length");
+  return {m, host_data<std::int64_t>(rows, "rows"), host_data<std::int64_t>(columns, "columns"),
+          host_data<double>(distances, "distances"), row0};
+}
+
 // deltasplit.network's accessibility sums on the host (network_reductions.hpp): rows, columns
 // int64 and distances float64 of a group of reached entries in row order, row0 its first row;
 // per_node (5, valued) and acc (radii, 6, n), float64, C order, acc added into.
 void accumulate_reached(const any_array& rows, const any_array& columns, const any_array& distances, std::int64_t row0,
                         const matrix_array& per_node, const any_array& radii, int decay, nb::ndarray<nb::ndim<3>, nb::c_contig> acc,
                         unsigned threads) {
-  const std::size_t m = rows.shape(0);
-  if (columns.shape(0) != m || distances.shape(0) != m)
-    throw std::invalid_argument("accumulate_reached: rows, columns and distances differ in length");
+  const ds::network::reached_entries e = reached_entries_of(rows, columns, distances, row0, "accumulate_reached");
   if (per_node.shape(0) != 5 || per_node.dtype() != nb::dtype<double>() || acc.dtype() != nb::dtype<double>() ||
       acc.device_type() != nb::device::cpu::value || per_node.device_type() != nb::device::cpu::value)
     throw std::invalid_argument("accumulate_reached: per_node (5, valued) and acc (radii, 6, n) are float64 host arrays");
@@ -471,8 +480,6 @@ void accumulate_reached(const any_array& rows, const any_array& columns, const a
   const std::vector<double> rad(r, r + radii.shape(0));
   if (acc.shape(0) != rad.size() || acc.shape(1) != 6)
     throw std::invalid_argument("accumulate_reached: acc must be (radii, 6, n)");
-  const ds::network::reached_entries e{m, host_data<std::int64_t>(rows, "rows"), host_data<std::int64_t>(columns, "columns"),
-                                       host_data<double>(distances, "distances"), row0};
   nb::gil_scoped_release release;
   ds::network::accumulate_reached(e, static_cast<const double*>(per_node.data()), per_node.shape(1), rad, decay,
                                   static_cast<double*>(acc.data()), acc.shape(2), threads);
@@ -485,9 +492,7 @@ void accumulate_reached(const any_array& rows, const any_array& columns, const a
 void nearest_reached(const any_array& rows, const any_array& columns, const any_array& distances, std::int64_t row0,
                      const any_array& by_node, const any_array& first, const any_array& per_node, double radius,
                      matrix_array best_d, matrix_array best_p, unsigned threads) {
-  const std::size_t m = rows.shape(0);
-  if (columns.shape(0) != m || distances.shape(0) != m)
-    throw std::invalid_argument("nearest_reached: rows, columns and distances differ in length");
+  const ds::network::reached_entries e = reached_entries_of(rows, columns, distances, row0, "nearest_reached");
   if (best_d.dtype() != nb::dtype<double>() || best_p.dtype() != nb::dtype<std::int64_t>() ||
       best_d.device_type() != nb::device::cpu::value || best_p.device_type() != nb::device::cpu::value ||
       best_d.shape(0) != best_p.shape(0) || best_d.shape(1) != best_p.shape(1) || best_d.shape(1) == 0)
@@ -501,8 +506,6 @@ void nearest_reached(const any_array& rows, const any_array& columns, const any_
     if (from[u] < 0 || count[u] < 0 || static_cast<std::uint64_t>(from[u] + count[u]) > by_node.shape(0))
       throw std::invalid_argument("nearest_reached: the places of valued node " + std::to_string(u) +
                                   " lie outside by_node");
-  const ds::network::reached_entries e{m, host_data<std::int64_t>(rows, "rows"), host_data<std::int64_t>(columns, "columns"),
-                                       host_data<double>(distances, "distances"), row0};
   nb::gil_scoped_release release;
   ds::network::nearest_reached(e, places, from, count, valued, radius, static_cast<double*>(best_d.data()),
                                static_cast<std::int64_t*>(best_p.data()), best_d.shape(0), best_d.shape(1), threads);
