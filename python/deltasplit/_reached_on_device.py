@@ -1,8 +1,8 @@
 """Reached lists on the GPU: what each source reaches within a finite cutoff, as lists of
 (vertex, distance), without dense rows.
 
-A cut-off solve of a road network reaches a few hundred vertices of a million (road-FLA within
-6,000: about 230 of 1,070,376 a row), yet a block of dense rows is written in whole (every
+A cut-off solve of a road network reaches a few hundred vertices of a million
+(bench/results/road_gpu.md), yet a block of dense rows is written in whole (every
 entry set to the unreachable mark) and read in whole by the reduction after it. The host's
 answer to this is sssp::detail::reached_within (bounded Dijkstras handing out what they reach);
 this is the device's, a cupy RawKernel (NVRTC, compiled on first use and cached on disk):
