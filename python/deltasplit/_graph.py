@@ -65,14 +65,16 @@ def _as_cupy(a):
     return a if isinstance(a, cupy.ndarray) else cupy.from_dlpack(a)
 
 
-def choose_weights(w, n, xp=np):
+def choose_weights(w, n, xp=np, device_graph=None):
     """Weights as the solver stores them, exact in their own type: integers (and floats that are
     all integers below 2**53) as uint32, or uint64 when one passes 2**32 - 1; other floats as they
     are, float32 or float64 (other float types as float64). The distances' type follows from them
     (Graph.distance_dtype). Negative or non-finite weights raise.
 
     Device arrays (cupy) feed the GPU engine, which holds 32-bit distances: integer weights whose
-    paths could pass 2**32 - 2 (max weight x (n - 1)) and real weights other than float32 raise."""
+    paths could pass 2**32 - 2 (max weight x (n - 1)) and real weights other than float32 raise.
+    device_graph=False takes the host rule for device arrays too (the road layer's device CSR,
+    _reached_on_device.ArcsOnDevice, stores its weights as the host Graph of its arcs does)."""
     w = xp.asarray(w)
     if w.dtype.kind not in "iufb":
         raise TypeError(f"weights must be numbers; got dtype {w.dtype}")
@@ -87,7 +89,7 @@ def choose_weights(w, n, xp=np):
                          "delta-stepping need non-negative weights (deltasplit.csgraph's shortest_path, "
                          "bellman_ford and johnson solve negative weights)")
     integral = w.dtype.kind in "iub" or (float(hi) < _EXACT_INTEGERS and bool((w == xp.floor(w)).all()))
-    if xp is not np:
+    if (xp is not np) if device_graph is None else device_graph:
         if integral and float(hi) * max(n - 1, 1) <= _UINT32_MAX - 1:
             return w.astype(xp.uint32)
         if w.dtype == xp.float32:

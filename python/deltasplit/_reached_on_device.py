@@ -207,8 +207,67 @@ def _kernel(xp, dtype, weight_dtype, capacity, warps):
     return _kernels[key]
 
 
+def integer_distance_dtype(xp, sources, targets, weights, n):
+    """The distance type a host Graph of these arcs (integer weights as choose_weights stores
+    them) solves in, computed in xp: uint64 for uint64 weights; else uint32 where every simple
+    path fits, by the host's bound (sssp::detail::integer_path_bound over the cleaned graph:
+    self-loops dropped, parallel arcs folded into their lightest; the sum of the rows' heaviest
+    arcs less the smallest of them, a row without arcs counting 0), else uint64."""
+    from ._network_aggregate import group_extreme
+    if np.dtype(weights.dtype) == np.uint64:
+        return np.dtype(np.uint64)
+    limit = 2**32 - 2
+    if not len(weights) or int(weights.max()) * max(n - 1, 1) <= limit:
+        return np.dtype(np.uint32)  # the bound is at most the heaviest arc times n - 1
+    keep = sources != targets
+    s, t = sources[keep].astype(xp.int64), targets[keep].astype(xp.int64)
+    pairs, least = group_extreme(xp, s * n + t, weights[keep], greatest=False)
+    rows, heaviest = group_extreme(xp, pairs // n, least, greatest=True)
+    total = int(heaviest.astype(xp.uint64).sum())  # each below 2^32, at most 2^32 rows
+    smallest = int(heaviest.min()) if len(rows) == n else 0
+    return np.dtype(np.uint32 if total - smallest <= limit else np.uint64)
+
+
+class ArcsOnDevice:
+    """A network's arcs as the reach kernel reads them: a CSR in device memory made by one sort
+    of the arcs (self-loops and parallel arcs kept: neither changes a ball or its distances), the
+    weights stored and the distances typed as the host Graph of the same arcs has them
+    (choose_weights' host rule, integer_distance_dtype), and that Graph built only when a source's
+    ball goes to the dense solver (graph()). Network.lists_solver hands it out in place of the
+    Graph where the road layer takes reached lists on the device; building the host Graph (its
+    cleaning and CSR on the CPU) was about half of a warm accessibility call."""
+
+    def __init__(self, xp, sources, targets, weights, n, symmetric, graph):
+        from ._graph import choose_weights
+        s, t = xp.asarray(sources), xp.asarray(targets)
+        w = choose_weights(xp.asarray(weights), n, xp, device_graph=False)
+        if symmetric:
+            s, t, w = xp.concatenate([s, t]), xp.concatenate([t, s]), xp.concatenate([w, w])
+        if w.dtype.kind == "u":
+            self.distance_dtype = integer_distance_dtype(xp, s, t, w, n)
+        else:
+            self.distance_dtype = np.dtype(np.float64)
+        order = xp.argsort(s)
+        s = s[order]
+        offsets = xp.searchsorted(s, xp.arange(n + 1, dtype=s.dtype)).astype(xp.uint64)
+        self.csr = (offsets, t[order].astype(xp.uint32), w[order])
+        self._graph = graph
+
+    def graph(self):
+        """The host Graph of the same arcs (built on first use, kept by the Network)."""
+        return self._graph()
+
+
+def host_graph(g):
+    """The Graph behind g: g itself, or an ArcsOnDevice's."""
+    return g.graph() if isinstance(g, ArcsOnDevice) else g
+
+
 def device_csr(xp, g):
-    """g's CSR (offsets uint64, targets uint32, weights) in device memory, uploaded once."""
+    """g's CSR (offsets uint64, targets uint32, weights) in device memory, uploaded once (an
+    ArcsOnDevice's own)."""
+    if isinstance(g, ArcsOnDevice):
+        return g.csr
     csr = getattr(g, "_csr_on_device", None)
     if csr is None:
         csr = tuple(xp.asarray(a) for a in g.arrays())
@@ -264,6 +323,7 @@ def reached_groups(net, g, strategy, sources, cutoff, order="row"):
     groups of sources: yields (start, rows, vertices, distances), rows relative to start (int64),
     vertices int64 and distances in g's distance type, cupy arrays, sorted by (row, vertex) with
     order="row" (the host's lists' and nonzero's order), by (vertex, row) with order="vertex".
+    g: a Graph or an ArcsOnDevice.
     The sources the two passes hand back are solved by Network._block (dense rows) and their
     entries taken into their group; a group holds at most block_rows' reduced rows of those (it
     ends before the next one), and about GROUP_ENTRIES entries (its rows: GROUP_ENTRIES over the
@@ -290,7 +350,7 @@ def reached_groups(net, g, strategy, sources, cutoff, order="row"):
             back = back[:dense_rows]
             parts = [(r[r < k], v[r < k], d[r < k]) for r, v, d in parts]
         if len(back):
-            block = net._block(g, strategy, sources[start + back], None, cutoff, xp)
+            block = net._block(host_graph(g), strategy, sources[start + back], None, cutoff, xp)
             r, c = xp.nonzero(block != unreachable(block.dtype))
             parts.append((xp.asarray(back)[r], c, block[r, c]))
             del block

@@ -34,6 +34,7 @@ from ._graph import GPU_STRATEGIES, STRATEGIES, Graph, _is_integer, _is_number
 from . import gpu_available
 from ._network_aggregate import (AGGREGATIONS, DECAYS, aggregate_blocks, fused_reductions, nearest_blocks, pair_groups,
                                  sorted_distinct, to_host, unreachable)
+from ._reached_on_device import ArcsOnDevice, host_graph
 from ._network_io import EARTH_RADIUS_M, from_osm_file, read_table, wkb_points
 
 __all__ = ["Network", "AGGREGATIONS", "DECAYS", "main"]
@@ -305,10 +306,7 @@ class Network:
         'multisplit' otherwise. Graphs are built on first use and kept, one for phast (which
         keeps its hierarchy) apart from the other, so that OD work and accessibility in turn
         rebuild neither."""
-        strategy = self.strategy
-        if strategy == "auto":
-            contract = self.solves_on_cpu() and math.isinf(cutoff) and sources >= PHAST_SOURCES
-            strategy = "phast" if contract else "multisplit"
+        strategy = self._strategy(sources, cutoff)
         name = self._imp(imp_name)
         reverse = reverse and not self.twoway
         key = (name, reverse, strategy == "phast")
@@ -316,6 +314,32 @@ class Network:
             src, dst = (self._to, self._from) if reverse else (self._from, self._to)
             self._graphs[key] = Graph.from_edges(src, dst, self.impedances[name].to_numpy(), self.num_nodes,
                                                  directed=not self.twoway)
+        return self._graphs[key], strategy
+
+    def _strategy(self, sources, cutoff):
+        """The Network's strategy; 'auto': 'phast' for at least PHAST_SOURCES solves without a
+        cutoff on the CPU, 'multisplit' otherwise."""
+        if self.strategy != "auto":
+            return self.strategy
+        contract = self.solves_on_cpu() and math.isinf(cutoff) and sources >= PHAST_SOURCES
+        return "phast" if contract else "multisplit"
+
+    def lists_solver(self, imp_name=None, reverse=False, sources=0, cutoff=math.inf):
+        """solver()'s (graph, strategy) for solves whose entries are taken as reached lists on the
+        device (lists_on_device): there the graph is an ArcsOnDevice of the same arcs, made on
+        the device by one sort and kept, and the host Graph is built only if a ball goes to the
+        dense solver; elsewhere solver()'s Graph."""
+        strategy = self._strategy(sources, cutoff)
+        if not self.lists_on_device(strategy, cutoff):
+            return self.solver(imp_name, reverse, sources, cutoff)
+        name = self._imp(imp_name)
+        reverse = reverse and not self.twoway
+        key = (name, reverse, "lists")
+        if key not in self._graphs:
+            import cupy
+            src, dst = (self._to, self._from) if reverse else (self._from, self._to)
+            self._graphs[key] = ArcsOnDevice(cupy, src, dst, self.impedances[name].to_numpy(), self.num_nodes,
+                                             self.twoway, lambda: self.solver(name, reverse, sources, cutoff)[0])
         return self._graphs[key], strategy
 
     @staticmethod
@@ -357,7 +381,9 @@ class Network:
 
     def _block(self, g, strategy, sources, targets, cutoff, xp):
         """The distances from `sources` to `targets` (None: every node), cut off at `cutoff`, as
-        an xp array: in device memory the solver writes the rows straight into it."""
+        an xp array: in device memory the solver writes the rows straight into it. g: a Graph or
+        an ArcsOnDevice (its host Graph solves)."""
+        g = host_graph(g)
         dtype = self.distance_dtype(g)
         if xp is not np and dtype.itemsize == 8:
             # 64-bit distances (float64 impedances, integer paths past 2^32 - 2) are solved into
@@ -643,7 +669,7 @@ class Network:
             raise ValueError(f"no variable {name!r}: call set(node_ids, variable, name={name!r}) first")
         positions, values = self._variables[name]
         radii = [float(r) for r in distances]
-        solver = self.solver(imp_name, reverse=True, sources=len(sorted_distinct(positions)), cutoff=max(radii))
+        solver = self.lists_solver(imp_name, reverse=True, sources=len(sorted_distinct(positions)), cutoff=max(radii))
         results = aggregate_blocks(self, solver, positions, values, radii, types, decay)
         if isinstance(type, str) and not _is_list(distance):
             return pd.Series(results[(types[0], float(distances[0]))], index=self.node_ids, name=name)
@@ -686,7 +712,7 @@ class Network:
         if distance > maxdist:
             raise ValueError(f"distance ({distance}) is more than set_pois' maxdist ({maxdist}) for {category!r}")
         max_distance = distance if max_distance is None else max_distance
-        solver = self.solver(imp_name, reverse=True, sources=len(sorted_distinct(positions)), cutoff=float(distance))
+        solver = self.lists_solver(imp_name, reverse=True, sources=len(sorted_distinct(positions)), cutoff=float(distance))
         dist, which = nearest_blocks(self, solver, positions, float(distance), int(num_pois))
         found = which >= 0
         dist = np.where(found, dist, float(max_distance))
@@ -708,7 +734,7 @@ class Network:
         if any(not r >= 0 for r in radii):
             raise ValueError(f"distances must be >= 0; got {distances!r}")
         cutoff = radii[-1] if radii else 0.0
-        g, strategy = self.solver(imp_name, sources=len(o), cutoff=cutoff)
+        g, strategy = self.lists_solver(imp_name, sources=len(o), cutoff=cutoff)
         xp = self.array_module(strategy)
         parts = []
         for start, r, c, d in pair_groups(self, (g, strategy), o, cutoff, xp, raw=True):

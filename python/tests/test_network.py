@@ -774,17 +774,59 @@ def test_gpu_kernels_equal_the_cpu_path(weights):
                                       cpu.nearest_pois(radius, "p", num_pois=k, include_poi_ids=True))
 
 
+def test_arcs_on_device_type_their_distances_as_the_host_graph():
+    """ArcsOnDevice (the road layer's device CSR; built here with numpy, the same array code) on
+    random one-way and two-way arc sets with self-loops, parallel arcs, integer weights around
+    the 32-bit bound, integral and real floats: the host Graph's distance type (the path bound
+    over the cleaned graph, both types seen) and, as a matrix of its lightest parallel arcs, the
+    host Graph's distances."""
+    import deltasplit._reached_on_device as rod
+    rng = np.random.default_rng(12)
+    seen = set()
+    for trial in range(600):
+        n = int(rng.integers(0, 12))
+        m = int(rng.integers(0, 30)) if n else 0
+        u, v = rng.integers(0, max(n, 1), m), rng.integers(0, max(n, 1), m)
+        kind = trial % 4
+        if kind == 0:
+            w = rng.integers(0, 2**32 // max(n, 1) * 2, m).astype(np.int64)
+        elif kind == 1:
+            w = rng.integers(2**32 - 40, 2**32 + 3, m).astype(np.int64) * (rng.random(m) < 0.2)
+        elif kind == 2:
+            w = rng.integers(0, 2**29, m).astype(np.float64)
+        else:
+            w = rng.uniform(0, 10, m)
+        twoway = bool(trial % 3 == 0)
+        arcs = rod.ArcsOnDevice(np, u, v, w, n, twoway, None)
+        g = Graph.from_edges(u, v, w, n, directed=not twoway)
+        assert arcs.distance_dtype == g.distance_dtype, (trial, n, u, v, w, twoway)
+        seen.add(arcs.distance_dtype.str)
+        if trial % 20 == 0 and n:
+            offsets, targets, weights = arcs.csr
+            rows = np.repeat(np.arange(n), np.diff(offsets).astype(np.int64))
+            keep = rows != targets
+            order = np.lexsort((weights[keep], targets[keep], rows[keep]))
+            r, t, ww = rows[keep][order], targets[keep][order], weights[keep][order].astype(np.float64)
+            head = np.r_[True, (r[1:] != r[:-1]) | (t[1:] != t[:-1])] if len(r) else np.zeros(0, bool)
+            matrix = sp.csr_matrix((ww[head], (r[head], t[head])), shape=(n, n))
+            want = g.distance_matrix(np.arange(n)).astype(np.float64)
+            want[want == float(Graph.INT_INFINITY if g.distance_dtype == np.uint32 else Graph.UINT64_INFINITY)] = np.inf
+            np.testing.assert_array_equal(scg.dijkstra(matrix), want)
+    assert {"<u4", "<u8", "<f8"} <= seen
+
+
 @pytest.mark.skipif(not CUPY, reason="the GPU path needs a usable GPU and cupy (deltasplit.gpu_available() and "
                                      "import cupy)")
-@pytest.mark.parametrize("weights", ["integer", "real", "past 32 bits", "zero"])
+@pytest.mark.parametrize("weights", ["integer", "real", "past 32 bits", "zero", "two-way"])
 @pytest.mark.parametrize("capacities", ["default", "small"])
 def test_reached_lists_on_device_equal_the_dense_rows(weights, capacities, monkeypatch):
     """The device's reached lists (_reached_on_device: a warp's ball in shared memory), with the
     default capacities and with capacities so small that the second pass and the dense rows
-    answer many sources, in groups of a few sources: the entries of the dense cut-off rows, in
-    their own type, in the order asked for; and the aggregations (quantiles too) and nearest
-    places from them the dense rows' bit for bit. Cutoffs 0, inside the graph and past every
-    distance."""
+    answer many sources, in groups of a few sources, read from the host Graph's CSR and from the
+    arcs' own device CSR (ArcsOnDevice, what the road layer takes): the entries of the dense
+    cut-off rows, in their own type, in the order asked for; and the aggregations (quantiles too)
+    and nearest places from them the dense rows' bit for bit. Cutoffs 0, inside the graph and
+    past every distance; one-way and two-way streets."""
     import cupy
     import deltasplit._network_aggregate as agg
     import deltasplit._reached_on_device as rod
@@ -794,20 +836,24 @@ def test_reached_lists_on_device_equal_the_dense_rows(weights, capacities, monke
         monkeypatch.setattr(rod, "FIRST_GROUP_ROWS", 7)
         monkeypatch.setattr(rod, "GROUP_ENTRIES", 900)
     scale = 10**8 if weights == "past 32 bits" else 1
-    kw = dict(seed=9, twoway=False, zero=0.6 if weights == "zero" else 0.05, high=9 * scale, real=weights == "real")
+    kw = dict(seed=9, twoway=weights == "two-way", zero=0.6 if weights == "zero" else 0.05, high=9 * scale,
+              real=weights == "real")
     net = use(grid(23, 31, **kw), "gpu")
     rng = np.random.default_rng(4)
     sources = np.unique(rng.integers(0, net.num_nodes, 300))
     for cutoff in (0.0, 6.0 * scale, 30.0 * scale, 1e18):
         solver = net.solver(None, reverse=True, sources=len(sources), cutoff=cutoff)
-        assert net.lists_on_device(solver[1], cutoff)
+        arcs = net.lists_solver(None, reverse=True, sources=len(sources), cutoff=cutoff)
+        assert net.lists_on_device(solver[1], cutoff) and isinstance(arcs[0], rod.ArcsOnDevice)
+        assert arcs[0].distance_dtype == net.distance_dtype(solver[0])
         want = []
         for start, block in net._rows(*solver, sources, None, cutoff):
             r, c = cupy.nonzero(block != agg.unreachable(block.dtype))
             want.append((start + r, c, block[r, c]))
         want = [cupy.concatenate(parts) for parts in zip(*want)]
-        for order in ("row", "vertex"):
-            got = [(start + r, v, d) for start, r, v, d in rod.reached_groups(net, *solver, sources, cutoff, order)]
+        for order, g in (("row", solver[0]), ("vertex", solver[0]), ("row", arcs[0]), ("vertex", arcs[0])):
+            got = [(start + r, v, d) for start, r, v, d in rod.reached_groups(net, g, solver[1], sources, cutoff,
+                                                                              order)]
             got = [cupy.concatenate(parts) for parts in zip(*got)]
             assert got[2].dtype == want[2].dtype == net.distance_dtype(solver[0])
             if order == "vertex":
