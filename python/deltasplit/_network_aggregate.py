@@ -34,6 +34,8 @@ Nearest places have the same two forms, nearest_lists and nearest_on_device (a t
 keeping its k best in order, the host's answer exactly), for k up to NEAREST_ON_DEVICE; the
 host's reached lists take the same pass for any k (_core.nearest_reached).
 """
+from pathlib import Path
+
 import numpy as np
 
 from . import _core
@@ -168,17 +170,8 @@ struct sums {
 __device__ __forceinline__ void take(sums& t, const double d, const long long u, const double* __restrict__ per_node,
                                      const long long stride, const double* __restrict__ radii, const int decay) {
 #pragma unroll
-  for (int r = 0; r < RADII; ++r) {
-    const double radius = radii[r];
-    if (!(d <= radius)) continue;
-    const double w = decay == 0 || radius == 0.0 ? 1.0 : decay == 1 ? 1.0 - d / radius : exp(-d / radius);
-    t.v[r][0] += per_node[u];
-    t.v[r][1] += w * per_node[stride + u];
-    t.v[r][2] += per_node[stride + u];
-    t.v[r][3] += per_node[2 * stride + u];
-    t.v[r][4] = fmin(t.v[r][4], per_node[3 * stride + u]);
-    t.v[r][5] = fmax(t.v[r][5], per_node[4 * stride + u]);
-  }
+  for (int r = 0; r < RADII; ++r)
+    if (d <= radii[r]) take_entry(t.v[r], d, radii[r], decay, per_node, stride, u);
 }
 
 // Node c's results from (back false) or into (back true) acc, a (RADII, 6, n) array.
@@ -261,7 +254,10 @@ def _compiled(xp, name, source, dtype, **defines):
         ctype, unreached = _unreached_test(dtype)
         lines = [f"#define UNREACHED(x) ({unreached})", f"#define LOADS {LOADS_AHEAD}"]
         lines += [f"#define {k} {v}" for k, v in defines.items()]
-        _kernels[key] = xp.RawKernel("\n".join(lines) + "\n" + source.replace("TYPE", ctype), name,
+        # The terms both sides add and the nearest places' insertion rule: one text for these
+        # kernels and the host passes (_core.accumulate_reached, _core.nearest_reached).
+        terms = (Path(__file__).parent / "_reductions.h").read_text()
+        _kernels[key] = xp.RawKernel("\n".join(lines) + "\n" + terms + source.replace("TYPE", ctype), name,
                                      options=("--fmad=false",))
     return _kernels[key]
 
@@ -475,21 +471,7 @@ _NEAREST_KERNEL = r"""
 __device__ __forceinline__ void offer(double* bd, long long* bp, const double d, const long long u,
                                       const long long* __restrict__ by_node, const long long* __restrict__ first,
                                       const long long* __restrict__ per_node) {
-  const long long from = first[u], count = per_node[u];
-  for (long long q = 0; q < count; ++q) {
-    const long long p = by_node[from + q];
-    // A node's places come in ascending order at one distance: once one is not among the
-    // best, no later one is.
-    if (bp[K - 1] >= 0 && (d > bd[K - 1] || (d == bd[K - 1] && p > bp[K - 1]))) break;
-    int s = K - 1;
-    while (s > 0 && (bp[s - 1] < 0 || d < bd[s - 1] || (d == bd[s - 1] && p < bp[s - 1]))) {
-      bd[s] = bd[s - 1];
-      bp[s] = bp[s - 1];
-      --s;
-    }
-    bd[s] = d;
-    bp[s] = p;
-  }
+  offer_places(bd, bp, K, d, u, by_node, first, per_node);
 }
 
 // A node's k best from (back false) or into (back true) its rows of best_d and best_p.

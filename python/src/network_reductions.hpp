@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../deltasplit/_reductions.h"
 #include "sssp/thread_pool.hpp"
 
 namespace deltasplit::network {
@@ -67,18 +68,10 @@ inline void accumulate_reached(const reached_entries& e, const double* per_node,
         const std::size_t i = order[j];
         const double d = e.distances[i];
         const std::size_t u = static_cast<std::size_t>(e.row0 + e.rows[i]);
-        for (std::size_t q = 0; q < radius_count; ++q) {
-          const double radius = radii[q];
-          if (!(d <= radius)) continue;
-          const double w = decay == 0 || radius == 0.0 ? 1.0 : decay == 1 ? 1.0 - d / radius : std::exp(-d / radius);
-          double* s = &sums[q * 6];
-          s[0] += per_node[u];
-          s[1] += w * per_node[valued + u];
-          s[2] += per_node[valued + u];
-          s[3] += per_node[2 * valued + u];
-          s[4] = std::fmin(s[4], per_node[3 * valued + u]);
-          s[5] = std::fmax(s[5], per_node[4 * valued + u]);
-        }
+        for (std::size_t q = 0; q < radius_count; ++q)
+          if (d <= radii[q])
+            take_entry(&sums[q * 6], d, radii[q], decay, per_node, static_cast<long long>(valued),
+                       static_cast<long long>(u));
       }
       for (std::size_t q = 0; q < radius_count * 6; ++q) acc[q * n + c] = sums[q];
     }
@@ -104,21 +97,7 @@ inline void nearest_reached(const reached_entries& e, const std::int64_t* by_nod
         const std::size_t i = order[j];
         const double d = e.distances[i];
         if (!(d <= radius)) continue;
-        const std::size_t u = static_cast<std::size_t>(e.row0 + e.rows[i]);
-        for (std::int64_t q = 0; q < per_node[u]; ++q) {
-          const std::int64_t p = by_node[first[u] + q];
-          // A node's places come in ascending order at one distance: once one is not among the
-          // best, no later one is.
-          if (bp[k - 1] >= 0 && (d > bd[k - 1] || (d == bd[k - 1] && p > bp[k - 1]))) break;
-          std::size_t s = k - 1;
-          while (s > 0 && (bp[s - 1] < 0 || d < bd[s - 1] || (d == bd[s - 1] && p < bp[s - 1]))) {
-            bd[s] = bd[s - 1];
-            bp[s] = bp[s - 1];
-            --s;
-          }
-          bd[s] = d;
-          bp[s] = p;
-        }
+        offer_places(bd, bp, static_cast<int>(k), d, e.row0 + e.rows[i], by_node, first, per_node);
       }
     }
   });
