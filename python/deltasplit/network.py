@@ -251,14 +251,17 @@ class Network:
         if isinstance(index, pd.RangeIndex) and index.step == 1 and (
                 values.dtype.kind == "i" or (values.dtype.kind == "u" and values.dtype.itemsize < 8)):
             # Ids start, start + 1, ...: a position is an id less start, found without a lookup.
-            pos = values.astype(np.int64) - index.start
-            bad = np.flatnonzero((pos < 0) | (pos >= len(index)))
+            pos = values.astype(np.int64)
+            if index.start:
+                pos -= index.start
+            inside = not pos.size or (pos.min() >= 0 and pos.max() < len(index))
+            bad = np.zeros(0, dtype=np.int64) if inside else np.flatnonzero((pos < 0) | (pos >= len(index)))
         else:
             pos = index.get_indexer(values)
             bad = np.flatnonzero(pos < 0)
         if bad.size:
             raise ValueError(f"{what}[{bad[0]}] = {values[bad[0]]!r} is not a node id of this network")
-        return pos.astype(np.int64)
+        return pos.astype(np.int64, copy=False)
 
     def node_positions(self, node_ids):
         """The positions (0..n-1) of node ids, in their order."""
