@@ -4,7 +4,8 @@
 // the cutoff, overflow (a shortest distance past the type's largest raises it),
 // predecessor trees, device output buffers and device blocks, switching strategies on one
 // solver, and hierarchies loaded from a hierarchy file (options::hierarchy_file) built on either
-// side, and the pair query on the device. Skips without a GPU.
+// side, the pair query on the device and the batches' upward searches there (with the host taking
+// the sources whose closures pass every warp capacity). Skips without a GPU.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -140,6 +141,18 @@ TEST(PhastGpu, DeviceOutputBuffersAndSwitchingStrategies) {
   EXPECT_EQ(s.run(78).stats.strategy, "phast");
 }
 
+// A fan: vertex 0 has arcs to 5,000 vertices on a two-way path and none in, so it is contracted
+// first with an up arc to each of them: its upward closure passes 2^12 positions, every warp
+// table's capacity (the host answers its pairs and searches it for a batch).
+csr fan_past_every_capacity() {
+  std::vector<arc> fan;
+  for (vertex_t v = 1; v <= 5000; ++v) {
+    fan.push_back({0, v, 1000.0 + v % 7});
+    if (v < 5000) fan.push_back({v, v + 1, 1.0}), fan.push_back({v + 1, v, 2.0});
+  }
+  return make_csr(5001, fan);
+}
+
 TEST(PhastGpu, BatchesThatDoAndDoNotDivideTheSources) {
   DELTASPLIT_REQUIRE_GPU();
   const csr ny = load("USA-road-d.NY.gr.gz");
@@ -162,6 +175,22 @@ TEST(PhastGpu, BatchesThatDoAndDoNotDivideTheSources) {
   const csr zeros = zero_weight_graph(2000, 3);
   ds::many_sources f(zeros, phast_batches(), batch(32));
   expect_rows_match_dijkstra(zeros, f, first_sources(zeros.num_vertices, 50, 1), {}, "zero weights");
+}
+
+// A batch's upward searches run on the device, a warp a source; the fan's source 0, whose closure
+// every warp capacity hands back to the host, among sources the device searches (twice, and in
+// two batches), and a grid's batch with every source searched on the device.
+TEST(PhastGpu, BatchUpwardSearchesOnTheDeviceAndHandedBack) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr fan = fan_past_every_capacity();
+  ds::many_sources a(fan, phast_batches(), batch(32));
+  ASSERT_TRUE(a.on_gpu());
+  std::vector<vertex_t> sources = {7, 0, 4999, 0, 2500, 1};
+  for (vertex_t v = 0; v < 40; ++v) sources.push_back(v * 97 % 5001);
+  EXPECT_EQ(expect_rows_match_dijkstra(fan, a, sources, {}, "fan past every warp capacity"), 2u);
+  const csr grid = small_grid(60, 3);
+  ds::many_sources b(grid, phast_batches(), batch(64));
+  expect_rows_match_dijkstra(grid, b, first_sources(grid.num_vertices, 64, 11), {0, 3779, 1000}, "grid");
 }
 
 TEST(PhastGpu, BatchCutoffAndDeviceBlocks) {
@@ -295,14 +324,7 @@ TEST(PhastGpu, PairsOnSmallGraphs) {
   for (weight_kind kind : {weight_kind::integer, weight_kind::real})
     expect_device_pairs(crafted_graph(kind), phast_batches(), {0, 3, 5, 6}, 20, "crafted");
   expect_device_pairs(make_csr(1, {}), phast_batches(), {0}, 2, "one vertex");
-  // A fan: vertex 0 has arcs to 5,000 vertices on a two-way path and none in, so it is contracted
-  // first with an up arc to each of them: its closure passes 2^12 positions.
-  std::vector<arc> fan;
-  for (vertex_t v = 1; v <= 5000; ++v) {
-    fan.push_back({0, v, 1000.0 + v % 7});
-    if (v < 5000) fan.push_back({v, v + 1, 1.0}), fan.push_back({v + 1, v, 2.0});
-  }
-  expect_device_pairs(make_csr(5001, fan), phast_batches(), {0, 1, 4000}, 300, "fan past every warp capacity");
+  expect_device_pairs(fan_past_every_capacity(), phast_batches(), {0, 1, 4000}, 300, "fan past every warp capacity");
   expect_device_pairs(load("email-Enron.mtx.gz"), phast_batches(), {0, 100}, 300, "email-Enron (core)");
 
   const csr real = make_csr(3, {{0, 1, 3e38}, {1, 2, 3e38}}, weight_kind::real);

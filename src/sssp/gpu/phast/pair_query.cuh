@@ -1,4 +1,5 @@
-// The hierarchy's bidirectional query on the GPU, one warp a pair (included by phast.cu only).
+// The hierarchy's bidirectional query on the GPU, one warp a pair (included by phast.cu only), and
+// by its steps 1-3 over the up arcs alone the upward searches of PHAST's batches (batch_upward).
 //
 // A pair (s, t) is answered as the host's query answers it (pair_distances,
 // contraction_hierarchy.hpp): the distance is the least d_up(s, x) + d_down(x, t) over the
@@ -152,6 +153,68 @@ __device__ inline std::uint32_t pair_level_of(const vertex_t* level_offsets, std
   return lo;
 }
 
+// The closure's items (slots) turned into sort keys (deepest level first, then slot) and sorted,
+// padded to a power of two with ~0: every up arc and every down in-arc leads to a strictly higher
+// level, so this order is a topological order of both.
+template <class Distance>
+__device__ void pair_sort_by_level(const pair_hierarchy<Distance>& h, const std::uint32_t* keys, std::uint32_t* items,
+                                   std::uint32_t n_items, std::uint32_t slot_bits) {
+  const std::uint32_t lane = threadIdx.x % 32;
+  std::uint32_t padded = 1;
+  while (padded < n_items) padded *= 2;
+  for (std::uint32_t k = lane; k < padded; k += 32) {
+    const std::uint32_t level = k < n_items ? pair_level_of(h.level_offsets, h.levels, keys[items[k]]) : 0;
+    items[k] = k < n_items ? ((h.levels - 1 - level) << slot_bits) | items[k] : ~0u;
+  }
+  __syncwarp();
+  for (std::uint32_t size = 2; size <= padded; size *= 2)
+    for (std::uint32_t stride = size / 2; stride > 0; stride /= 2) {
+      for (std::uint32_t k = lane; k < padded; k += 32) {
+        const std::uint32_t partner = k ^ stride;
+        if (partner > k) {
+          const std::uint32_t a = items[k], b = items[partner];
+          if (((k & size) == 0) == (a > b)) items[k] = b, items[partner] = a;
+        }
+      }
+      __syncwarp();
+    }
+}
+
+// The sorted items a level group at a time: job(mine, slot, position) on every lane (mine: the
+// lane holds an item of the group), a warp barrier after each group, so that a position's
+// distances are final when its group comes.
+template <class Job>
+__device__ void pair_by_level_groups(const std::uint32_t* items, std::uint32_t n_items, const std::uint32_t* keys,
+                                     std::uint32_t slot_bits, std::uint32_t mask, const Job& job) {
+  const std::uint32_t lane = threadIdx.x % 32;
+  for (std::uint32_t first = 0; first < n_items;) {
+    const std::uint32_t group = items[first] >> slot_bits;
+    const std::uint32_t k = first + lane;
+    const bool mine = k < n_items && (items[k] >> slot_bits) == group;
+    const std::uint32_t x = mine ? items[k] & mask : 0;
+    job(mine, x, mine ? keys[x] : vertex_t{0});
+    first += __popc(__ballot_sync(0xFFFFFFFFu, mine));
+    __syncwarp();
+  }
+}
+
+// Position p's arcs (the whole warp, pair_warp_arcs) relaxed from distance d (infinity: none)
+// into side, the table's distances of their other ends; a sum that does not fit sets dropped.
+template <class Distance>
+__device__ void pair_relax(const hierarchy_arcs<Distance>& arcs, vertex_t p, Distance d, const std::uint32_t* keys,
+                           std::uint32_t shift, std::uint32_t mask, Distance* side, bool& dropped) {
+  using ops = distance_ops<Distance>;
+  const edge_t begin = d != ops::infinity ? arcs.offsets[p] : 0;
+  pair_warp_arcs(begin, d != ops::infinity ? static_cast<std::uint32_t>(arcs.offsets[p + 1] - begin) : 0u, d,
+                 [&](Distance from, edge_t a) {
+                   Distance sum;
+                   if (ops::extend(from, arcs.weights[a], sum))
+                     ops::atomic_min(&side[pair_slot_find(keys, arcs.ends[a], shift, mask)], sum);
+                   else
+                     dropped = true;
+                 });
+}
+
 // Pairs jobs[0 .. count) (indices into from, to and out; all of them when jobs is null), a warp
 // a pair, with tables of 2 * 2^capacity_log2 slots. Writes out[i] for the pairs it answers and
 // appends the others to redo (redo[0] the count, the indices after it).
@@ -232,51 +295,15 @@ __global__ void __launch_bounds__(pair_warps_per_block * 32)
     for (std::uint32_t k = lane; k < in_queue; k += 32) db[queue[k]] = inf;
     __syncwarp();
     if (lane == 0) db[queue[0]] = 0;  // t
-    // 2. Sort keys: (deepest level first, slot), padded to a power of two with ~0.
-    std::uint32_t padded = 1;
-    while (padded < n_items) padded *= 2;
-    for (std::uint32_t k = lane; k < padded; k += 32) {
-      const std::uint32_t level = k < n_items ? pair_level_of(h.level_offsets, h.levels, keys[items[k]]) : 0;
-      items[k] = k < n_items ? ((h.levels - 1 - level) << slot_bits) | items[k] : ~0u;
-    }
-    __syncwarp();
-    for (std::uint32_t size = 2; size <= padded; size *= 2)
-      for (std::uint32_t stride = size / 2; stride > 0; stride /= 2) {
-        for (std::uint32_t k = lane; k < padded; k += 32) {
-          const std::uint32_t partner = k ^ stride;
-          if (partner > k) {
-            const std::uint32_t a = items[k], b = items[partner];
-            if (((k & size) == 0) == (a > b)) items[k] = b, items[partner] = a;
-          }
-        }
-        __syncwarp();
-      }
-    // 3. The arcs, a level group at a time. A dropped sum is remembered (see the file's comment).
+    // 2. Sort keys: (deepest level first, slot).
+    pair_sort_by_level(h, keys, items, n_items, slot_bits);
+    // 3. The arcs, a level group at a time: from s over the up arcs into df, to t over the down
+    // in-arcs into db. A dropped sum is remembered (see the file's comment).
     bool dropped = false;
-    for (std::uint32_t first = 0; first < n_items;) {
-      const std::uint32_t group = items[first] >> slot_bits;
-      const std::uint32_t k = first + lane;
-      const bool mine = k < n_items && (items[k] >> slot_bits) == group;
-      const std::uint32_t x = mine ? items[k] & mask : 0;
-      const vertex_t p = mine ? keys[x] : 0;
-      const Distance up = mine ? df[x] : inf, down = mine ? db[x] : inf;
-      // From s over the up arcs into df, to t over the down in-arcs into db.
-      const auto relax = [&](const hierarchy_arcs<Distance>& arcs, Distance* side, Distance d) {
-        const edge_t begin = d != inf ? arcs.offsets[p] : 0;
-        pair_warp_arcs(begin, d != inf ? static_cast<std::uint32_t>(arcs.offsets[p + 1] - begin) : 0u, d,
-                       [&](Distance from, edge_t a) {
-                         Distance sum;
-                         if (ops::extend(from, arcs.weights[a], sum))
-                           ops::atomic_min(&side[pair_slot_find(keys, arcs.ends[a], shift, mask)], sum);
-                         else
-                           dropped = true;
-                       });
-      };
-      relax(h.up, df, up);
-      relax(h.down, db, down);
-      first += __popc(__ballot_sync(0xFFFFFFFFu, mine));
-      __syncwarp();
-    }
+    pair_by_level_groups(items, n_items, keys, slot_bits, mask, [&](bool mine, std::uint32_t x, vertex_t p) {
+      pair_relax(h.up, p, mine ? df[x] : inf, keys, shift, mask, df, dropped);
+      pair_relax(h.down, p, mine ? db[x] : inf, keys, shift, mask, db, dropped);
+    });
     // 4. The meeting.
     Distance best = inf;
     for (std::uint32_t k = lane; k < n_items; k += 32) {
@@ -298,6 +325,78 @@ __global__ void __launch_bounds__(pair_warps_per_block * 32)
     for (std::uint32_t k = lane; k < n_items; k += 32) {
       const std::uint32_t x = items[k] & mask;
       keys[x] = pair_empty_key, df[x] = inf, db[x] = inf;
+    }
+    __syncwarp();
+  }
+}
+
+// The upward searches of a batch of PHAST sweeps (phast.cu), a warp a source: jobs[0 .. count)
+// (rows of the batch; all of them when jobs is null), source sources[row]. Steps 1-3 of the pair
+// query over the up arcs alone give the upward distances of the source's closure, the minima the
+// host's upward search settles; they are written into the batch's vertex-major cells
+// dist[position * k + row] (filled with infinity before). A source whose closure passes the
+// capacity, or with a dropped sum, writes nothing and is appended to redo (redo[0] the count):
+// the host searches it.
+template <class Distance>
+__global__ void __launch_bounds__(pair_warps_per_block * 32)
+    batch_upward(pair_hierarchy<Distance> h, const vertex_t* sources, const std::uint32_t* jobs, std::uint32_t count,
+                 std::uint32_t capacity_log2, std::uint32_t k, Distance* dist, std::uint32_t* redo) {
+  constexpr Distance inf = distance_ops<Distance>::infinity;
+  const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const std::uint32_t capacity = 1u << capacity_log2, slots = 2 * capacity, mask = slots - 1;
+  const std::uint32_t slot_bits = capacity_log2 + 1, shift = 32 - slot_bits;
+  extern __shared__ std::uint32_t pair_shared[];
+  __shared__ std::uint32_t tails[pair_warps_per_block];
+  // The pair query's layout (pair_warp_bytes): keys, distances from s, (unused), the items.
+  std::uint32_t* keys = pair_shared + std::size_t{warp} * (pair_warp_bytes<Distance>(capacity) / 4);
+  Distance* df = reinterpret_cast<Distance*>(keys + slots);
+  std::uint32_t* items = reinterpret_cast<std::uint32_t*>(df + 2 * slots);
+  std::uint32_t* const item_tail = &tails[warp];
+  for (std::uint32_t i = lane; i < slots; i += 32) keys[i] = pair_empty_key, df[i] = inf;
+  __syncwarp();
+  const std::uint32_t warps = gridDim.x * (blockDim.x / 32);
+  for (std::uint32_t job = blockIdx.x * (blockDim.x / 32) + warp; job < count; job += warps) {
+    const std::uint32_t row = jobs ? jobs[job] : job;
+    const vertex_t s = h.position_of[sources[row]];
+    bool inserted;
+    if (lane == 0) {
+      const std::uint32_t x = pair_slot_insert(keys, s, shift, mask, inserted);
+      items[0] = x;
+      df[x] = 0;
+      *item_tail = 1;
+    }
+    __syncwarp();
+    bool ok = pair_closure(h.up, keys, items, item_tail, capacity, [&](vertex_t q) {
+      const std::uint32_t x = pair_slot_insert(keys, q, shift, mask, inserted);
+      return x == pair_full ? pair_full : inserted ? x : pair_empty_key;
+    });
+    // The slots in the table, for the clearing below: the items, or the whole table when the
+    // closure stopped short (its list may have missed a slot it inserted).
+    std::uint32_t n_items = min(__shfl_sync(0xFFFFFFFFu, *item_tail, 0), capacity);
+    bool dropped = false;
+    if (ok) {
+      pair_sort_by_level(h, keys, items, n_items, slot_bits);
+      pair_by_level_groups(items, n_items, keys, slot_bits, mask, [&](bool mine, std::uint32_t x, vertex_t p) {
+        pair_relax(h.up, p, mine ? df[x] : inf, keys, shift, mask, df, dropped);
+      });
+      dropped = __any_sync(0xFFFFFFFFu, dropped);
+      if (!dropped)
+        for (std::uint32_t i = lane; i < n_items; i += 32) {
+          const std::uint32_t x = items[i] & mask;
+          dist[std::size_t{keys[x]} * k + row] = df[x];
+        }
+    }
+    if (!ok || dropped) {
+      if (lane == 0) redo[1 + atomicAdd(redo, 1u)] = row;
+    }
+    __syncwarp();
+    if (ok) {
+      for (std::uint32_t i = lane; i < n_items; i += 32) {
+        const std::uint32_t x = items[i] & mask;
+        keys[x] = pair_empty_key, df[x] = inf;
+      }
+    } else {
+      for (std::uint32_t i = lane; i < slots; i += 32) keys[i] = pair_empty_key, df[i] = inf;
     }
     __syncwarp();
   }

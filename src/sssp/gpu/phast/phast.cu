@@ -19,8 +19,13 @@
 // Many sources (many_sources): GPHAST's batches (Section 5): k sources (a multiple of 32) at once,
 // distances vertex-major d[p * k + j], so a warp takes (position, group of 32 sources), reads each
 // down arc once for its 32 lanes and their 32 distances of the arc's tail in one coalesced line.
-// One launch per level. The batch's rows then leave through gather_rows (batch_rows.cuh), the
-// targets' positions taking the place of the targets.
+// One launch per level. The batch's upward searches run on the device where the pair query's
+// tables serve (batch_upward, pair_query.cuh: a warp a source, its closure's distances written
+// straight into the batch's cells), else, and for the sources a closure too large hands back, on
+// the host threads (their cells and distances copied up and scattered); on a road network the
+// host's searches had taken more of a batch than its sweep (bench/results/phast.md, "PHAST batches
+// on the GPU"). The batch's rows then leave through gather_rows (batch_rows.cuh), the targets'
+// positions taking the place of the targets.
 //
 // Distances (distance.cuh): uint32 (integer sums in 64 bits, a sum above 2^32 - 2 dropped and
 // flagged), uint64 (the hierarchy of 64-bit weights that integer graphs get when their paths may
@@ -259,9 +264,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
 
   bool pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out_void,
              std::vector<std::size_t>& left) override {
-    if (ch_.core_size > 0 || levels_ >= pair_max_levels ||
-        pair_warp_bytes<Distance>(1u << pair_capacity_log2[std::size(pair_capacity_log2) - 1]) > max_block_shared_)
-      return false;
+    if (!pair_query_usable()) return false;
     if (count == 0) return true;
     Distance* out = static_cast<Distance*>(out_void);
     if (!up_offsets_.get()) upload_up_arcs();
@@ -404,16 +407,25 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     member_cells_.resize(pool_->size());
     member_distances_.resize(pool_->size());
     const Distance limit = cutoff_distance<Distance>(opts.cutoff);
+    const bool upward_on_device = pair_query_usable();
+    if (upward_on_device && !up_offsets_.get()) upload_up_arcs();
     for (std::size_t first = 0; first < sources.size(); first += k) {
       const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
       const auto start = std::chrono::steady_clock::now();
-      bool too_long = false;
-      const std::size_t count = batch_pairs(sources.data() + first, rows, too_long);
-      const double search_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      DS_CUDA(cudaEventRecord(start_, stream_));
       const std::size_t cells = std::size_t{n_} * k_;
       fill_infinity<<<max_blocks_, 256, 0, stream_>>>(batch_dist_.get(), cells);
       DS_CUDA_LAUNCH("fill_infinity");
+      // The upward searches: on the device where the pair query's tables serve (a warp a source,
+      // writing the batch's cells), the sources it hands back and all others on the host threads.
+      host_rows_.clear();
+      if (upward_on_device)
+        upward_on_device_batch(sources.data() + first, rows, host_rows_);
+      else
+        for (std::uint32_t j = 0; j < rows; ++j) host_rows_.push_back(j);
+      bool too_long = false;
+      const std::size_t count = batch_pairs(sources.data() + first, host_rows_, too_long);
+      const double search_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      DS_CUDA(cudaEventRecord(start_, stream_));
       if (count) {
         DS_CUDA(cudaMemcpyAsync(batch_cells_.get(), host_cells_, count * sizeof(std::uint64_t), cudaMemcpyHostToDevice, stream_));
         DS_CUDA(cudaMemcpyAsync(batch_up_.get(), host_up_, count * sizeof(Distance), cudaMemcpyHostToDevice, stream_));
@@ -464,29 +476,35 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     std::size_t bytes = 0;
     unsigned per_sm = 0;
   };
-  const pair_launch& pair_launch_for(std::size_t pass) {
-    if (!pair_launches_[0].warps) {
+  using pair_plan = pair_launch[std::size(pair_capacity_log2)];
+  const pair_launch& pair_launch_for(std::size_t pass) { return launch_for(pair_queries<Distance>, pair_launches_, pass); }
+  const pair_launch& upward_launch_for(std::size_t pass) {
+    return launch_for(batch_upward<Distance>, upward_launches_, pass);
+  }
+  // The plan of `kernel`, one of the two that take a warp's table a pair_warp_bytes (pair_query.cuh).
+  template <class Kernel>
+  const pair_launch& launch_for(Kernel kernel, pair_plan& plan, std::size_t pass) {
+    if (!plan[0].warps) {
       std::size_t most = 0;
       for (std::size_t c = 0; c < std::size(pair_capacity_log2); ++c) {
-        pair_launch& launch = pair_launches_[c];
+        pair_launch& launch = plan[c];
         const std::size_t warp_bytes = pair_warp_bytes<Distance>(1u << pair_capacity_log2[c]);
         launch.warps = warp_bytes * pair_warps_per_block <= max_block_shared_ ? pair_warps_per_block : 1;
         launch.bytes = warp_bytes * launch.warps;
         most = std::max(most, launch.bytes);
       }
-      DS_CUDA(cudaFuncSetAttribute(pair_queries<Distance>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(most)));
-      for (pair_launch& launch : pair_launches_) {
+      DS_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(most)));
+      for (pair_launch& launch : plan) {
         int per_sm = 0;
-        DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pair_queries<Distance>, launch.warps * 32,
-                                                              launch.bytes));
+        DS_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, launch.warps * 32, launch.bytes));
         launch.per_sm = static_cast<unsigned>(std::max(per_sm, 1));
       }
     }
-    return pair_launches_[pass];
+    return plan[pass];
   }
 
-  // The up arcs, which only the pair queries read (the sweeps' upward searches run on the host).
+  // The up arcs, which the pair queries and the batches' upward searches on the device read (a
+  // single source's upward search runs on the host).
   void upload_up_arcs() {
     const std::size_t arcs = ch_.up_targets.size();
     reserve(ch_.up_offsets.size() * sizeof(edge_t) + arcs * (4 + sizeof(weight)),
@@ -521,18 +539,64 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     return count;
   }
 
-  // The upward searches of a batch on the host threads; their (cell, distance) pairs into the
-  // pinned buffers. Returns the pair count.
-  std::size_t batch_pairs(const vertex_t* sources, std::uint32_t rows, bool& too_long) {
+  // Whether the hierarchy takes the pair query's kernels: no core (its arcs go both ways), levels
+  // that fit the sort keys, and the largest table within a block's shared memory.
+  bool pair_query_usable() const {
+    return ch_.core_size == 0 && levels_ < pair_max_levels &&
+           pair_warp_bytes<Distance>(1u << pair_capacity_log2[std::size(pair_capacity_log2) - 1]) <= max_block_shared_;
+  }
+
+  // The upward searches of a batch's rows on the device (batch_upward), into the batch's cells,
+  // each capacity in turn taking the rows the one before handed back; the rows the last hands back
+  // go to `left` (for the host threads).
+  void upward_on_device_batch(const vertex_t* sources, std::uint32_t rows, std::vector<std::uint32_t>& left) {
+    if (batch_sources_.size() < k_) {
+      batch_sources_ = {}, batch_jobs_[0] = {}, batch_jobs_[1] = {};
+      reserve(std::size_t{k_} * 3 * 4 + 8, "a batch's sources and the rows its upward passes hand back");
+      batch_sources_ = device_array<vertex_t>(k_, "a batch's sources");
+      for (auto& jobs : batch_jobs_) jobs = device_array<std::uint32_t>(std::size_t{k_} + 1, "the rows a pass hands back");
+    }
+    DS_CUDA(cudaMemcpyAsync(batch_sources_.get(), sources, rows * sizeof(vertex_t), cudaMemcpyHostToDevice, stream_));
+    const pair_hierarchy<Distance> h{{up_offsets_.get(), up_targets_.get(), up_weights_.get()}, view(),
+                                     level_offsets_.get(), levels_, position_of_.get()};
+    std::uint32_t jobs = rows;
+    for (std::size_t pass = 0; pass < std::size(pair_capacity_log2) && jobs > 0; ++pass) {
+      std::uint32_t* list = batch_jobs_[pass % 2].get();
+      const std::uint32_t* previous = pass > 0 ? batch_jobs_[(pass + 1) % 2].get() + 1 : nullptr;
+      const pair_launch& launch = upward_launch_for(pass);
+      const unsigned blocks = static_cast<unsigned>(
+          std::min<std::size_t>(std::size_t{launch.per_sm} * multiprocessors_, (jobs + launch.warps - 1) / launch.warps));
+      DS_CUDA(cudaMemsetAsync(list, 0, sizeof(std::uint32_t), stream_));
+      batch_upward<Distance><<<blocks, launch.warps * 32, launch.bytes, stream_>>>(
+          h, batch_sources_.get(), previous, jobs, pair_capacity_log2[pass], k_, batch_dist_.get(), list);
+      DS_CUDA_LAUNCH("batch_upward");
+      DS_CUDA(cudaMemcpyAsync(host_words_, list, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
+      DS_CUDA(cudaStreamSynchronize(stream_));
+      jobs = host_words_[0];
+      if (jobs > 0 && pass + 1 == std::size(pair_capacity_log2)) {
+        left.resize(jobs);
+        DS_CUDA(cudaMemcpyAsync(left.data(), list + 1, jobs * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
+        DS_CUDA(cudaStreamSynchronize(stream_));
+      }
+    }
+  }
+
+  // The upward searches of a batch's rows `rows` on the host threads; their (cell, distance) pairs
+  // into the pinned buffers. Returns the pair count.
+  std::size_t batch_pairs(const vertex_t* sources, const std::vector<std::uint32_t>& rows, bool& too_long) {
+    too_long = false;
+    if (rows.empty()) return 0;
     const unsigned members = pool_->size();
     std::vector<std::vector<std::uint64_t>>& cells = member_cells_;
     std::vector<std::vector<Distance>>& distances = member_distances_;
     for (unsigned t = 0; t < members; ++t) cells[t].clear(), distances[t].clear();  // capacity kept
     std::atomic<std::uint32_t> next{0};
     std::atomic<bool> dropped{false};
+    const std::uint32_t members_rows = static_cast<std::uint32_t>(rows.size());
     pool_->run([&](unsigned t) {
       detail::upward_search<weight>& search = *searches_[t];
-      for (std::uint32_t j; (j = next.fetch_add(1)) < rows;) {
+      for (std::uint32_t i; (i = next.fetch_add(1)) < members_rows;) {
+        const std::uint32_t j = rows[i];
         const detail::upward_distances<weight>& up = search.run(sources[j]);
         for (std::size_t i = 0; i < up.positions.size(); ++i) {
           Distance d;
@@ -667,13 +731,16 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   device_array<Distance> pair_out_;
   device_array<std::uint32_t> pair_jobs_[2];
   std::size_t max_block_shared_ = 0;
-  pair_launch pair_launches_[std::size(pair_capacity_log2)];
+  pair_plan pair_launches_, upward_launches_;
   std::size_t start_pass_ = 0;  // the capacity the pairs start at (pair_capacity_log2)
   bool start_decided_ = false;
   // Many sources.
   std::unique_ptr<detail::thread_pool> pool_;
   std::vector<std::unique_ptr<detail::upward_search<weight>>> searches_;
   device_array<Distance> batch_dist_, out_, batch_up_;
+  device_array<vertex_t> batch_sources_;            // a batch's sources, for its upward searches on the device
+  device_array<std::uint32_t> batch_jobs_[2];       // the rows an upward pass hands back (count, rows)
+  std::vector<std::uint32_t> host_rows_;            // the rows whose upward searches run on the host
   device_array<std::uint64_t> batch_cells_;
   std::size_t pair_capacity_ = 0, batch_allocated_ = 0;
   pinned_buffer pinned_batch_;
