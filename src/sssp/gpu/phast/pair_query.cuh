@@ -143,6 +143,26 @@ __device__ bool pair_closure(const hierarchy_arcs<Distance>& arcs, const std::ui
   return true;
 }
 
+// Step 1's upward half: s into the empty table at distance 0, then its closure over the up arcs,
+// its slots the items (*item_tail of them). False as pair_closure.
+template <class Distance>
+__device__ bool pair_upward_closure(const pair_hierarchy<Distance>& h, vertex_t s, std::uint32_t* keys, Distance* df,
+                                    std::uint32_t* items, std::uint32_t* item_tail, std::uint32_t capacity,
+                                    std::uint32_t shift, std::uint32_t mask) {
+  bool inserted;
+  if (threadIdx.x % 32 == 0) {
+    const std::uint32_t x = pair_slot_insert(keys, s, shift, mask, inserted);
+    items[0] = x;
+    df[x] = 0;
+    *item_tail = 1;
+  }
+  __syncwarp();
+  return pair_closure(h.up, keys, items, item_tail, capacity, [&](vertex_t q) {
+    const std::uint32_t x = pair_slot_insert(keys, q, shift, mask, inserted);
+    return x == pair_full ? pair_full : inserted ? x : pair_empty_key;
+  });
+}
+
 // The level of position p (level_offsets[l] <= p < level_offsets[l + 1]).
 __device__ inline std::uint32_t pair_level_of(const vertex_t* level_offsets, std::uint32_t levels, vertex_t p) {
   std::uint32_t lo = 0, hi = levels;  // level_offsets[lo] <= p < level_offsets[hi]
@@ -247,20 +267,9 @@ __global__ void __launch_bounds__(pair_warps_per_block * 32)
   for (std::uint32_t job = blockIdx.x * (blockDim.x / 32) + warp; job < count; job += warps) {
     const std::uint32_t i = jobs ? jobs[job] : job;
     const vertex_t s = h.position_of[from[i]], t = h.position_of[to[i]];
-    bool ok = true;
     bool inserted;
     // 1. The closures. s's slots are the items; t's go to the queue, and to the items when new.
-    if (lane == 0) {
-      const std::uint32_t x = pair_slot_insert(keys, s, shift, mask, inserted);
-      items[0] = x;
-      df[x] = 0;
-      *item_tail = 1;
-    }
-    __syncwarp();
-    ok = pair_closure(h.up, keys, items, item_tail, capacity, [&](vertex_t q) {
-      const std::uint32_t x = pair_slot_insert(keys, q, shift, mask, inserted);
-      return x == pair_full ? pair_full : inserted ? x : pair_empty_key;
-    });
+    bool ok = pair_upward_closure(h, s, keys, df, items, item_tail, capacity, shift, mask);
     // The backward closure marks its slots with db = 0 (then back to infinity): a slot of s's
     // closure is already in the table but not yet in t's.
     const auto enter_backward = [&](vertex_t q) -> std::uint32_t {
@@ -358,18 +367,7 @@ __global__ void __launch_bounds__(pair_warps_per_block * 32)
   for (std::uint32_t job = blockIdx.x * (blockDim.x / 32) + warp; job < count; job += warps) {
     const std::uint32_t row = jobs ? jobs[job] : job;
     const vertex_t s = h.position_of[sources[row]];
-    bool inserted;
-    if (lane == 0) {
-      const std::uint32_t x = pair_slot_insert(keys, s, shift, mask, inserted);
-      items[0] = x;
-      df[x] = 0;
-      *item_tail = 1;
-    }
-    __syncwarp();
-    bool ok = pair_closure(h.up, keys, items, item_tail, capacity, [&](vertex_t q) {
-      const std::uint32_t x = pair_slot_insert(keys, q, shift, mask, inserted);
-      return x == pair_full ? pair_full : inserted ? x : pair_empty_key;
-    });
+    bool ok = pair_upward_closure(h, s, keys, df, items, item_tail, capacity, shift, mask);
     // The slots in the table, for the clearing below: the items, or the whole table when the
     // closure stopped short (its list may have missed a slot it inserted).
     std::uint32_t n_items = min(__shfl_sync(0xFFFFFFFFu, *item_tail, 0), capacity);
