@@ -310,14 +310,19 @@ class Network:
         keeps its hierarchy) apart from the other, so that OD work and accessibility in turn
         rebuild neither."""
         strategy = self._strategy(sources, cutoff)
-        name = self._imp(imp_name)
-        reverse = reverse and not self.twoway
+        name, reverse, arcs = self._arcs(imp_name, reverse)
         key = (name, reverse, strategy == "phast")
         if key not in self._graphs:
-            src, dst = (self._to, self._from) if reverse else (self._from, self._to)
-            self._graphs[key] = Graph.from_edges(src, dst, self.impedances[name].to_numpy(), self.num_nodes,
-                                                 directed=not self.twoway)
+            self._graphs[key] = Graph.from_edges(*arcs, self.num_nodes, directed=not self.twoway)
         return self._graphs[key], strategy
+
+    def _arcs(self, imp_name, reverse):
+        """(impedance name, reverse, (tails, heads, weights)) of the arcs a solve reads: reverse
+        turns every edge around, and means nothing for a two-way network."""
+        name = self._imp(imp_name)
+        reverse = reverse and not self.twoway
+        src, dst = (self._to, self._from) if reverse else (self._from, self._to)
+        return name, reverse, (src, dst, self.impedances[name].to_numpy())
 
     def _strategy(self, sources, cutoff):
         """The Network's strategy; 'auto': 'phast' for at least PHAST_SOURCES solves without a
@@ -335,14 +340,12 @@ class Network:
         strategy = self._strategy(sources, cutoff)
         if not self.lists_on_device(strategy, cutoff):
             return self.solver(imp_name, reverse, sources, cutoff)
-        name = self._imp(imp_name)
-        reverse = reverse and not self.twoway
+        name, reverse, arcs = self._arcs(imp_name, reverse)
         key = (name, reverse, "lists")
         if key not in self._graphs:
             import cupy
-            src, dst = (self._to, self._from) if reverse else (self._from, self._to)
-            self._graphs[key] = ArcsOnDevice(cupy, src, dst, self.impedances[name].to_numpy(), self.num_nodes,
-                                             self.twoway, lambda: self.solver(name, reverse, sources, cutoff)[0])
+            self._graphs[key] = ArcsOnDevice(cupy, *arcs, self.num_nodes, self.twoway,
+                                             lambda: self.solver(name, reverse, sources, cutoff)[0])
         return self._graphs[key], strategy
 
     @staticmethod
