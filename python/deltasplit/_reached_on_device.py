@@ -234,8 +234,8 @@ class ArcsOnDevice:
     weights stored and the distances typed as the host Graph of the same arcs has them
     (choose_weights' host rule, integer_distance_dtype), and that Graph built only when a source's
     ball goes to the dense solver (graph()). Network.lists_solver hands it out in place of the
-    Graph where the road layer takes reached lists on the device; building the host Graph (its
-    cleaning and CSR on the CPU) was about half of a warm accessibility call."""
+    Graph where the road layer takes reached lists on the device, where building the host Graph
+    (its cleaning and CSR on the CPU) outweighed the solves (bench/results/road_gpu.md)."""
 
     def __init__(self, xp, sources, targets, weights, n, symmetric, graph):
         from ._graph import choose_weights
