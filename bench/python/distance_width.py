@@ -13,12 +13,15 @@ first source (--no-check: not, for graphs where Dijkstra takes minutes). --also 
 uint32, float32 and float64 solves forced onto those drivers (JSON only; a driver that refuses a
 type is reported as its error).
 
---uint64 adds the integer graph with its weights times 4,096 (32-bit weights whose paths pass
-2^32 - 2: uint64 distances, which the GPU solves in 32 bits, finds overflowing and solves again in
-float64) on the GPU and on the CPU (delta-stepping on every core: where uint64 ran before), and
-the integer graph as given, both timed by the wall clock around each call (the GPU's uint64 figure
-includes the 32-bit attempt and the conversion); the GPU's uint64 distances are checked against the
-CPU Dijkstra's for the first source. Graphs: files, or kron:S for a Graph500 Kronecker graph of
+--uint64 times uint64 distances instead, on the GPU, against uint32 on the integer graph as given
+(the automatic driver each): the weights times 4,096 (32-bit weights whose paths pass 2^32 - 2:
+the GPU solves in 32 bits, finds the overflow and solves again in 64 bits; the solver's later
+sources go to 64 bits directly) and the weights times 2^34 + 1 as 64-bit weights (paths past 2^53,
+sums a double does not hold: the 64-bit engine directly). One-source figures are the medians of
+stats['milliseconds'] and of the wall clock around each call; with --many K also distance_matrix
+from K random sources (all targets) in uint32 and in 64-bit weights, wall clock. Every uint64
+result is checked against the CPU Dijkstra's for the first source (many: the first 8 rows).
+Graphs: files, or kron:S for a Graph500 Kronecker graph of
 scale S: Graph.rmat(S, 16, undirected=True, weight_range=(1, 255)), what `deltasplit generate rmat
 --scale S --undirected --weight-range 1:255` writes, or grid:RxC for Graph.grid(R, C) (`deltasplit
 generate grid --rows R --cols C`: weights 0..1000).
@@ -30,7 +33,7 @@ steps), on the GPU; the wall clock around each call, median of RUNS; both GPU fl
 first 32 rows checked against the CPU's Dijkstra. --cpu also times float64 on the CPU (one
 Dijkstra per source on every core).
 
-Usage: python bench/python/distance_width.py GRAPH... [--sources N] [--runs R] [--md FILE] [--uint64]
+Usage: python bench/python/distance_width.py GRAPH... [--sources N] [--runs R] [--md FILE] [--uint64 [--many K]]
                                             [--also partitioned,steps] [--no-check] [--many K] [--cpu]
 """
 import argparse
@@ -81,7 +84,7 @@ def main():
     p.add_argument("--sources", type=int, default=3)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--md", help="append the table (markdown) to this file")
-    p.add_argument("--uint64", action="store_true", help="also time uint64 distances (above) and skip the float cases")
+    p.add_argument("--uint64", action="store_true", help="time uint64 distances (above) instead of the float cases")
     p.add_argument("--also", default="", help="drivers to force float32 and float64 onto, comma-separated (JSON only)")
     p.add_argument("--no-check", action="store_true", help="skip the comparison with Dijkstra")
     p.add_argument("--many", type=int, default=0, help="time distance_matrix from this many sources instead")
@@ -140,43 +143,69 @@ def append_table(path, columns, cells):
         for row in cells:
             f.write("| " + " | ".join(row) + " |\n")
 
-def wall_ms(graph, sources, runs, device, strategy="near-far"):
-    graph.sssp(int(sources[0]), strategy, device=device)
-    ms, note = [], ""
+def timed_ms(graph, sources, runs, **kw):
+    """Medians of stats['milliseconds'] and of the wall clock (ms) over sources x runs GPU solves
+    after one untimed solve, and the last solve's driver and note."""
+    graph.sssp(int(sources[0]), "near-far", device="gpu", **kw)
+    solve, wall, st = [], [], {}
     for s in sources:
         for _ in range(runs):
             t0 = time.perf_counter()
-            _, _, st = graph.sssp(int(s), strategy, device=device)
-            ms.append((time.perf_counter() - t0) * 1e3)
-            note = st.get("note", "") or st.get("driver", "")
-    return statistics.median(ms), note
+            _, _, st = graph.sssp(int(s), "near-far", device="gpu", **kw)
+            wall.append((time.perf_counter() - t0) * 1e3)
+            solve.append(st["milliseconds"])
+    return statistics.median(solve), statistics.median(wall), st["driver"], st.get("note", "")
+
+
+WIDE_FACTOR = 2**34 + 1
 
 
 def uint64_rows(args):
     rows = []
     for spec in args.graphs:
         name, offsets, targets, weights, n = load(spec)
-        integer = Graph.from_arrays(offsets, targets, weights, num_vertices=n)
-        scaled = Graph.from_arrays(offsets, targets, np.asarray(weights, dtype=np.uint64) * 4096, num_vertices=n)
+        weights = np.asarray(weights, dtype=np.uint64)
+        cases = {"uint32": Graph.from_arrays(offsets, targets, weights.astype(np.uint32), num_vertices=n),
+                 "x 4096": Graph.from_arrays(offsets, targets, weights * 4096, num_vertices=n),
+                 "64-bit": Graph.from_arrays(offsets, targets, weights * np.uint64(WIDE_FACTOR), num_vertices=n)}
         rng = np.random.default_rng(7)
         degree = np.diff(np.asarray(offsets))
         sources = rng.choice(np.flatnonzero(degree > 0), args.sources, replace=False)
-        want = scaled.sssp(int(sources[0]), "dijkstra")[0]
-        got = scaled.sssp(int(sources[0]), "near-far", device="gpu")[0]
-        row = {"graph": name, "vertices": int(n), "arcs": int(len(targets)), "distance dtype": str(got.dtype),
-               "farthest": int(want[want != np.iinfo(want.dtype).max].max()) if want.dtype.kind == "u" else None,
-               "uint64 equals Dijkstra": bool(np.array_equal(want, got))}
-        row["uint32 gpu ms"], row["uint32 driver"] = wall_ms(integer, sources, args.runs, "gpu")
-        row["uint64 gpu ms"], row["uint64 gpu note"] = wall_ms(scaled, sources, args.runs, "gpu")
-        row["uint64 cpu ms"], row["uint64 cpu note"] = wall_ms(scaled, sources, max(1, args.runs // 2), "cpu", "cpu")
+        row = {"graph": name, "vertices": int(n), "arcs": int(len(targets))}
+        for case, g in cases.items():
+            got = g.sssp(int(sources[0]), "near-far", device="gpu")[0]
+            row[case + " dtype"] = str(got.dtype)
+            if case != "uint32":
+                want = g.sssp(int(sources[0]), "dijkstra")[0]
+                row[case + " equals Dijkstra"] = bool(np.array_equal(want, got))
+                row[case + " farthest"] = int(want[want != np.iinfo(want.dtype).max].max())
+            row[case + " solve ms"], row[case + " wall ms"], row[case + " driver"], row[case + " note"] = \
+                timed_ms(g, sources, args.runs)
+        if args.many:
+            many = rng.choice(n, args.many, replace=False)
+            for case in ("uint32", "64-bit"):
+                row[case + " many ms"], d, row[case + " many engine"] = matrix_ms(cases[case], many, args.runs,
+                                                                                  device="gpu")
+            want = cases["64-bit"].distance_matrix(many[:8], device="cpu")
+            row["64-bit many equals Dijkstra"] = bool(np.array_equal(d[:8], want))
         print(json.dumps(row), flush=True)
         rows.append(row)
     if args.md:
-        append_table(args.md, ["graph", "uint32 GPU ms (weights w)", "uint64 GPU ms (w x 4096)", "uint64 CPU ms (w x 4096)",
-                               "uint64 GPU / uint32 GPU", "uint64 CPU / uint64 GPU", "uint64 = Dijkstra"],
-                     [[r["graph"], f"{r['uint32 gpu ms']:.3f}", f"{r['uint64 gpu ms']:.3f}", f"{r['uint64 cpu ms']:.1f}",
-                       f"{r['uint64 gpu ms'] / r['uint32 gpu ms']:.2f}", f"{r['uint64 cpu ms'] / r['uint64 gpu ms']:.1f}",
-                       "yes" if r["uint64 equals Dijkstra"] else "NO"] for r in rows])
+        yes = {True: "yes", False: "NO"}
+        append_table(args.md, ["graph", "uint32 ms (solve / wall)", "x 4096: uint64 ms", "64-bit weights: uint64 ms",
+                               "64-bit / uint32 (solve)", "farthest (64-bit)", "uint64 = Dijkstra"],
+                     [[r["graph"], f"{r['uint32 solve ms']:.3f} / {r['uint32 wall ms']:.3f} ({r['uint32 driver']})",
+                       f"{r['x 4096 solve ms']:.3f} / {r['x 4096 wall ms']:.3f}",
+                       f"{r['64-bit solve ms']:.3f} / {r['64-bit wall ms']:.3f} ({r['64-bit driver']})",
+                       f"{r['64-bit solve ms'] / r['uint32 solve ms']:.2f}", f"{r['64-bit farthest']:.3e}",
+                       yes[r["x 4096 equals Dijkstra"] and r["64-bit equals Dijkstra"]]] for r in rows])
+        if args.many:
+            append_table(args.md, ["graph", "sources", "uint32 ms", "64-bit weights: uint64 ms", "ratio",
+                                   "uint64 = Dijkstra (8 rows)"],
+                         [[r["graph"], str(args.many), f"{r['uint32 many ms']:.1f} ({r['uint32 many engine']})",
+                           f"{r['64-bit many ms']:.1f} ({r['64-bit many engine']})",
+                           f"{r['64-bit many ms'] / r['uint32 many ms']:.2f}", yes[r["64-bit many equals Dijkstra"]]]
+                          for r in rows])
 
 def matrix_ms(graph, sources, runs, **kw):
     """Median wall-clock ms of graph.distance_matrix(sources, **kw) over runs (after one untimed

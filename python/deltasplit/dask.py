@@ -255,9 +255,7 @@ def _solve(source, key, sources, targets, settings, keep_on_device=False):
     With keep_on_device, a GPU block is written into a cupy array and stays there."""
     graph, lock = _resident_graph(key, source)
     device = settings.get("device", "auto")
-    # uint64 blocks stay in host memory (the delta-stepping batches solve them in float64 and
-    # convert them on the host).
-    xp = _device_module(device) if keep_on_device and settings["solve_dtype"] != "uint64" else None
+    xp = _device_module(device) if keep_on_device else None
     columns = graph.num_vertices if targets is None else len(targets)
     with lock:
         out = None

@@ -85,22 +85,18 @@ int run_compare(const arguments& args) {
 
   std::vector<sssp::strategy> strategies;
   std::string why_not;
-  // uint64 distances (integer paths past 2^32 - 2) are compared on the CPU solvers alone: the GPU's
-  // uint64 solves are 32-bit or float64 solves converted (solve.cpp), not the strategies' own;
-  // float64 (real weights without --precision single) runs the GPU strategies on the step loop;
-  // phast refuses both.
+  // 64-bit distances (integer paths past 2^32 - 2, real weights without --precision single) run
+  // the GPU strategies on the step loop as every other type does; phast takes uint64 and refuses
+  // float64.
   const sssp::distance_type type = sssp::distance_type_for(g, shared.real_type);
-  const bool wide = sssp::is_wide(type);
-  if (type == sssp::distance_type::uint64)
-    std::cerr << "note: the distances are uint64: comparing the CPU solvers only\n";
-  else if (sssp::gpu_available(&why_not))
+  if (sssp::gpu_available(&why_not))
     strategies = {sssp::strategy::near_far, sssp::strategy::bucketing, sssp::strategy::multisplit,
                   sssp::strategy::workfront};
   else
     std::cerr << "note: no usable GPU (" << why_not << "); comparing the CPU solvers only\n";
   strategies.push_back(sssp::strategy::delta_stepping_cpu);
   strategies.push_back(sssp::strategy::dijkstra);
-  if (!wide) strategies.push_back(sssp::strategy::phast);
+  if (type != sssp::distance_type::float64) strategies.push_back(sssp::strategy::phast);
 
   const sssp::result oracle = sssp::dijkstra(g, source, false, shared.real_type);
   std::vector<row> rows;

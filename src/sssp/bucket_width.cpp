@@ -23,10 +23,10 @@ graph_statistics measure(const csr_view& g) {
   return s;
 }
 
-double bounded_width(double delta, graph::weight_kind kind) {
+double bounded_width(double delta, graph::weight_kind kind, bool wide) {
   if (kind == graph::weight_kind::integer) {
     if (!(delta >= 1)) return 1;  // NaN too
-    return std::min(std::floor(delta), 4294967294.0);
+    return std::min(std::floor(delta), wide ? 9223372036854775808.0 : 4294967294.0);
   }
   if (!(delta >= FLT_MIN)) return FLT_MIN;
   return std::min(delta, static_cast<double>(FLT_MAX));
@@ -65,12 +65,12 @@ double cpu_auto_width(const graph_statistics& s, graph::weight_kind kind, unsign
 // widens it above a mean out-degree of 16, where d^-2 bends too far (x1.5 at d = 30,
 // bench/results/loop_tuning.md; the rule here stays what the drivers' multiples and many_sources
 // were measured against).
-double gpu_auto_width(const graph_statistics& s, graph::weight_kind kind) {
+double gpu_auto_width(const graph_statistics& s, graph::weight_kind kind, bool wide) {
   const double d = s.mean_degree;
   const double delta = d >= 4  ? 128.0 * s.mean_weight / (d * d)
                        : d > 0 ? 256.0 * s.mean_weight / std::pow(d, 2.5)
                                : 1.0;
-  return bounded_width(delta > 0 ? delta : 1.0, kind);
+  return bounded_width(delta > 0 ? delta : 1.0, kind, wide);
 }
 
 }  // namespace deltasplit::sssp::detail

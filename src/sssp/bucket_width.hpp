@@ -37,15 +37,17 @@ struct graph_statistics {
 graph_statistics measure(const csr_view& g);
 
 // Bounds a width so that every use of it is defined: integer graphs get an integer in
-// [1, 2^32 - 2] (a wider bucket than the largest finite distance changes nothing), real graphs a
+// [1, 2^32 - 2] (a wider bucket than the largest finite distance changes nothing), or in [1, 2^63]
+// for the GPU's uint64 distances (wide: weights past 2^32 need buckets as wide), real graphs a
 // float in [the smallest normal float, the largest float]. NaN or <= 0 becomes the lower bound.
-double bounded_width(double delta, graph::weight_kind kind);
+double bounded_width(double delta, graph::weight_kind kind, bool wide = false);
 
 // The CPU solver's automatic width for a team of `threads` (delta_stepping_cpu.cpp); the rule and
 // the measurements that chose it are in bucket_width.cpp. Bounded.
 double cpu_auto_width(const graph_statistics& s, graph::weight_kind kind, unsigned threads);
 
-// The GPU engine's automatic width (engine.cu); rule and measurements in bucket_width.cpp. Bounded.
-double gpu_auto_width(const graph_statistics& s, graph::weight_kind kind);
+// The GPU engine's automatic width (engine.cu); rule and measurements in bucket_width.cpp. Bounded
+// (wide: for uint64 distances).
+double gpu_auto_width(const graph_statistics& s, graph::weight_kind kind, bool wide = false);
 
 }  // namespace deltasplit::sssp::detail

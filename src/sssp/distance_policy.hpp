@@ -40,8 +40,6 @@ struct distance_limits {
 };
 
 inline constexpr std::uint32_t max_int_distance = distance_limits<std::uint32_t>::max_finite;
-// Every integer up to this is a double (exact integer sums in float64 while no path passes it).
-inline constexpr std::uint64_t max_exact_in_double = std::uint64_t{1} << 53;
 // A bound on the length of every simple path of an integer graph (host view; distance_type.cpp).
 std::uint64_t integer_path_bound(const csr_view& g);
 
@@ -96,11 +94,6 @@ const Weight* weights_in(const csr_view& g) {
   else if constexpr (std::is_same_v<Weight, std::uint64_t>) return g.uint64_weights.data();
   else if constexpr (std::is_same_v<Weight, float>) return g.real_weights.data();
   else return g.float64_weights.data();
-}
-
-// A uint64 distance computed exactly in float64 (an integer below 2^53, or +inf when unreached).
-inline std::uint64_t uint64_of_exact_double(double d) {
-  return std::isinf(d) ? uint64_infinity : static_cast<std::uint64_t>(d);
 }
 
 // Throws std::invalid_argument unless t can hold g's distances: an integer type for integer

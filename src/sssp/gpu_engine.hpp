@@ -21,10 +21,10 @@ class gpu_engine {
 // Uploads g (a host view), or copies a device view's rows on the device, on opts.stream when set.
 // Throws std::runtime_error with the bytes needed and available when the device memory does not
 // suffice, and when no device can be used; std::invalid_argument for a malformed device view.
-// The distances: uint32 for integer weights, float32 or float64 (opts.real_type) for real ones;
-// integers_in_double: an integer host graph solved in float64 (exact where no path passes 2^53;
-// the caller converts to uint64), written to output_buffers::float64_distances.
-std::unique_ptr<gpu_engine> make_gpu_engine(const csr_view& g, const options& opts, bool integers_in_double = false);
+// The distances: uint32 for 32-bit integer weights, uint64 for 64-bit ones or with wide_integers
+// (32-bit weights whose paths pass 2^32 - 2; host graphs only), float32 or float64
+// (opts.real_type) for real ones.
+std::unique_ptr<gpu_engine> make_gpu_engine(const csr_view& g, const options& opts, bool wide_integers = false);
 
 // True when a CUDA device can be used; else the reason.
 bool cuda_device_usable(std::string* why_not);

@@ -92,7 +92,6 @@ struct many_sources::impl {
   std::unique_ptr<detail::many_sources_engine> gpu;  // batched delta-stepping
   std::unique_ptr<detail::thread_pool> pool;
   std::unique_ptr<detail::phast> phast;  // opts.how == phast
-  bool in_double = false;  // uint64 distances solved by the GPU's float64 batches (exact), converted
   // The GPU engine that solves the batches (delta-stepping's or phast's); null on the CPU.
   detail::many_sources_engine* batches() const { return gpu ? gpu.get() : phast ? phast->batches() : nullptr; }
 
@@ -114,20 +113,9 @@ many_sources::many_sources(const graph::csr& g, const options& opts, const many_
     impl_->narrowed = narrowed_copy(g);
     impl_->g = &impl_->narrowed;
   }
-  // float64 batches run on the GPU's engine, and so do uint64 ones when no path of the graph can
-  // pass 2^53 (exact in float64; the rows are converted on the host, so not into device blocks);
-  // other uint64 delta-stepping batches run on the CPU. PHAST sweeps uint64 on the GPU as it is.
-  const bool phast = opts.how == strategy::phast;
-  const bool in_double = type == distance_type::uint64 && opts.device != device_kind::cpu && !phast &&
-                         !mopts.device_blocks && detail::integer_path_bound(g) <= detail::max_exact_in_double;
-  if (type == distance_type::uint64 && !in_double && !phast && opts.device == device_kind::gpu)
-    throw std::invalid_argument("many-source shortest paths with device gpu: this graph's distances are uint64, which "
-                                "the GPU computes by phast, or by the delta-stepping batches where no path can pass "
-                                "2^53, into host memory; these run on the CPU in this version");
+  // Every distance type runs on the GPU's engines (uint64 in 64 bits throughout).
   std::string why_not;
-  const bool usable = opts.device != device_kind::cpu && (type != distance_type::uint64 || in_double || phast) &&
-                      gpu_available(&why_not);
-  impl_->in_double = in_double && usable;
+  const bool usable = opts.device != device_kind::cpu && gpu_available(&why_not);
   if (opts.device == device_kind::gpu && !usable) throw std::runtime_error("many-source shortest paths on the GPU: " + why_not);
   if (mopts.device_blocks && !usable)
     throw std::invalid_argument("device blocks need the GPU" + (why_not.empty() ? std::string() : ": " + why_not));
@@ -138,7 +126,7 @@ many_sources::many_sources(const graph::csr& g, const options& opts, const many_
     impl_->phast = std::make_unique<detail::phast>(solved, opts, usable && g.num_vertices > 0);
     if (impl_->phast->on_gpu()) return;
   } else if (usable && g.num_vertices > 0) {
-    impl_->gpu = detail::make_many_sources_engine(solved, impl_->in_double ? distance_type::float64 : type, opts);
+    impl_->gpu = detail::make_many_sources_engine(solved, type, opts);
     return;
   }
   impl_->pool = std::make_unique<detail::thread_pool>(opts.threads);
@@ -210,28 +198,16 @@ void many_sources::run(const std::vector<vertex_t>& sources, const std::vector<v
   if (impl_->gpu && (std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
     throw std::runtime_error("a batch of " + std::to_string(k) + " sources on " + std::to_string(g.num_vertices) +
                              " vertices has more than 2^32 (vertex, 32-source group) items; choose a smaller batch size");
-  if (!impl_->in_double) return impl_->batches()->run(sources, targets, k, impl_->opts, impl_->mopts, consume);
-  // uint64 solved in float64 (exact: every distance is an integer below 2^53): converted rows.
-  std::vector<std::uint64_t> rows;
-  impl_->batches()->run(sources, targets, k, impl_->opts, impl_->mopts, [&](const distance_block& b) {
-    rows.resize(b.rows * b.columns);
-    for (std::size_t i = 0; i < rows.size(); ++i)
-      rows[i] = detail::uint64_of_exact_double(b.float64_distances[i]);
-    distance_block u = b;
-    u.type = distance_type::uint64;
-    u.float64_distances = nullptr;
-    u.uint64_distances = rows.data();
-    consume(u);
-  });
+  impl_->batches()->run(sources, targets, k, impl_->opts, impl_->mopts, consume);
 }
 
 void many_sources::run_into(const std::vector<vertex_t>& sources, void* rows, const block_consumer& consume) {
   const graph::csr& g = *impl_->g;
   check_vertices(g, sources, "source");
   if (sources.empty()) return;
-  // Rows of the solve's own type on the device: the batches may solve into them. uint64 solved in
-  // float64 converts its rows, and the CPU and host blocks have nothing to solve into.
-  if (!rows || !on_gpu() || !impl_->mopts.device_blocks || impl_->in_double) return run(sources, {}, consume);
+  // Rows of the solve's own type on the device: the batches may solve into them. The CPU and host
+  // blocks have nothing to solve into.
+  if (!rows || !on_gpu() || !impl_->mopts.device_blocks) return run(sources, {}, consume);
   const std::uint32_t k = batch_size(sources.size(), 0);
   if (impl_->gpu && (std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
     throw std::runtime_error("a batch of " + std::to_string(k) + " sources on " + std::to_string(g.num_vertices) +

@@ -53,5 +53,7 @@ template void rows_by_weight<float>(const csr_view&, span<float>, std::vector<ve
                                     unsigned);
 template void rows_by_weight<double>(const csr_view&, span<double>, std::vector<vertex_t>&, std::vector<double>&,
                                      unsigned);
+template void rows_by_weight<std::uint64_t>(const csr_view&, span<std::uint64_t>, std::vector<vertex_t>&,
+                                            std::vector<std::uint64_t>&, unsigned);
 
 }  // namespace deltasplit::sssp::detail

@@ -11,11 +11,10 @@
 //
 // Distance types (sssp.hpp): the type is fixed when the solver is built (distance_type_for).
 // float64 runs on the GPU engine (gpu/engine.cu) under the GPU strategies' rule above.
-// uint64 runs on the GPU where it is exact there: 32-bit weights in uint32 first (widened when no
-// distance passes 2^32 - 2), and graphs whose paths all stay below 2^53 in float64 (a 32-bit solve
-// that overflowed, or 64-bit weights); otherwise a GPU strategy
-// runs CPU delta-stepping (stats.note says why), and device gpu is std::invalid_argument. PHAST
-// runs uint32, uint64 and float32 on either side (float64 it refuses: phast.cpp). float32 on double weights solves on a
+// uint64 runs on the GPU engine in 64 bits: 32-bit weights in uint32 first (widened when no
+// distance passes 2^32 - 2; a solve that does pass it runs again in 64 bits, and so do the solver's
+// later sources), 64-bit weights directly. PHAST runs uint32, uint64 and float32 on either side
+// (float64 it refuses: phast.cpp). float32 on double weights solves on a
 // copy of the weights rounded to float (what the GPU engine and PHAST read), made once per solver.
 #include <cmath>
 #include <cstring>
@@ -43,18 +42,14 @@ struct solver::impl {
   std::vector<float> narrowed;
   bool gpu_side = false;  // the solver runs on the GPU (fixed when built)
   // uint64 distances of 32-bit integer weights, solved on the GPU in 32 bits into `narrow` and
-  // widened (run_into).
+  // widened (run_into); a solve that passes 2^32 - 2 runs again on `wide_gpu` (uint64 distances,
+  // made when first needed).
   bool widened = false;
   std::vector<std::uint32_t> narrow;
-  // uint64 distances of a graph whose paths all stay below 2^53: the GPU solves them in float64
-  // into `in_double` (exactly) and they are converted, directly (64-bit weights) or after a 32-bit
-  // solve that overflowed (`widened`). double_gpu: that engine, made when first needed.
-  bool exact_in_double = false;
   // A 32-bit solve of this graph passed 2^32 - 2: the graph's paths are long, so later sources go
-  // to float64 directly instead of paying for a 32-bit attempt first (bench/results/distance_width.md).
+  // to 64 bits directly instead of paying for a 32-bit attempt first (bench/results/distance_width.md).
   bool overflowed_before = false;
-  std::vector<double> in_double;
-  std::unique_ptr<detail::gpu_engine> double_gpu;
+  std::unique_ptr<detail::gpu_engine> wide_gpu;
   std::unique_ptr<detail::gpu_engine> gpu;
   std::unique_ptr<detail::delta_stepping_cpu> cpu;
   std::unique_ptr<detail::phast> phast;  // strategy phast: the hierarchy, built on first use
@@ -98,16 +93,9 @@ void check_options(const options& o) {
   detail::check_hierarchy_file(o);  // a hierarchy file goes with strategy phast only
 }
 
-const char* const wide_on_cpu = "uint64 distances run on the CPU in this version";
 const char* const widened_on_gpu = "solved on the GPU in 32 bits (no distance past 2^32 - 2) and widened to uint64";
-const char* const past_32_bits = "a distance past 2^32 - 2: solved again on the CPU in 64 bits";
-const char* const past_32_bits_gpu = "a distance past 2^32 - 2: solved again on the GPU in float64 (exact: no path of this "
-                                     "graph passes 2^53) and converted to uint64";
-const char* const integers_in_double = "solved on the GPU in float64 (exact: no path of this graph passes 2^53) and "
-                                       "converted to uint64";
-const char* const long_paths_on_cpu = "solved on the CPU in 64 bits (a distance of an earlier solve passed 2^32 - 2)";
-const char* const long_paths_in_double = "solved on the GPU in float64 (a distance of an earlier solve passed 2^32 - 2; "
-                                         "exact: no path of this graph passes 2^53) and converted to uint64";
+const char* const past_32_bits = "a distance past 2^32 - 2: solved again on the GPU in 64 bits";
+const char* const long_paths = "solved on the GPU in 64 bits (a distance of an earlier solve passed 2^32 - 2)";
 
 // Vertices past the cutoff become unreachable (CPU results; the GPU engine does this on the device).
 template <class Distance>
@@ -174,32 +162,8 @@ solver::solver(const csr_view& view, const options& opts) : impl_(std::make_uniq
   // Integer weights of 32 bits whose paths might pass 2^32 - 2 by distance_type_for's bound, which
   // is loose on large graphs (the sum of the rows' heaviest arcs): the GPU engine solves them in 32
   // bits, where any distance past 2^32 - 2 is found exactly (distance_overflow, distance.cuh), and
-  // the result is widened; only a solve that does pass it runs again on the CPU in 64 bits. 64-bit
-  // weights run on the CPU.
-  // Paths that all stay below 2^53 (the bound, again) are exact in float64: a 32-bit solve that
-  // overflows runs again on the GPU in float64, and 64-bit weights are solved that way directly.
-  std::string gpu_why_not;
-  const bool gpu_for_uint64 = type == distance_type::uint64 && !device_graph && opts.device != device_kind::cpu &&
-                              gpu_available(&gpu_why_not);
-  if (gpu_for_uint64)
-    impl_->exact_in_double = detail::integer_path_bound(view) <= detail::max_exact_in_double;
-  if (gpu_for_uint64 && !view.wide()) {
-    impl_->gpu_side = impl_->widened = true;
-    impl_->gpu = detail::make_gpu_engine(g, opts);
-    return;
-  }
-  if (gpu_for_uint64 && impl_->exact_in_double) {
-    impl_->gpu_side = true;
-    impl_->double_gpu = detail::make_gpu_engine(g, opts, true);
-    return;
-  }
-  if (type == distance_type::uint64) {
-    if (opts.device == device_kind::gpu)
-      throw std::invalid_argument(std::string("strategy '") + strategy_name(opts.how) + "' with device gpu: this graph's " +
-                                  "distances are " + distance_type_name(type) + ", and " + wide_on_cpu);
-    impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(g, opts.threads, detail::cpu_tuning{}, opts.real_type);
-    return;
-  }
+  // the result is widened; only a solve that does pass it runs again in 64 bits (run_into). 64-bit
+  // weights take the uint64 engine directly (make_gpu_engine).
   std::string why_not;
   bool usable = opts.device != device_kind::cpu && gpu_available(&why_not);
   if (device_graph && !usable)
@@ -209,7 +173,8 @@ solver::solver(const csr_view& view, const options& opts) : impl_(std::make_uniq
   if (opts.device == device_kind::gpu && !usable)
     throw std::runtime_error(std::string("strategy '") + strategy_name(opts.how) + "' needs a GPU: " + why_not);
   impl_->gpu_side = usable;
-  if (type != distance_type::float64) detail::require_narrow(g, "the GPU engine");
+  impl_->widened = usable && type == distance_type::uint64 && !g.wide();
+  if (!is_wide(type)) detail::require_narrow(g, "the GPU engine");
   if (usable)
     impl_->gpu = detail::make_gpu_engine(g, opts);
   else
@@ -233,7 +198,7 @@ void solver::set_options(const options& o) {
   if (o.how == strategy::phast &&
       (!impl_->phast || (!o.hierarchy_file.empty() && o.hierarchy_file != impl_->phast->hierarchy_file())))
     impl_->phast = std::make_unique<detail::phast>(impl_->g, o, gpu_side);
-  if (gpu_side && is_gpu_strategy(o.how) && !impl_->gpu && !impl_->double_gpu) impl_->gpu = detail::make_gpu_engine(impl_->g, o);
+  if (gpu_side && is_gpu_strategy(o.how) && !impl_->gpu) impl_->gpu = detail::make_gpu_engine(impl_->g, o);
   if (!gpu_side && o.how != strategy::dijkstra && o.how != strategy::phast && !impl_->cpu)
     impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(impl_->g, o.threads, detail::cpu_tuning{}, o.real_type);
   impl_->opts = o;
@@ -288,29 +253,19 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
     st.distance_type = distance_type_name(type);
     return st;
   }
-  // uint64 in float64 on the GPU (exact_in_double), converted: rows of 64-bit weights, or a 32-bit
-  // solve that overflowed.
-  const auto solve_in_double = [&](const char* note) {
-    if (!impl_->double_gpu) impl_->double_gpu = detail::make_gpu_engine(g, o, true);
-    std::vector<double>& wide = impl_->in_double;
-    wide.resize(g.num_vertices);
-    output_buffers double_out = out;
-    double_out.float64_distances = wide.data();
-    double_out.uint64_distances = nullptr;
-    statistics st = impl_->double_gpu->run_into(source, o, double_out);
-    for (std::size_t v = 0; v < wide.size(); ++v)
-      out.uint64_distances[v] = detail::uint64_of_exact_double(wide[v]);
-    if (st.device.empty()) st.device = impl_->double_gpu->device_name();
-    st.distance_type = distance_type_name(type);
-    st.note = note;
-    return st;
-  };
-  if ((impl_->gpu || impl_->double_gpu) && out.space == memory_space::device && type == distance_type::uint64)
-    throw std::invalid_argument("run_into: uint64 distances are written to host buffers in this version");
-  if (impl_->double_gpu && !impl_->gpu) return solve_in_double(integers_in_double);
-  if (impl_->overflowed_before && impl_->exact_in_double) return solve_in_double(long_paths_in_double);
-  bool attempted = false;  // a 32-bit solve ran in this call and passed 2^32 - 2
-  if (impl_->gpu && !impl_->overflowed_before) {
+  // uint64 distances of 32-bit weights (widened): a 32-bit solve widened on the host, or, once a
+  // solve passed 2^32 - 2 (and for device outputs, which the host does not widen), the uint64 engine.
+  if (impl_->gpu && impl_->widened) {
+    const auto in_64_bits = [&](const char* note) {
+      if (!impl_->wide_gpu) impl_->wide_gpu = detail::make_gpu_engine(g, o, true);
+      statistics st = impl_->wide_gpu->run_into(source, o, out);
+      if (st.device.empty()) st.device = impl_->wide_gpu->device_name();
+      st.distance_type = distance_type_name(type);
+      st.note = note;
+      return st;
+    };
+    if (impl_->overflowed_before) return in_64_bits(long_paths);
+    if (out.space == memory_space::device) return in_64_bits("");
     std::vector<std::uint32_t>& narrow = impl_->narrow;
     narrow.resize(g.num_vertices);
     output_buffers narrow_out = out;
@@ -325,10 +280,8 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
       st.note = widened_on_gpu;
       return st;
     } catch (const distance_overflow&) {
-      impl_->overflowed_before = attempted = true;
-      if (impl_->exact_in_double) return solve_in_double(past_32_bits_gpu);
-      if (!impl_->cpu)
-        impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(g, o.threads, detail::cpu_tuning{}, o.real_type);
+      impl_->overflowed_before = true;
+      return in_64_bits(past_32_bits);
     }
   }
   if (out.space == memory_space::device)
@@ -342,8 +295,6 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
     copy_out(detail::distances_in<D>(r), detail::distances_in<D>(out));
   });
   if (tree) copy_out(r.predecessors, out.predecessors);
-  if (type == distance_type::uint64 && is_gpu_strategy(o.how))
-    r.stats.note = !impl_->widened ? wide_on_cpu : attempted ? past_32_bits : long_paths_on_cpu;
   return r.stats;
 }
 

@@ -59,10 +59,14 @@ inline std::size_t expect_rows_match_dijkstra(const csr& g, ds::many_sources& ms
         const vertex_t v = targets.empty() ? static_cast<vertex_t>(t) : targets[t];
         const bool past = oracle[s].distance(v) > cutoff;
         const double a = block_distance(b, r * b.columns + t), e = past ? INFINITY : oracle[s].distance(v);
-        // float32 within the validator's tolerance (a GPU may associate sums otherwise), else exact.
-        const bool same = b.type != ds::distance_type::float32 || std::isinf(a) || std::isinf(e)
-                              ? a == e
-                              : std::fabs(a - e) <= 1e-5 * std::max(std::fabs(a), std::fabs(e));
+        // float32 within the validator's tolerance (a GPU may associate sums otherwise), else exact
+        // (uint64 as integers: past 2^53 their doubles are rounded).
+        const bool same =
+            b.type == ds::distance_type::uint64
+                ? b.uint64_distances[r * b.columns + t] == (past ? ds::uint64_infinity : oracle[s].uint64_distances[v])
+            : b.type != ds::distance_type::float32 || std::isinf(a) || std::isinf(e)
+                ? a == e
+                : std::fabs(a - e) <= 1e-5 * std::max(std::fabs(a), std::fabs(e));
         wrong += !same;
       }
       EXPECT_EQ(wrong, 0u) << what << ": row " << b.first_row + r << " (source " << s << "), cutoff " << cutoff;

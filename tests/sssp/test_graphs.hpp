@@ -92,6 +92,17 @@ inline csr with_float64_weights(const csr& g, double scale) {
   return real;
 }
 
+// g (32-bit integer weights) with each weight w made the 64-bit weight w * factor: with a factor
+// such as 2^42 + 1 the paths pass 2^53 and their sums are integers a double does not hold.
+inline csr with_uint64_weights(const csr& g, std::uint64_t factor) {
+  csr wide = g;
+  wide.width = deltasplit::graph::weight_width::wide;
+  wide.uint64_weights.assign(g.int_weights.begin(), g.int_weights.end());
+  for (std::uint64_t& w : wide.uint64_weights) w *= factor;
+  wide.int_weights.clear();
+  return wide;
+}
+
 // Bellman-Ford in exact (64-bit integer or double) arithmetic: the true distances.
 inline std::vector<double> bellman_ford(const csr& g, vertex_t source) {
   const double inf = std::numeric_limits<double>::infinity();

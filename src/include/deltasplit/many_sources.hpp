@@ -12,10 +12,8 @@
 // by a warp, one arc read for all of them (src/sssp/gpu/many_sources/many_sources.cu). Without a GPU the
 // sources are spread over CPU threads, one Dijkstra per source. Either way every row equals Dijkstra from its source
 // (integer weights exactly, real weights within the validator's relative 1e-5).
-// Distances come in distance_type_for(g, opts.real_type) (sssp.hpp). float64 batches run on the
-// GPU (either engine), and so do uint64 ones where no path of the graph can pass 2^53 (exact in
-// float64, the rows converted on the host), else, or with device blocks asked for, on the CPU
-// (device gpu: std::invalid_argument); phast sweeps uint64 (GPU or CPU) and refuses float64.
+// Distances come in distance_type_for(g, opts.real_type) (sssp.hpp); either GPU engine computes
+// every type (uint64 in 64-bit integers); phast sweeps uint64 (GPU or CPU) and refuses float64.
 #pragma once
 
 #include <cstddef>

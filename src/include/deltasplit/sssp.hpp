@@ -62,16 +62,12 @@ enum class device_kind { automatic, gpu, cpu };
 // - real weights: float64 by default, float32 only when asked (options::real_type). A path's
 //   length is its left-to-right sum in the distance type (float32 of weights rounded to float, as
 //   on the GPU; float64 of the weights as given: scipy's and NetworkX's results bit for bit).
-// The one-source GPU engine computes uint32, float32 and float64, on every driver; the
-// many-source delta-stepping batches compute uint32, float32 and float64 (many_sources.hpp).
-// A solve the GPU cannot take (uint64) runs on the CPU solvers (stats.device "cpu ...",
-// stats.note says why), and device gpu forced with it is std::invalid_argument, except uint64: of
-// one source, of 32-bit weights solved on the GPU in 32 bits and widened when no distance passes
-// 2^32 - 2, else (and for 64-bit weights) in float64 on the GPU, converted, when no path of the
-// graph can pass 2^53 (exact there; stats.note says which); of many
-// sources, in float64 on the GPU under the same bound. PHAST computes uint32, float32 and uint64
-// (on a hierarchy of 64-bit weights), on the GPU or the CPU; it refuses float64
-// (std::invalid_argument): sums through shortcuts are not the left-to-right sums above.
+// The one-source GPU engine computes all four types on every driver, and the many-source
+// delta-stepping batches too (many_sources.hpp): uint64 in 64-bit integers, exact up to 2^64 - 2.
+// One source of 32-bit weights with uint64 distances is solved in 32 bits first and widened when
+// no distance passes 2^32 - 2, else again in 64 bits (stats.note says which). PHAST computes
+// uint32, float32 and uint64 (on a hierarchy of 64-bit weights), on the GPU or the CPU; it refuses
+// float64 (std::invalid_argument): sums through shortcuts are not the left-to-right sums above.
 enum class distance_type : std::uint8_t { uint32, uint64, float32, float64 };
 const char* distance_type_name(distance_type t);                 // "uint32", "uint64", "float32", "float64"
 distance_type distance_type_from_name(const std::string& name);  // throws std::invalid_argument

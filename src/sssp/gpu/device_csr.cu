@@ -22,20 +22,17 @@ void copy(device_array<T>& dst, span<T> src, cudaStream_t stream) {
   if (!src.empty()) DS_CUDA(cudaMemcpyAsync(dst.get(), src.data(), src.size() * sizeof(T), cudaMemcpyDefault, stream));
 }
 
-// The weights a solve in Distance reads from a host graph: its own, or for float64 distances
-// float or integer weights as doubles in `widened` (exact: floats always, integers up to 2^53,
-// which the engine's caller has made sure of).
-template <class Distance>
-span<typename distance_ops<Distance>::weight> host_weights(const csr_view& g, std::vector<double>& widened) {
-  if constexpr (std::is_same_v<Distance, double>) {
-    if (g.kind == graph::weight_kind::real && g.wide()) return g.float64_weights;
-    if (g.kind == graph::weight_kind::real)
+// The weights a solve in Distance reads from a host graph: its own, or for 64-bit distances
+// narrow weights widened into `widened` (exact: float to double, uint32 to uint64).
+template <class Distance, class Wide = typename distance_ops<Distance>::weight>
+span<Wide> host_weights(const csr_view& g, std::vector<Wide>& widened) {
+  if constexpr (sizeof(Distance) == 8) {
+    if (g.wide()) return weights_of<Distance>(g);
+    if constexpr (std::is_same_v<Distance, double>)
       widened.assign(g.real_weights.begin(), g.real_weights.end());
-    else if (g.wide())
-      widened.assign(g.uint64_weights.begin(), g.uint64_weights.end());
     else
       widened.assign(g.int_weights.begin(), g.int_weights.end());
-    return span<double>(widened.data(), widened.size());
+    return span<Wide>(widened.data(), widened.size());
   } else {
     return weights_of<Distance>(g);
   }
@@ -72,8 +69,7 @@ device_csr<Distance>::device_csr(const csr_view& g, cudaStream_t stream)
     }
   } else {
     std::vector<vertex_t> targets;
-    std::vector<weight> weights;
-    std::vector<double> widened;
+    std::vector<weight> weights, widened;
     detail::rows_by_weight(g, host_weights<Distance>(g, widened), targets, weights);
     copy(offsets_, g.offsets, stream);
     copy(targets_, span<vertex_t>(targets), stream);
@@ -114,7 +110,9 @@ void sort_arc_ids(const std::uint32_t* keys, std::uint32_t* keys_out, const std:
 template class device_csr<std::uint32_t>;
 template class device_csr<float>;
 template class device_csr<double>;
+template class device_csr<std::uint64_t>;
 template std::shared_ptr<const device_csr<std::uint32_t>> shared_device_csr(const csr_view&, cudaStream_t);
+template std::shared_ptr<const device_csr<std::uint64_t>> shared_device_csr(const csr_view&, cudaStream_t);
 template std::shared_ptr<const device_csr<float>> shared_device_csr(const csr_view&, cudaStream_t);
 template std::shared_ptr<const device_csr<double>> shared_device_csr(const csr_view&, cudaStream_t);
 

@@ -9,8 +9,8 @@
 //     is dropped and flagged as in 32 bits.
 // atomicMin on floats and doubles uses their bit patterns: for non-negative values (weights are
 // checked non-negative) the order of the patterns as signed integers is the order of the values.
-// The one-source drivers and the many-source engines run uint32, float and double; PHAST's sweeps
-// and pair query uint32, float and uint64.
+// The one-source drivers and the many-source engines run all four; PHAST's sweeps and pair query
+// uint32, float and uint64.
 #pragma once
 
 #include <cmath>
@@ -182,6 +182,22 @@ struct bucket_of_distance<float> {
   // d / delta and of the product (a bound, not the edge: it only has to stay below).
   __host__ __device__ float lower_bound(std::uint32_t b) const {
     return b == 0 ? 0.0f : static_cast<float>(b) * delta * 0.9999f;
+  }
+};
+
+// uint64: the quotient capped as for real distances (a delta may be small against distances past
+// 2^32 buckets); every distance from the cap's bucket on shares it, which the loop only needs to be
+// monotone.
+template <>
+struct bucket_of_distance<std::uint64_t> {
+  std::uint64_t delta;  // >= 1
+  __host__ __device__ std::uint32_t operator()(std::uint64_t d) const {
+    const std::uint64_t q = d / delta;
+    return q >= 4000000000ull ? 4000000000u : static_cast<std::uint32_t>(q);
+  }
+  // No distance of bucket b is below this (b * delta, or the largest distance where that passes it).
+  __host__ __device__ std::uint64_t lower_bound(std::uint32_t b) const {
+    return b != 0 && delta > ~std::uint64_t{0} / b ? ~std::uint64_t{0} : std::uint64_t{b} * delta;
   }
 };
 

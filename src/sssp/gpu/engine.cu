@@ -8,8 +8,8 @@
 // that chose it), from the graph statistics that the CPU solver's rule reads too, times the chosen
 // driver's multiple (one_source_driver::auto_delta_scale).
 //
-// Distances: uint32 (integer weights), float32 or float64 (real weights, or integer ones whose paths
-// stay below 2^53: make_gpu_engine; distance.cuh). Every driver runs all three (the partitioned
+// Distances: uint32 or uint64 (integer weights; uint64 where a path may pass 2^32 - 2: make_gpu_engine),
+// float32 or float64 (real weights; distance.cuh). Every driver runs all four (the partitioned
 // driver's 64-bit outbox needs sm_90; the wide and block drivers' 64-bit queue entries are 16
 // bytes: near_far/block_driver.cuh).
 //
@@ -310,9 +310,14 @@ class engine final : public detail::gpu_engine, private engine_context {
   // The bucket width: options.tune.delta, or the automatic width times auto_scale (the driver's).
   bucket_of_distance<Distance> bucket_width(const options& opts, double auto_scale) const {
     constexpr bool real = std::is_floating_point_v<Distance>;
-    const graph::weight_kind kind = g_.kind;  // a float64 engine may solve integer weights (make_gpu_engine)
-    double delta = opts.tune.delta > 0 ? opts.tune.delta : detail::gpu_auto_width(graph_->statistics(), kind) * auto_scale;
-    if constexpr (real) {
+    constexpr bool wide_integers = std::is_same_v<Distance, std::uint64_t>;
+    double delta = opts.tune.delta > 0 ? opts.tune.delta
+                                       : detail::gpu_auto_width(graph_->statistics(), g_.kind, wide_integers) * auto_scale;
+    if constexpr (wide_integers) {
+      if (opts.how == strategy::workfront) return {~std::uint64_t{0}};
+      const double r = std::floor(delta);
+      return {r < 1 ? 1u : r >= 9223372036854775808.0 ? std::uint64_t{1} << 63 : static_cast<std::uint64_t>(r)};
+    } else if constexpr (real) {
       if (opts.how == strategy::workfront) return {std::numeric_limits<Distance>::infinity()};
       Distance d = static_cast<Distance>(delta);
       if (!(d > 0) || !std::isfinite(d)) d = opts.tune.delta > 0 ? std::numeric_limits<Distance>::max() : Distance(1);
@@ -404,15 +409,15 @@ bool cuda_device_usable(std::string* why_not) {
   return true;
 }
 
-std::unique_ptr<gpu_engine> make_gpu_engine(const csr_view& g, const options& opts, bool integers_in_double) {
+std::unique_ptr<gpu_engine> make_gpu_engine(const csr_view& g, const options& opts, bool wide_integers) {
   std::string why_not;
   if (!cuda_device_usable(&why_not)) throw std::runtime_error(why_not);
   if (g.num_vertices >= 0xFFFFFFF0u)
     throw std::length_error("the GPU solver handles graphs of fewer than 2^32 - 16 vertices");
   cudaStream_t stream = static_cast<cudaStream_t>(opts.stream);
-  if (g.kind == graph::weight_kind::integer && integers_in_double) {
+  if (g.kind == graph::weight_kind::integer && (wide_integers || g.wide())) {
     if (g.space == memory_space::device) throw std::invalid_argument("a graph in device memory is solved in 32 bits");
-    return std::make_unique<gpu::engine<double>>(g, opts, stream);
+    return std::make_unique<gpu::engine<std::uint64_t>>(g, opts, stream);
   }
   if (g.kind == graph::weight_kind::integer) return std::make_unique<gpu::engine<std::uint32_t>>(g, opts, stream);
   if (opts.real_type == distance_type::float64) return std::make_unique<gpu::engine<double>>(g, opts, stream);

@@ -7,6 +7,7 @@
 // and the statistics that name the driver. The block driver also with far piles that fill and grow,
 // a near set that spills, and cutoffs. Predecessor trees are checked arc by arc and for reaching
 // the source. Tests named Small* use graphs small enough for compute-sanitizer.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -220,12 +221,42 @@ TEST_P(ForcedDriver, SmallFloat64NarrowBuckets) {
                   "grid 40 x 45, tenths, delta 0.5");
 }
 
+// uint64 distances on every forced driver (the same 16-byte entries as float64, integer sums):
+// 64-bit weights w * (2^42 + 1), whose paths pass 2^53 with sums a double does not hold, against
+// Dijkstra in uint64, with the predecessor tree; and a 32-bit graph whose distances pass 2^32 - 2,
+// solved again in 64 bits on the same driver.
+TEST_P(ForcedDriver, SmallUInt64PastDoublePrecision) {
+  DELTASPLIT_REQUIRE_GPU();
+  graph::grid_params gp;
+  gp.rows = 40, gp.cols = 45, gp.keep_fraction = 0.9;
+  const std::uint64_t factor = (std::uint64_t{1} << 42) + 1;
+  const graph::csr grid = deltasplit_test::with_uint64_weights(graph::generate_grid(gp), factor);
+  const graph::csr mixed = deltasplit_test::with_uint64_weights(deltasplit_test::random_graph(300, 2400, 11, 100), factor);
+  for (sssp::strategy how : {sssp::strategy::near_far, sssp::strategy::workfront}) {
+    expect_dijkstra(grid, {0, 1000}, driven(how, 0, true), "grid 40 x 45, uint64 weights");
+    expect_dijkstra(mixed, {0, 7}, driven(how, 0, true), "random 300 x 2400, uint64 weights");
+  }
+  const sssp::result r = sssp::solver(grid, driven(sssp::strategy::near_far)).run(0);
+  EXPECT_EQ(r.stats.distance_type, "uint64");
+  EXPECT_EQ(r.stats.driver.rfind(sssp::driver_name(GetParam()), 0), 0u) << r.stats.driver;
+  std::uint64_t farthest = 0;
+  for (std::uint64_t d : r.uint64_distances)
+    if (d != sssp::uint64_infinity) farthest = std::max(farthest, d);
+  EXPECT_GT(farthest, std::uint64_t{1} << 53);
+  const graph::csr narrow = make_csr(4, {{0, 1, 3e9}, {1, 2, 3e9}, {2, 3, 7}});
+  sssp::solver s(narrow, driven(sssp::strategy::near_far));
+  const sssp::result twice = s.run(0);
+  EXPECT_EQ(twice.uint64_distances, (std::vector<std::uint64_t>{0, 3000000000u, 6000000000u, 6000000007u}));
+  EXPECT_EQ(twice.stats.driver.rfind(sssp::driver_name(GetParam()), 0), 0u) << twice.stats.driver;
+  EXPECT_NE(twice.stats.note.find("solved again on the GPU in 64 bits"), std::string::npos) << twice.stats.note;
+}
+
 TEST_P(ForcedDriver, SmallOverflowIsReported) {
   DELTASPLIT_REQUIRE_GPU();
   const double big = 3e9;  // two of these do not fit in 32 bits
   const graph::csr overflow = make_csr(3, {{0, 1, big}, {1, 2, big}});
   for (sssp::strategy how : gpu_strategies) {
-    sssp::solver s(overflow, driven(how));  // the 32-bit solve reports it; solved again in 64 bits (GPU or CPU)
+    sssp::solver s(overflow, driven(how));  // the 32-bit solve reports it; solved again in 64 bits
     EXPECT_EQ(s.run(0).distance(2), 6e9) << sssp::strategy_name(how);
   }
   const graph::csr fine = make_csr(4, {{0, 1, big}, {1, 2, big}, {0, 3, 1}, {3, 2, 1}});

@@ -138,7 +138,7 @@ TEST_P(GpuSanitizer, StarWiderThanTheCluster) {
   expect_dijkstra(make_csr(10000, star), {0}, options(), "star of 9,999 leaves");
 }
 
-// Overflow: the only path to vertex 2 sums past 2^32 - 2 (the 32-bit solve reports it, the CPU
+// Overflow: the only path to vertex 2 sums past 2^32 - 2 (the 32-bit solve reports it, the GPU
 // solves again in 64 bits); beside it, an overflowing candidate that a short path beats.
 TEST_P(GpuSanitizer, IntegerOverflow) {
   DELTASPLIT_REQUIRE_GPU();
@@ -177,22 +177,25 @@ TEST_P(GpuSanitizer, HeavyArcsPulledOnTheGrid) {
   }
 }
 
-// float64 distances: the double instantiation of the step loop's kernels, or of the block and wide
-// drivers' (16-byte queue and pile entries), several buckets with heavy arcs and regrowing queues or
-// far piles, and on the step loop the 64-bit warp minimum of the heavy-arc pull, on graphs of
-// tenths, equal to Dijkstra's float64.
-TEST_P(GpuSanitizer, Float64BucketsAndPull) {
-  DELTASPLIT_REQUIRE_GPU();
+// 64-bit distances: the double and uint64 instantiations of the step loop's kernels, or of the
+// block and wide drivers' (16-byte queue and pile entries), several buckets with heavy arcs and
+// regrowing queues or far piles, and on the step loop the 64-bit warp minimum of the heavy-arc
+// pull, equal to Dijkstra's in the same type. Each graph's integer weight w becomes w * scale: a
+// tenth (float64), or 2^46 + 1 (uint64 weights whose paths pass 2^53, sums a double does not hold).
+void expect_wide_buckets_and_pull(sssp::options o, double scale, bool pull_too) {
+  const bool real = scale < 1;
+  const graph::weight_kind kind = real ? graph::weight_kind::real : graph::weight_kind::integer;
+  o.real_type = sssp::distance_type::float64;
+  o.tune.delta = 16 * scale;
   std::vector<deltasplit_test::arc> arcs;
   const graph::csr mixed = deltasplit_test::random_graph(100, 500, 5, 100);
   for (vertex_t u = 0; u < mixed.num_vertices; ++u)
     for (graph::edge_t e = mixed.offsets[u]; e < mixed.offsets[u + 1]; ++e)
-      arcs.push_back({u, mixed.targets[e], 0.1 * mixed.int_weights[e]});
-  sssp::options o = options(1.6);
-  o.real_type = sssp::distance_type::float64;
-  o.tune.queue_capacity = 16;
-  expect_dijkstra(make_csr(100, arcs, graph::weight_kind::real, true), {0}, o, "random 100 x 500, tenths, delta 1.6");
-  if (GetParam().driver != sssp::gpu_driver::steps) return;  // the pull is the step loop's
+      arcs.push_back({u, mixed.targets[e], scale * mixed.int_weights[e]});
+  sssp::options queues = o;
+  queues.tune.queue_capacity = 16;
+  expect_dijkstra(make_csr(100, arcs, kind, true), {0}, queues, "random 100 x 500, 16 units a bucket");
+  if (!pull_too) return;  // the pull is the step loop's
   const vertex_t leaves = 40000, hub = leaves + 1;  // as HeavyArcsPulledOnTheGrid: bucket 0 settles on the grid
   arcs.clear();
   auto edge = [&arcs](vertex_t a, vertex_t b, double w) {
@@ -200,19 +203,27 @@ TEST_P(GpuSanitizer, Float64BucketsAndPull) {
     arcs.push_back({b, a, w});
   };
   for (vertex_t v = 1; v <= leaves; ++v) {
-    edge(0, v, 0.1 * (v % 7));
-    if (v % 5 == 0) edge(v, hub, 1.6 + 0.1 * (v % 40));
+    edge(0, v, scale * (v % 7));
+    if (v % 5 == 0) edge(v, hub, scale * (16 + v % 40));
   }
-  edge(hub, hub + 1, 2);
-  graph::csr star = make_csr(hub + 2, arcs, graph::weight_kind::real, true);
+  edge(hub, hub + 1, 20 * scale);
+  graph::csr star = make_csr(hub + 2, arcs, kind, true);
   star.origin.symmetric = true;
-  sssp::options pull = options(1.6);
-  pull.real_type = sssp::distance_type::float64;
-  pull.tune.heavy = sssp::heavy_relaxation::pull;
-  const std::vector<sssp::statistics> runs = expect_dijkstra(star, {0}, pull, "star of 40,000 leaves, tenths, pulled");
-  if (GetParam().how != sssp::strategy::workfront && !runs.empty()) {
+  o.tune.heavy = sssp::heavy_relaxation::pull;
+  const std::vector<sssp::statistics> runs = expect_dijkstra(star, {0}, o, "star of 40,000 leaves, pulled");
+  if (o.how != sssp::strategy::workfront && !runs.empty()) {
     EXPECT_GE(runs[0].heavy_pulls, 1u) << "the grid never settled: the 64-bit pull untested";
   }
+}
+
+TEST_P(GpuSanitizer, Float64BucketsAndPull) {
+  DELTASPLIT_REQUIRE_GPU();
+  expect_wide_buckets_and_pull(options(), 0.1, GetParam().driver == sssp::gpu_driver::steps);
+}
+
+TEST_P(GpuSanitizer, UInt64BucketsAndPull) {
+  DELTASPLIT_REQUIRE_GPU();
+  expect_wide_buckets_and_pull(options(), 70368744177665.0, GetParam().driver == sssp::gpu_driver::steps);  // 2^46 + 1
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, GpuSanitizer, ::testing::ValuesIn(every_path()), path_name);

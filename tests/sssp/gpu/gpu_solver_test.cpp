@@ -289,10 +289,10 @@ TEST(GpuSolver, Float64EdgeCases) {
 }
 
 // Integer weights whose paths may pass 2^32 - 2 have uint64 distances: the GPU solves in 32 bits
-// and widens, or, when a distance does pass it (the engine's overflow check), solves again in
-// float64 where no path passes 2^53, else the CPU in 64 bits (solve.cpp), and so directly for the
-// solver's later sources. 64-bit weights go to float64 on the GPU directly under the same bound. Either way the distances are exact and the
-// note says which ran.
+// and widens, or, when a distance does pass it (the engine's overflow check), solves again in 64
+// bits, and so directly for the solver's later sources (solve.cpp). 64-bit weights take the
+// 64-bit engine directly, also past 2^53 where a double no longer holds every integer. Either way
+// the distances are exact and the note says which ran.
 TEST(GpuSolver, IntegerPathsPast32BitsAreExact) {
   DELTASPLIT_REQUIRE_GPU();
   const double big = 3e9;  // two of these do not fit in 32 bits
@@ -302,8 +302,8 @@ TEST(GpuSolver, IntegerPathsPast32BitsAreExact) {
     const sssp::result r = s.run(0);
     ASSERT_EQ(r.type, sssp::distance_type::uint64) << sssp::strategy_name(how);
     EXPECT_EQ(r.uint64_distances[2], 6000000000u) << sssp::strategy_name(how);
-    EXPECT_NE(r.stats.note.find("solved again on the GPU in float64"), std::string::npos) << r.stats.note;
-    // Later sources go to float64 directly (no 32-bit attempt): the graph's paths are long.
+    EXPECT_EQ(r.stats.note, "a distance past 2^32 - 2: solved again on the GPU in 64 bits");
+    // Later sources go to 64 bits directly (no 32-bit attempt): the graph's paths are long.
     const sssp::result later = s.run(1);
     EXPECT_EQ(later.uint64_distances[2], 3000000000u);
     EXPECT_NE(later.stats.note.find("an earlier solve passed 2^32 - 2"), std::string::npos) << later.stats.note;
@@ -314,24 +314,27 @@ TEST(GpuSolver, IntegerPathsPast32BitsAreExact) {
   const sssp::result r = sssp::solver(fine, gpu_options(sssp::strategy::multisplit)).run(0);
   EXPECT_EQ(r.uint64_distances[2], 2u);
   EXPECT_NE(r.stats.note.find("widened"), std::string::npos) << r.stats.note;
-  // 64-bit weights below 2^53 a path: float64 on the GPU, exact; past it: the CPU.
+  // 64-bit weights: 2^40 + 3; 2^60 twice (2^61); 2^53 + 1 and sums past it that a double rounds.
   const double w40 = 1099511627779.0;  // 2^40 + 3
   const graph::csr wide = make_csr(4, {{0, 1, w40}, {1, 2, 5}, {0, 3, 7}, {3, 2, 1}}, graph::weight_kind::integer, true);
+  const graph::csr huge = make_csr(3, {{0, 1, 1152921504606846976.0}, {1, 2, 1152921504606846976.0}},  // 2^60 each
+                                   graph::weight_kind::integer, true);
+  graph::csr past53 = make_csr(4, {{0, 1, 1}, {1, 2, 1}, {2, 3, 3}}, graph::weight_kind::integer, true);
+  past53.uint64_weights[0] = (std::uint64_t{1} << 53) + 1;
   for (sssp::strategy how : gpu_strategies) {
     sssp::solver s(wide, gpu_options(how, 0, 10, true));
     const sssp::result got = s.run(0);
     ASSERT_EQ(got.type, sssp::distance_type::uint64);
     EXPECT_EQ(got.uint64_distances, (std::vector<std::uint64_t>{0, 1099511627779u, 8, 7})) << sssp::strategy_name(how);
-    EXPECT_NE(got.stats.note.find("solved on the GPU in float64"), std::string::npos) << got.stats.note;
+    EXPECT_EQ(got.stats.note, "") << got.stats.note;
     EXPECT_TRUE(s.run(1).uint64_distances[0] == sssp::uint64_infinity);
+    EXPECT_EQ(sssp::solver(huge, gpu_options(how)).run(0).uint64_distances[2], 2305843009213693952u);
+    const sssp::result exact = sssp::solver(past53, gpu_options(how, 0, 10, true)).run(0);
+    const std::uint64_t two53 = std::uint64_t{1} << 53;
+    EXPECT_EQ(exact.uint64_distances, (std::vector<std::uint64_t>{0, two53 + 1, two53 + 2, two53 + 5}))
+        << sssp::strategy_name(how);
+    EXPECT_EQ(exact.predecessors, (std::vector<vertex_t>{graph::invalid_vertex, 0, 1, 2}));
   }
-  const graph::csr huge = make_csr(3, {{0, 1, 1152921504606846976.0}, {1, 2, 1152921504606846976.0}},  // 2^60 each
-                                   graph::weight_kind::integer, true);
-  sssp::options automatic = gpu_options(sssp::strategy::near_far);
-  automatic.device = sssp::device_kind::automatic;  // device gpu with a type the GPU cannot take is an error
-  const sssp::result cpu = sssp::solver(huge, automatic).run(0);
-  EXPECT_EQ(cpu.uint64_distances[2], 2305843009213693952u);
-  EXPECT_EQ(cpu.stats.note, "uint64 distances run on the CPU in this version");
 }
 
 TEST(GpuSolver, ManySourcesOneEngine) {

@@ -277,30 +277,44 @@ TEST_P(ManySourcesGpu, Float64RoadRowsWithACutoff) {
                             cut.cutoff);
 }
 
-// Paths that may pass 2^32 - 2 have uint64 distances. Where no path can pass 2^53 the GPU's float64
-// batches compute them exactly (either engine; rows converted on the host); with rows asked for in
-// device memory, or past 2^53, the CPU does (device gpu is refused) and the rows are the same.
-TEST_P(ManySourcesGpu, PathsPast32BitsRunInFloat64OrOnTheCpu) {
+// Paths that may pass 2^32 - 2 have uint64 distances, which either engine computes in 64 bits:
+// into host blocks and into rows in device memory, past 2^53 too (sums a double does not hold).
+TEST_P(ManySourcesGpu, PathsPast32BitsRunIn64Bits) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = make_csr(4, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}, {3, 0, 1}});
-  ds::options automatic = on_gpu();
-  automatic.device = ds::device_kind::automatic;
   ds::many_sources gpu(g, on_gpu());
   EXPECT_TRUE(gpu.on_gpu());
   EXPECT_EQ(gpu.type(), ds::distance_type::uint64);
   EXPECT_EQ(gpu.method(), engine_driver == ds::gpu_driver::block ? "block" : "vertex-major");
-  expect_rows_match_dijkstra(g, gpu, {3, 0, 1, 2}, {}, "uint64 rows in float64");
+  expect_rows_match_dijkstra(g, gpu, {3, 0, 1, 2}, {}, "uint64 rows");
+  const std::uint64_t two53 = std::uint64_t{1} << 53;
+  csr past53 = make_csr(4, {{0, 1, 1}, {1, 2, 3}, {3, 0, 1}, {2, 3, 1}}, weight_kind::integer, true);
+  past53.uint64_weights[0] = two53 + 1;  // 0 -> 1
+  ds::many_sources wide(past53, on_gpu());
+  EXPECT_TRUE(wide.on_gpu());
+  expect_rows_match_dijkstra(past53, wide, {0, 1, 2, 3}, {}, "uint64 rows past 2^53");
+  expect_rows_match_dijkstra(past53, wide, {3, 0}, {2, 1, 2}, "uint64 rows past 2^53, targets");
   ds::many_source_options on_device;
   on_device.device_blocks = true;
-  EXPECT_THROW(ds::many_sources(g, on_gpu(), on_device), std::invalid_argument);
-  ds::many_sources rows(g, automatic);
-  EXPECT_TRUE(rows.on_gpu());
-  expect_rows_match_dijkstra(g, rows, {3, 0, 1, 2}, {}, "uint64 rows");
-  const csr past53 = make_csr(3, {{0, 1, 9007199254740992.0}, {1, 2, 3}}, weight_kind::integer, true);  // 2^53 + 3
-  EXPECT_THROW(ds::many_sources(past53, on_gpu()), std::invalid_argument);
-  ds::many_sources cpu(past53, automatic);
-  EXPECT_FALSE(cpu.on_gpu());
-  expect_rows_match_dijkstra(past53, cpu, {0, 1, 2}, {}, "uint64 rows past 2^53");
+  ds::many_sources rows(past53, on_gpu(), on_device);
+  std::uint64_t* d_rows = nullptr;
+  ASSERT_EQ(cudaMalloc(&d_rows, 4 * 4 * sizeof(std::uint64_t)), cudaSuccess);
+  rows.run_into({0, 1, 2, 3}, d_rows, [&](const ds::distance_block& b) {  // the vertex-major engine's own blocks
+    ASSERT_TRUE(b.on_device);
+    if (b.uint64_distances == d_rows + b.first_row * 4) return;
+    ASSERT_EQ(cudaMemcpyAsync(d_rows + b.first_row * 4, b.uint64_distances, b.rows * 4 * sizeof(std::uint64_t),
+                              cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(b.stream)),
+              cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(static_cast<cudaStream_t>(b.stream)), cudaSuccess);
+  });
+  std::vector<std::uint64_t> got(16);
+  ASSERT_EQ(cudaMemcpy(got.data(), d_rows, got.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost), cudaSuccess);
+  cudaFree(d_rows);
+  for (vertex_t s = 0; s < 4; ++s) {
+    const ds::result want = ds::dijkstra(past53, s);
+    for (vertex_t v = 0; v < 4; ++v) EXPECT_EQ(got[s * 4 + v], want.uint64_distances[v]) << s << " -> " << v;
+  }
+  EXPECT_EQ(got[0 * 4 + 3], two53 + 5);
 }
 
 // A cutoff ends a batch once its bound passes it and the farther vertices read unreachable: every

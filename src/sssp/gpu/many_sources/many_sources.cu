@@ -44,7 +44,7 @@
 // rows are then picked for the targets (pick_rows). No arc read is shared between sources, but no
 // source waits on another's buckets, and every SM runs several sources at once. On roads this is
 // an order of magnitude faster than the vertex-major batch (bench/results/block_driver.md). In
-// 32-bit and float64 distances (float64 near queues of half as many entries: block_driver.cuh).
+// 32-bit and 64-bit distances (64-bit near queues of half as many entries: block_driver.cuh).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -607,12 +607,16 @@ class many_engine final : public detail::many_sources_engine, private engine_con
   // width as it is.
   bucket_of_distance<Distance> bucket_width(double delta, bool dense_factor) const {
     constexpr double dense_delta_factor = 8;
+    constexpr bool wide_integers = std::is_same_v<Distance, std::uint64_t>;
     if (delta <= 0)
       delta = sssp::detail::bounded_width(
           (dense_factor && stats_.mean_degree >= 4 ? dense_delta_factor : 1.0) *
-              sssp::detail::gpu_auto_width(stats_, kind_),
-          kind_);
-    if constexpr (std::is_floating_point_v<Distance>) {
+              sssp::detail::gpu_auto_width(stats_, kind_, wide_integers),
+          kind_, wide_integers);
+    if constexpr (wide_integers) {
+      const double r = std::floor(delta);
+      return {r < 1 ? 1u : r >= 9223372036854775808.0 ? std::uint64_t{1} << 63 : static_cast<std::uint64_t>(r)};
+    } else if constexpr (std::is_floating_point_v<Distance>) {
       Distance d = static_cast<Distance>(delta);
       if (!(d > 0) || !std::isfinite(d)) d = std::numeric_limits<Distance>::max();
       return {d};
@@ -629,6 +633,9 @@ class many_engine final : public detail::many_sources_engine, private engine_con
       Distance b = static_cast<Distance>(q * delta);
       if (!(b > lowest)) b = std::nextafter(lowest, std::numeric_limits<Distance>::infinity());
       return b;
+    } else if constexpr (std::is_same_v<Distance, std::uint64_t>) {
+      const std::uint64_t q = lowest / delta + 1;  // at most 2^64 - 1: delta >= 1
+      return q > distance_ops<Distance>::infinity / delta ? distance_ops<Distance>::infinity : q * delta;
     } else {
       const std::uint64_t b = (std::uint64_t{lowest} / delta + 1) * std::uint64_t{delta};
       return b > 0xFFFFFFFFull ? 0xFFFFFFFFu : static_cast<std::uint32_t>(b);
@@ -662,7 +669,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
     if constexpr (std::is_floating_point_v<Distance>)
       return std::nextafter(last, std::numeric_limits<Distance>::infinity());
     else
-      return last + 1;  // last <= 2^32 - 2 (cutoff_distance)
+      return last + 1;  // last <= 2^32 - 2, or 2^64 - 2 (cutoff_distance)
   }
 
   // Solves one batch into dist_ (rows sources at sources[0..rows)); returns the iterations.
@@ -829,10 +836,9 @@ std::unique_ptr<many_sources_engine> make_many_sources_engine(const graph::csr& 
     case distance_type::uint32: return std::make_unique<gpu::many_engine<std::uint32_t>>(g, opts);
     case distance_type::float32: return std::make_unique<gpu::many_engine<float>>(g, opts);
     case distance_type::float64: return std::make_unique<gpu::many_engine<double>>(g, opts);
-    case distance_type::uint64: break;
+    case distance_type::uint64: return std::make_unique<gpu::many_engine<std::uint64_t>>(g, opts);
   }
-  throw std::invalid_argument("the GPU many-source engine solves uint32, float32 and float64 distances; "
-                              "uint64 distances run on the CPU in this version");
+  throw std::invalid_argument("unknown distance type");
 }
 
 }  // namespace deltasplit::sssp::detail

@@ -51,8 +51,8 @@
 // chip (engine.cu, use_wide_driver). Measurements: bench/results/block_driver.md ("Moved from
 // block_driver.cuh's comments") and bench/results/sssp_roads.md.
 //
-// Distances: 32-bit (uint32, float) and float64. An entry keeps a distance's word (distance.cuh)
-// beside its vertex: (vertex, word) in a uint2 for 32-bit distances, a ulonglong2 for 64-bit ones,
+// Distances: 32-bit (uint32, float) and 64-bit (uint64, float64). An entry keeps a distance's word
+// (distance.cuh) beside its vertex: (vertex, word) in a uint2 for 32-bit distances, a ulonglong2 for 64-bit ones,
 // whose near queues then hold half as many entries in the same shared memory. The wide driver's
 // 32-bit entries also carry their row's start (below); its 64-bit ones do not (the taker reads it,
 // as the block driver's does), so that they stay 16 bytes.

@@ -127,11 +127,14 @@ std::unique_ptr<one_source_driver<Distance>> make_near_far(const device_csr<Dist
 template bool wide_launchable<std::uint32_t>(unsigned);
 template bool wide_launchable<float>(unsigned);
 template bool wide_launchable<double>(unsigned);
+template bool wide_launchable<std::uint64_t>(unsigned);
 template std::unique_ptr<one_source_driver<std::uint32_t>> make_near_far(const device_csr<std::uint32_t>&,
                                                                          const driver_context&, near_far_grid);
 template std::unique_ptr<one_source_driver<float>> make_near_far(const device_csr<float>&, const driver_context&,
                                                                  near_far_grid);
 template std::unique_ptr<one_source_driver<double>> make_near_far(const device_csr<double>&, const driver_context&,
                                                                   near_far_grid);
+template std::unique_ptr<one_source_driver<std::uint64_t>> make_near_far(const device_csr<std::uint64_t>&,
+                                                                         const driver_context&, near_far_grid);
 
 }  // namespace deltasplit::sssp::gpu

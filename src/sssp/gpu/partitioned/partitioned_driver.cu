@@ -317,8 +317,9 @@ __global__ void reset_partitioned(partitioned_view<Distance> s, vertex_t n, vert
   }
 }
 
-// "Is distance d in a bucket at most the bound?": for integer distances d < (bound + 1) * delta,
-// without the division of bucket_of_distance; for real distances, the bucket itself.
+// "Is distance d in a bucket at most the bound?": for uint32 distances d < (bound + 1) * delta,
+// without the division of bucket_of_distance; for real and uint64 distances (whose buckets are
+// capped), the bucket itself.
 template <class Distance>
 struct near_bound;
 
@@ -330,20 +331,24 @@ struct near_bound<std::uint32_t> {
   __device__ bool operator()(std::uint32_t d) const { return d < below; }
 };
 
-template <class Real>
-struct real_near_bound {
-  bucket_of_distance<Real> bucket;
+template <class Distance>
+struct bucket_near_bound {
+  bucket_of_distance<Distance> bucket;
   std::uint32_t bound;
-  __device__ real_near_bound(bucket_of_distance<Real> b, std::uint32_t k) : bucket(b), bound(k) {}
-  __device__ bool operator()(Real d) const { return bucket(d) <= bound; }
+  __device__ bucket_near_bound(bucket_of_distance<Distance> b, std::uint32_t k) : bucket(b), bound(k) {}
+  __device__ bool operator()(Distance d) const { return bucket(d) <= bound; }
 };
 template <>
-struct near_bound<float> : real_near_bound<float> {
-  using real_near_bound<float>::real_near_bound;
+struct near_bound<float> : bucket_near_bound<float> {
+  using bucket_near_bound<float>::bucket_near_bound;
 };
 template <>
-struct near_bound<double> : real_near_bound<double> {
-  using real_near_bound<double>::real_near_bound;
+struct near_bound<double> : bucket_near_bound<double> {
+  using bucket_near_bound<double>::bucket_near_bound;
+};
+template <>
+struct near_bound<std::uint64_t> : bucket_near_bound<std::uint64_t> {
+  using bucket_near_bound<std::uint64_t>::bucket_near_bound;
 };
 
 // The region's distances: shared memory (SharedDist) or the global array, which its owner alone
@@ -423,8 +428,8 @@ __device__ inline std::uint32_t owner_of(const vertex_t* begin, std::uint32_t pa
 template <class Distance>
 __device__ __forceinline__ Distance take_offer(Distance* p) {
   if constexpr (sizeof(Distance) == 8) {
-    const auto none = static_cast<unsigned long long>(__double_as_longlong(distance_ops<Distance>::infinity));
-    return __longlong_as_double(static_cast<long long>(atomicExch(reinterpret_cast<unsigned long long*>(p), none)));
+    const unsigned long long none = distance_bits(distance_ops<Distance>::infinity);
+    return distance_from_bits<Distance>(atomicExch(reinterpret_cast<unsigned long long*>(p), none));
   } else {
     return atomicExch(p, distance_ops<Distance>::infinity);
   }
@@ -1199,5 +1204,7 @@ template std::unique_ptr<partitioned_driver<float>> make_partitioned_driver<floa
 template std::unique_ptr<partitioned_driver<double>> make_partitioned_driver<double>(const csr_view&,
                                                                                      const device_csr<double>&,
                                                                                      const driver_context&, region_layout);
+template std::unique_ptr<partitioned_driver<std::uint64_t>> make_partitioned_driver<std::uint64_t>(
+    const csr_view&, const device_csr<std::uint64_t>&, const driver_context&, region_layout);
 
 }  // namespace deltasplit::sssp::gpu

@@ -60,7 +60,6 @@
 #include "sssp/gpu/predecessors.cuh"
 #include "sssp/gpu_engine.hpp"
 #include "sssp/phast_engine.hpp"
-#include "sssp/shortest_path_tree.hpp"
 #include "sssp/thread_pool.hpp"
 
 namespace deltasplit::sssp::gpu {
@@ -672,22 +671,8 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   }
 
   // The shortest-path tree from the distances (predecessors.cuh) over the ORIGINAL graph, uploaded
-  // on first use. Real distances summed through shortcuts need the tolerant rule. uint64 trees
-  // are drawn on the host by the same rule (shortest_path_tree.hpp), whose device form would need
-  // a device copy of the graph in 64-bit weights for this alone.
-  void tree(vertex_t source, Distance* by_id, vertex_t* predecessors) {
-    if constexpr (std::is_same_v<Distance, std::uint64_t>) {
-      std::vector<Distance> dist(n_);
-      std::vector<vertex_t> parent(n_);
-      if (n_) DS_CUDA(cudaMemcpy(dist.data(), by_id, n_ * sizeof(Distance), cudaMemcpyDeviceToHost));
-      detail::tree_from_sweep(g_, detail::distance_policy<Distance, Distance>(detail::weights_in<Distance>(g_)), source,
-                              dist.data(), parent.data());
-      if (n_) DS_CUDA(cudaMemcpy(predecessors, parent.data(), n_ * sizeof(vertex_t), cudaMemcpyDefault));
-      return;
-    } else {
-      tree_on_device(source, by_id, predecessors);
-    }
-  }
+  // on first use. Real distances summed through shortcuts need the tolerant rule.
+  void tree(vertex_t source, Distance* by_id, vertex_t* predecessors) { tree_on_device(source, by_id, predecessors); }
 
   void tree_on_device(vertex_t source, Distance* by_id, vertex_t* predecessors) {
     if (!graph_) {
@@ -695,7 +680,14 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
       parent_ = device_array<vertex_t>(std::max<vertex_t>(n_, 1), "the predecessor tree");
       level_ = device_array<std::uint32_t>(std::max<vertex_t>(n_, 1), "the predecessor levels");
       word_ = device_array<std::uint32_t>(1, "a flag");
+      if constexpr (sizeof(Distance) == 8)
+        closest_ = device_array<distance_word<Distance>>(std::max<vertex_t>(n_, 1), "the predecessor distances");
     }
+    distance_word<Distance>* closest;
+    if constexpr (sizeof(Distance) == 8)
+      closest = closest_.get();
+    else
+      closest = level_.get();  // 32-bit words: the levels' storage serves (predecessors.cuh)
     tree_arcs<Distance> v{};
     v.offsets = graph_->offsets();
     v.targets = graph_->targets();
@@ -704,7 +696,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     v.num_vertices = n_;
     const unsigned blocks = std::min<unsigned>(max_blocks_, (n_ + 255) / 256 + 1);
     constexpr tightness rule = std::is_same_v<Distance, float> ? tightness::within_tolerance : tightness::exact;
-    shortest_path_tree<rule>(v, source, parent_.get(), level_.get(), level_.get(), word_.get(), host_words_ + 1, blocks, stream_,
+    shortest_path_tree<rule>(v, source, parent_.get(), level_.get(), closest, word_.get(), host_words_ + 1, blocks, stream_,
                              predecessors);
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
@@ -756,6 +748,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   std::shared_ptr<const device_csr<Distance>> graph_;  // the original graph, for the tree (uploaded on first use)
   device_array<vertex_t> parent_;
   device_array<std::uint32_t> level_, word_;
+  device_array<distance_word<Distance>> closest_;  // 64-bit distances only (tree)
 };
 
 template <class Weight>

@@ -97,5 +97,6 @@ std::unique_ptr<frontier_manager<Distance>> make_bucketing_manager() {
 template std::unique_ptr<frontier_manager<std::uint32_t>> make_bucketing_manager<std::uint32_t>();
 template std::unique_ptr<frontier_manager<float>> make_bucketing_manager<float>();
 template std::unique_ptr<frontier_manager<double>> make_bucketing_manager<double>();
+template std::unique_ptr<frontier_manager<std::uint64_t>> make_bucketing_manager<std::uint64_t>();
 
 }  // namespace deltasplit::sssp::gpu

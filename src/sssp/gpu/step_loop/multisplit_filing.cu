@@ -67,5 +67,6 @@ std::unique_ptr<frontier_manager<Distance>> make_multisplit_manager() {
 template std::unique_ptr<frontier_manager<std::uint32_t>> make_multisplit_manager<std::uint32_t>();
 template std::unique_ptr<frontier_manager<float>> make_multisplit_manager<float>();
 template std::unique_ptr<frontier_manager<double>> make_multisplit_manager<double>();
+template std::unique_ptr<frontier_manager<std::uint64_t>> make_multisplit_manager<std::uint64_t>();
 
 }  // namespace deltasplit::sssp::gpu

@@ -35,12 +35,15 @@ std::unique_ptr<frontier_manager<Distance>> make_atomic_manager() {
 template std::unique_ptr<frontier_manager<std::uint32_t>> make_atomic_manager<std::uint32_t>();
 template std::unique_ptr<frontier_manager<float>> make_atomic_manager<float>();
 template std::unique_ptr<frontier_manager<double>> make_atomic_manager<double>();
+template std::unique_ptr<frontier_manager<std::uint64_t>> make_atomic_manager<std::uint64_t>();
 template void launch_file_segments<std::uint32_t>(const loop_view<std::uint32_t>&, const vertex_t*,
                                                   const std::uint32_t*, const launch_shape&, cudaStream_t);
 template void launch_file_segments<float>(const loop_view<float>&, const vertex_t*, const std::uint32_t*,
                                           const launch_shape&, cudaStream_t);
 template void launch_file_segments<double>(const loop_view<double>&, const vertex_t*, const std::uint32_t*,
                                            const launch_shape&, cudaStream_t);
+template void launch_file_segments<std::uint64_t>(const loop_view<std::uint64_t>&, const vertex_t*,
+                                                  const std::uint32_t*, const launch_shape&, cudaStream_t);
 
 namespace {
 
@@ -331,5 +334,7 @@ template std::unique_ptr<step_loop_driver<float>> make_step_loop(const device_cs
                                                                  const options&);
 template std::unique_ptr<step_loop_driver<double>> make_step_loop(const device_csr<double>&, const driver_context&,
                                                                   const options&);
+template std::unique_ptr<step_loop_driver<std::uint64_t>> make_step_loop(const device_csr<std::uint64_t>&,
+                                                                         const driver_context&, const options&);
 
 }  // namespace deltasplit::sssp::gpu
