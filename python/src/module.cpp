@@ -121,9 +121,7 @@ class py_graph {
       throw std::runtime_error(std::string("device='gpu' but no GPU can be used: ") + why_not);
     std::unique_ptr<ds::sssp::solver>& slot = gpu ? gpu_ : cpu_;
     ds::sssp::options fixed = o;
-    // Asked for the GPU, the GPU; chosen automatically, the solver's own rule, which runs 64-bit
-    // distances on the CPU (except uint64 that the GPU solves exactly: in 32 bits widened, or in
-    // float64 converted; sssp.hpp, distance_type).
+    // Asked for the GPU, the GPU; chosen automatically, the solver's own rule (sssp.hpp).
     fixed.device = !gpu ? ds::sssp::device_kind::cpu
                         : o.device == ds::sssp::device_kind::gpu ? ds::sssp::device_kind::gpu
                                                                  : ds::sssp::device_kind::automatic;
