@@ -227,6 +227,11 @@ def test_integer_paths_past_32_bits_are_exact_uint64():
     r = g.sssp(0)
     assert r.distances.dtype == np.uint64 and r.distances.tolist() == [0, 2**31, 2**32, 3 * 2**31]
     assert r.stats["distance_type"] == "uint64"
+    # One Graph's solver taken by phast first, then by the delta-stepping strategies: the later
+    # solves still widen (or solve again in 64 bits) into uint64.
+    h = Graph.from_edges([0, 1, 2], [1, 2, 3], w, n)
+    for strategy in ("phast", "near-far", "workfront", "phast"):
+        assert h.sssp(0, strategy).distances.tolist() == [0, 2**31, 2**32, 3 * 2**31], strategy
 
 
 def test_strategy_lists_come_from_the_library():

@@ -198,7 +198,10 @@ void solver::set_options(const options& o) {
   if (o.how == strategy::phast &&
       (!impl_->phast || (!o.hierarchy_file.empty() && o.hierarchy_file != impl_->phast->hierarchy_file())))
     impl_->phast = std::make_unique<detail::phast>(impl_->g, o, gpu_side);
-  if (gpu_side && is_gpu_strategy(o.how) && !impl_->gpu) impl_->gpu = detail::make_gpu_engine(impl_->g, o);
+  if (gpu_side && is_gpu_strategy(o.how) && !impl_->gpu) {  // a solver built for phast
+    impl_->gpu = detail::make_gpu_engine(impl_->g, o);
+    impl_->widened = impl_->type == distance_type::uint64 && !impl_->g.wide();
+  }
   if (!gpu_side && o.how != strategy::dijkstra && o.how != strategy::phast && !impl_->cpu)
     impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(impl_->g, o.threads, detail::cpu_tuning{}, o.real_type);
   impl_->opts = o;
