@@ -334,6 +334,11 @@ TEST(GpuSolver, IntegerPathsPast32BitsAreExact) {
     EXPECT_EQ(exact.uint64_distances, (std::vector<std::uint64_t>{0, two53 + 1, two53 + 2, two53 + 5}))
         << sssp::strategy_name(how);
     EXPECT_EQ(exact.predecessors, (std::vector<vertex_t>{graph::invalid_vertex, 0, 1, 2}));
+    sssp::options cut = gpu_options(how);
+    cut.cutoff = 9007199254740994.0;  // 2^53 + 2, a double: vertex 2 at it, vertex 3 past it
+    EXPECT_EQ(sssp::solver(past53, cut).run(0).uint64_distances,
+              (std::vector<std::uint64_t>{0, two53 + 1, two53 + 2, sssp::uint64_infinity}))
+        << sssp::strategy_name(how);
   }
 }
 

@@ -318,16 +318,18 @@ TEST_P(ManySourcesGpu, PathsPast32BitsRunIn64Bits) {
 }
 
 // A cutoff ends a batch once its bound passes it and the farther vertices read unreachable: every
-// strategy (phast's batches too), integer, real and zero weights, high-degree vertices (lane tasks
-// and chunks), a batch of 32 and one of 8, bucket widths that put the cutoff inside a bucket (auto,
-// 3) and one bucket for all distances (1e9), all targets and a subset with duplicates.
+// strategy (phast's batches too), integer, real and zero weights, 64-bit weights whose rows pass
+// 2^53, high-degree vertices (lane tasks and chunks), a batch of 32 and one of 8, bucket widths
+// that put the cutoff inside a bucket (auto, 3) and one bucket for all distances (1e9), all
+// targets and a subset with duplicates.
 TEST_P(ManySourcesGpu, CutoffRowsEqualDijkstraWithFartherVerticesUnreachable) {
   DELTASPLIT_REQUIRE_GPU();
   const csr grid = small_grid(30, 6);
   const csr real = random_graph(3000, 15000, 2, 50.0, weight_kind::real);
   const csr zeros = random_graph(2000, 8000, 3, 2);
   const csr rmat = small_rmat(10, 4);
-  for (const csr* g : {&grid, &real, &zeros, &rmat}) {
+  const csr wide = with_uint64_weights(grid, (std::uint64_t{1} << 46) + 1);  // uint64 past 2^53
+  for (const csr* g : {&grid, &real, &zeros, &rmat, &wide}) {
     const std::vector<vertex_t> sources = first_sources(g->num_vertices, 40, 7);
     for (double cutoff : cutoffs_between(*g, sources)) {
       for (ds::strategy how : every_strategy()) {
