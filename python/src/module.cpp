@@ -126,7 +126,10 @@ class py_graph {
                         : o.device == ds::sssp::device_kind::gpu ? ds::sssp::device_kind::gpu
                                                                  : ds::sssp::device_kind::automatic;
     if (!gpu) fixed.stream = nullptr;
-    if (slot && (slot->settings().stream != fixed.stream || slot->settings().real_type != fixed.real_type)) slot.reset();
+    // What a solver fixes when it is built (solver::set_options) makes a new one when it changes.
+    if (slot && (slot->settings().stream != fixed.stream || slot->settings().real_type != fixed.real_type ||
+                 slot->settings().threads != fixed.threads))
+      slot.reset();
     if (!slot) {
       nb::gil_scoped_release release;
       slot = std::make_unique<ds::sssp::solver>(view_, fixed);

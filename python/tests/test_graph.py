@@ -243,6 +243,16 @@ def test_strategy_lists_come_from_the_library():
     assert set(every) - set(gpu) == {"cpu", "dijkstra"}
 
 
+@pytest.mark.parametrize("strategy", ["cpu", "phast", "near-far"])
+def test_threads_may_change_between_calls(strategy):
+    # A solver fixes its threads when it is built: a call with other threads gets a new one.
+    rows, cols, w = example()
+    g = Graph.from_edges(rows, cols, w, 5)
+    want = g.sssp(0, "dijkstra").distances
+    for threads in (2, 1, 2, 0):
+        np.testing.assert_array_equal(g.sssp(0, strategy, threads=threads).distances, want)
+
+
 def test_device_choice():
     rows, cols, w = example()
     g = Graph.from_edges(rows, cols, w, 5)
