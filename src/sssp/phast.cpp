@@ -166,8 +166,9 @@ phast::phast(const csr_view& g, const options& opts, bool gpu) {
   // left-to-right sums every other solver gives: refused.
   if (type == distance_type::float64)
     throw std::invalid_argument("strategy 'phast' computes uint32, uint64 and float32 distances; this graph's "
-                                "distances are float64 (ask for float32 distances: options::real_type, --precision "
-                                "single)");
+                                "distances are float64, which a sum through a shortcut would not give exactly (ask "
+                                "for float32 distances: dtype=numpy.float32 in Python, --precision single, "
+                                "options::real_type; or another strategy for exact float64)");
   const auto start = std::chrono::steady_clock::now();
   if (type == distance_type::uint64) {
     // Integer weights whose paths may pass 2^32 - 2: a hierarchy of 64-bit weights (32-bit weights
