@@ -291,8 +291,9 @@ TEST(GpuSolver, Float64EdgeCases) {
 // Integer weights whose paths may pass 2^32 - 2 have uint64 distances: the GPU solves in 32 bits
 // and widens, or, when a distance does pass it (the engine's overflow check), solves again in 64
 // bits, and so directly for the solver's later sources (solve.cpp). 64-bit weights take the
-// 64-bit engine directly, also past 2^53 where a double no longer holds every integer. Either way
-// the distances are exact and the note says which ran.
+// 64-bit engine directly, also past 2^53 where a double no longer holds every integer; only a
+// distance past 2^64 - 2 is an overflow. Either way the distances are exact and the note says
+// which ran.
 TEST(GpuSolver, IntegerPathsPast32BitsAreExact) {
   DELTASPLIT_REQUIRE_GPU();
   const double big = 3e9;  // two of these do not fit in 32 bits
@@ -319,6 +320,8 @@ TEST(GpuSolver, IntegerPathsPast32BitsAreExact) {
   const graph::csr wide = make_csr(4, {{0, 1, w40}, {1, 2, 5}, {0, 3, 7}, {3, 2, 1}}, graph::weight_kind::integer, true);
   const graph::csr huge = make_csr(3, {{0, 1, 1152921504606846976.0}, {1, 2, 1152921504606846976.0}},  // 2^60 each
                                    graph::weight_kind::integer, true);
+  const graph::csr past64 = make_csr(3, {{0, 1, 9223372036854775808.0}, {1, 2, 9223372036854775808.0}},  // 2^63 each
+                                     graph::weight_kind::integer, true);
   graph::csr past53 = make_csr(4, {{0, 1, 1}, {1, 2, 1}, {2, 3, 3}}, graph::weight_kind::integer, true);
   past53.uint64_weights[0] = (std::uint64_t{1} << 53) + 1;
   for (sssp::strategy how : gpu_strategies) {
@@ -339,6 +342,12 @@ TEST(GpuSolver, IntegerPathsPast32BitsAreExact) {
     EXPECT_EQ(sssp::solver(past53, cut).run(0).uint64_distances,
               (std::vector<std::uint64_t>{0, two53 + 1, two53 + 2, sssp::uint64_infinity}))
         << sssp::strategy_name(how);
+    // Past 2^64 - 2 only is a distance an overflow; below a cutoff that leaves it out, none.
+    EXPECT_THROW(sssp::solver(past64, gpu_options(how)).run(0), sssp::distance_overflow) << sssp::strategy_name(how);
+    sssp::options short_of = gpu_options(how);
+    short_of.cutoff = 9223372036854775808.0;  // 2^63
+    EXPECT_EQ(sssp::solver(past64, short_of).run(0).uint64_distances,
+              (std::vector<std::uint64_t>{0, std::uint64_t{1} << 63, sssp::uint64_infinity}));
   }
 }
 

@@ -278,7 +278,8 @@ TEST_P(ManySourcesGpu, Float64RoadRowsWithACutoff) {
 }
 
 // Paths that may pass 2^32 - 2 have uint64 distances, which either engine computes in 64 bits:
-// into host blocks and into rows in device memory, past 2^53 too (sums a double does not hold).
+// into host blocks and into rows in device memory, past 2^53 too (sums a double does not hold);
+// only a distance past 2^64 - 2 is an overflow.
 TEST_P(ManySourcesGpu, PathsPast32BitsRunIn64Bits) {
   DELTASPLIT_REQUIRE_GPU();
   const csr g = make_csr(4, {{0, 1, 4000000000.0}, {1, 2, 4000000000.0}, {3, 0, 1}});
@@ -315,6 +316,11 @@ TEST_P(ManySourcesGpu, PathsPast32BitsRunIn64Bits) {
     for (vertex_t v = 0; v < 4; ++v) EXPECT_EQ(got[s * 4 + v], want.uint64_distances[v]) << s << " -> " << v;
   }
   EXPECT_EQ(got[0 * 4 + 3], two53 + 5);
+  // Past 2^64 - 2 only is a distance an overflow.
+  const csr past64 = make_csr(3, {{0, 1, 9223372036854775808.0}, {1, 2, 9223372036854775808.0}},  // 2^63 each
+                              weight_kind::integer, true);
+  ds::many_sources over(past64, on_gpu());
+  EXPECT_THROW(over.run({1, 0}, {}, [](const ds::distance_block&) {}), ds::distance_overflow);
 }
 
 // A cutoff ends a batch once its bound passes it and the farther vertices read unreachable: every
