@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include "deltasplit/sssp.hpp"
 #include "sssp/distance_policy.hpp"
@@ -113,12 +114,71 @@ struct arc {
   Weight weight;
 };
 
+// A vertex's arcs in one direction: up to Inline of them in place, more in one heap block that
+// doubles. A road network's vertices keep a handful of arcs through most of the contraction, so
+// their lists never allocate and a list's arcs share the cache line of its size; the witness
+// searches and priority simulations, which read lists of vertices all over the graph, then follow
+// no pointer, and the constructor and destructor make and free one block per large list instead of
+// one a list (bench/results/phast.md, "In-place arc lists").
+template <class T, std::uint32_t Inline>
+class arc_list {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  arc_list() = default;
+  arc_list(arc_list&& other) noexcept : size_(other.size_), capacity_(other.capacity_) {
+    if (other.on_heap())
+      heap_ = other.heap_;
+    else
+      std::copy(other.inline_, other.inline_ + size_, inline_);
+    other.size_ = 0;
+    other.capacity_ = Inline;
+  }
+  arc_list(const arc_list&) = delete;
+  arc_list& operator=(const arc_list&) = delete;
+  arc_list& operator=(arc_list&&) = delete;
+  ~arc_list() {
+    if (on_heap()) delete[] heap_;
+  }
+  T* begin() { return on_heap() ? heap_ : inline_; }
+  T* end() { return begin() + size_; }
+  const T* begin() const { return on_heap() ? heap_ : inline_; }
+  const T* end() const { return begin() + size_; }
+  std::size_t size() const { return size_; }
+  void reserve(std::size_t n) {
+    if (n > capacity_) move_to(n);
+  }
+  void push_back(const T& x) {
+    if (size_ == capacity_) move_to(2 * std::size_t{capacity_});
+    begin()[size_++] = x;
+  }
+  // Drops [first, end()): the tail std::remove_if leaves.
+  void erase(T* first, T*) { size_ = static_cast<std::uint32_t>(first - begin()); }
+
+ private:
+  bool on_heap() const { return capacity_ > Inline; }
+  void move_to(std::size_t capacity) {
+    if (capacity > 0xFFFFFFFFu) throw std::length_error("the contraction holds at most 2^32 - 1 arcs a vertex");
+    T* block = new T[capacity];
+    std::copy(begin(), end(), block);
+    if (on_heap()) delete[] heap_;
+    heap_ = block;
+    capacity_ = static_cast<std::uint32_t>(capacity);
+  }
+  union {
+    T inline_[Inline];
+    T* heap_;
+  };
+  std::uint32_t size_ = 0, capacity_ = Inline;
+};
+
 // The remaining graph during contraction, in both directions. Once a vertex is contracted its own
 // lists are frozen: out[v] then holds its up arcs and in[v] its down in-arcs (every neighbour it
 // had was still uncontracted, so of a higher rank).
 template <class Weight>
 struct remaining_graph {
-  std::vector<std::vector<arc<Weight>>> out, in;
+  using list = arc_list<arc<Weight>, 4>;
+  std::vector<list> out, in;
   std::vector<char> contracted;
 };
 
@@ -327,7 +387,10 @@ class contractor {
   }
 
  private:
-  struct search_state : witness_search<Weight> {
+  // One a thread, each on cache lines of its own: the searches write their heap's and touched
+  // list's ends at every step, and neighbouring states on shared lines made the threads' searches
+  // wait on each other (bench/results/phast.md, "In-place arc lists").
+  struct alignas(128) search_state : witness_search<Weight> {
     std::uint64_t count = 0;
   };
 
@@ -446,7 +509,7 @@ class contractor {
   }
 
   // The arc to `to` in list lowered to weight, or appended when the list has none; true when appended.
-  static bool lower_or_append(std::vector<arc<Weight>>& list, vertex_t to, Weight weight) {
+  static bool lower_or_append(typename remaining_graph<Weight>::list& list, vertex_t to, Weight weight) {
     for (auto& a : list)
       if (a.to == to) {
         if (weight < a.weight) a.weight = weight;
@@ -529,7 +592,7 @@ class contractor {
   }
 
   // A row renumbered into positions, sorted (the sweep then reads its sources in memory order).
-  static void collect(const std::vector<arc<Weight>>& list, const std::vector<vertex_t>& position_of,
+  static void collect(const typename remaining_graph<Weight>::list& list, const std::vector<vertex_t>& position_of,
                       std::vector<arc<Weight>>& row) {
     row.clear();
     for (const auto& a : list) row.push_back({position_of[a.to], a.weight});
