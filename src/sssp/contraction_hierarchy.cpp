@@ -324,9 +324,9 @@ class contractor {
     std::vector<vertex_t> remaining(n_), set, neighbours;
     for (vertex_t v = 0; v < n_; ++v) remaining[v] = v;
     evaluate_all(remaining);
-    std::vector<std::vector<vertex_t>> candidates(pool_.size());
+    std::vector<per_thread_list> candidates(pool_.size()), kept(pool_.size()), marked(pool_.size());
     std::vector<std::vector<shortcut<Weight>>> found;
-    std::vector<char> neighbour_mark(n_, 0);
+    std::vector<std::atomic<std::uint8_t>> neighbour_mark(n_);  // value-initialized: 0
     const auto core_reached = [&] {
       return arcs_ > core_arc_floor && double(arcs_) > core_mean_degree * double(remaining.size());
     };
@@ -335,12 +335,11 @@ class contractor {
       // The independent set, by blocks of `remaining` (sorted), so that it comes out sorted.
       pool_.run([&](unsigned t) {
         const std::size_t size = remaining.size(), parts = pool_.size();
-        candidates[t].clear();
+        candidates[t].list.clear();
         for (std::size_t i = size * t / parts; i < size * (t + 1) / parts; ++i)
-          if (local_minimum(remaining[i])) candidates[t].push_back(remaining[i]);
+          if (local_minimum(remaining[i])) candidates[t].list.push_back(remaining[i]);
       });
-      set.clear();
-      for (const auto& c : candidates) set.insert(set.end(), c.begin(), c.end());
+      concatenate(candidates, set);
       for (vertex_t v : set) in_round_[v] = 1;
       if (found.size() < set.size()) found.resize(set.size());
       for_each_parallel(set.size(), [&](std::size_t i, search_state& s) {
@@ -361,25 +360,45 @@ class contractor {
         }
         contracts_[i] = contract;
       });
-      neighbours.clear();
-      pending_.clear();
-      for (std::size_t i = 0; i < set.size(); ++i) {
+      // The members contracted and their neighbours marked, a member a thread (a neighbour is
+      // never a member: the set is independent); then the rest of the round's bookkeeping in id
+      // order.
+      for_each_parallel(set.size(), [&](std::size_t i, search_state&) {
         const vertex_t v = set[i];
         in_round_[v] = 0;
-        if (!contracts_[i]) continue;
-        for (const auto& a : g_.out[v]) mark(a.to, neighbour_mark, neighbours);
-        for (const auto& a : g_.in[v]) mark(a.to, neighbour_mark, neighbours);
+        if (!contracts_[i]) return;
         g_.contracted[v] = 1;
+        for (const auto* list : {&g_.out[v], &g_.in[v]})
+          for (const auto& a : *list) neighbour_mark[a.to].store(1, std::memory_order_relaxed);
+      });
+      pending_.clear();
+      for (std::size_t i = 0; i < set.size(); ++i) {
+        if (!contracts_[i]) continue;
+        const vertex_t v = set[i];
         order_.push_back(v);
         arcs_ -= g_.out[v].size() + g_.in[v].size();
         shortcuts_ += found[i].size();
         pending_.insert(pending_.end(), found[i].begin(), found[i].end());
       }
-      for (vertex_t x : neighbours) neighbour_mark[x] = 0;
+      // The remaining vertices less the contracted ones, and the marked neighbours (all of them
+      // remaining), both in id order, by blocks of `remaining`; the marks cleared on the way.
+      pool_.run([&](unsigned t) {
+        const std::size_t size = remaining.size(), parts = pool_.size();
+        kept[t].list.clear();
+        marked[t].list.clear();
+        for (std::size_t i = size * t / parts; i < size * (t + 1) / parts; ++i) {
+          const vertex_t x = remaining[i];
+          if (g_.contracted[x]) continue;
+          kept[t].list.push_back(x);
+          if (neighbour_mark[x].load(std::memory_order_relaxed)) {
+            marked[t].list.push_back(x);
+            neighbour_mark[x].store(0, std::memory_order_relaxed);
+          }
+        }
+      });
+      concatenate(kept, remaining);
+      concatenate(marked, neighbours);
       apply_round(neighbours);
-      remaining.erase(std::remove_if(remaining.begin(), remaining.end(), [&](vertex_t v) { return g_.contracted[v]; }),
-                      remaining.end());
-      std::sort(neighbours.begin(), neighbours.end());
       evaluate_all(neighbours);
     }
     layout(ch);
@@ -443,8 +462,16 @@ class contractor {
            std::all_of(g_.in[v].begin(), g_.in[v].end(), below);
   }
 
-  static void mark(vertex_t x, std::vector<char>& marks, std::vector<vertex_t>& list) {
-    if (!marks[x]) marks[x] = 1, list.push_back(x);
+  // A thread's part of a list built by blocks, on cache lines of its own (its end moves at every
+  // push).
+  struct alignas(128) per_thread_list {
+    std::vector<vertex_t> list;
+  };
+
+  // The threads' parts one after the other into `into`.
+  static void concatenate(const std::vector<per_thread_list>& parts, std::vector<vertex_t>& into) {
+    into.clear();
+    for (const auto& p : parts) into.insert(into.end(), p.list.begin(), p.list.end());
   }
 
   // job(i, the thread's search) for i in [0, count), handed out in chunks as threads get free.
