@@ -16,7 +16,9 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -114,12 +116,40 @@ struct arc {
   Weight weight;
 };
 
-// A vertex's arcs in one direction: up to Inline of them in place, more in one heap block that
-// doubles. A road network's vertices keep a handful of arcs through most of the contraction, so
-// their lists never allocate and a list's arcs share the cache line of its size; the witness
+// Where the lists that outgrow their place keep their arcs: blocks cut from chunks of a MiB, one
+// arena a thread (no lock), released together with the contractor. A block a list outgrows is not
+// reused: the lists grow by doubling, so what is left behind is at most what is in use.
+class block_arena {
+ public:
+  template <class T>
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = (n * sizeof(T) + alignof(std::max_align_t) - 1) / alignof(std::max_align_t) *
+                              alignof(std::max_align_t);
+    if (bytes > left_) {
+      const std::size_t size = std::max(bytes, chunk_bytes);
+      chunks_.emplace_back(new unsigned char[size]);
+      next_ = chunks_.back().get();
+      left_ = size;
+    }
+    T* block = reinterpret_cast<T*>(next_);
+    next_ += bytes;
+    left_ -= bytes;
+    return block;
+  }
+
+ private:
+  static constexpr std::size_t chunk_bytes = std::size_t{1} << 20;
+  std::vector<std::unique_ptr<unsigned char[]>> chunks_;
+  unsigned char* next_ = nullptr;
+  std::size_t left_ = 0;
+};
+
+// A vertex's arcs in one direction: up to Inline of them in place, more in a block of an arena
+// that doubles. A road network's vertices keep a handful of arcs through most of the contraction,
+// so their lists take no block and a list's arcs share the cache line of its size; the witness
 // searches and priority simulations, which read lists of vertices all over the graph, then follow
-// no pointer, and the constructor and destructor make and free one block per large list instead of
-// one a list (bench/results/phast.md, "In-place arc lists").
+// no pointer, and no list is allocated or freed on its own (bench/results/phast.md, "In-place arc
+// lists").
 template <class T, std::uint32_t Inline>
 class arc_list {
   static_assert(std::is_trivially_copyable_v<T>);
@@ -137,19 +167,16 @@ class arc_list {
   arc_list(const arc_list&) = delete;
   arc_list& operator=(const arc_list&) = delete;
   arc_list& operator=(arc_list&&) = delete;
-  ~arc_list() {
-    if (on_heap()) delete[] heap_;
-  }
   T* begin() { return on_heap() ? heap_ : inline_; }
   T* end() { return begin() + size_; }
   const T* begin() const { return on_heap() ? heap_ : inline_; }
   const T* end() const { return begin() + size_; }
   std::size_t size() const { return size_; }
-  void reserve(std::size_t n) {
-    if (n > capacity_) move_to(n);
+  void reserve(std::size_t n, block_arena& arena) {
+    if (n > capacity_) move_to(n, arena);
   }
-  void push_back(const T& x) {
-    if (size_ == capacity_) move_to(2 * std::size_t{capacity_});
+  void push_back(const T& x, block_arena& arena) {
+    if (size_ == capacity_) move_to(2 * std::size_t{capacity_}, arena);
     begin()[size_++] = x;
   }
   // Drops [first, end()): the tail std::remove_if leaves.
@@ -157,11 +184,10 @@ class arc_list {
 
  private:
   bool on_heap() const { return capacity_ > Inline; }
-  void move_to(std::size_t capacity) {
+  void move_to(std::size_t capacity, block_arena& arena) {
     if (capacity > 0xFFFFFFFFu) throw std::length_error("the contraction holds at most 2^32 - 1 arcs a vertex");
-    T* block = new T[capacity];
+    T* block = arena.allocate<T>(capacity);
     std::copy(begin(), end(), block);
-    if (on_heap()) delete[] heap_;
     heap_ = block;
     capacity_ = static_cast<std::uint32_t>(capacity);
   }
@@ -289,19 +315,20 @@ class contractor {
     const Weight* w = weights_in<Weight>(g);
     const std::size_t parts = pool_.size();
     const auto first = [&](std::size_t t) { return static_cast<vertex_t>(std::size_t{n_} * t / parts); };
+    searches_.resize(parts);
     pool_.run([&](unsigned t) {
+      block_arena& arena = searches_[t].arena;
       for (vertex_t u = first(t); u < first(t + 1); ++u) {
-        g_.out[u].reserve(g.offsets[u + 1] - g.offsets[u]);
+        g_.out[u].reserve(g.offsets[u + 1] - g.offsets[u], arena);
         for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
-          if (g.targets[e] != u) lower_or_append(g_.out[u], g.targets[e], w[e]);
+          if (g.targets[e] != u) lower_or_append(g_.out[u], g.targets[e], w[e], arena);
       }
     });
-    searches_.resize(parts);
     pool_.run([&](unsigned t) {
       const vertex_t lo = first(t), hi = first(t + 1);
       for (vertex_t u = 0; u < n_; ++u)
         for (const arc<Weight>& a : g_.out[u])
-          if (a.to >= lo && a.to < hi) g_.in[a.to].push_back({u, a.weight});
+          if (a.to >= lo && a.to < hi) g_.in[a.to].push_back({u, a.weight}, searches_[t].arena);
       searches_[t].allocate(n_);
     });
     for (vertex_t u = 0; u < n_; ++u) arcs_ += g_.out[u].size();
@@ -411,6 +438,7 @@ class contractor {
   // wait on each other (bench/results/phast.md, "In-place arc lists").
   struct alignas(128) search_state : witness_search<Weight> {
     std::uint64_t count = 0;
+    block_arena arena;  // the blocks of the lists this thread grows
   };
 
   // The shortcuts contracting v needs: for each in-neighbour u, one witness search bounded by the
@@ -512,7 +540,7 @@ class contractor {
     by_slot([](const shortcut<Weight>& sc) { return sc.from; }, from_start_, from_order_);
     by_slot([](const shortcut<Weight>& sc) { return sc.to; }, to_start_, to_order_);
     added_.assign(k, 0);
-    for_each_parallel(k, [&](std::size_t j, search_state&) {
+    for_each_parallel(k, [&](std::size_t j, search_state& s) {
       const vertex_t x = neighbours[j];
       for (auto* list : {&g_.out[x], &g_.in[x]}) {
         for (const auto& a : *list)
@@ -525,24 +553,25 @@ class contractor {
       }
       for (std::size_t o = from_start_[j]; o < from_start_[j + 1]; ++o) {
         const shortcut<Weight>& sc = pending_[from_order_[o]];
-        added_[j] += lower_or_append(g_.out[x], sc.to, sc.weight);
+        added_[j] += lower_or_append(g_.out[x], sc.to, sc.weight, s.arena);
       }
       for (std::size_t o = to_start_[j]; o < to_start_[j + 1]; ++o) {
         const shortcut<Weight>& sc = pending_[to_order_[o]];
-        lower_or_append(g_.in[x], sc.from, sc.weight);
+        lower_or_append(g_.in[x], sc.from, sc.weight, s.arena);
       }
     });
     for (std::uint32_t a : added_) arcs_ += a;
   }
 
   // The arc to `to` in list lowered to weight, or appended when the list has none; true when appended.
-  static bool lower_or_append(typename remaining_graph<Weight>::list& list, vertex_t to, Weight weight) {
+  static bool lower_or_append(typename remaining_graph<Weight>::list& list, vertex_t to, Weight weight,
+                              block_arena& arena) {
     for (auto& a : list)
       if (a.to == to) {
         if (weight < a.weight) a.weight = weight;
         return false;
       }
-    list.push_back({to, weight});
+    list.push_back({to, weight}, arena);
     return true;
   }
 
