@@ -127,7 +127,7 @@ class block_arena {
                               alignof(std::max_align_t);
     if (bytes > left_) {
       const std::size_t size = std::max(bytes, chunk_bytes);
-      chunks_.emplace_back(new unsigned char[size]);
+      chunks_.push_back(std::unique_ptr<unsigned char[]>(new unsigned char[size]));
       next_ = chunks_.back().get();
       left_ = size;
     }
