@@ -333,7 +333,7 @@ class contractor {
     });
     for (vertex_t u = 0; u < n_; ++u) arcs_ += g_.out[u].size();
     in_round_.assign(n_, 0);
-    slot_.assign(n_, 0);
+    member_of_.assign(n_, 0);
   }
 
   // Contracts vertices in rounds until the core condition holds; fills ch. Each round contracts an
@@ -395,17 +395,16 @@ class contractor {
         in_round_[v] = 0;
         if (!contracts_[i]) return;
         g_.contracted[v] = 1;
+        member_of_[v] = static_cast<std::uint32_t>(i);
         for (const auto* list : {&g_.out[v], &g_.in[v]})
           for (const auto& a : *list) neighbour_mark[a.to].store(1, std::memory_order_relaxed);
       });
-      pending_.clear();
       for (std::size_t i = 0; i < set.size(); ++i) {
         if (!contracts_[i]) continue;
         const vertex_t v = set[i];
         order_.push_back(v);
         arcs_ -= g_.out[v].size() + g_.in[v].size();
         shortcuts_ += found[i].size();
-        pending_.insert(pending_.end(), found[i].begin(), found[i].end());
       }
       // The remaining vertices less the contracted ones, and the marked neighbours (all of them
       // remaining), both in id order, by blocks of `remaining`; the marks cleared on the way.
@@ -425,7 +424,7 @@ class contractor {
       });
       concatenate(kept, remaining);
       concatenate(marked, neighbours);
-      apply_round(neighbours);
+      apply_round(neighbours, found);
       evaluate_all(neighbours);
     }
     layout(ch);
@@ -439,6 +438,7 @@ class contractor {
   struct alignas(128) search_state : witness_search<Weight> {
     std::uint64_t count = 0;
     block_arena arena;  // the blocks of the lists this thread grows
+    std::vector<vertex_t> members;  // apply_round's scratch
   };
 
   // The shortcuts contracting v needs: for each in-neighbour u, one witness search bounded by the
@@ -518,47 +518,39 @@ class contractor {
                       [&](std::size_t i, search_state& s) { priority_[vertices[i]] = evaluate(vertices[i], s); });
   }
 
-  // Applies a round's contractions (the members marked contracted, their shortcuts in pending_ in
-  // id order) to the lists of their neighbours, one thread a neighbour x: every arc between x and
-  // a member leaves x's lists and raises x's level above the member's (PHAST Section 4.1: every
-  // neighbour is now above it), and the shortcuts from x and to x are added to its out- and
-  // in-list in pending_'s order (a new arc appended, an existing one lowered). Shortcuts join
-  // members' neighbours, never members, so this gives the lists that contracting the members one
-  // after the other would give, for any thread count.
-  void apply_round(const std::vector<vertex_t>& neighbours) {
+  // Applies a round's contractions to the lists of the members' neighbours, one thread a
+  // neighbour x: every arc between x and a member leaves x's lists and raises x's level above the
+  // member's (PHAST Section 4.1: every neighbour is now above it), and the shortcuts from x and to
+  // x are added to its out- and in-list (a new arc appended, an existing one lowered), taken from
+  // its members' shortcut lists in id order (found[member_of_[v]], each in its own order: a
+  // shortcut u -> w via v has u and w among v's neighbours). Shortcuts join members' neighbours,
+  // never members, so this gives the lists that contracting the members one after the other would
+  // give, for any thread count.
+  void apply_round(const std::vector<vertex_t>& neighbours, const std::vector<std::vector<shortcut<Weight>>>& found) {
     const std::size_t k = neighbours.size();
-    for (std::size_t j = 0; j < k; ++j) slot_[neighbours[j]] = static_cast<vertex_t>(j);
-    // pending_'s indices by their tail's slot and by their head's slot, each in pending_'s order.
-    const auto by_slot = [&](auto end_of, std::vector<std::size_t>& start, std::vector<std::size_t>& order) {
-      start.assign(k + 1, 0);
-      for (const auto& sc : pending_) ++start[slot_[end_of(sc)] + 1];
-      for (std::size_t j = 0; j < k; ++j) start[j + 1] += start[j];
-      order.resize(pending_.size());
-      std::vector<std::size_t> next(start.begin(), start.end() - 1);
-      for (std::size_t i = 0; i < pending_.size(); ++i) order[next[slot_[end_of(pending_[i])]]++] = i;
-    };
-    by_slot([](const shortcut<Weight>& sc) { return sc.from; }, from_start_, from_order_);
-    by_slot([](const shortcut<Weight>& sc) { return sc.to; }, to_start_, to_order_);
     added_.assign(k, 0);
     for_each_parallel(k, [&](std::size_t j, search_state& s) {
       const vertex_t x = neighbours[j];
+      std::vector<vertex_t>& members = s.members;  // x's neighbours contracted this round
+      members.clear();
       for (auto* list : {&g_.out[x], &g_.in[x]}) {
         for (const auto& a : *list)
-          if (g_.contracted[a.to]) {
+          if (g_.contracted[a.to]) {  // earlier rounds' members have left x's lists: this round's
             level_[x] = std::max(level_[x], level_[a.to] + 1);
             ++contracted_neighbours_[x];
+            members.push_back(a.to);
           }
         list->erase(std::remove_if(list->begin(), list->end(), [&](const arc<Weight>& a) { return g_.contracted[a.to]; }),
                     list->end());
       }
-      for (std::size_t o = from_start_[j]; o < from_start_[j + 1]; ++o) {
-        const shortcut<Weight>& sc = pending_[from_order_[o]];
-        added_[j] += lower_or_append(g_.out[x], sc.to, sc.weight, s.arena);
-      }
-      for (std::size_t o = to_start_[j]; o < to_start_[j + 1]; ++o) {
-        const shortcut<Weight>& sc = pending_[to_order_[o]];
-        lower_or_append(g_.in[x], sc.from, sc.weight, s.arena);
-      }
+      std::sort(members.begin(), members.end());
+      members.erase(std::unique(members.begin(), members.end()), members.end());
+      for (const vertex_t v : members)
+        for (const shortcut<Weight>& sc : found[member_of_[v]])
+          if (sc.from == x) added_[j] += lower_or_append(g_.out[x], sc.to, sc.weight, s.arena);
+      for (const vertex_t v : members)
+        for (const shortcut<Weight>& sc : found[member_of_[v]])
+          if (sc.to == x) lower_or_append(g_.in[x], sc.from, sc.weight, s.arena);
     });
     for (std::uint32_t a : added_) arcs_ += a;
   }
@@ -667,13 +659,11 @@ class contractor {
   std::vector<search_state> searches_;
   std::vector<std::int64_t> priority_;
   std::vector<char> in_round_;  // the current round's independent set
-  // A round's contractions (apply_round): which members are contracted, their shortcuts in id
-  // order, each neighbour's slot and new out-arcs, the shortcuts by tail and by head.
+  // A round's contractions (apply_round): which members are contracted, a member's index in the
+  // round's set (its shortcuts: found), each neighbour's new out-arcs.
   std::vector<char> contracts_;
-  std::vector<shortcut<Weight>> pending_;
-  std::vector<vertex_t> slot_;
+  std::vector<std::uint32_t> member_of_;
   std::vector<std::uint32_t> added_;
-  std::vector<std::size_t> from_start_, from_order_, to_start_, to_order_;
 };
 
 [[noreturn]] void throw_overflow(bool one_based, const char* limit, vertex_t source, vertex_t v) {
