@@ -67,15 +67,24 @@ def integer_and_tenths(spec):
     return name, offsets, targets, n, integer, tenths
 
 
-def median_ms(graph, sources, runs, **kw):
+def timed_ms(graph, sources, runs, **kw):
+    """Medians of stats['milliseconds'] and of the wall clock (ms) over sources x runs GPU solves
+    after one untimed solve, and the last solve's driver and note."""
     graph.sssp(int(sources[0]), "near-far", device="gpu", **kw)
-    ms, driver = [], ""
+    solve, wall, st = [], [], {}
     for s in sources:
         for _ in range(runs):
+            t0 = time.perf_counter()
             _, _, st = graph.sssp(int(s), "near-far", device="gpu", **kw)
-            ms.append(st["milliseconds"])
-            driver = st["driver"]
-    return statistics.median(ms), driver
+            wall.append((time.perf_counter() - t0) * 1e3)
+            solve.append(st["milliseconds"])
+    return statistics.median(solve), statistics.median(wall), st["driver"], st.get("note", "")
+
+
+def median_ms(graph, sources, runs, **kw):
+    """timed_ms's median of stats['milliseconds'] and driver."""
+    solve, _, driver, _ = timed_ms(graph, sources, runs, **kw)
+    return solve, driver
 
 
 def main():
@@ -142,20 +151,6 @@ def append_table(path, columns, cells):
         f.write("|" + "---|" * len(columns) + "\n")
         for row in cells:
             f.write("| " + " | ".join(row) + " |\n")
-
-def timed_ms(graph, sources, runs, **kw):
-    """Medians of stats['milliseconds'] and of the wall clock (ms) over sources x runs GPU solves
-    after one untimed solve, and the last solve's driver and note."""
-    graph.sssp(int(sources[0]), "near-far", device="gpu", **kw)
-    solve, wall, st = [], [], {}
-    for s in sources:
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            _, _, st = graph.sssp(int(s), "near-far", device="gpu", **kw)
-            wall.append((time.perf_counter() - t0) * 1e3)
-            solve.append(st["milliseconds"])
-    return statistics.median(solve), statistics.median(wall), st["driver"], st.get("note", "")
-
 
 WIDE_FACTOR = 2**34 + 1
 

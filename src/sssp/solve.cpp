@@ -41,10 +41,10 @@ struct solver::impl {
   distance_type type = distance_type::uint32;
   std::vector<float> narrowed;
   bool gpu_side = false;  // the solver runs on the GPU (fixed when built)
-  // uint64 distances of 32-bit integer weights, solved on the GPU in 32 bits into `narrow` and
-  // widened (run_into); a solve that passes 2^32 - 2 runs again on `wide_gpu` (uint64 distances,
-  // made when first needed).
-  bool widened = false;
+  // uint64 distances of 32-bit integer weights: the GPU engine (gpu) is the 32-bit one, whose
+  // solves go into `narrow` and are widened (run_into); a solve that passes 2^32 - 2 runs again on
+  // `wide_gpu` (uint64 distances, made when first needed).
+  bool widened() const { return type == distance_type::uint64 && !g.wide(); }
   std::vector<std::uint32_t> narrow;
   // A 32-bit solve of this graph passed 2^32 - 2: the graph's paths are long, so later sources go
   // to 64 bits directly instead of paying for a 32-bit attempt first (bench/results/distance_width.md).
@@ -173,7 +173,6 @@ solver::solver(const csr_view& view, const options& opts) : impl_(std::make_uniq
   if (opts.device == device_kind::gpu && !usable)
     throw std::runtime_error(std::string("strategy '") + strategy_name(opts.how) + "' needs a GPU: " + why_not);
   impl_->gpu_side = usable;
-  impl_->widened = usable && type == distance_type::uint64 && !g.wide();
   if (!is_wide(type)) detail::require_narrow(g, "the GPU engine");
   if (usable)
     impl_->gpu = detail::make_gpu_engine(g, opts);
@@ -198,10 +197,7 @@ void solver::set_options(const options& o) {
   if (o.how == strategy::phast &&
       (!impl_->phast || (!o.hierarchy_file.empty() && o.hierarchy_file != impl_->phast->hierarchy_file())))
     impl_->phast = std::make_unique<detail::phast>(impl_->g, o, gpu_side);
-  if (gpu_side && is_gpu_strategy(o.how) && !impl_->gpu) {  // a solver built for phast
-    impl_->gpu = detail::make_gpu_engine(impl_->g, o);
-    impl_->widened = impl_->type == distance_type::uint64 && !impl_->g.wide();
-  }
+  if (gpu_side && is_gpu_strategy(o.how) && !impl_->gpu) impl_->gpu = detail::make_gpu_engine(impl_->g, o);
   if (!gpu_side && o.how != strategy::dijkstra && o.how != strategy::phast && !impl_->cpu)
     impl_->cpu = std::make_unique<detail::delta_stepping_cpu>(impl_->g, o.threads, detail::cpu_tuning{}, o.real_type);
   impl_->opts = o;
@@ -249,7 +245,7 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
     st.distance_type = distance_type_name(type);
     return st;
   }
-  if (impl_->gpu && !impl_->widened) {
+  if (impl_->gpu && !impl_->widened()) {
     // st.strategy is the frontier manager, or empty under a driver that keeps none (gpu/engine.cu).
     statistics st = impl_->gpu->run_into(source, o, out);
     if (st.device.empty()) st.device = impl_->gpu->device_name();
@@ -258,7 +254,7 @@ statistics solver::run_into(vertex_t source, const output_buffers& out) {
   }
   // uint64 distances of 32-bit weights (widened): a 32-bit solve widened on the host, or, once a
   // solve passed 2^32 - 2 (and for device outputs, which the host does not widen), the uint64 engine.
-  if (impl_->gpu && impl_->widened) {
+  if (impl_->gpu && impl_->widened()) {
     const auto in_64_bits = [&](const char* note) {
       if (!impl_->wide_gpu) impl_->wide_gpu = detail::make_gpu_engine(g, o, true);
       statistics st = impl_->wide_gpu->run_into(source, o, out);

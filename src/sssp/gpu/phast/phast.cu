@@ -672,9 +672,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
 
   // The shortest-path tree from the distances (predecessors.cuh) over the ORIGINAL graph, uploaded
   // on first use. Real distances summed through shortcuts need the tolerant rule.
-  void tree(vertex_t source, Distance* by_id, vertex_t* predecessors) { tree_on_device(source, by_id, predecessors); }
-
-  void tree_on_device(vertex_t source, Distance* by_id, vertex_t* predecessors) {
+  void tree(vertex_t source, Distance* by_id, vertex_t* predecessors) {
     if (!graph_) {
       graph_ = shared_device_csr<Distance>(g_, stream_);  // the one-source engine's copy, when it has one
       parent_ = device_array<vertex_t>(std::max<vertex_t>(n_, 1), "the predecessor tree");
