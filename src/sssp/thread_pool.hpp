@@ -39,14 +39,18 @@ class thread_pool {
  private:
   struct cancelled {};
   void work(unsigned t);
+  // Spins (the barrier's policy) until done() holds or the spins run out; true when it holds.
+  template <class Done>
+  bool spin_until(const Done& done) const;
   void fail(std::exception_ptr e);
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_, finished_, barrier_cv_;
   const std::function<void(unsigned)>* job_ = nullptr;
-  std::uint64_t job_generation_ = 0;
-  unsigned running_ = 0;
+  std::atomic<std::uint64_t> job_generation_{0};  // written under mutex_; spinners read it without
+  std::atomic<unsigned> running_{0};              // likewise
+
   bool stopping_ = false;
   std::exception_ptr error_;
 
