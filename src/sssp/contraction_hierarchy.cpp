@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -198,13 +199,39 @@ class arc_list {
   std::uint32_t size_ = 0, capacity_ = Inline;
 };
 
+// n objects of a trivially destructible T, constructed a block of indices a thread: the remaining
+// graph's 2n lists are most of the contraction's memory, and their construction (the pages' first
+// touch) by one thread would be most of the constructor on many cores (bench/results/phast.md,
+// "The contraction's serial steps on 16 cores").
+template <class T>
+class parallel_array {
+  static_assert(std::is_trivially_destructible_v<T>);
+
+ public:
+  void create(std::size_t n, thread_pool& pool) {
+    data_.reset(static_cast<T*>(::operator new(std::max<std::size_t>(n, 1) * sizeof(T))));
+    const std::size_t parts = pool.size();
+    pool.run([&](unsigned t) {
+      for (std::size_t i = n * t / parts; i < n * (t + 1) / parts; ++i) new (data_.get() + i) T();
+    });
+  }
+  T& operator[](std::size_t i) { return data_.get()[i]; }
+  const T& operator[](std::size_t i) const { return data_.get()[i]; }
+
+ private:
+  struct release {
+    void operator()(T* p) const { ::operator delete(p); }
+  };
+  std::unique_ptr<T, release> data_;
+};
+
 // The remaining graph during contraction, in both directions. Once a vertex is contracted its own
 // lists are frozen: out[v] then holds its up arcs and in[v] its down in-arcs (every neighbour it
 // had was still uncontracted, so of a higher rank).
 template <class Weight>
 struct remaining_graph {
   using list = arc_list<arc<Weight>, 4>;
-  std::vector<list> out, in;
+  parallel_array<list> out, in;
   std::vector<char> contracted;
 };
 
@@ -220,28 +247,26 @@ class witness_search {
 
   // For graphs of n vertices; the thread that will run the searches calls it (its pages first
   // touched there).
-  void allocate(vertex_t n) {
-    dist_.assign(n, arithmetic<Weight>::unreached);
-    via_.assign(n, Weight{});
-    target_.assign(n, 0);
-  }
+  void allocate(vertex_t n) { slots_.assign(n, slot{}); }
 
   void mark_target(vertex_t w, Weight via) {
-    if (target_[w] != stamp_) ++pending_;
-    target_[w] = stamp_;
-    via_[w] = via;
+    slot& t = slots_[w];
+    if (t.target != stamp_) ++pending_;
+    t.target = stamp_;
+    t.via = via;
   }
   // True when the search reached w within via, the via-path's length: the shortcut is not needed.
   // (Unreached is +inf for real weights, which a saturated via-path equals; only a reached vertex
   // witnesses.)
   bool witnessed(vertex_t w, Weight via) const {
-    return dist_[w] != arithmetic<Weight>::unreached && dist_[w] <= via;
+    const sum d = slots_[w].dist;
+    return d != arithmetic<Weight>::unreached && d <= via;
   }
 
   // Avoids `avoid`, and every vertex x with (*blocked)[x] set when blocked is given.
   void run(const remaining_graph<Weight>& g, vertex_t from, vertex_t avoid, const std::vector<char>* blocked, sum bound,
            std::size_t scan_limit) {
-    dist_[from] = 0;
+    slots_[from].dist = 0;
     touched_.push_back(from);
     heap_.push_back({0, from});
     std::size_t scanned = 0;
@@ -249,42 +274,53 @@ class witness_search {
       std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
       auto [d, x] = heap_.back();
       heap_.pop_back();
-      if (d > dist_[x]) continue;  // a stale entry
+      if (d > slots_[x].dist) continue;  // a stale entry
       if (d > bound) break;
-      decide(x);
+      decide(slots_[x]);
       scanned += g.out[x].size();
       for (const arc<Weight>& a : g.out[x]) {
         if (a.to == avoid || (blocked && (*blocked)[a.to])) continue;
         sum s = d + a.weight;
-        if (s > bound || !(s < dist_[a.to])) continue;
-        if (dist_[a.to] == arithmetic<Weight>::unreached) touched_.push_back(a.to);
-        dist_[a.to] = s;
+        slot& t = slots_[a.to];
+        if (s > bound || !(s < t.dist)) continue;
+        if (t.dist == arithmetic<Weight>::unreached) touched_.push_back(a.to);
+        t.dist = s;
         heap_.push_back({s, a.to});
         std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
-        if (target_[a.to] == stamp_ && s <= via_[a.to]) decide(a.to);
+        if (t.target == stamp_ && s <= t.via) decide(t);
       }
     }
   }
 
-  // Forgets the last search and its targets.
+  // Forgets the last search and its targets. The stamp that tells this search's targets from
+  // earlier ones starts over, every target cleared, before it would wrap to 0 (never a stamp).
   void clear() {
-    for (vertex_t x : touched_) dist_[x] = arithmetic<Weight>::unreached;
+    for (vertex_t x : touched_) slots_[x].dist = arithmetic<Weight>::unreached;
     touched_.clear();
     heap_.clear();
     pending_ = 0;
-    ++stamp_;
+    if (++stamp_ == 0) {
+      for (slot& t : slots_) t.target = 0;
+      stamp_ = 1;
+    }
   }
 
  private:
-  void decide(vertex_t x) {
-    if (target_[x] != stamp_) return;
-    target_[x] = 0;
+  // A vertex's search state together, so that a relaxation reads one cache line: its tentative
+  // distance, and while it is a target (target == stamp_, undecided) its via-path's length.
+  struct slot {
+    sum dist = arithmetic<Weight>::unreached;
+    Weight via{};
+    std::uint32_t target = 0;
+  };
+
+  void decide(slot& x) {
+    if (x.target != stamp_) return;
+    x.target = 0;
     --pending_;
   }
 
-  std::vector<sum> dist_;
-  std::vector<Weight> via_;            // the targets' via-path lengths
-  std::vector<std::uint32_t> target_;  // == stamp_ for the current search's undecided targets
+  std::vector<slot> slots_;
   std::uint32_t stamp_ = 1;
   std::size_t pending_ = 0;
   std::vector<vertex_t> touched_;
@@ -303,18 +339,30 @@ class contractor {
   using sum = typename arithmetic<Weight>::sum;
 
   contractor(const csr_view& g, unsigned threads) : n_(g.num_vertices), pool_(threads) {
-    g_.out.resize(n_);
-    g_.in.resize(n_);
+    g_.out.create(n_, pool_);
+    g_.in.create(n_, pool_);
     g_.contracted.assign(n_, 0);
     level_.assign(n_, 0);
     contracted_neighbours_.assign(n_, 0);
     // Out-lists a row a thread (parallel arcs merged into the lightest; self-loops never shorten
-    // a path), then the in-lists a block of heads a thread, each thread reading every out-list in
-    // tail order (so the in-lists are in tail order, as one pass would make them); each thread's
-    // witness search is allocated by the thread itself.
+    // a path), each thread's arcs handed on by the block of their heads; then the in-lists a block
+    // of heads a thread, taking the handed-on arcs thread by thread (so the in-lists are in tail
+    // order, as one pass would make them); each thread's witness search is allocated by the
+    // thread itself.
     const Weight* w = weights_in<Weight>(g);
     const std::size_t parts = pool_.size();
     const auto first = [&](std::size_t t) { return static_cast<vertex_t>(std::size_t{n_} * t / parts); };
+    const auto block_of = [&](vertex_t v) {
+      std::size_t b = std::size_t{v} * parts / std::max<vertex_t>(n_, 1);
+      while (b + 1 < parts && first(b + 1) <= v) ++b;
+      while (b > 0 && first(b) > v) --b;
+      return b;
+    };
+    struct handed_arc {
+      vertex_t from, to;
+      Weight weight;
+    };
+    std::vector<std::vector<std::vector<handed_arc>>> handed(parts, std::vector<std::vector<handed_arc>>(parts));
     searches_.resize(parts);
     pool_.run([&](unsigned t) {
       block_arena& arena = searches_[t].arena;
@@ -322,13 +370,14 @@ class contractor {
         g_.out[u].reserve(g.offsets[u + 1] - g.offsets[u], arena);
         for (edge_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e)
           if (g.targets[e] != u) lower_or_append(g_.out[u], g.targets[e], w[e], arena);
+        for (const arc<Weight>& a : g_.out[u]) handed[t][block_of(a.to)].push_back({u, a.to, a.weight});
       }
     });
     pool_.run([&](unsigned t) {
-      const vertex_t lo = first(t), hi = first(t + 1);
-      for (vertex_t u = 0; u < n_; ++u)
-        for (const arc<Weight>& a : g_.out[u])
-          if (a.to >= lo && a.to < hi) g_.in[a.to].push_back({u, a.weight}, searches_[t].arena);
+      for (std::size_t from = 0; from < parts; ++from) {
+        for (const handed_arc& a : handed[from][t]) g_.in[a.to].push_back({a.from, a.weight}, searches_[t].arena);
+        std::vector<handed_arc>().swap(handed[from][t]);
+      }
       searches_[t].allocate(n_);
     });
     for (vertex_t u = 0; u < n_; ++u) arcs_ += g_.out[u].size();
