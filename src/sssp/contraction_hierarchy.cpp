@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <new>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -414,9 +415,10 @@ class contractor {
         candidates[t].list.clear();
         for (std::size_t i = size * t / parts; i < size * (t + 1) / parts; ++i)
           if (local_minimum(remaining[i])) candidates[t].list.push_back(remaining[i]);
+        pool_.barrier([&] { size_for(candidates, set); });
+        copy_part(t, candidates, set);
+        for (vertex_t v : candidates[t].list) in_round_[v] = 1;
       });
-      concatenate(candidates, set);
-      for (vertex_t v : set) in_round_[v] = 1;
       if (found.size() < set.size()) found.resize(set.size());
       for_each_parallel(set.size(), [&](std::size_t i, search_state& s) {
         found[i].clear();
@@ -470,9 +472,14 @@ class contractor {
             neighbour_mark[x].store(0, std::memory_order_relaxed);
           }
         }
+        // Every member is done reading `remaining`: the parts go in place.
+        pool_.barrier([&] {
+          size_for(kept, remaining);
+          size_for(marked, neighbours);
+        });
+        copy_part(t, kept, remaining);
+        copy_part(t, marked, neighbours);
       });
-      concatenate(kept, remaining);
-      concatenate(marked, neighbours);
       apply_round(neighbours, found);
       evaluate_all(neighbours);
     }
@@ -545,10 +552,17 @@ class contractor {
     std::vector<vertex_t> list;
   };
 
-  // The threads' parts one after the other into `into`.
-  static void concatenate(const std::vector<per_thread_list>& parts, std::vector<vertex_t>& into) {
-    into.clear();
-    for (const auto& p : parts) into.insert(into.end(), p.list.begin(), p.list.end());
+  // The threads' parts one after the other into `into`, in a pool job: the barrier's last member
+  // sizes `into` (size_for), then each member copies its own part (copy_part).
+  static void size_for(const std::vector<per_thread_list>& parts, std::vector<vertex_t>& into) {
+    std::size_t total = 0;
+    for (const auto& p : parts) total += p.list.size();
+    into.resize(total);
+  }
+  static void copy_part(unsigned t, const std::vector<per_thread_list>& parts, std::vector<vertex_t>& into) {
+    std::size_t at = 0;
+    for (unsigned i = 0; i < t; ++i) at += parts[i].list.size();
+    std::copy(parts[t].list.begin(), parts[t].list.end(), into.begin() + static_cast<std::ptrdiff_t>(at));
   }
 
   // job(i, the thread's search) for i in [0, count), handed out in chunks as threads get free.
@@ -624,47 +638,67 @@ class contractor {
     vertex_t top = 0;
     for (vertex_t v : order_) top = std::max(top, level_[v]);
     const vertex_t first = ch.core_size > 0 ? 1 : 0;
-    std::vector<vertex_t> sweep_level(n_, 0);
-    std::vector<vertex_t> count(std::size_t{first} + top + 1, 0);
-    for (vertex_t v = 0; v < n_; ++v) {
-      sweep_level[v] = g_.contracted[v] ? first + top - level_[v] : 0;
-      ++count[sweep_level[v]];
-    }
-    ch.level_offsets.assign(1, 0);
-    std::vector<vertex_t> start(count.size(), 0);
-    for (std::size_t i = 0; i < count.size(); ++i) {
-      start[i] = ch.level_offsets.back();
-      if (count[i] > 0) ch.level_offsets.push_back(ch.level_offsets.back() + count[i]);
-    }
-    ch.position_of.assign(n_, 0);
-    ch.vertex_at.assign(n_, 0);
-    for (vertex_t v = 0; v < n_; ++v) {
-      vertex_t p = start[sweep_level[v]]++;
-      ch.position_of[v] = p;
-      ch.vertex_at[p] = v;
-    }
-    // The rows' sizes, their offsets, then the rows themselves a block of positions a thread,
-    // each written into its own range (the same arrays as one pass in position order).
-    ch.up_offsets.assign(std::size_t{n_} + 1, 0);
-    ch.down_offsets.assign(std::size_t{n_} + 1, 0);
-    const std::size_t parts = pool_.size();
+    const auto sweep_level = [&](vertex_t v) { return g_.contracted[v] ? first + top - level_[v] : vertex_t{0}; };
+    const std::size_t levels = std::size_t{first} + top + 1;
+    // Each block of ids counts its vertices a sweep level, and a level's positions go to the blocks
+    // in order, so that within a level they are in id order, as one pass would place them (one
+    // block when the levels are so many that the counts would outweigh the graph).
+    const std::size_t parts = levels * pool_.size() <= 4 * std::size_t{n_} + 4096 ? pool_.size() : 1;
     const auto block = [&](unsigned t, std::size_t& begin, std::size_t& end) {
-      begin = std::size_t{n_} * t / parts;
-      end = std::size_t{n_} * (t + 1) / parts;
+      begin = t < parts ? std::size_t{n_} * t / parts : n_;
+      end = t < parts ? std::size_t{n_} * (t + 1) / parts : n_;
     };
+    // [block][level], each block's counts 128 bytes longer, so that no two blocks' share a line.
+    std::vector<std::vector<vertex_t>> next(parts, std::vector<vertex_t>(levels + 32, 0));
+    ch.position_of.resize(n_);
+    ch.vertex_at.resize(n_);
     pool_.run([&](unsigned t) {
       std::size_t begin, end;
       block(t, begin, end);
-      for (std::size_t p = begin; p < end; ++p) {
-        const vertex_t v = ch.vertex_at[p];
-        ch.up_offsets[p + 1] = g_.out[v].size();
-        ch.down_offsets[p + 1] = g_.contracted[v] ? g_.in[v].size() : 0;
+      for (std::size_t v = begin; v < end; ++v) ++next[t][sweep_level(static_cast<vertex_t>(v))];
+      pool_.barrier([&] {
+        ch.level_offsets.assign(1, 0);
+        for (std::size_t level = 0; level < levels; ++level) {
+          vertex_t at = ch.level_offsets.back();
+          for (auto& counts : next) {
+            const vertex_t count = counts[level];
+            counts[level] = at;
+            at += count;
+          }
+          if (at > ch.level_offsets.back()) ch.level_offsets.push_back(at);
+        }
+      });
+      for (std::size_t v = begin; v < end; ++v) {
+        const vertex_t p = next[t][sweep_level(static_cast<vertex_t>(v))]++;
+        ch.position_of[v] = p;
+        ch.vertex_at[p] = static_cast<vertex_t>(v);
       }
     });
-    for (vertex_t p = 0; p < n_; ++p) {
-      ch.up_offsets[p + 1] += ch.up_offsets[p];
-      ch.down_offsets[p + 1] += ch.down_offsets[p];
-    }
+    // The rows' sizes and their offsets (each block's sums, then the blocks' bases), then the rows
+    // themselves, a block of positions a thread, each written into its own range (the same arrays
+    // as one pass in position order).
+    ch.up_offsets.assign(std::size_t{n_} + 1, 0);
+    ch.down_offsets.assign(std::size_t{n_} + 1, 0);
+    std::vector<edge_t> up_base(parts, 0), down_base(parts, 0);
+    pool_.run([&](unsigned t) {
+      std::size_t begin, end;
+      block(t, begin, end);
+      edge_t up = 0, down = 0;
+      for (std::size_t p = begin; p < end; ++p) {
+        const vertex_t v = ch.vertex_at[p];
+        ch.up_offsets[p + 1] = up += g_.out[v].size();
+        ch.down_offsets[p + 1] = down += g_.contracted[v] ? g_.in[v].size() : 0;
+      }
+      if (t < parts) up_base[t] = up, down_base[t] = down;
+      pool_.barrier([&] {
+        std::exclusive_scan(up_base.begin(), up_base.end(), up_base.begin(), edge_t{0});
+        std::exclusive_scan(down_base.begin(), down_base.end(), down_base.begin(), edge_t{0});
+      });
+      for (std::size_t p = begin; p < end; ++p) {
+        ch.up_offsets[p + 1] += up_base[t];
+        ch.down_offsets[p + 1] += down_base[t];
+      }
+    });
     ch.up_targets.resize(ch.up_offsets[n_]);
     ch.up_weights.resize(ch.up_offsets[n_]);
     ch.down_sources.resize(ch.down_offsets[n_]);
