@@ -101,6 +101,40 @@ def choose_weights(w, n, xp=np, device_graph=None):
     return w if w.dtype in (np.float32, np.float64) else w.astype(np.float64)
 
 
+def networkx_arcs(G, weight="weight", default=1):
+    """(nodes, sources, targets, weights) of a NetworkX graph's edges, nodes numbered in G's order
+    (``list(G)``), the edge attribute `weight` (missing: `default`; weight None: every edge 1) as
+    an array of the weights' own type: int64 (uint64 past 2**63 - 1) when every weight is an
+    integer, else as numpy makes it of the values (float64 when any is a Python float). An integer
+    weight that does not fit 64 bits raises ValueError (a negative one is left to the solver's
+    check)."""
+    nodes = list(G)
+    index = {v: i for i, v in enumerate(nodes)}
+    m = G.number_of_edges()
+    src = np.empty(m, dtype=np.int64)
+    dst = np.empty(m, dtype=np.int64)
+    if weight is None:
+        for i, (u, v) in enumerate(G.edges()):
+            src[i], dst[i] = index[u], index[v]
+        return nodes, src, dst, np.ones(m, dtype=np.int64)
+    values = [None] * m
+    for i, (u, v, d) in enumerate(G.edges(data=True)):
+        src[i], dst[i], values[i] = index[u], index[v], d.get(weight, default)
+    if all(isinstance(x, (int, np.integer)) for x in values):  # bools too, as NetworkX adds them
+        ints = [int(x) for x in values]
+        lo, hi = min(ints, default=0), max(ints, default=0)
+        if hi >= 2**64 or lo < -2**63:
+            raise ValueError(f"edge weight {hi if hi >= 2**64 else lo} does not fit 64 bits")
+        if hi >= 2**63 and lo < 0:
+            raise ValueError(f"negative edge weight {lo} beside {hi}, past int64 (no one type holds both)")
+        return nodes, src, dst, np.array(ints, dtype=np.int64 if hi < 2**63 else np.uint64)
+    w = np.asarray(values)
+    if w.dtype.kind not in "iuf":
+        bad = next((x for x in values if not _is_number(x)), values[0])
+        raise TypeError(f"edge weights must be numbers; got {bad!r} ({type(bad).__name__})")
+    return nodes, src, dst, w
+
+
 def _real_type(dtype, device):
     """The C++ options::real_type name for a solve asked in `dtype` (None: float64 on host graphs;
     device graphs solve in float32, the GPU engine's type)."""
@@ -230,17 +264,10 @@ class Graph:
     @classmethod
     def from_networkx(cls, G, weight="weight", default=1):
         """From a NetworkX graph: nodes numbered in G's order (``list(G)``); the edge attribute
-        `weight` (missing: `default`); undirected graphs store both directions; a multigraph's
-        parallel edges keep the lightest."""
-        nodes = list(G)
-        index = {v: i for i, v in enumerate(nodes)}
-        m = G.number_of_edges()
-        src = np.empty(m, dtype=np.int64)
-        dst = np.empty(m, dtype=np.int64)
-        w = np.empty(m, dtype=np.float64)
-        for i, (u, v, d) in enumerate(G.edges(data=True)):
-            src[i], dst[i] = index[u], index[v]
-            w[i] = d.get(weight, default) if weight is not None else 1
+        `weight` (missing: `default`) in its own type (networkx_arcs: Python ints stay exact
+        integers past 2**53); undirected graphs store both directions; a multigraph's parallel
+        edges keep the lightest."""
+        nodes, src, dst, w = networkx_arcs(G, weight, default)
         g = cls.from_edges(src, dst, w, len(nodes), directed=G.is_directed())
         g.nodes = nodes
         return g

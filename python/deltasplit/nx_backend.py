@@ -19,7 +19,7 @@ import warnings
 import networkx as nx
 import numpy as np
 
-from ._graph import Graph
+from ._graph import Graph, networkx_arcs
 from ._nx_info import FUNCTIONS, get_info
 
 __all__ = ["backend_interface", "get_info"]
@@ -33,18 +33,28 @@ _FUNCTIONS = FUNCTIONS
 
 class DeltasplitGraph:
     """A NetworkX graph as this backend holds it: the graph itself and, per weight attribute, the
-    deltasplit Graph built from it (nodes numbered in G's order)."""
+    deltasplit Graph built from it (nodes numbered in G's order) and whether its weights are
+    floats. Float weights give float distances, as NetworkX's sums of them are, also where every
+    weight is a whole number (which the solver takes as integers: exact, and faster)."""
 
     __networkx_backend__ = "deltasplit"
 
     def __init__(self, G):
         self.G = G
         self._graphs = {}
+        self._float = {}
 
     def solver_graph(self, weight):
         if weight not in self._graphs:
-            self._graphs[weight] = Graph.from_networkx(self.G, weight=weight)
+            nodes, src, dst, w = networkx_arcs(self.G, weight)
+            g = Graph.from_edges(src, dst, w, len(nodes), directed=self.G.is_directed())
+            g.nodes = nodes
+            self._graphs[weight], self._float[weight] = g, w.dtype.kind == "f"
         return self._graphs[weight]
+
+    def float_weights(self, weight):
+        self.solver_graph(weight)
+        return self._float[weight]
 
     def is_directed(self):
         return self.G.is_directed()
@@ -67,20 +77,27 @@ def _nx_graph(G):
 
 
 def _weights_ok(G, weight):
-    """'' when every weight of G (attribute `weight`, default 1) is a finite non-negative number,
-    else why not."""
+    """'' when every weight of G (attribute `weight`, default 1) is a finite non-negative number
+    and no path of integer weights can pass 2**64 - 2 (the largest times n - 1), else why not."""
     if callable(weight):
         return "callable weights are not supported"
     if weight is None:
         return ""
+    heaviest = 0  # of the integer weights, exact
     for _, _, d in G.edges(data=True):
-        w = d.get(weight, 1)
+        raw = d.get(weight, 1)
         try:
-            w = float(w)
+            w = float(raw)
         except (TypeError, ValueError):
-            return f"edge weight {w!r} is not a number"
+            return f"edge weight {raw!r} is not a number"
+        except OverflowError:  # an int past the floats
+            return f"edge weight {raw} does not fit 64 bits"
         if not w >= 0 or math.isinf(w):
             return f"edge weight {w} is negative or not finite"
+        if isinstance(raw, int):
+            heaviest = max(heaviest, raw)
+    if heaviest * max(len(G) - 1, 1) > 2**64 - 2:
+        return f"integer paths could pass 2**64 - 2 (64 bits: the heaviest weight {heaviest} times n - 1)"
     return ""
 
 
@@ -151,13 +168,15 @@ def _solve(G, source, weight, cutoff=None, predecessors=False):
     s = _index_of(G, weight)[source]
     limit = math.inf if cutoff is None else float(cutoff)
     r = g.sssp(s, predecessors=predecessors, cutoff=limit)
-    return _lengths(np.asarray(r.distances), g.nodes, source), (np.asarray(r.predecessors) if predecessors else None), g.nodes
+    dist = _lengths(np.asarray(r.distances), g.nodes, source, G.float_weights(weight))
+    return dist, (np.asarray(r.predecessors) if predecessors else None), g.nodes
 
 
-def _lengths(d, nodes, source):
-    """One row of distances as NetworkX gives them: reached nodes only, in order of distance."""
+def _lengths(d, nodes, source, as_float):
+    """One row of distances as NetworkX gives them: reached nodes only, in order of distance, the
+    source's 0 an int and the others floats where the weights are (as_float), else ints."""
     reached = np.flatnonzero(d != (np.iinfo(d.dtype).max if d.dtype.kind == "u" else np.inf))
-    values = d[reached].tolist()
+    values = (d[reached].astype(np.float64) if as_float and d.dtype.kind == "u" else d[reached]).tolist()
     dist = {nodes[i]: v for i, v in zip(reached.tolist(), values)}
     dist[source] = 0
     order = sorted(dist, key=dist.get)  # NetworkX returns nodes in order of distance
@@ -236,13 +255,13 @@ _ALL_PAIRS_BLOCK_BYTES = 64 << 20
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     _count("all_pairs_dijkstra_path_length")
     g = G.solver_graph(weight)
-    nodes = g.nodes
+    nodes, as_float = g.nodes, G.float_weights(weight)
     limit = math.inf if cutoff is None else float(cutoff)
     rows = max(1, _ALL_PAIRS_BLOCK_BYTES // (g.distance_dtype.itemsize * max(len(nodes), 1)))
     for first in range(0, len(nodes), rows):
         block = g.distance_matrix(np.arange(first, min(first + rows, len(nodes))), cutoff=limit)
         for i, d in enumerate(block):
-            yield (nodes[first + i], _lengths(d, nodes, nodes[first + i]))
+            yield (nodes[first + i], _lengths(d, nodes, nodes[first + i], as_float))
 
 
 @_or_networkx

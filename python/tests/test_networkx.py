@@ -76,6 +76,47 @@ def test_multigraph_takes_the_lightest_parallel_edge():
     assert nx.single_source_dijkstra_path_length(G, "a", backend="deltasplit") == {"a": 0, "b": 2, "c": 3}
 
 
+def typed(result):
+    """A result with each value's type beside it (== alone says 3 == 3.0)."""
+    if isinstance(result, dict):
+        return {k: typed(v) for k, v in result.items()}
+    return (type(result).__name__, result)
+
+
+@pytest.mark.parametrize("weights", [[1.0, 2.0, 4.0], [0.1, 0.2, 0.7], [1, 2, 4], [2**60 + 3, 2**61 + 1, 5]])
+def test_distances_have_networkx_types(weights):
+    """Float weights give floats (also whole ones, which the solver takes as integers), integer
+    weights ints, exact past 2**53; the source's 0 is an int either way."""
+    G = nx.Graph()
+    G.add_edge("a", "b", weight=weights[0])
+    G.add_edge("b", "c", weight=weights[1])
+    G.add_edge("c", "d", weight=weights[2])
+    G.add_node("lonely")
+    want = nx.single_source_dijkstra_path_length(G, "a")
+    assert typed(nx.single_source_dijkstra_path_length(G, "a", backend="deltasplit")) == typed(want)
+    assert typed(nx.single_source_dijkstra(G, "a", backend="deltasplit")[0]) == typed(want)
+    assert typed(nx.dijkstra_path_length(G, "a", "d", backend="deltasplit")) == typed(want["d"])
+    assert typed(nx.bellman_ford_path_length(G, "b", "d", backend="deltasplit")) == \
+        typed(nx.bellman_ford_path_length(G, "b", "d"))
+    assert typed(dict(nx.all_pairs_dijkstra_path_length(G, backend="deltasplit"))) == \
+        typed(dict(nx.all_pairs_dijkstra_path_length(G)))
+
+
+def test_integer_paths_that_could_pass_64_bits_go_to_networkx():
+    G = nx.DiGraph()
+    G.add_edge(0, 1, weight=2**64)
+    G.add_edge(1, 2, weight=2**63)
+    assert nx_backend.should_run("single_source_dijkstra_path_length", (G, 0), {}) is not True
+    with pytest.warns(RuntimeWarning, match="64 bits"):
+        got = nx.single_source_dijkstra_path_length(G, 0, backend="deltasplit")
+    assert typed(got) == typed(nx.single_source_dijkstra_path_length(G, 0))
+    G.add_edge(0, 1, weight=2**62 + 1)  # (2**62 + 1) x 2 fits: solved here, exactly
+    G.add_edge(1, 2, weight=2**62)
+    assert nx_backend.should_run("single_source_dijkstra_path_length", (G, 0), {}) is True
+    got = nx.single_source_dijkstra_path_length(G, 0, backend="deltasplit")
+    assert typed(got) == typed({0: 0, 1: 2**62 + 1, 2: 2**63 + 1})
+
+
 def test_can_run_and_should_run_decline_what_delta_stepping_cannot_do():
     G = nx.DiGraph()
     G.add_edge(0, 1, weight=-1)
