@@ -13,10 +13,10 @@ results, OD pairs gathered), and only the per-node or per-pair results come to t
 CPU numpy does the same arithmetic (``_network_aggregate``: written once over the array module).
 
 Node ids are the caller's (a pandas index); results are numpy arrays or pandas objects indexed
-by node id. Distances have the type the package gives for the impedance: uint32 for integer
-impedances whose paths cannot pass 2**32 - 2 (unreachable = ``Network.INT_INFINITY``), uint64 for
-integer ones whose paths might (unreachable = ``Network.UINT64_INFINITY``), float64 for real ones
-(unreachable = inf). pandas is required; pyarrow (Parquet), shapely (isochrone
+by node id. Distances have the type of the impedance's column: float64 for a float column
+(unreachable = inf), also when its values are all whole numbers (solved as integers, exact, then
+converted); for an integer column uint32 where no path can pass 2**32 - 2 (unreachable =
+``Network.INT_INFINITY``), else uint64 (unreachable = ``Network.UINT64_INFINITY``). pandas is required; pyarrow (Parquet), shapely (isochrone
 polygons), matplotlib (plots) and pyosmium (OpenStreetMap extracts) are optional extras.
 """
 import math
@@ -353,6 +353,18 @@ class Network:
         """The type of g's distances (what distance_matrix returns)."""
         return g.distance_dtype
 
+    def as_given(self, name, a):
+        """Distances `a` (host) of the impedance `name` in the type its column was given in: a
+        float column's as float64 (unreachable inf), also where its values are all whole numbers,
+        which the solver takes as integer weights (exact, and faster) and answers in uint32 or
+        uint64 (unreachable all ones); an integer column's as they are."""
+        a = np.asarray(a)
+        if self.impedances[name].dtype.kind != "f" or a.dtype.kind != "u":
+            return a
+        out = a.astype(np.float64)
+        out[a == unreachable(a.dtype)] = np.inf
+        return out
+
     def solves_on_cpu(self, strategy=None):
         """Whether solves run on the host's CPU: device 'cpu', no usable GPU, or (given a
         strategy) one without a GPU engine."""
@@ -521,10 +533,10 @@ class Network:
             # Few pairs per origin: the pair query (two upward searches, or a warp, a pair) instead
             # of a sweep an origin (on the reverse graph when the destinations are fewer: the same
             # distances).
-            return g.pair_distances(src, dst, device=self.device)
+            return self.as_given(name, g.pair_distances(src, dst, device=self.device))
         out = xp.empty(len(o), dtype=dtype)
         if len(o) == 0:
-            return to_host(out)
+            return self.as_given(name, to_host(out))
         order, bounds = _groups(src, sources)
         k = self.block_rows(xp, len(distinct_dst), dtype)[0]
         for start in range(0, len(sources), k):
@@ -534,7 +546,7 @@ class Network:
             rows = np.searchsorted(sources[start:start + k], src[pairs])
             block = self._block(g, strategy, sources[start:start + k], targets, math.inf, xp)
             out[xp.asarray(pairs)] = block[xp.asarray(rows), xp.asarray(col)]
-        return to_host(out)
+        return self.as_given(name, to_host(out))
 
     def _lengths_and_sums(self, o, d, name, second):
         sources = sorted_distinct(o)
@@ -549,7 +561,7 @@ class Network:
                        device=self.device if self.distance_dtype(g).itemsize == 4 else "auto")
             lengths[pairs] = r.distances[d[pairs]]
             sums[pairs] = lookup.path_sums(r.predecessors, int(s))[d[pairs]]
-        return lengths, sums
+        return self.as_given(name, lengths), self.as_given(second, sums)
 
     def od_table(self, origins, destinations, imp_name=None, *, cutoff=None):
         """The distances from every origin to every destination (node ids): a DataFrame indexed by
@@ -562,7 +574,7 @@ class Network:
         table = np.empty((len(o), len(d)), dtype=self.distance_dtype(g))
         for start, block in self._rows(g, strategy, o, d, cutoff):
             table[start:start + len(block)] = to_host(block)
-        return pd.DataFrame(table, index=pd.Index(self.node_ids[o], name="origin"),
+        return pd.DataFrame(self.as_given(self._imp(imp_name), table), index=pd.Index(self.node_ids[o], name="origin"),
                             columns=pd.Index(self.node_ids[d], name="destination"))
 
     def to_parquet(self, path, origins, destinations, imp_name=None, *, cutoff=None, overwrite=False):
@@ -578,7 +590,8 @@ class Network:
         o = self._positions(origins, "origins")
         d = self._positions(destinations, "destinations")
         cutoff = math.inf if cutoff is None else cutoff
-        g, strategy = self.solver(imp_name, sources=len(o), cutoff=cutoff)
+        name = self._imp(imp_name)
+        g, strategy = self.solver(name, sources=len(o), cutoff=cutoff)
         ids = self.node_ids.to_numpy()
         written = 0
         tmp = path + ".partial"
@@ -587,7 +600,7 @@ class Network:
             xp = self.array_module(strategy)
             for start, block in self._rows(g, strategy, o, d, cutoff):
                 r, c = xp.nonzero(block != unreachable(block.dtype))
-                dist, r, c = to_host(block[r, c]), to_host(r), to_host(c)
+                dist, r, c = self.as_given(name, to_host(block[r, c])), to_host(r), to_host(c)
                 table = pa.table({"origin": ids[o[start + r]], "destination": ids[d[c]], "distance": dist})
                 if writer is None:
                     writer = pq.ParquetWriter(tmp, table.schema)
@@ -595,7 +608,7 @@ class Network:
                 written += len(r)
             if writer is None:
                 empty = pa.table({"origin": ids[:0], "destination": ids[:0],
-                                  "distance": np.empty(0, self.distance_dtype(g))})
+                                  "distance": self.as_given(name, np.empty(0, self.distance_dtype(g)))})
                 writer = pq.ParquetWriter(tmp, empty.schema)
                 writer.write_table(empty)
             writer.close()
@@ -740,7 +753,8 @@ class Network:
         if any(not r >= 0 for r in radii):
             raise ValueError(f"distances must be >= 0; got {distances!r}")
         cutoff = radii[-1] if radii else 0.0
-        g, strategy = self.lists_solver(imp_name, sources=len(o), cutoff=cutoff)
+        name = self._imp(imp_name)
+        g, strategy = self.lists_solver(name, sources=len(o), cutoff=cutoff)
         xp = self.array_module(strategy)
         parts = []
         for start, r, c, d in pair_groups(self, (g, strategy), o, cutoff, xp, raw=True):
@@ -749,7 +763,7 @@ class Network:
                 rows, cols = to_host(r[within]), to_host(c[within])
                 parts.append(pd.DataFrame({"origin": self.node_ids[o[start + rows]],
                                            "distance": radius, "node_id": self.node_ids[cols],
-                                           "distance_to_node": to_host(d[within])}))
+                                           "distance_to_node": self.as_given(name, to_host(d[within]))}))
         if not parts:
             return pd.DataFrame({"origin": self.node_ids[:0], "distance": np.empty(0), "node_id": self.node_ids[:0],
                                  "distance_to_node": np.empty(0)})
@@ -849,19 +863,27 @@ class _ArcLookup:
 
     def path_sums(self, predecessors, source):
         """The second impedance summed along the tree's path from the source to every vertex
-        (unreachable: self.none), by pointer jumping: after round j every vertex holds the sum
-        over its 2**j nearest tree arcs and points 2**j arcs up, so log2(depth) rounds finish.
-        A path of a tree has fewer than n arcs; pointers still up after bit_length(n) rounds
-        would go round a cycle, which is an error, not a hang."""
+        (unreachable: self.none). Pointer jumping: after round j every vertex holds the sum over
+        its 2**j nearest tree arcs and points 2**j arcs up, so log2(depth) rounds finish. That
+        order of the additions is exact for integers only; float sums are then formed level by
+        level from the source (each vertex's sum its parent's plus its arc), the left-to-right
+        sum of its path that summing the path's weights in order gives, the pointer jumping
+        giving the levels (the depths, integers). A path of a tree has fewer than n arcs;
+        pointers still up after bit_length(n) rounds would go round a cycle, which is an error,
+        not a hang."""
         n = len(predecessors)
         parent = predecessors.astype(np.int64)
         parent[parent == Graph.NO_VERTEX] = -1
         parent[source] = -1
         reached = parent >= 0
         reached[source] = True
-        acc = np.zeros(n, dtype=self.weights.dtype)
         child = np.flatnonzero(parent >= 0)
-        acc[child] = self.weights[np.searchsorted(self.keys, parent[child] * self.n + child)]
+        arc = np.zeros(n, dtype=self.weights.dtype)
+        arc[child] = self.weights[np.searchsorted(self.keys, parent[child] * self.n + child)]
+        ordered = self.dtype != np.uint32
+        acc = np.zeros(n, dtype=np.int64) if ordered else arc.copy()
+        if ordered:
+            acc[child] = 1  # the depth
         up = parent.copy()
         active = np.flatnonzero(up >= 0)
         for _ in range(n.bit_length()):
@@ -873,6 +895,16 @@ class _ArcLookup:
             active = active[up[active] >= 0]
         if active.size:
             raise RuntimeError(f"the predecessors from {source} hold a cycle through vertex {int(active[0])}")
+        if ordered:
+            depth = acc[child]
+            by_depth = child[np.argsort(depth, kind="stable")]
+            ends = np.searchsorted(np.sort(depth), np.arange(1, int(depth.max(initial=0)) + 1), side="right")
+            acc = np.zeros(n, dtype=np.float64)
+            begin = 0
+            for end in ends:
+                level = by_depth[begin:end]
+                acc[level] = acc[parent[level]] + arc[level]
+                begin = end
         out = np.full(n, self.none, dtype=self.dtype)
         out[reached] = acc[reached]
         return out

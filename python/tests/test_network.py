@@ -236,6 +236,43 @@ def test_huge_weights(path):
     np.testing.assert_array_equal(net.aggregate(1e10, type="count", decay="flat").to_numpy(), [2, 2, 2, 1, 1, 1])
 
 
+def test_a_float_column_of_whole_numbers_answers_in_float64(tmp_path, path):
+    """pandana's float `distance` column whose values happen to be whole: float64 distances with
+    inf for unreachable, in every output (the solver takes them as integers: exact, then
+    converted); the same column as integers keeps uint32 and INT_INFINITY."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:  # Parquet output is the optional 'road' extra's
+        pa = pq = None
+    base = grid(6, 7, seed=5, twoway=False, zero=0.1)
+    whole = base.impedances["w"].to_numpy()
+    ids = base.node_ids
+    for column, dtype, none in ((whole.astype(np.float64), np.float64, np.inf),
+                                (whole, np.uint32, Graph.INT_INFINITY)):
+        net = use(Network(pd.Series(base.x, index=ids), pd.Series(base.y, index=ids), ids[base._from], ids[base._to],
+                          pd.DataFrame({"w": column, "m": column * 3}), twoway=False), path)
+        ref = all_pairs(net)
+        o = np.arange(net.num_nodes)
+        d = np.roll(o, 5)
+        assert np.isinf(ref[o, d]).any()  # one-way streets leave pairs unreachable
+        got = net.shortest_path_lengths(ids[o], ids[d])
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(as_float(got), ref[o, d])
+        assert (got[np.isinf(ref[o, d])] == none).all()
+        lengths, sums = net.shortest_path_lengths(ids[o], ids[d], sum_along="m")
+        assert lengths.dtype == dtype and sums.dtype == dtype
+        np.testing.assert_array_equal(as_float(sums), 3 * ref[o, d])
+        table = net.od_table(ids[:9], ids[:9])
+        assert (table.dtypes == dtype).all()
+        np.testing.assert_array_equal(as_float(table.to_numpy()), ref[:9, :9])
+        if pq is not None:
+            net.to_parquet(tmp_path / "od.parquet", ids[:9], ids[:9], overwrite=True)
+            assert pq.read_table(tmp_path / "od.parquet").column("distance").type == pa.from_numpy_dtype(dtype)
+        iso = net.isochrones(ids[:3], [10, 30])
+        assert iso["distance_to_node"].dtype == dtype
+
+
 def test_auto_strategy_contracts_for_many_origins_on_the_cpu(monkeypatch):
     monkeypatch.setattr(deltasplit.network, "PHAST_SOURCES", 20)
     base = grid(7, 8, seed=12, twoway=False)
@@ -291,10 +328,13 @@ def test_to_parquet_writes_the_long_table(tmp_path, path):
 
 
 @pytest.mark.parametrize("twoway", [True, False])
-def test_second_impedance_summed_along_the_path(twoway):
+@pytest.mark.parametrize("float_metres", [False, True])
+def test_second_impedance_summed_along_the_path(twoway, float_metres):
+    """Integer metres exactly; float metres exactly as summing the path's weights from the origin
+    in order (left to right) gives them."""
     rng = np.random.default_rng(11)
     base = grid(7, 9, seed=4, twoway=twoway, real=True)
-    metres = rng.integers(0, 500, base.num_edges)
+    metres = rng.uniform(0, 500, base.num_edges) if float_metres else rng.integers(0, 500, base.num_edges)
     net = Network(pd.Series(base.x, index=base.node_ids), pd.Series(base.y, index=base.node_ids),
                   base.node_ids[base._from], base.node_ids[base._to],
                   pd.DataFrame({"time": base.impedances["w"], "metres": metres}), twoway=twoway)
@@ -310,16 +350,19 @@ def test_second_impedance_summed_along_the_path(twoway):
     vv = np.concatenate([net._to, net._from]) if twoway else net._to
     for a, b, w in zip(uu, vv, w2):
         lookup[(a, b)] = w
-    assert sums.dtype == np.uint32
+    assert sums.dtype == (np.float64 if float_metres else np.uint32)
     for i in range(len(o)):
         r, t = row[o[i]], d[i]
         if np.isinf(dist[r, t]):
-            assert lengths[i] == np.inf and sums[i] == Graph.INT_INFINITY
+            assert lengths[i] == np.inf and sums[i] == (np.inf if float_metres else Graph.INT_INFINITY)
             continue
-        total = 0
+        arcs = []
         while t != o[i]:
-            total += lookup[(pred[r, t], t)]
+            arcs.append(lookup[(pred[r, t], t)])
             t = pred[r, t]
+        total = 0
+        for w in reversed(arcs):  # from the origin
+            total += w
         assert sums[i] == total
         np.testing.assert_allclose(float(lengths[i]), dist[r, d[i]], rtol=1e-6)
 
