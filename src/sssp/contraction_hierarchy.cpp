@@ -236,6 +236,61 @@ struct remaining_graph {
   std::vector<char> contracted;
 };
 
+// A witness search's queue: a 4-ary min-heap of (distance, vertex) pairs in that order. The
+// order is total (a vertex is pushed again only with a smaller distance), so any min-heap of it
+// pops the same sequence; four children a node make it half as deep as a binary heap, and a
+// search's queue is short enough that a node's children share a cache line or two.
+template <class Sum>
+class search_heap {
+ public:
+  struct item {
+    Sum d;
+    vertex_t x;
+    bool operator<(const item& o) const { return d < o.d || (d == o.d && x < o.x); }
+  };
+
+  bool empty() const { return items_.empty(); }
+  void clear() { items_.clear(); }
+
+  void push(Sum d, vertex_t x) {
+    const item it{d, x};
+    std::size_t i = items_.size();
+    items_.push_back(it);
+    while (i > 0) {
+      const std::size_t parent = (i - 1) / arity;
+      if (!(it < items_[parent])) break;
+      items_[i] = items_[parent];
+      i = parent;
+    }
+    items_[i] = it;
+  }
+
+  item pop() {
+    const item top = items_.front();
+    const item last = items_.back();
+    items_.pop_back();
+    const std::size_t n = items_.size();
+    if (n == 0) return top;
+    std::size_t i = 0;
+    for (;;) {
+      const std::size_t first = arity * i + 1;
+      if (first >= n) break;
+      std::size_t best = first;
+      for (std::size_t c = first + 1; c < std::min(first + arity, n); ++c)
+        if (items_[c] < items_[best]) best = c;
+      if (!(items_[best] < last)) break;
+      items_[i] = items_[best];
+      i = best;
+    }
+    items_[i] = last;
+    return top;
+  }
+
+ private:
+  static constexpr std::size_t arity = 4;
+  std::vector<item> items_;
+};
+
 // A Dijkstra from one vertex over the remaining graph that avoids the vertex being contracted,
 // bounded by the longest via-path and a limit on the arcs it scans. It stops as soon as every target is
 // decided: witnessed (reached within its via-path's length) or settled beyond it. dist[] keeps
@@ -269,12 +324,10 @@ class witness_search {
            std::size_t scan_limit) {
     slots_[from].dist = 0;
     touched_.push_back(from);
-    heap_.push_back({0, from});
+    heap_.push(0, from);
     std::size_t scanned = 0;
     while (!heap_.empty() && pending_ > 0 && scanned < scan_limit) {
-      std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
-      auto [d, x] = heap_.back();
-      heap_.pop_back();
+      const auto [d, x] = heap_.pop();
       if (d > slots_[x].dist) continue;  // a stale entry
       if (d > bound) break;
       decide(slots_[x]);
@@ -286,8 +339,7 @@ class witness_search {
         if (s > bound || !(s < t.dist)) continue;
         if (t.dist == arithmetic<Weight>::unreached) touched_.push_back(a.to);
         t.dist = s;
-        heap_.push_back({s, a.to});
-        std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
+        heap_.push(s, a.to);
         if (t.target == stamp_ && s <= t.via) decide(t);
       }
     }
@@ -325,7 +377,7 @@ class witness_search {
   std::uint32_t stamp_ = 1;
   std::size_t pending_ = 0;
   std::vector<vertex_t> touched_;
-  std::vector<std::pair<sum, vertex_t>> heap_;
+  search_heap<sum> heap_;
 };
 
 template <class Weight>
