@@ -48,10 +48,10 @@ void thread_pool::fail(std::exception_ptr e) {
   barrier_cv_.notify_all();
 }
 
-// Jobs come and go as a barrier's phases do (a contraction runs hundreds a second, with short
-// serial steps between them), so a member waits for the next job, and the caller for the members
-// to finish, the way a barrier waiter does: spinning briefly before sleeping on the condition
-// (bench/results/phast.md, "The contraction's serial steps on 16 cores").
+// A barrier's waiter, a member waiting for the next job and the caller waiting for the members
+// all spin briefly before sleeping on their condition: jobs come and go as a barrier's phases do
+// (a contraction runs hundreds a second, with short serial steps between them; bench/results/
+// phast.md, "The contraction's serial steps on 16 cores").
 template <class Done>
 bool thread_pool::spin_until(const Done& done) const {
   for (int i = 0; i < pauses_; ++i) {
@@ -129,19 +129,14 @@ void thread_pool::barrier(const std::function<void()>& last) {
     barrier_cv_.notify_all();
     return;
   }
-  for (int i = 0; i < pauses_; ++i) {
-    if (barrier_generation_.load(std::memory_order_acquire) != generation) return;
-    pause();
+  const auto released = [&] {
+    return barrier_generation_.load(std::memory_order_acquire) != generation ||
+           broken_.load(std::memory_order_relaxed);
+  };
+  if (!spin_until(released)) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    barrier_cv_.wait(lock, released);
   }
-  for (int i = 0; i < spins_before_sleep; ++i) {
-    if (barrier_generation_.load(std::memory_order_acquire) != generation) return;
-    if (broken_.load(std::memory_order_relaxed)) throw cancelled{};
-    std::this_thread::yield();
-  }
-  std::unique_lock<std::mutex> lock(mutex_);
-  barrier_cv_.wait(lock, [&] {
-    return barrier_generation_.load(std::memory_order_acquire) != generation || broken_.load();
-  });
   if (barrier_generation_.load(std::memory_order_acquire) == generation) throw cancelled{};
 }
 

@@ -39,7 +39,7 @@ class thread_pool {
  private:
   struct cancelled {};
   void work(unsigned t);
-  // Spins (the barrier's policy) until done() holds or the spins run out; true when it holds.
+  // Spins (pause hints, then yields) until done() holds or the spins run out; true when it holds.
   template <class Done>
   bool spin_until(const Done& done) const;
   void fail(std::exception_ptr e);
@@ -54,7 +54,7 @@ class thread_pool {
   bool stopping_ = false;
   std::exception_ptr error_;
 
-  int pauses_ = 0;  // pause-hint spins before a barrier waiter yields
+  int pauses_ = 0;  // pause-hint spins before a waiter yields
   std::atomic<unsigned> arrived_{0};
   std::atomic<std::uint64_t> barrier_generation_{0};
   std::atomic<bool> broken_{false};

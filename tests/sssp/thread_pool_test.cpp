@@ -1,8 +1,10 @@
 // The CPU solver's thread team: every member runs, barriers separate phases, an exception in one
 // member reaches the caller instead of leaving the others waiting forever, and the team is reusable.
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -39,6 +41,24 @@ TEST(ThreadPool, BarrierSeparatesPhases) {
     });
   }
   EXPECT_EQ(wrong.load(), 0);
+}
+
+// Jobs one after the other, as the contraction issues them (members hand over by spinning, and
+// sleep only after a while): each job sees what the caller wrote before it and the caller sees
+// what every member wrote in it, with a team larger than the machine too (its members yield).
+TEST(ThreadPool, JobsInQuickSuccessionSeeEachOthersWrites) {
+  for (unsigned n : {2u, 3u, 2 * std::max(1u, std::thread::hardware_concurrency()) + 1}) {
+    thread_pool pool(n);
+    std::vector<long> written(n, 0);
+    long expected = 0;
+    int wrong = 0;
+    for (long job = 1; job <= 3000; ++job) {
+      expected = job;
+      pool.run([&](unsigned t) { written[t] = expected; });
+      for (unsigned t = 0; t < n; ++t) wrong += written[t] != job;
+    }
+    EXPECT_EQ(wrong, 0) << n << " members";
+  }
 }
 
 // barrier(last): last runs once per barrier, after every member arrived (it sees every member's
