@@ -959,6 +959,77 @@ void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& u
   for (vertex_t p = 0; p < n; ++p) out[ch.vertex_at[p]] = dist[p];
 }
 
+template <class Weight>
+void phast_cpu_group(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, const vertex_t* sources,
+                     std::size_t count, Weight* const* outs, bool report_overflow) {
+  using arith = arithmetic<Weight>;
+  using sum = typename arith::sum;
+  constexpr Weight unreached = contraction_hierarchy<Weight>::too_long;
+  constexpr std::size_t group = phast_group;
+  if (count > group)
+    throw std::invalid_argument("phast_cpu_group: " + std::to_string(count) + " sources, at most " +
+                                std::to_string(group) + " a sweep");
+  if (count == 0) return;
+  const vertex_t n = ch.num_vertices;
+  up.group_seeds_.resize(group);
+  for (std::size_t i = 0; i < group; ++i) {
+    auto& seeds = up.group_seeds_[i];
+    seeds.clear();
+    if (i >= count) continue;
+    const upward_distances<Weight>& r = up.run(sources[i]);
+    for (std::size_t j = 0; j < r.positions.size(); ++j) seeds.emplace_back(r.positions[j], r.distances[j]);
+    std::sort(seeds.begin(), seeds.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+  up.group_.resize(std::size_t{n} * group);
+  Weight* dist = up.group_.data();
+  std::size_t next[group] = {};
+  vertex_t first_overflow[group];
+  std::fill(first_overflow, first_overflow + group, n);
+  for (vertex_t p = 0; p < n; ++p) {
+    sum best[group];
+    bool seed_overflow[group];
+    for (std::size_t i = 0; i < group; ++i) {
+      best[i] = arith::unreached;
+      seed_overflow[i] = false;
+      const auto& seeds = up.group_seeds_[i];
+      if (next[i] < seeds.size() && seeds[next[i]].first == p) {
+        const sum s = seeds[next[i]++].second;
+        if (s <= arith::limit)
+          best[i] = s;
+        else
+          seed_overflow[i] = true;
+      }
+    }
+    const edge_t begin = ch.down_offsets[p], end = ch.down_offsets[p + 1];
+    for (edge_t e = begin; e < end; ++e) {
+      const Weight* dq = dist + std::size_t{ch.down_sources[e]} * group;
+      const Weight w = ch.down_weights[e];
+      for (std::size_t i = 0; i < group; ++i) best[i] = std::min(best[i], sum{dq[i]} + w);
+    }
+    Weight* dp = dist + std::size_t{p} * group;
+    for (std::size_t i = 0; i < group; ++i) {
+      if (best[i] <= arith::limit) {
+        dp[i] = static_cast<Weight>(best[i]);
+        continue;
+      }
+      // Every candidate is past the limit: reached (by a path that does not fit) when the upward
+      // sum was, or when an arc's tail is reached (phast_cpu's test, taken only here).
+      dp[i] = unreached;
+      bool overflow = seed_overflow[i];
+      for (edge_t e = begin; e < end && !overflow; ++e) overflow = dist[std::size_t{ch.down_sources[e]} * group + i] != unreached;
+      if (overflow && first_overflow[i] == n) first_overflow[i] = p;
+    }
+  }
+  if (report_overflow)
+    for (std::size_t i = 0; i < count; ++i)
+      if (first_overflow[i] < n) throw_overflow(ch.one_based, arith::overflow, sources[i], ch.vertex_at[first_overflow[i]]);
+  for (vertex_t p = 0; p < n; ++p) {
+    const vertex_t v = ch.vertex_at[p];
+    const Weight* dp = dist + std::size_t{p} * group;
+    for (std::size_t i = 0; i < count; ++i) outs[i][v] = dp[i];
+  }
+}
+
 namespace {
 
 // One side of the pair query: a Dijkstra over the arcs arcs_of(p, relax) hands it, a position at
@@ -1137,6 +1208,12 @@ template struct upward_search<float>;
 template void phast_cpu<std::uint32_t>(const contraction_hierarchy<std::uint32_t>&, upward_search<std::uint32_t>&,
                                        vertex_t, std::uint32_t*, bool);
 template void phast_cpu<float>(const contraction_hierarchy<float>&, upward_search<float>&, vertex_t, float*, bool);
+template void phast_cpu_group<std::uint32_t>(const contraction_hierarchy<std::uint32_t>&, upward_search<std::uint32_t>&,
+                                             const vertex_t*, std::size_t, std::uint32_t* const*, bool);
+template void phast_cpu_group<float>(const contraction_hierarchy<float>&, upward_search<float>&, const vertex_t*,
+                                     std::size_t, float* const*, bool);
+template void phast_cpu_group<std::uint64_t>(const contraction_hierarchy<std::uint64_t>&, upward_search<std::uint64_t>&,
+                                             const vertex_t*, std::size_t, std::uint64_t* const*, bool);
 template void pair_distances<std::uint32_t>(const contraction_hierarchy<std::uint32_t>&, const vertex_t*, const vertex_t*,
                                             std::size_t, std::uint32_t*, unsigned);
 template void pair_distances<float>(const contraction_hierarchy<float>&, const vertex_t*, const vertex_t*, std::size_t,

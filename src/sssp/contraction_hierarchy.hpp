@@ -95,6 +95,19 @@ template <class Weight>
 void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, vertex_t source, Weight* out,
                bool report_overflow = true);
 
+// The sweep for up to phast_group sources at once: each source's distances exactly as phast_cpu
+// gives them (the same minima), in one pass over the hierarchy, each position's distances for
+// the group side by side, so that a down arc and its tail's distances are read once for all of
+// them (Delling et al. 2011, Section 5: several trees a sweep). outs[i]: sources[i]'s row
+// (num_vertices entries, caller's ids). An overflow is reported for the first source of the
+// group that has one. The upward search object keeps the group's distances between calls
+// (num_vertices x phast_group of the distance type, a thread's). 8 against 1 and 4: bench/
+// results/phast.md, "Several sources a sweep on the CPU".
+constexpr std::size_t phast_group = 8;
+template <class Weight>
+void phast_cpu_group(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, const vertex_t* sources,
+                     std::size_t count, Weight* const* outs, bool report_overflow = true);
+
 // Builds the hierarchy of a host graph (integer or real, as its kind says; the other instantiation
 // throws std::invalid_argument). `threads` (0 = all hardware threads) share the witness searches
 // and priority evaluations; the hierarchy is the same for any thread count. `progress`, when set,
@@ -134,6 +147,9 @@ struct upward_search {
   void sift_down(std::size_t i);
   template <class W>
   friend void phast_cpu(const contraction_hierarchy<W>&, upward_search<W>&, vertex_t, W*, bool);
+  template <class W>
+  friend void phast_cpu_group(const contraction_hierarchy<W>&, upward_search<W>&, const vertex_t*, std::size_t,
+                              W* const*, bool);
 
   const contraction_hierarchy<Weight>* ch_;
   std::vector<sum> dist_;                    // by position; valid where heap_index_ is not unvisited
@@ -145,6 +161,10 @@ struct upward_search {
   std::vector<Weight> sweep_;
   std::vector<sum> seed_;
   std::vector<std::uint8_t> seed_overflow_;
+  // phast_cpu_group's: the group's distances by position (phast_group a position, allocated on
+  // first use), and each source's upward distances sorted by position.
+  std::vector<Weight> group_;
+  std::vector<std::vector<std::pair<vertex_t, sum>>> group_seeds_;
 };
 
 // Distances of given pairs (from[i], to[i]) on the hierarchy, without a sweep: the bidirectional

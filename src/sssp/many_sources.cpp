@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "deltasplit/many_sources.hpp"
+#include "sssp/contraction_hierarchy.hpp"
 #include "sssp/dijkstra.hpp"
 #include "sssp/graph_check.hpp"
 #include "sssp/many_sources_engine.hpp"
@@ -227,31 +228,36 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
   const std::size_t columns = targets.empty() ? solved.num_vertices : targets.size();
   const std::size_t k = mopts.batch_size ? mopts.batch_size : cpu_batch;
   std::vector<Distance> block;
-  // A subset of targets: each member's whole row, from which the targets are picked.
+  // PHAST sweeps phast_group sources at a time (one pass over the hierarchy for the group), the
+  // other solvers one.
+  const std::size_t group = phast ? detail::phast_group : 1;
+  // A subset of targets: each member's whole rows, from which the targets are picked.
   std::vector<std::vector<Distance>> rows_by_member(targets.empty() ? 0 : pool->size(),
-                                                    std::vector<Distance>(solved.num_vertices));
-  // Every vertex of source's row into row (num_vertices entries), past the cutoff unreachable.
-  auto solve_row = [&](unsigned member, vertex_t source, Distance* row) {
-    if (phast)
-      phast->cpu_row(member, source, opts.cutoff, row);
-    else
-      detail::dijkstra_row(solved, source, type, opts.cutoff, row);
-  };
+                                                    std::vector<Distance>(group * solved.num_vertices));
   for (std::size_t first = 0; first < sources.size(); first += k) {
     const std::size_t rows = std::min(k, sources.size() - first);
     block.resize(rows * columns);
     const auto start = std::chrono::steady_clock::now();
     std::atomic<std::size_t> next{0};
     pool->run([&](unsigned member) {
-      for (std::size_t r; (r = next.fetch_add(1)) < rows;) {
-        Distance* row = block.data() + r * columns;
-        if (targets.empty()) {  // every vertex a column: the row is written in place
-          solve_row(member, sources[first + r], row);
-          continue;
+      for (std::size_t r; (r = next.fetch_add(group)) < rows;) {
+        const std::size_t count = std::min(group, rows - r);
+        // Where each row is solved: in place when every vertex is a column, else a whole row of
+        // the member's.
+        void* into[detail::phast_group];
+        for (std::size_t i = 0; i < count; ++i)
+          into[i] = targets.empty() ? block.data() + (r + i) * columns
+                                    : rows_by_member[member].data() + i * std::size_t{solved.num_vertices};
+        if (phast)
+          phast->cpu_rows(member, sources.data() + first + r, count, opts.cutoff, into);
+        else
+          detail::dijkstra_row(solved, sources[first + r], type, opts.cutoff, static_cast<Distance*>(into[0]));
+        if (targets.empty()) continue;
+        for (std::size_t i = 0; i < count; ++i) {
+          const Distance* whole = static_cast<const Distance*>(into[i]);
+          Distance* row = block.data() + (r + i) * columns;
+          for (std::size_t t = 0; t < columns; ++t) row[t] = whole[targets[t]];
         }
-        std::vector<Distance>& whole = rows_by_member[member];
-        solve_row(member, sources[first + r], whole.data());
-        for (std::size_t t = 0; t < columns; ++t) row[t] = whole[targets[t]];
       }
     });
     distance_block b = detail::batch_block(

@@ -82,6 +82,8 @@ struct phast::sweep {
   virtual ~sweep() = default;
   virtual statistics run_into(vertex_t source, const options& opts, const output_buffers& out) = 0;
   virtual void cpu_row(unsigned member, vertex_t source, double cutoff, void* row) = 0;
+  virtual void cpu_rows(unsigned member, const vertex_t* sources, std::size_t count, double cutoff,
+                        void* const* rows) = 0;
   virtual void set_cpu_members(unsigned members) = 0;
   virtual void pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out, unsigned threads) const = 0;
   virtual bool from_file() const = 0;
@@ -142,6 +144,14 @@ struct typed_sweep final : phast::sweep {
     Weight* dist = static_cast<Weight*>(row);
     phast_cpu(ch, *searches.at(member), source, dist, overflow_matters<Weight>(cutoff));
     clear_beyond<policy>(dist, g.num_vertices, cutoff);
+  }
+
+  void cpu_rows(unsigned member, const vertex_t* sources, std::size_t count, double cutoff,
+                void* const* rows) override {
+    Weight* outs[phast_group];
+    for (std::size_t i = 0; i < count && i < phast_group; ++i) outs[i] = static_cast<Weight*>(rows[i]);
+    phast_cpu_group(ch, *searches.at(member), sources, count, outs, overflow_matters<Weight>(cutoff));
+    for (std::size_t i = 0; i < count; ++i) clear_beyond<policy>(outs[i], g.num_vertices, cutoff);
   }
 
   bool from_file() const override { return loaded; }
@@ -209,6 +219,10 @@ void phast::cpu_row(unsigned member, vertex_t source, double cutoff, void* row) 
 }
 
 void phast::set_cpu_members(unsigned members) { sweep_->set_cpu_members(members); }
+
+void phast::cpu_rows(unsigned member, const vertex_t* sources, std::size_t count, double cutoff, void* const* rows) {
+  sweep_->cpu_rows(member, sources, count, cutoff, rows);
+}
 
 void phast::pairs(const vertex_t* from, const vertex_t* to, std::size_t count, void* out, unsigned threads) const {
   sweep_->pairs(from, to, count, out, threads);

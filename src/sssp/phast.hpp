@@ -4,6 +4,7 @@
 // (solve.cpp) and sssp::many_sources (many_sources.cpp) hold one of these for strategy::phast.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -46,6 +47,8 @@ class phast {
   // distance type: std::uint32_t, std::uint64_t or float, num_vertices entries) into row, past cutoff unreachable. Calls
   // with different `member` (0 .. members - 1) may run at once; each has its own upward search.
   void cpu_row(unsigned member, vertex_t source, double cutoff, void* row);
+  // The same for `count` sources (at most phast_group) into rows[0 .. count), in one sweep.
+  void cpu_rows(unsigned member, const vertex_t* sources, std::size_t count, double cutoff, void* const* rows);
   void set_cpu_members(unsigned members);
 
   // The distances of the pairs (from[i], to[i]) by the hierarchy's bidirectional query on the host

@@ -4,6 +4,7 @@
 // keeps its promises (inverse permutations, levels, the core, down in-arcs from earlier levels).
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -85,10 +86,56 @@ ds::detail::contraction_hierarchy<W> build(const graph::csr& g, unsigned threads
   return ch;
 }
 
-// PHAST from each source against Dijkstra; an overflow must be reported by both or neither.
+// The group sweep against the one-source sweep, over every sources' group of 1 .. phast_group
+// (taken in order, cycling, so that groups repeat a source and mix overflowing ones with others):
+// the same rows, bit for bit; and an overflow for the group exactly when one of its sources has
+// one, named for the first such (with report_overflow false, the rows the one-source sweep gives).
+template <class W>
+void expect_group_equals_single(const ds::detail::contraction_hierarchy<W>& ch, const std::vector<vertex_t>& sources) {
+  if (sources.empty()) return;
+  const vertex_t n = ch.num_vertices;
+  ds::detail::upward_search<W> single(ch), grouped(ch);
+  for (std::size_t size = 1; size <= ds::detail::phast_group; ++size) {
+    std::vector<vertex_t> group(size);
+    for (std::size_t i = 0; i < size; ++i) group[i] = sources[(size + i) % sources.size()];
+    for (bool report : {true, false}) {
+      std::vector<std::vector<W>> want(size, std::vector<W>(n)), got(size, std::vector<W>(n));
+      std::string first_overflow;
+      for (std::size_t i = 0; i < size; ++i) {
+        try {
+          ds::detail::phast_cpu(ch, single, group[i], want[i].data(), report);
+        } catch (const ds::distance_overflow& e) {
+          if (first_overflow.empty()) first_overflow = e.what();
+        }
+      }
+      std::vector<W*> outs;
+      for (auto& row : got) outs.push_back(row.data());
+      if (!first_overflow.empty()) {
+        try {
+          ds::detail::phast_cpu_group(ch, grouped, group.data(), size, outs.data(), report);
+          ADD_FAILURE() << "no overflow from the group of " << size << " (" << first_overflow << ")";
+        } catch (const ds::distance_overflow& e) {
+          EXPECT_EQ(std::string(e.what()), first_overflow) << "group of " << size;
+        }
+        continue;
+      }
+      ds::detail::phast_cpu_group(ch, grouped, group.data(), size, outs.data(), report);
+      for (std::size_t i = 0; i < size; ++i)
+        for (vertex_t v = 0; v < n; ++v) {
+          const bool same = std::memcmp(&want[i][v], &got[i][v], sizeof(W)) == 0;
+          ASSERT_TRUE(same) << "group of " << size << ", source " << group[i] << ", vertex " << v << ": "
+                            << got[i][v] << " against " << want[i][v];
+        }
+    }
+  }
+}
+
+// PHAST from each source against Dijkstra; an overflow must be reported by both or neither. The
+// group sweep is checked against it on the same sources.
 template <class W>
 void expect_phast_equals_dijkstra(const graph::csr& g, const ds::detail::contraction_hierarchy<W>& ch,
                                   const std::vector<vertex_t>& sources) {
+  expect_group_equals_single(ch, sources);
   ds::detail::upward_search<W> up(ch);
   std::vector<W> out(g.num_vertices);
   for (vertex_t s : sources) {
