@@ -45,6 +45,10 @@ void check_cutoff(double cutoff) {
 constexpr std::uint32_t max_auto_batch = 4096;
 // Sources per batch on the CPU: the host block and the rows of one round of the threads.
 constexpr std::uint32_t cpu_batch = 256;
+// A thread's PHAST group distances (num_vertices x phast_group) at most this many bytes: road-FLA's
+// are 34 MB (uint32), a 24-million-vertex road network's 768 MB a thread, where one source a sweep
+// (about 13 bytes a vertex a thread) is kept instead.
+constexpr std::uint64_t phast_group_bytes = std::uint64_t{256} << 20;
 
 std::uint32_t round_up_32(std::uint64_t x) { return static_cast<std::uint32_t>(std::min<std::uint64_t>((x + 31) / 32 * 32, 0xFFFFFFE0u)); }
 
@@ -228,9 +232,11 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
   const std::size_t columns = targets.empty() ? solved.num_vertices : targets.size();
   const std::size_t k = mopts.batch_size ? mopts.batch_size : cpu_batch;
   std::vector<Distance> block;
-  // PHAST sweeps phast_group sources at a time (one pass over the hierarchy for the group), the
-  // other solvers one.
-  const std::size_t group = phast ? detail::phast_group : 1;
+  // PHAST sweeps phast_group sources at a time (one pass over the hierarchy for the group) where
+  // a thread's group distances fit phast_group_bytes, else one, as the other solvers do.
+  const bool grouped =
+      phast && std::uint64_t{solved.num_vertices} * detail::phast_group * sizeof(Distance) <= phast_group_bytes;
+  const std::size_t group = grouped ? detail::phast_group : 1;
   // A subset of targets: each member's whole rows, from which the targets are picked.
   std::vector<std::vector<Distance>> rows_by_member(targets.empty() ? 0 : pool->size(),
                                                     std::vector<Distance>(group * solved.num_vertices));
@@ -248,8 +254,10 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
         for (std::size_t i = 0; i < count; ++i)
           into[i] = targets.empty() ? block.data() + (r + i) * columns
                                     : rows_by_member[member].data() + i * std::size_t{solved.num_vertices};
-        if (phast)
+        if (grouped)
           phast->cpu_rows(member, sources.data() + first + r, count, opts.cutoff, into);
+        else if (phast)
+          phast->cpu_row(member, sources[first + r], opts.cutoff, into[0]);
         else
           detail::dijkstra_row(solved, sources[first + r], type, opts.cutoff, static_cast<Distance*>(into[0]));
         if (targets.empty()) continue;
