@@ -200,6 +200,17 @@ class arc_list {
   std::uint32_t size_ = 0, capacity_ = Inline;
 };
 
+// Member t's block [begin, end) of `count` items cut into `parts` blocks in order (empty for a
+// member past them): how the contraction's jobs share a list, so that what the blocks produce,
+// joined in member order, is in the list's order.
+struct block {
+  std::size_t begin, end;
+};
+inline block block_of_member(std::size_t count, std::size_t t, std::size_t parts) {
+  if (t >= parts) return {count, count};
+  return {count * t / parts, count * (t + 1) / parts};
+}
+
 // n objects of a trivially destructible T, constructed a block of indices a thread: the remaining
 // graph's 2n lists are most of the contraction's memory, and their construction (the pages' first
 // touch) by one thread would be most of the constructor on many cores (bench/results/phast.md,
@@ -213,7 +224,8 @@ class parallel_array {
     data_.reset(static_cast<T*>(::operator new(std::max<std::size_t>(n, 1) * sizeof(T))));
     const std::size_t parts = pool.size();
     pool.run([&](unsigned t) {
-      for (std::size_t i = n * t / parts; i < n * (t + 1) / parts; ++i) new (data_.get() + i) T();
+      const block b = block_of_member(n, t, parts);
+      for (std::size_t i = b.begin; i < b.end; ++i) new (data_.get() + i) T();
     });
   }
   T& operator[](std::size_t i) { return data_.get()[i]; }
@@ -405,7 +417,7 @@ class contractor {
     // thread itself.
     const Weight* w = weights_in<Weight>(g);
     const std::size_t parts = pool_.size();
-    const auto first = [&](std::size_t t) { return static_cast<vertex_t>(std::size_t{n_} * t / parts); };
+    const auto first = [&](std::size_t t) { return static_cast<vertex_t>(block_of_member(n_, t, parts).begin); };
     const auto block_of = [&](vertex_t v) {
       std::size_t b = std::size_t{v} * parts / std::max<vertex_t>(n_, 1);
       while (b + 1 < parts && first(b + 1) <= v) ++b;
@@ -464,9 +476,9 @@ class contractor {
       if (progress) progress("contracting", n_ - remaining.size(), n_);
       // The independent set, by blocks of `remaining` (sorted), so that it comes out sorted.
       pool_.run([&](unsigned t) {
-        const std::size_t size = remaining.size(), parts = pool_.size();
+        const block b = block_of_member(remaining.size(), t, pool_.size());
         candidates[t].list.clear();
-        for (std::size_t i = size * t / parts; i < size * (t + 1) / parts; ++i)
+        for (std::size_t i = b.begin; i < b.end; ++i)
           if (local_minimum(remaining[i])) candidates[t].list.push_back(remaining[i]);
         pool_.barrier([&] { size_for(candidates, set); });
         copy_part(t, candidates, set);
@@ -513,10 +525,10 @@ class contractor {
       // The remaining vertices less the contracted ones, and the marked neighbours (all of them
       // remaining), both in id order, by blocks of `remaining`; the marks cleared on the way.
       pool_.run([&](unsigned t) {
-        const std::size_t size = remaining.size(), parts = pool_.size();
+        const block b = block_of_member(remaining.size(), t, pool_.size());
         kept[t].list.clear();
         marked[t].list.clear();
-        for (std::size_t i = size * t / parts; i < size * (t + 1) / parts; ++i) {
+        for (std::size_t i = b.begin; i < b.end; ++i) {
           const vertex_t x = remaining[i];
           if (g_.contracted[x]) continue;
           kept[t].list.push_back(x);
@@ -697,17 +709,12 @@ class contractor {
     // in order, so that within a level they are in id order, as one pass would place them (one
     // block when the levels are so many that the counts would outweigh the graph).
     const std::size_t parts = levels * pool_.size() <= 4 * std::size_t{n_} + 4096 ? pool_.size() : 1;
-    const auto block = [&](unsigned t, std::size_t& begin, std::size_t& end) {
-      begin = t < parts ? std::size_t{n_} * t / parts : n_;
-      end = t < parts ? std::size_t{n_} * (t + 1) / parts : n_;
-    };
     // [block][level], each block's counts 128 bytes longer, so that no two blocks' share a line.
     std::vector<std::vector<vertex_t>> next(parts, std::vector<vertex_t>(levels + 32, 0));
     ch.position_of.resize(n_);
     ch.vertex_at.resize(n_);
     pool_.run([&](unsigned t) {
-      std::size_t begin, end;
-      block(t, begin, end);
+      const auto [begin, end] = block_of_member(n_, t, parts);
       for (std::size_t v = begin; v < end; ++v) ++next[t][sweep_level(static_cast<vertex_t>(v))];
       pool_.barrier([&] {
         ch.level_offsets.assign(1, 0);
@@ -734,8 +741,7 @@ class contractor {
     ch.down_offsets.assign(std::size_t{n_} + 1, 0);
     std::vector<edge_t> up_base(parts, 0), down_base(parts, 0);
     pool_.run([&](unsigned t) {
-      std::size_t begin, end;
-      block(t, begin, end);
+      const auto [begin, end] = block_of_member(n_, t, parts);
       edge_t up = 0, down = 0;
       for (std::size_t p = begin; p < end; ++p) {
         const vertex_t v = ch.vertex_at[p];
@@ -757,8 +763,7 @@ class contractor {
     ch.down_sources.resize(ch.down_offsets[n_]);
     ch.down_weights.resize(ch.down_offsets[n_]);
     pool_.run([&](unsigned t) {
-      std::size_t begin, end;
-      block(t, begin, end);
+      const auto [begin, end] = block_of_member(n_, t, parts);
       std::vector<arc<Weight>> row;
       for (std::size_t p = begin; p < end; ++p) {
         const vertex_t v = ch.vertex_at[p];
@@ -835,10 +840,7 @@ template <class Weight>
 upward_search<Weight>::upward_search(const contraction_hierarchy<Weight>& ch)
     : ch_(&ch),
       dist_(ch.num_vertices),
-      heap_index_(ch.num_vertices, unvisited),
-      sweep_(ch.num_vertices),
-      seed_(ch.num_vertices, arithmetic<Weight>::unreached),
-      seed_overflow_(ch.num_vertices, 0) {}
+      heap_index_(ch.num_vertices, unvisited) {}
 
 template <class Weight>
 void upward_search<Weight>::sift_up(std::size_t i) {
@@ -920,52 +922,18 @@ const upward_distances<Weight>& upward_search<Weight>::run(vertex_t source) {
 // has one is reachable with a shortest distance past the limit: distance_overflow, as Dijkstra.
 // A position with a fitting candidate gets the smallest exactly: a shortest path that fits uses no
 // saturated arc, and the hierarchy holds it as an up-down path.
-template <class Weight>
-void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, vertex_t source, Weight* out,
-               bool report_overflow) {
-  using arith = arithmetic<Weight>;
-  using sum = typename arith::sum;
-  constexpr Weight unreached = contraction_hierarchy<Weight>::too_long;  // int_infinity, uint64_infinity or +inf
-  const upward_distances<Weight>& seeds = up.run(source);
-  for (std::size_t i = 0; i < seeds.positions.size(); ++i) {
-    const vertex_t p = seeds.positions[i];
-    if (seeds.distances[i] <= arith::limit)
-      up.seed_[p] = seeds.distances[i];
-    else
-      up.seed_overflow_[p] = 1;
-  }
-  Weight* dist = up.sweep_.data();
-  const vertex_t n = ch.num_vertices;
-  for (vertex_t p = 0; p < n; ++p) {
-    sum best = up.seed_[p];
-    bool overflow = up.seed_overflow_[p];
-    up.seed_[p] = arith::unreached;
-    up.seed_overflow_[p] = 0;
-    for (edge_t e = ch.down_offsets[p]; e < ch.down_offsets[p + 1]; ++e) {
-      const Weight dq = dist[ch.down_sources[e]];
-      const sum s = sum{dq} + ch.down_weights[e];
-      overflow |= (dq != unreached) & (s > arith::limit);
-      best = std::min(best, s);
-    }
-    if (best <= arith::limit) {
-      dist[p] = static_cast<Weight>(best);
-    } else if (overflow && report_overflow) {
-      for (vertex_t q : seeds.positions) up.seed_[q] = arith::unreached, up.seed_overflow_[q] = 0;
-      throw_overflow(ch.one_based, arithmetic<Weight>::overflow, source, ch.vertex_at[p]);
-    } else {
-      dist[p] = unreached;
-    }
-  }
-  for (vertex_t p = 0; p < n; ++p) out[ch.vertex_at[p]] = dist[p];
-}
-
-template <class Weight>
+//
+// The group of Group sources swept together: each position's Group distances side by side; a
+// source's upward distances meet the sweep in position order; overflow is judged only where every
+// candidate is past the limit (then: reached by a path that does not fit when the upward sum was,
+// or when an arc's tail is reached).
+template <class Weight, std::size_t Group>
 void phast_cpu_group(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, const vertex_t* sources,
                      std::size_t count, Weight* const* outs, bool report_overflow) {
   using arith = arithmetic<Weight>;
   using sum = typename arith::sum;
   constexpr Weight unreached = contraction_hierarchy<Weight>::too_long;
-  constexpr std::size_t group = phast_group;
+  constexpr std::size_t group = Group;
   if (count > group)
     throw std::invalid_argument("phast_cpu_group: " + std::to_string(count) + " sources, at most " +
                                 std::to_string(group) + " a sweep");
@@ -1012,8 +980,6 @@ void phast_cpu_group(const contraction_hierarchy<Weight>& ch, upward_search<Weig
         dp[i] = static_cast<Weight>(best[i]);
         continue;
       }
-      // Every candidate is past the limit: reached (by a path that does not fit) when the upward
-      // sum was, or when an arc's tail is reached (phast_cpu's test, taken only here).
       dp[i] = unreached;
       bool overflow = seed_overflow[i];
       for (edge_t e = begin; e < end && !overflow; ++e) overflow = dist[std::size_t{ch.down_sources[e]} * group + i] != unreached;
@@ -1028,6 +994,12 @@ void phast_cpu_group(const contraction_hierarchy<Weight>& ch, upward_search<Weig
     const Weight* dp = dist + std::size_t{p} * group;
     for (std::size_t i = 0; i < count; ++i) outs[i][v] = dp[i];
   }
+}
+
+template <class Weight>
+void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, vertex_t source, Weight* out,
+               bool report_overflow) {
+  phast_cpu_group<Weight, 1>(ch, up, &source, 1, &out, report_overflow);
 }
 
 namespace {
@@ -1208,12 +1180,14 @@ template struct upward_search<float>;
 template void phast_cpu<std::uint32_t>(const contraction_hierarchy<std::uint32_t>&, upward_search<std::uint32_t>&,
                                        vertex_t, std::uint32_t*, bool);
 template void phast_cpu<float>(const contraction_hierarchy<float>&, upward_search<float>&, vertex_t, float*, bool);
-template void phast_cpu_group<std::uint32_t>(const contraction_hierarchy<std::uint32_t>&, upward_search<std::uint32_t>&,
-                                             const vertex_t*, std::size_t, std::uint32_t* const*, bool);
-template void phast_cpu_group<float>(const contraction_hierarchy<float>&, upward_search<float>&, const vertex_t*,
-                                     std::size_t, float* const*, bool);
-template void phast_cpu_group<std::uint64_t>(const contraction_hierarchy<std::uint64_t>&, upward_search<std::uint64_t>&,
-                                             const vertex_t*, std::size_t, std::uint64_t* const*, bool);
+template void phast_cpu_group<std::uint32_t, phast_group>(const contraction_hierarchy<std::uint32_t>&,
+                                                          upward_search<std::uint32_t>&, const vertex_t*, std::size_t,
+                                                          std::uint32_t* const*, bool);
+template void phast_cpu_group<float, phast_group>(const contraction_hierarchy<float>&, upward_search<float>&,
+                                                  const vertex_t*, std::size_t, float* const*, bool);
+template void phast_cpu_group<std::uint64_t, phast_group>(const contraction_hierarchy<std::uint64_t>&,
+                                                          upward_search<std::uint64_t>&, const vertex_t*, std::size_t,
+                                                          std::uint64_t* const*, bool);
 template void pair_distances<std::uint32_t>(const contraction_hierarchy<std::uint32_t>&, const vertex_t*, const vertex_t*,
                                             std::size_t, std::uint32_t*, unsigned);
 template void pair_distances<float>(const contraction_hierarchy<float>&, const vertex_t*, const vertex_t*, std::size_t,

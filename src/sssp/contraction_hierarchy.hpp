@@ -103,8 +103,9 @@ void phast_cpu(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& u
 // group that has one. The upward search object keeps the group's distances between calls
 // (num_vertices x phast_group of the distance type, a thread's). 8 against 1 and 4: bench/
 // results/phast.md, "Several sources a sweep on the CPU".
+// phast_cpu is the group of one.
 constexpr std::size_t phast_group = 8;
-template <class Weight>
+template <class Weight, std::size_t Group = phast_group>
 void phast_cpu_group(const contraction_hierarchy<Weight>& ch, upward_search<Weight>& up, const vertex_t* sources,
                      std::size_t count, Weight* const* outs, bool report_overflow = true);
 
@@ -145,9 +146,7 @@ struct upward_search {
   static constexpr std::uint32_t settled = unvisited - 1;
   void sift_up(std::size_t i);
   void sift_down(std::size_t i);
-  template <class W>
-  friend void phast_cpu(const contraction_hierarchy<W>&, upward_search<W>&, vertex_t, W*, bool);
-  template <class W>
+  template <class W, std::size_t G>
   friend void phast_cpu_group(const contraction_hierarchy<W>&, upward_search<W>&, const vertex_t*, std::size_t,
                               W* const*, bool);
 
@@ -156,13 +155,8 @@ struct upward_search {
   std::vector<std::uint32_t> heap_index_;    // by position: unvisited, settled, or the place in heap_
   std::vector<std::pair<sum, vertex_t>> heap_;
   upward_distances<Weight> out_;
-  // phast_cpu's sweep, by position: the distances, and the upward distances that fit (unreached
-  // elsewhere) or a flag where one does not; both back to unreached / 0 after each sweep.
-  std::vector<Weight> sweep_;
-  std::vector<sum> seed_;
-  std::vector<std::uint8_t> seed_overflow_;
-  // phast_cpu_group's: the group's distances by position (phast_group a position, allocated on
-  // first use), and each source's upward distances sorted by position.
+  // The sweeps' (phast_cpu_group, phast_cpu): the group's distances by position (the group's
+  // size a position, allocated on use), and each source's upward distances sorted by position.
   std::vector<Weight> group_;
   std::vector<std::vector<std::pair<vertex_t, sum>>> group_seeds_;
 };
