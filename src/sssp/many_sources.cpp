@@ -10,7 +10,7 @@
 //
 // opts.how == phast (sssp/phast.hpp): the hierarchy is built (or loaded from opts.hierarchy_file)
 // with the object; on the GPU the sources go in PHAST batches (sssp/gpu/phast/phast.cu), on the CPU each
-// thread sweeps one source after another (phast_cpu). Vertices farther than opts.cutoff read
+// thread sweeps phast_group sources at a time (phast_cpu_group). Vertices farther than opts.cutoff read
 // unreachable.
 #include <algorithm>
 #include <atomic>

@@ -78,7 +78,7 @@ using block_consumer = std::function<void(const distance_block&)>;
 // (seconds on a road network; setup_ms()), or loads the hierarchy from opts.hierarchy_file (see
 // options), and then solves PHAST batches on the GPU (each source an upward search on the host
 // threads, then one sweep over the levels for the whole batch, k distances per vertex read
-// together) or, without a GPU, phast_cpu per source on the CPU threads.
+// together) or, without a GPU, sweeps of eight sources at a time on the CPU threads.
 // Any other strategy runs the batched delta-stepping above (GPU) or Dijkstra per source (CPU).
 // opts.tune.driver picks the GPU batch engine: gpu_driver::block runs one thread block per source
 // (src/sssp/gpu/near_far/block_driver.cuh: Near-Far per source in its own row, several sources per SM;
