@@ -190,10 +190,11 @@ struct bucket_of_distance<float> {
 // monotone.
 template <>
 struct bucket_of_distance<std::uint64_t> {
+  static constexpr std::uint32_t cap = 4000000000u;  // the largest bucket: every distance from cap * delta on
   std::uint64_t delta;  // >= 1
   __host__ __device__ std::uint32_t operator()(std::uint64_t d) const {
     const std::uint64_t q = d / delta;
-    return q >= 4000000000ull ? 4000000000u : static_cast<std::uint32_t>(q);
+    return q >= cap ? cap : static_cast<std::uint32_t>(q);
   }
   // No distance of bucket b is below this (b * delta, or the largest distance where that passes it).
   __host__ __device__ std::uint64_t lower_bound(std::uint32_t b) const {
@@ -213,5 +214,24 @@ struct bucket_of_distance<double> {
     return b == 0 ? 0.0 : static_cast<double>(b) * delta * 0.9999;
   }
 };
+
+// The buckets of a width given as a double (options.tune.delta, or an automatic width): integer
+// widths are floor(delta), at least 1 and at most 2^32 - 2 (uint32; 2^32 - 1 is the workfront's
+// "every distance in bucket 0") or 2^63 (uint64); a real width is delta in the distance type, and
+// `invalid` where that is not a positive finite number (each caller says what stands in then).
+template <class Distance>
+bucket_of_distance<Distance> bucket_of_width(double delta, Distance invalid) {
+  if constexpr (std::is_same_v<Distance, std::uint64_t>) {
+    const double r = std::floor(delta);
+    return {r < 1 ? 1u : r >= 9223372036854775808.0 ? std::uint64_t{1} << 63 : static_cast<std::uint64_t>(r)};
+  } else if constexpr (std::is_floating_point_v<Distance>) {
+    Distance d = static_cast<Distance>(delta);
+    if (!(d > 0) || !std::isfinite(d)) d = invalid;
+    return {d};
+  } else {
+    const double r = std::floor(delta);
+    return {r < 1 ? 1u : r > 4294967294.0 ? 0xFFFFFFFEu : static_cast<std::uint32_t>(r)};
+  }
+}
 
 }  // namespace deltasplit::sssp::gpu

@@ -309,24 +309,11 @@ class engine final : public detail::gpu_engine, private engine_context {
 
   // The bucket width: options.tune.delta, or the automatic width times auto_scale (the driver's).
   bucket_of_distance<Distance> bucket_width(const options& opts, double auto_scale) const {
-    constexpr bool real = std::is_floating_point_v<Distance>;
     constexpr bool wide_integers = std::is_same_v<Distance, std::uint64_t>;
     double delta = opts.tune.delta > 0 ? opts.tune.delta
                                        : detail::gpu_auto_width(graph_->statistics(), g_.kind, wide_integers) * auto_scale;
-    if constexpr (wide_integers) {
-      if (opts.how == strategy::workfront) return {~std::uint64_t{0}};
-      const double r = std::floor(delta);
-      return {r < 1 ? 1u : r >= 9223372036854775808.0 ? std::uint64_t{1} << 63 : static_cast<std::uint64_t>(r)};
-    } else if constexpr (real) {
-      if (opts.how == strategy::workfront) return {std::numeric_limits<Distance>::infinity()};
-      Distance d = static_cast<Distance>(delta);
-      if (!(d > 0) || !std::isfinite(d)) d = opts.tune.delta > 0 ? std::numeric_limits<Distance>::max() : Distance(1);
-      return {d};
-    } else {
-      if (opts.how == strategy::workfront) return {0xFFFFFFFFu};
-      double r = std::floor(delta);
-      return {r < 1 ? 1u : r > 4294967294.0 ? 0xFFFFFFFEu : static_cast<std::uint32_t>(r)};
-    }
+    if (opts.how == strategy::workfront) return {distance_ops<Distance>::infinity};  // every finite distance in bucket 0
+    return bucket_of_width<Distance>(delta, opts.tune.delta > 0 ? std::numeric_limits<Distance>::max() : Distance(1));
   }
 
   // The cutoff's bucket (cutoff_distance, distance_policy.hpp), past which the loop stops; no_bucket

@@ -613,17 +613,7 @@ class many_engine final : public detail::many_sources_engine, private engine_con
           (dense_factor && stats_.mean_degree >= 4 ? dense_delta_factor : 1.0) *
               sssp::detail::gpu_auto_width(stats_, kind_, wide_integers),
           kind_, wide_integers);
-    if constexpr (wide_integers) {
-      const double r = std::floor(delta);
-      return {r < 1 ? 1u : r >= 9223372036854775808.0 ? std::uint64_t{1} << 63 : static_cast<std::uint64_t>(r)};
-    } else if constexpr (std::is_floating_point_v<Distance>) {
-      Distance d = static_cast<Distance>(delta);
-      if (!(d > 0) || !std::isfinite(d)) d = std::numeric_limits<Distance>::max();
-      return {d};
-    } else {
-      double r = std::floor(delta);
-      return {r < 1 ? 1u : r > 4294967294.0 ? 0xFFFFFFFEu : static_cast<std::uint32_t>(r)};
-    }
+    return bucket_of_width<Distance>(delta, std::numeric_limits<Distance>::max());
   }
 
   // The first bound above `lowest` on the grid of bucket boundaries.

@@ -317,9 +317,9 @@ __global__ void reset_partitioned(partitioned_view<Distance> s, vertex_t n, vert
   }
 }
 
-// "Is distance d in a bucket at most the bound?": for uint32 distances d < (bound + 1) * delta,
-// without the division of bucket_of_distance; for real and uint64 distances (whose buckets are
-// capped), the bucket itself.
+// "Is distance d in a bucket at most the bound?": for integer distances d < (bound + 1) * delta,
+// without the division of bucket_of_distance (64-bit division is a long instruction sequence on the
+// GPU, and improve() asks at every improvement); for real distances the bucket itself.
 template <class Distance>
 struct near_bound;
 
@@ -346,9 +346,18 @@ template <>
 struct near_bound<double> : bucket_near_bound<double> {
   using bucket_near_bound<double>::bucket_near_bound;
 };
+// uint64: the bucket is capped (bucket_of_distance), so from the cap's bucket on every distance is
+// near; below it, d / delta <= bound exactly when d < (bound + 1) * delta, saturated at 2^64 - 1
+// (the distances asked about are finite, at most 2^64 - 2).
 template <>
-struct near_bound<std::uint64_t> : bucket_near_bound<std::uint64_t> {
-  using bucket_near_bound<std::uint64_t>::bucket_near_bound;
+struct near_bound<std::uint64_t> {
+  std::uint64_t below;
+  __device__ near_bound(bucket_of_distance<std::uint64_t> b, std::uint32_t bound) {
+    const std::uint64_t k = std::uint64_t{bound} + 1;
+    below = bound >= bucket_of_distance<std::uint64_t>::cap || b.delta > ~std::uint64_t{0} / k ? ~std::uint64_t{0}
+                                                                                                 : k * b.delta;
+  }
+  __device__ bool operator()(std::uint64_t d) const { return d < below; }
 };
 
 // The region's distances: shared memory (SharedDist) or the global array, which its owner alone
@@ -843,8 +852,9 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     if (lowest == no_bucket) break;
     if (lowest > current) current = lowest;
     // The next round's near set: far vertices now at or below the bound.
+    const near_bound<Distance> now_near(s.bucket, current);
     for_far_words(far, words, [&](std::uint32_t w, std::uint32_t bits) {
-      const bool go = ((bits >> lane) & 1u) && s.bucket(own.load(w * 32 + lane)) <= current;
+      const bool go = ((bits >> lane) & 1u) && now_near(own.load(w * 32 + lane));
       const std::uint32_t move = __ballot_sync(0xFFFFFFFFu, go);
       if (lane == 0 && move) {
         far[w] = bits & ~move;
