@@ -34,8 +34,9 @@ SSSPResult.__doc__ = """One source's answer.
 
 distances: one per vertex, of the solve's distance type (Graph.distance_dtype): uint32 or uint64
 for integer weights (exact; unreachable = all ones, Graph.INT_INFINITY = 2**32 - 1 or
-Graph.UINT64_INFINITY = 2**64 - 1), float64 for real weights (float32 when asked with
-dtype=numpy.float32; unreachable = inf); predecessors: uint32 parents of a
+Graph.UINT64_INFINITY = 2**64 - 1), float64 for real weights, also float weights of whole
+numbers, which are solved as integers (float32 when asked with dtype=numpy.float32; unreachable =
+inf); predecessors: uint32 parents of a
 shortest-path tree (Graph.NO_VERTEX for the source and unreached vertices), or None;
 stats: the solve's statistics as a dict (strategy, device, milliseconds, iterations, ...)."""
 
@@ -162,12 +163,16 @@ class Graph:
     UINT64_INFINITY = _core.UINT64_INFINITY
     NO_VERTEX = _core.NO_VERTEX
 
-    def __init__(self, core, device_arrays=None):
+    def __init__(self, core, device_arrays=None, real_answers=False):
         if not isinstance(core, _core.Graph):
             raise TypeError("use Graph.from_scipy, from_arrays, from_edges, from_file or from_networkx")
         self._core = core
         self._device = device_arrays is not None
         self._keep = device_arrays
+        # Float weights that are all whole numbers are stored and solved as integers (exact, and
+        # faster) and answered as real weights are: in float64 (float32 when asked, or on the
+        # device), unreachable inf (_real_answer).
+        self._real_answers = bool(real_answers)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -203,12 +208,13 @@ class Graph:
             raise ValueError(f"{len(offsets)} offsets for {n} vertices (need n + 1)")
         if targets.size and (targets.min() < 0 or targets.max() >= n):
             raise ValueError(f"a target lies outside 0..{n - 1}")
-        w = choose_weights(weights, n)
+        given = np.asarray(weights)
+        w = choose_weights(given, n)
         if len(w) != len(targets):
             raise ValueError(f"{len(w)} weights for {len(targets)} targets")
         core = _core.from_csr_arrays(n, _host_array(offsets, np.uint64), _host_array(targets, np.uint32), _host_array(w),
                                      symmetric=not directed)
-        return cls(core)
+        return cls(core, real_answers=_stored_as_integers(given, w))
 
     @classmethod
     def from_edges(cls, sources, targets, weights, num_vertices, directed=True):
@@ -221,10 +227,11 @@ class Graph:
             raise ValueError(f"{len(s)} sources for {len(t)} targets")
         if s.size and (min(s.min(), t.min()) < 0 or max(s.max(), t.max()) >= n):
             raise ValueError(f"an arc names a vertex outside 0..{n - 1}")
-        w = choose_weights(weights, n)
+        given = np.asarray(weights)
+        w = choose_weights(given, n)
         core = _core.from_arcs(n, _host_array(s, np.uint32), _host_array(t, np.uint32), _host_array(w),
                                symmetric=not directed)
-        return cls(core)
+        return cls(core, real_answers=_stored_as_integers(given, w))
 
     @classmethod
     def from_file(cls, path, weight_seed=1):
@@ -282,7 +289,7 @@ class Graph:
             raise ValueError(f"{off.size} offsets for {n} vertices (need n + 1)")
         if off.dtype.kind not in "iu" or tgt.dtype.kind not in "iu":
             raise TypeError("offsets and targets must be integer arrays")
-        w = choose_weights(w, n, cupy)
+        given, w = w, choose_weights(w, n, cupy)
         if w.size != tgt.size:
             raise ValueError(f"{w.size} weights for {tgt.size} targets")
         if not directed:  # both directions of every arc, as CSR on the device (rows unsorted)
@@ -299,7 +306,7 @@ class Graph:
         w = cupy.ascontiguousarray(w)
         cupy.cuda.get_current_stream().synchronize()  # the arrays are complete before the solver's stream reads them
         core = _core.from_device(n, off, tgt, w, (off, tgt, w))
-        g = cls(core, device_arrays=(off, tgt, w))
+        g = cls(core, device_arrays=(off, tgt, w), real_answers=_stored_as_integers(given, w))
         g._torch = torch_in
         return g
 
@@ -315,7 +322,8 @@ class Graph:
 
     @property
     def weight_kind(self):
-        """'integer' or 'real'; the stored type is weight_type, the distances' distance_dtype."""
+        """'integer' or 'real', as the weights are stored (weight_type); float weights that are all
+        whole numbers are stored as integers, and answered as real weights are (distance_dtype)."""
         return self._core.weight_kind
 
     @property
@@ -326,13 +334,21 @@ class Graph:
     @property
     def distance_dtype(self):
         """The numpy dtype of this graph's distances by default: uint32 for integer weights where
-        no simple path can pass 2**32 - 2, else uint64; float64 for real weights (float32 with
-        dtype=numpy.float32 in sssp and distance_matrix; device graphs: float32)."""
+        no simple path can pass 2**32 - 2, else uint64; float64 for real weights, also float
+        weights that are all whole numbers (solved exactly as integers, then converted), float32
+        with dtype=numpy.float32 in sssp and distance_matrix; device graphs: float32."""
         return self.distance_dtype_for(None)
 
     def distance_dtype_for(self, dtype):
         """The distances' numpy dtype for a solve asked in `dtype` (None, numpy.float32 or
-        numpy.float64; it matters for real weights only)."""
+        numpy.float64; it matters for real weights only, float weights of whole numbers among
+        them)."""
+        real_type = _real_type(dtype, self._device)
+        return np.dtype(real_type if self._real_answers else self._core.distance_type(real_type))
+
+    def _solve_dtype(self, dtype):
+        """The type the solver computes in for a solve asked in `dtype`: distance_dtype_for's,
+        except for float weights stored as integers (uint32 or uint64, stats['distance_type'])."""
         return np.dtype(self._core.distance_type(_real_type(dtype, self._device)))
 
     @property
@@ -401,23 +417,31 @@ class Graph:
         if math.isnan(cutoff) or cutoff < 0:
             raise ValueError(f"cutoff must be >= 0; got {cutoff}")
         real_type = _real_type(dtype, self._device)
+        answer, solve = self.distance_dtype_for(dtype), self._solve_dtype(dtype)
+        xp = np
+        if self._device:
+            import cupy as xp
+        into = None  # the caller's distances, where the solve's are converted into them
         if out is not None:
             dist, pred = out
+            if self._real_answers:
+                into = _as_cupy(dist) if _device_module(dist) is not None else dist
+                if (_device_module(dist) is not None) != self._device or into.dtype != answer or into.shape != (n,):
+                    raise ValueError(f"out: the distances must be a {'device' if self._device else 'host'} "
+                                     f"array of {n} {answer} entries")
+                dist = xp.empty(n, dtype=solve)
         else:
-            dtype = self.distance_dtype_for(dtype)
-            if self._device:
-                import cupy
-                dist = cupy.empty(n, dtype=dtype)
-                pred = cupy.empty(n, dtype=cupy.uint32) if predecessors else None
-            else:
-                dist = np.empty(n, dtype=dtype)
-                pred = np.empty(n, dtype=np.uint32) if predecessors else None
+            dist = xp.empty(n, dtype=solve)
+            pred = xp.empty(n, dtype=xp.uint32) if predecessors else None
         stream = 0
         if self._device:
-            import cupy
-            stream = cupy.cuda.get_current_stream().ptr
+            stream = xp.cuda.get_current_stream().ptr
         stats = self._core.run_into(int(source), dist, pred, strategy, device, float(delta), int(buckets),
                                     float(cutoff), int(threads), int(stream), hierarchy_file, driver, real_type)
+        if self._real_answers:
+            dist = _real_answer(dist, answer, xp, into)
+            if out is not None:
+                dist = out[0]
         if self._device and getattr(self, "_torch", False) and out is None:
             import torch
             dist = torch.from_dlpack(dist)
@@ -456,8 +480,9 @@ class Graph:
         Device graphs (built from cupy or torch arrays) are solved one source at a time with
         sssp(strategy=..., tune=...) into the rows (the batched solver takes a host graph).
 
-        Results: the solve's distance type (distance_dtype_for(dtype): uint32 or uint64 with all
-        ones for unreachable, float64 or float32 with inf; dtype as in sssp), a numpy array for host graphs, a cupy array (torch for a torch-built graph) for device graphs.
+        Results: the graph's distance type (distance_dtype_for(dtype): uint32 or uint64 with all
+        ones for unreachable, float64 or float32 with inf, also for float weights of whole numbers
+        solved as integers; dtype as in sssp), a numpy array for host graphs, a cupy array (torch for a torch-built graph) for device graphs.
         `out`: a C-contiguous array to write into instead, of that type in host or device memory
         (cupy, torch: the GPU's blocks are copied device to device, never through the host), or
         float64 in host memory (unreachable = inf, scipy's convention). return_stats: also return
@@ -504,9 +529,17 @@ class Graph:
                 import cupy
                 cupy.cuda.runtime.deviceSynchronize()
             run_on = device if strategy in GPU_STRATEGIES else "cpu"
-            stats = self._core.distance_matrix_into(src, tgt, out, run_on, strategy == "phast", float(delta),
+            xp = _device_module(out) or np
+            solved = out  # the solver widens integers into a float64 host matrix itself
+            if self._real_answers and not (xp is np and out.dtype == np.float64):
+                if out.dtype != dtype:
+                    raise ValueError(f"out must be of dtype {dtype} (or float64 in host memory); got {out.dtype}")
+                solved = xp.empty(tuple(out.shape), dtype=self._solve_dtype(asked))
+            stats = self._core.distance_matrix_into(src, tgt, solved, run_on, strategy == "phast", float(delta),
                                                     float(cutoff), int(threads), int(batch_size or 0),
                                                     hierarchy_file, driver, real_type)
+            if solved is not out:
+                _real_answer(solved, dtype, xp, _as_cupy(out) if xp is not np else out)
         if torch_out:
             import torch
             out = torch.from_dlpack(out)
@@ -533,7 +566,8 @@ class Graph:
         hundred vertices on a road network), where rows would cost a sweep of the graph per source.
         Duplicate pairs are allowed. The distances are the hierarchy's types: uint32 (all ones
         where unreachable) for integer weights, uint64 where their paths may pass 2^32 - 2,
-        float32 (inf) for real weights with dtype=numpy.float32; float64 distances are refused
+        float32 (inf) for real weights with dtype=numpy.float32, float64 (inf) for float weights
+        of whole numbers (solved as integers, then converted); float64 solves are refused
         with ValueError (sums through shortcuts would not be scipy's; distance_matrix solves them
         exactly)."""
         if self._device:
@@ -546,15 +580,15 @@ class Graph:
         if len(src) != len(tgt):
             raise ValueError(f"{len(src)} sources for {len(tgt)} targets")
         real_type = _real_type(dtype, self._device)
-        out_dtype = self.distance_dtype_for(dtype)
-        if out_dtype == np.float64:
+        solve = self._solve_dtype(dtype)
+        if solve == np.float64:
             raise ValueError("pair_distances: the hierarchy computes uint32, uint64 or float32 distances; this graph's "
                              "are float64 (dtype=numpy.float32 for real weights; distance_matrix for float64)")
-        out = np.empty(len(src), dtype=out_dtype)
+        out = np.empty(len(src), dtype=solve)
         if len(src):
             self._core.pair_distances_into(src, tgt, out, device, int(threads), _hierarchy_path(hierarchy, "phast"),
                                            real_type)
-        return out
+        return _real_answer(out, self.distance_dtype_for(dtype), np) if self._real_answers else out
 
     def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, cutoff, threads, hierarchy, driver,
                          dtype):
@@ -584,6 +618,24 @@ def _weight_range(weight_range):
     if not 0 <= lo <= hi < 2**32:
         raise ValueError(f"weight_range must be (lo, hi) with 0 <= lo <= hi < 2**32; got {tuple(weight_range)}")
     return lo, hi
+
+
+def _stored_as_integers(given, stored):
+    """Whether float weights `given` were stored as integers (choose_weights: all whole numbers)."""
+    return given.dtype.kind == "f" and stored.dtype.kind == "u"
+
+
+def _real_answer(a, dtype, xp, into=None):
+    """Integer distances `a` (uint32 or uint64, unreachable all ones) of float weights stored as
+    integers, in the real type `dtype` (unreachable inf): a new array, or written into `into`.
+    Each is the exact distance rounded once."""
+    unreachable = a == xp.iinfo(a.dtype).max
+    if into is None:
+        into = a.astype(dtype)
+    else:
+        into[...] = a
+    into[unreachable] = xp.inf
+    return into
 
 
 def _host_array(a, dtype=None):

@@ -30,7 +30,7 @@ try:
 except ImportError as e:  # pragma: no cover - pandas is in the 'road' extra
     raise ImportError("deltasplit.network needs pandas: pip install 'deltasplit[road]'") from e
 
-from ._graph import GPU_STRATEGIES, STRATEGIES, Graph, _is_integer, _is_number
+from ._graph import GPU_STRATEGIES, STRATEGIES, Graph, _is_integer, _is_number, choose_weights
 from . import gpu_available
 from ._network_aggregate import (AGGREGATIONS, DECAYS, aggregate_blocks, fused_reductions, nearest_blocks, pair_groups,
                                  sorted_distinct, to_host, unreachable)
@@ -313,7 +313,11 @@ class Network:
         name, reverse, arcs = self._arcs(imp_name, reverse)
         key = (name, reverse, strategy == "phast")
         if key not in self._graphs:
-            self._graphs[key] = Graph.from_edges(*arcs, self.num_nodes, directed=not self.twoway)
+            # The weights as the solver stores them (whole-number floats as integers): the Graph
+            # answers in its stored type and as_given turns a float column's answers to float64.
+            tails, heads, weights = arcs
+            self._graphs[key] = Graph.from_edges(tails, heads, choose_weights(weights, self.num_nodes), self.num_nodes,
+                                                 directed=not self.twoway)
         return self._graphs[key], strategy
 
     def _arcs(self, imp_name, reverse):

@@ -301,9 +301,11 @@ def test_bad_targets_and_options_raise():
 
 
 def test_bad_outputs_raise():
-    g = Graph.from_scipy(small())
+    g = Graph.from_scipy(small().astype(np.int64))
     with pytest.raises(ValueError, match="uint32"):
         g.distance_matrix([0, 1], out=np.empty((2, 6), dtype=np.float32))
+    with pytest.raises(ValueError, match="float64"):  # whole-number floats answer in float64
+        Graph.from_scipy(small()).distance_matrix([0, 1], out=np.empty((2, 6), dtype=np.float32))
     with pytest.raises(ValueError, match="shape"):
         g.distance_matrix([0, 1], out=np.empty((2, 5), dtype=np.uint32))
     with pytest.raises(ValueError, match="C-contiguous"):

@@ -51,7 +51,7 @@ def test_from_arrays_matches_from_edges_with_unsorted_rows():
 
 def test_integral_weights_give_exact_integer_distances():
     rows, cols, w = example()
-    g = Graph.from_edges(rows, cols, w.astype(float), 5)
+    g = Graph.from_edges(rows, cols, w, 5)
     assert g.weight_kind == "integer"
     r = g.sssp(0, strategy="dijkstra")
     assert r.distances.dtype == np.uint32 and r.distances.tolist() == [0, 4, 1, 5, 7]
