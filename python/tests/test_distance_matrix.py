@@ -375,7 +375,10 @@ def test_device_graph_solves_one_source_at_a_time():
 def test_device_output_with_device_cpu_raises():
     import cupy
     with pytest.raises(ValueError, match="device='cpu'"):
-        Graph.from_scipy(small()).distance_matrix([0, 1], device="cpu", out=cupy.empty((2, 6), dtype=cupy.uint32))
+        Graph.from_scipy(small().astype(np.int64)).distance_matrix([0, 1], device="cpu",
+                                                                   out=cupy.empty((2, 6), dtype=cupy.uint32))
+    with pytest.raises(ValueError, match="device='cpu'"):
+        Graph.from_scipy(small()).distance_matrix([0, 1], device="cpu", out=cupy.empty((2, 6), dtype=cupy.float64))
 
 
 @pytest.mark.parametrize("batch_size", [None, 2])

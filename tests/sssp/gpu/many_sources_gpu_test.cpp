@@ -199,6 +199,9 @@ TEST_P(ManySourcesGpu, RowsGivenInDeviceMemoryHoldDijkstrasRows) {
     std::uint32_t* rows = nullptr;
     ASSERT_EQ(cudaMalloc(&rows, cells * sizeof(std::uint32_t)), cudaSuccess);
     ASSERT_EQ(cudaMemset(rows, 0, cells * sizeof(std::uint32_t)), cudaSuccess);
+    // The memset runs on the legacy default stream, asynchronously to the host; the engine's
+    // stream does not wait for it, so it must be done before the batches write the rows.
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     std::size_t in_place = 0, blocks = 0;
     ms.run_into(sources, rows, [&](const ds::distance_block& b) {
       ASSERT_TRUE(b.on_device);
