@@ -570,7 +570,7 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
       auto deliver = [&](const auto* from) {
         if (block.on_device) {
           if (static_cast<const void*>(from) != rows) copy_on_device(rows, from, cells * sizeof(*from), block.stream);
-        } else {
+        } else if (static_cast<const void*>(from) != rows) {
           copy_rows(from, cells, rows, widen);
         }
       };
@@ -581,8 +581,9 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
         default: deliver(block.float64_distances); break;
       }
     };
-    // Every vertex a target, in device memory: the block engine solves straight into out's rows.
-    if (out_on_device && targets.is_none() && !widen)
+    // Every vertex a target, in out's own type: the GPU's block engine (out in device memory) and
+    // the CPU (out in host memory) solve straight into out's rows.
+    if (targets.is_none() && !widen && (out_on_device || !ms.on_gpu()))
       ms.run_into(from, out.data(), take);
     else
       ms.run(from, to, take);

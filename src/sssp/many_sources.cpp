@@ -100,10 +100,12 @@ struct many_sources::impl {
   // The GPU engine that solves the batches (delta-stepping's or phast's); null on the CPU.
   detail::many_sources_engine* batches() const { return gpu ? gpu.get() : phast ? phast->batches() : nullptr; }
 
-  void run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, const block_consumer& consume);
+  // rows_given: the caller's host rows (every vertex a target), solved into in place; else null.
+  void run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, const block_consumer& consume,
+               void* rows_given = nullptr);
   template <class Distance>
   void run_cpu_typed(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
-                     const block_consumer& consume);
+                     const block_consumer& consume, Distance* rows_given);
 };
 
 many_sources::many_sources(const graph::csr& g, const options& opts, const many_source_options& mopts)
@@ -210,8 +212,9 @@ void many_sources::run_into(const std::vector<vertex_t>& sources, void* rows, co
   const graph::csr& g = *impl_->g;
   check_vertices(g, sources, "source");
   if (sources.empty()) return;
-  // Rows of the solve's own type on the device: the batches may solve into them. The CPU and host
-  // blocks have nothing to solve into.
+  // Rows of the solve's own type on the device: the batches may solve into them; on the CPU, rows in
+  // host memory, which each row is solved into. The GPU's host blocks have nothing to solve into.
+  if (rows && !on_gpu()) return impl_->run_cpu(sources, {}, consume, rows);
   if (!rows || !on_gpu() || !impl_->mopts.device_blocks) return run(sources, {}, consume);
   const std::uint32_t k = batch_size(sources.size(), 0);
   if (impl_->gpu && (std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
@@ -221,13 +224,16 @@ void many_sources::run_into(const std::vector<vertex_t>& sources, void* rows, co
 }
 
 void many_sources::impl::run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
-                                 const block_consumer& consume) {
-  detail::with_distance_type(type, [&](auto d) { run_cpu_typed<decltype(d)>(sources, targets, consume); });
+                                 const block_consumer& consume, void* rows_given) {
+  detail::with_distance_type(type, [&](auto d) {
+    using D = decltype(d);
+    run_cpu_typed<D>(sources, targets, consume, targets.empty() ? static_cast<D*>(rows_given) : nullptr);
+  });
 }
 
 template <class Distance>
 void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,
-                                       const block_consumer& consume) {
+                                       const block_consumer& consume, Distance* rows_given) {
   const graph::csr& solved = *g;
   const std::size_t columns = targets.empty() ? solved.num_vertices : targets.size();
   const std::size_t k = mopts.batch_size ? mopts.batch_size : cpu_batch;
@@ -242,7 +248,9 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
                                                     std::vector<Distance>(group * solved.num_vertices));
   for (std::size_t first = 0; first < sources.size(); first += k) {
     const std::size_t rows = std::min(k, sources.size() - first);
-    block.resize(rows * columns);
+    // The batch's rows: the caller's (solved in place: no block of our own, no copy), else ours.
+    if (!rows_given) block.resize(rows * columns);
+    Distance* const batch = rows_given ? rows_given + first * columns : block.data();
     const auto start = std::chrono::steady_clock::now();
     std::atomic<std::size_t> next{0};
     pool->run([&](unsigned member) {
@@ -252,7 +260,7 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
         // the member's.
         void* into[detail::phast_group];
         for (std::size_t i = 0; i < count; ++i)
-          into[i] = targets.empty() ? block.data() + (r + i) * columns
+          into[i] = targets.empty() ? batch + (r + i) * columns
                                     : rows_by_member[member].data() + i * std::size_t{solved.num_vertices};
         if (grouped)
           phast->cpu_rows(member, sources.data() + first + r, count, opts.cutoff, into);
@@ -263,7 +271,7 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
         if (targets.empty()) continue;
         for (std::size_t i = 0; i < count; ++i) {
           const Distance* whole = static_cast<const Distance*>(into[i]);
-          Distance* row = block.data() + (r + i) * columns;
+          Distance* row = batch + (r + i) * columns;
           for (std::size_t t = 0; t < columns; ++t) row[t] = whole[targets[t]];
         }
       }
@@ -271,7 +279,7 @@ void many_sources::impl::run_cpu_typed(const std::vector<vertex_t>& sources, con
     distance_block b = detail::batch_block(
         sources, first, rows, columns, type,
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-    detail::set_distances(b, block.data());
+    detail::set_distances(b, batch);
     consume(b);
   }
 }

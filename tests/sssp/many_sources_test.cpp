@@ -65,6 +65,38 @@ TEST(ManySourcesCpu, SetCutoffReaimsOneSolver) {
   }
 }
 
+// run_into on the CPU: the rows given in host memory are solved into in place (every block points
+// into them), by Dijkstra and by PHAST's group sweep, with and without a cutoff, batches that do
+// and do not divide the source count.
+TEST(ManySourcesCpu, RowsGivenInHostMemoryAreSolvedInPlace) {
+  const csr g = small_grid(20, 6);
+  const std::vector<vertex_t> sources = first_sources(g.num_vertices, 21, 9);
+  const std::size_t n = g.num_vertices;
+  for (ds::strategy how : {ds::strategy::dijkstra, ds::strategy::phast}) {
+    for (const double cutoff : {std::numeric_limits<double>::infinity(), 900.0}) {
+      ds::options o = on_cpu();
+      o.how = how;
+      o.cutoff = cutoff;
+      ds::many_sources ms(g, o, batch(8));
+      std::vector<std::uint32_t> rows(sources.size() * n, 7);
+      std::size_t blocks = 0;
+      ms.run_into(sources, rows.data(), [&](const ds::distance_block& b) {
+        ++blocks;
+        EXPECT_EQ(b.int_distances, rows.data() + b.first_row * n);
+      });
+      EXPECT_EQ(blocks, 3u);
+      for (std::size_t r = 0; r < sources.size(); ++r) {
+        const ds::result d = ds::dijkstra(g, sources[r]);
+        for (vertex_t v = 0; v < g.num_vertices; ++v) {
+          const std::uint32_t exact = d.int_distances[v];
+          const std::uint32_t want = exact != ds::int_infinity && exact <= cutoff ? exact : ds::int_infinity;
+          ASSERT_EQ(rows[r * n + v], want) << "source " << sources[r] << " vertex " << v << " cutoff " << cutoff;
+        }
+      }
+    }
+  }
+}
+
 TEST(ManySourcesCpu, AnOverflowPastTheCutoffIsUnreachable) { expect_overflow_past_the_cutoff_unreachable(on_cpu()); }
 
 TEST(ManySourcesCpu, DuplicatesSourcesWithoutArcsAndOneVertex) {

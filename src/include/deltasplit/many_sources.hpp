@@ -121,11 +121,12 @@ class many_sources {
   // targets empty = all vertices in id order. Duplicate sources and targets are allowed.
   // Throws distance_overflow as solve does.
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, const block_consumer& consume);
-  // The same, with every vertex a target and device blocks (many_source_options::device_blocks),
-  // given the rows' memory: sources.size() x n distances of type(), row-major, in device memory of
-  // the solver's device. The GPU's block engine (method() "block") solves each batch straight into
-  // its rows there, so its blocks point into `rows` (a consumer that would copy them has nothing
-  // to copy); the other engines hand over blocks of their own, as run() does.
+  // The same, with every vertex a target, given the rows' memory: sources.size() x n distances of
+  // type(), row-major, in device memory of the solver's device with device blocks
+  // (many_source_options::device_blocks), in host memory on the CPU. The GPU's block engine
+  // (method() "block") and the CPU solve each batch straight into its rows, so their blocks point
+  // into `rows` (a consumer that would copy them has nothing to copy); the other engines hand over
+  // blocks of their own, as run() does.
   void run_into(const std::vector<vertex_t>& sources, void* rows, const block_consumer& consume);
 
   // The cutoff of later runs (the rule of opts.cutoff: >= 0, +inf for none; std::invalid_argument
