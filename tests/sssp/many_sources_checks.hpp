@@ -159,6 +159,21 @@ inline void expect_overflow_past_the_cutoff_unreachable(ds::options o) {
   EXPECT_GT(unreached, 0u);
 }
 
+// Whole uint32 rows (sources.size() x n, row-major) equal Dijkstra's, vertices past the cutoff
+// unreachable.
+inline void expect_whole_rows_equal_dijkstra(const csr& g, const std::vector<vertex_t>& sources,
+                                             const std::vector<std::uint32_t>& rows, double cutoff) {
+  const std::size_t n = g.num_vertices;
+  for (std::size_t r = 0; r < sources.size(); ++r) {
+    const ds::result d = ds::dijkstra(g, sources[r]);
+    for (vertex_t v = 0; v < g.num_vertices; ++v) {
+      const std::uint32_t exact = d.int_distances[v];
+      const std::uint32_t want = exact != ds::int_infinity && exact <= cutoff ? exact : ds::int_infinity;
+      ASSERT_EQ(rows[r * n + v], want) << "source " << sources[r] << " vertex " << v << " cutoff " << cutoff;
+    }
+  }
+}
+
 inline ds::many_source_options batch(std::uint32_t k) {
   ds::many_source_options m;
   m.batch_size = k;

@@ -85,14 +85,7 @@ TEST(ManySourcesCpu, RowsGivenInHostMemoryAreSolvedInPlace) {
         EXPECT_EQ(b.int_distances, rows.data() + b.first_row * n);
       });
       EXPECT_EQ(blocks, 3u);
-      for (std::size_t r = 0; r < sources.size(); ++r) {
-        const ds::result d = ds::dijkstra(g, sources[r]);
-        for (vertex_t v = 0; v < g.num_vertices; ++v) {
-          const std::uint32_t exact = d.int_distances[v];
-          const std::uint32_t want = exact != ds::int_infinity && exact <= cutoff ? exact : ds::int_infinity;
-          ASSERT_EQ(rows[r * n + v], want) << "source " << sources[r] << " vertex " << v << " cutoff " << cutoff;
-        }
-      }
+      expect_whole_rows_equal_dijkstra(g, sources, rows, cutoff);
     }
   }
 }

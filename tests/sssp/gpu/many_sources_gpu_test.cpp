@@ -219,14 +219,7 @@ TEST_P(ManySourcesGpu, RowsGivenInDeviceMemoryHoldDijkstrasRows) {
     std::vector<std::uint32_t> got(cells);
     ASSERT_EQ(cudaMemcpy(got.data(), rows, cells * sizeof(std::uint32_t), cudaMemcpyDeviceToHost), cudaSuccess);
     ASSERT_EQ(cudaFree(rows), cudaSuccess);
-    for (std::size_t r = 0; r < sources.size(); ++r) {
-      const ds::result d = ds::dijkstra(g, sources[r]);
-      for (vertex_t v = 0; v < g.num_vertices; ++v) {
-        const std::uint32_t exact = d.int_distances[v];
-        const std::uint32_t want = exact != ds::int_infinity && exact <= cutoff ? exact : ds::int_infinity;
-        ASSERT_EQ(got[r * n + v], want) << "source " << sources[r] << " vertex " << v << " cutoff " << cutoff;
-      }
-    }
+    expect_whole_rows_equal_dijkstra(g, sources, got, cutoff);
   }
 }
 
