@@ -106,6 +106,9 @@ def _graph(csgraph, directed, unweighted, extra_arcs=None):
         w = cupy.ones(a.nnz, dtype=cupy.uint32) if unweighted else a.data
         off, tgt = a.indptr, a.indices
         if _uint32_exact(w, n + (extra_arcs is not None)):
+            # As uint32: the Graph answers in the type it is given (float weights, even whole
+            # ones, in float32 on the device), and these distances go to float64 exact.
+            w = w.astype(cupy.uint32)
             if extra_arcs is not None:
                 return _device_with_source(n, off, tgt, w, directed, extra_arcs), n
             return Graph.from_arrays(off, tgt, w, num_vertices=n, directed=directed), n
@@ -142,14 +145,14 @@ def _uint32_exact(w, n):
 def _device_with_source(n, off, tgt, w, directed, sources):
     import cupy
     rows = device_rows(off)
-    src, dst, ws = [rows], [tgt.astype(cupy.int64)], [w.astype(cupy.float64)]
+    src, dst, ws = [rows], [tgt.astype(cupy.int64)], [w]
     if not directed:
         src.append(tgt.astype(cupy.int64))
         dst.append(rows)
-        ws.append(w.astype(cupy.float64))
+        ws.append(w)
     src.append(cupy.full(len(sources), n, dtype=cupy.int64))
     dst.append(cupy.asarray(sources, dtype=cupy.int64))
-    ws.append(cupy.zeros(len(sources)))
+    ws.append(cupy.zeros(len(sources), dtype=w.dtype))
     s, d, ww = cupy.concatenate(src), cupy.concatenate(dst), cupy.concatenate(ws)
     order = cupy.argsort(s)
     counts = cupy.bincount(s, minlength=n + 1)

@@ -207,6 +207,19 @@ def test_min_only(directed, indices, xp_name):
     assert np.array_equal(to_host(alone), d)
 
 
+@pytest.mark.parametrize("min_only", [False, True])
+def test_whole_number_weights_past_float32s_integers_are_exact(min_only, xp_name):
+    """Whole-number float64 weights whose paths pass 2**24 (float32's last exact integer) but not
+    2**32 - 2: solved in uint32 (a device input on the device) and answered as scipy's float64,
+    exactly, with and without min_only's added source."""
+    big = 2**24 + 3
+    m = sp.csr_matrix((np.array([big, big, 1.0, big, 7.0]), ([0, 1, 2, 3, 0], [1, 2, 3, 4, 4])), shape=(6, 6))
+    theirs = scg.dijkstra(m, indices=[0, 1], min_only=min_only)
+    ours = to_host(dcg.dijkstra(to_lib(m, xp_name), indices=[0, 1], min_only=min_only))
+    assert ours.dtype == np.float64
+    np.testing.assert_array_equal(ours, theirs)
+
+
 def test_duplicates_take_the_minimum_and_explicit_zeros_are_edges():
     indptr = np.array([0, 3, 3, 3])
     indices = np.array([1, 1, 2])
