@@ -305,10 +305,17 @@ distance_table od_table(const graph::csr& g, const std::vector<vertex_t>& source
     using D = decltype(d);
     auto& cells = detail::distances_in<D>(t);
     cells.resize(t.rows * t.columns);
-    ms.run(sources, targets, [&](const distance_block& b) {
+    const auto take = [&](const distance_block& b) {
       const D* rows = detail::distances_in<D>(b);
-      std::copy(rows, rows + b.rows * b.columns, cells.begin() + b.first_row * t.columns);
-    });
+      D* to = cells.data() + b.first_row * t.columns;
+      if (rows != to) std::copy(rows, rows + b.rows * b.columns, to);
+    };
+    // Every vertex a target: the CPU solves into the table's cells (run_into); the GPU's host
+    // blocks are copied in.
+    if (targets.empty())
+      ms.run_into(sources, cells.data(), take);
+    else
+      ms.run(sources, targets, take);
   });
   return t;
 }

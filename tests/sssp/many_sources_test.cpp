@@ -115,6 +115,13 @@ TEST(ManySourcesCpu, OdTableRowsAndColumnsFollowTheLists) {
   const ds::distance_table all = ds::od_table(g, {3}, {}, on_cpu());
   EXPECT_EQ(all.columns, g.num_vertices);
   EXPECT_EQ(all.int_distances, ds::dijkstra(g, 3).int_distances);
+  // Every vertex a target, rows solved into the table in batches of 2 (the last one short).
+  const std::vector<vertex_t> three = {3, 40, 3};
+  const ds::distance_table rows = ds::od_table(g, three, {}, on_cpu(), batch(2));
+  for (std::size_t r = 0; r < three.size(); ++r) {
+    const std::vector<std::uint32_t> want = ds::dijkstra(g, three[r]).int_distances;
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), rows.int_distances.begin() + r * g.num_vertices)) << r;
+  }
 }
 
 TEST(ManySourcesCpu, ValidateRowFindsAWrongDistance) {
