@@ -425,8 +425,9 @@ class Graph:
         if out is not None:
             dist, pred = out
             if self._real_answers:
-                into = _as_cupy(dist) if _device_module(dist) is not None else dist
-                if (_device_module(dist) is not None) != self._device or into.dtype != answer or into.shape != (n,):
+                on_device = _device_module(dist) is not None
+                into = _as_cupy(dist) if on_device else dist
+                if on_device != self._device or into.dtype != answer or into.shape != (n,):
                     raise ValueError(f"out: the distances must be a {'device' if self._device else 'host'} "
                                      f"array of {n} {answer} entries")
                 dist = xp.empty(n, dtype=solve)
@@ -439,9 +440,8 @@ class Graph:
         stats = self._core.run_into(int(source), dist, pred, strategy, device, float(delta), int(buckets),
                                     float(cutoff), int(threads), int(stream), hierarchy_file, driver, real_type)
         if self._real_answers:
-            dist = _real_answer(dist, answer, xp, into)
-            if out is not None:
-                dist = out[0]
+            converted = _real_answer(dist, answer, into)
+            dist = out[0] if out is not None else converted
         if self._device and getattr(self, "_torch", False) and out is None:
             import torch
             dist = torch.from_dlpack(dist)
@@ -539,7 +539,7 @@ class Graph:
                                                     float(cutoff), int(threads), int(batch_size or 0),
                                                     hierarchy_file, driver, real_type)
             if solved is not out:
-                _real_answer(solved, dtype, xp, _as_cupy(out) if xp is not np else out)
+                _real_answer(solved, dtype, _as_cupy(out) if xp is not np else out)
         if torch_out:
             import torch
             out = torch.from_dlpack(out)
@@ -588,7 +588,7 @@ class Graph:
         if len(src):
             self._core.pair_distances_into(src, tgt, out, device, int(threads), _hierarchy_path(hierarchy, "phast"),
                                            real_type)
-        return _real_answer(out, self.distance_dtype_for(dtype), np) if self._real_answers else out
+        return _real_answer(out, self.distance_dtype_for(dtype)) if self._real_answers else out
 
     def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, cutoff, threads, hierarchy, driver,
                          dtype):
@@ -625,16 +625,16 @@ def _stored_as_integers(given, stored):
     return given.dtype.kind == "f" and stored.dtype.kind == "u"
 
 
-def _real_answer(a, dtype, xp, into=None):
-    """Integer distances `a` (uint32 or uint64, unreachable all ones) of float weights stored as
-    integers, in the real type `dtype` (unreachable inf): a new array, or written into `into`.
-    Each is the exact distance rounded once."""
-    unreachable = a == xp.iinfo(a.dtype).max
+def _real_answer(a, dtype, into=None):
+    """Integer distances `a` (uint32 or uint64, unreachable all ones; numpy or cupy) in the real
+    type `dtype` (unreachable inf): a new array, or written into `into`. Each is the exact distance
+    rounded once. How float weights stored as integers are answered, and scipy's convention."""
+    unreachable = a == np.iinfo(a.dtype).max
     if into is None:
         into = a.astype(dtype)
     else:
         into[...] = a
-    into[unreachable] = xp.inf
+    into[unreachable] = np.inf
     return into
 
 

@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from . import _negative
-from ._graph import STRATEGIES, Graph, _device_module, device_rows
+from ._graph import STRATEGIES, Graph, _device_module, _real_answer, device_rows
 
 NO_PREDECESSOR = -9999
 
@@ -163,10 +163,7 @@ def _device_with_source(n, off, tgt, w, directed, sources):
 def _as_float64(dist, xp):
     """Distances as scipy answers them: float64, inf for unreachable (all ones in uint32 and
     uint64 rows)."""
-    out = dist.astype(xp.float64)
-    if dist.dtype.kind == "u":
-        out[dist == xp.iinfo(dist.dtype).max] = xp.inf
-    return out
+    return _real_answer(dist, xp.float64) if dist.dtype.kind == "u" else dist.astype(xp.float64)
 
 
 def _as_scipy_pred(pred, xp):

@@ -84,7 +84,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _core
-from ._graph import STRATEGIES, Graph, _is_integer, _is_number, _vertex_list
+from ._graph import STRATEGIES, Graph, _is_integer, _is_number, _real_answer, _vertex_list
 
 __all__ = ["distance_matrix", "distance_array", "reduce", "local_cluster", "graph_hash", "Run", "Reductions"]
 
@@ -242,10 +242,11 @@ def _convert(block, dtype):
     unreachable (all ones, or inf)."""
     if block.dtype == dtype:
         return block
+    if block.dtype.kind == "u" and dtype.kind == "f":
+        return _real_answer(block, dtype)
     if block.dtype.kind == "u":
-        unreachable = block == np.iinfo(block.dtype).max
         wide = block.astype(dtype)
-        wide[unreachable] = np.inf if dtype.kind == "f" else np.iinfo(dtype).max
+        wide[block == np.iinfo(block.dtype).max] = np.iinfo(dtype).max
         return wide
     return block.astype(dtype)
 

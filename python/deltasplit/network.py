@@ -30,7 +30,7 @@ try:
 except ImportError as e:  # pragma: no cover - pandas is in the 'road' extra
     raise ImportError("deltasplit.network needs pandas: pip install 'deltasplit[road]'") from e
 
-from ._graph import GPU_STRATEGIES, STRATEGIES, Graph, _is_integer, _is_number, choose_weights
+from ._graph import GPU_STRATEGIES, STRATEGIES, Graph, _is_integer, _is_number, _real_answer, choose_weights
 from . import gpu_available
 from ._network_aggregate import (AGGREGATIONS, DECAYS, aggregate_blocks, fused_reductions, nearest_blocks, pair_groups,
                                  sorted_distinct, to_host, unreachable)
@@ -365,9 +365,7 @@ class Network:
         a = np.asarray(a)
         if self.impedances[name].dtype.kind != "f" or a.dtype.kind != "u":
             return a
-        out = a.astype(np.float64)
-        out[a == unreachable(a.dtype)] = np.inf
-        return out
+        return _real_answer(a, np.float64)
 
     def solves_on_cpu(self, strategy=None):
         """Whether solves run on the host's CPU: device 'cpu', no usable GPU, or (given a

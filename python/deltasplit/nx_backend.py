@@ -19,7 +19,7 @@ import warnings
 import networkx as nx
 import numpy as np
 
-from ._graph import Graph, networkx_arcs
+from ._graph import Graph
 from ._nx_info import FUNCTIONS, get_info
 
 __all__ = ["backend_interface", "get_info"]
@@ -33,28 +33,20 @@ _FUNCTIONS = FUNCTIONS
 
 class DeltasplitGraph:
     """A NetworkX graph as this backend holds it: the graph itself and, per weight attribute, the
-    deltasplit Graph built from it (nodes numbered in G's order) and whether its weights are
-    floats. Float weights give float distances, as NetworkX's sums of them are, also where every
-    weight is a whole number (which the solver takes as integers: exact, and faster)."""
+    deltasplit Graph built from it (Graph.from_networkx: nodes numbered in G's order, weights in
+    their own type). Float weights give float distances, as NetworkX's sums of them are, also where
+    every weight is a whole number (which the Graph solves as integers: exact, and faster)."""
 
     __networkx_backend__ = "deltasplit"
 
     def __init__(self, G):
         self.G = G
         self._graphs = {}
-        self._float = {}
 
     def solver_graph(self, weight):
         if weight not in self._graphs:
-            nodes, src, dst, w = networkx_arcs(self.G, weight)
-            g = Graph.from_edges(src, dst, w, len(nodes), directed=self.G.is_directed())
-            g.nodes = nodes
-            self._graphs[weight], self._float[weight] = g, w.dtype.kind == "f"
+            self._graphs[weight] = Graph.from_networkx(self.G, weight)
         return self._graphs[weight]
-
-    def float_weights(self, weight):
-        self.solver_graph(weight)
-        return self._float[weight]
 
     def is_directed(self):
         return self.G.is_directed()
@@ -168,15 +160,16 @@ def _solve(G, source, weight, cutoff=None, predecessors=False):
     s = _index_of(G, weight)[source]
     limit = math.inf if cutoff is None else float(cutoff)
     r = g.sssp(s, predecessors=predecessors, cutoff=limit)
-    dist = _lengths(np.asarray(r.distances), g.nodes, source, G.float_weights(weight))
+    dist = _lengths(np.asarray(r.distances), g.nodes, source)
     return dist, (np.asarray(r.predecessors) if predecessors else None), g.nodes
 
 
-def _lengths(d, nodes, source, as_float):
+def _lengths(d, nodes, source):
     """One row of distances as NetworkX gives them: reached nodes only, in order of distance, the
-    source's 0 an int and the others floats where the weights are (as_float), else ints."""
+    source's 0 an int and the others floats where the weights are (the Graph answers float weights
+    in float64), else ints."""
     reached = np.flatnonzero(d != (np.iinfo(d.dtype).max if d.dtype.kind == "u" else np.inf))
-    values = (d[reached].astype(np.float64) if as_float and d.dtype.kind == "u" else d[reached]).tolist()
+    values = d[reached].tolist()
     dist = {nodes[i]: v for i, v in zip(reached.tolist(), values)}
     dist[source] = 0
     order = sorted(dist, key=dist.get)  # NetworkX returns nodes in order of distance
@@ -255,13 +248,13 @@ _ALL_PAIRS_BLOCK_BYTES = 64 << 20
 def all_pairs_dijkstra_path_length(G, cutoff=None, weight="weight"):
     _count("all_pairs_dijkstra_path_length")
     g = G.solver_graph(weight)
-    nodes, as_float = g.nodes, G.float_weights(weight)
+    nodes = g.nodes
     limit = math.inf if cutoff is None else float(cutoff)
     rows = max(1, _ALL_PAIRS_BLOCK_BYTES // (g.distance_dtype.itemsize * max(len(nodes), 1)))
     for first in range(0, len(nodes), rows):
         block = g.distance_matrix(np.arange(first, min(first + rows, len(nodes))), cutoff=limit)
         for i, d in enumerate(block):
-            yield (nodes[first + i], _lengths(d, nodes, nodes[first + i], as_float))
+            yield (nodes[first + i], _lengths(d, nodes, nodes[first + i]))
 
 
 @_or_networkx

@@ -215,7 +215,7 @@ void many_sources::run_into(const std::vector<vertex_t>& sources, void* rows, co
   // Rows of the solve's own type on the device: the batches may solve into them; on the CPU, rows in
   // host memory, which each row is solved into. The GPU's host blocks have nothing to solve into.
   if (rows && !on_gpu()) return impl_->run_cpu(sources, {}, consume, rows);
-  if (!rows || !on_gpu() || !impl_->mopts.device_blocks) return run(sources, {}, consume);
+  if (!rows || !impl_->mopts.device_blocks) return run(sources, {}, consume);
   const std::uint32_t k = batch_size(sources.size(), 0);
   if (impl_->gpu && (std::uint64_t{g.num_vertices} * k) / 32 > 0xFFFFFFFFull)
     throw std::runtime_error("a batch of " + std::to_string(k) + " sources on " + std::to_string(g.num_vertices) +
