@@ -111,7 +111,7 @@ TEST_P(ForcedDriver, LargeGridKeepsDistancesInGlobalMemory) {
   }
   const sssp::validation check = sssp::validate(g, 1400 * 2800 + 1400, got);
   EXPECT_TRUE(check.ok) << check.message;
-  grid.rows = grid.cols = 1500;  // ~8,500 vertices and 34,000 arcs a region: distances fit, arcs do not
+  grid.rows = grid.cols = 1500;  // ~17,000 vertices and 65,000 arcs a region: distances fit, arcs do not
   const graph::csr mid = graph::generate_grid(grid);
   for (sssp::strategy how : gpu_strategies) {
     const sssp::result r = sssp::solver(mid, driven(how, 0, how == sssp::strategy::near_far)).run(7);
@@ -539,11 +539,11 @@ TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
 }
 
 // Sparse graphs of small regions take the partitioned driver whatever their weights' width: a
-// grid of ~5,800 vertices a region keeps distances and arcs on chip with 16-bit weights, and with
-// weights of 32 bits (~243 KB a region) its distances, reading its arcs from global memory
-// (partition_tuning::automatic_global_arcs_region_vertices); in float64 the same rule (its 64-bit
-// distances, ~46 KB a region, still fit).
-TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithArcsOffChip) {
+// grid of ~5,800 vertices a region keeps distances and arcs on chip with 16-bit weights; with
+// weights of 32 bits (~243 KB a region) its distances, arcs and the weights of ~88% of its arcs,
+// reading the rest from global memory (partition_tuning::automatic_global_arcs_region_vertices);
+// in float64 and in uint64 of 64-bit weights the same, ~30% of the weights on chip.
+TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithWeightsOffChip) {
   DELTASPLIT_REQUIRE_GPU();
   int sms = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
@@ -563,11 +563,13 @@ TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithArcsOffChip) {
   expect_partitioned(graph::generate_grid(gp), o, "arcs in shared memory", "16-bit weights");
   gp.weight_min = 70000, gp.weight_max = 100000;
   const graph::csr heavy = graph::generate_grid(gp);
-  expect_partitioned(heavy, o, "arcs in global memory", "32-bit weights");
+  const char* some_weights = "arcs in shared memory (the weights of ";
+  expect_partitioned(heavy, o, some_weights, "32-bit weights");
   sssp::options in_double = o;
   in_double.real_type = sssp::distance_type::float64;
-  expect_partitioned(deltasplit_test::with_float64_weights(heavy, 0.1), in_double, "arcs in global memory",
-                     "float64 tenths");
+  expect_partitioned(deltasplit_test::with_float64_weights(heavy, 0.1), in_double, some_weights, "float64 tenths");
+  expect_partitioned(deltasplit_test::with_uint64_weights(heavy, (std::uint64_t{1} << 34) + 1), o, some_weights,
+                     "64-bit weights");
 }
 
 // The block driver's far piles start at tuning::queue_capacity entries: 16 fill at once, the

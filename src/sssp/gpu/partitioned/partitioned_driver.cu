@@ -132,6 +132,7 @@ struct partitioned_view {
   const weight* weights;
   const std::uint16_t* narrow_weights;  // the same weights in 16 bits, when all fit (else null)
   const vertex_t* begin;  // parts + 1: region b is [begin[b], begin[b + 1])
+  const std::uint32_t* weights_on_chip;  // per region: its first arcs whose weights it keeps on chip
   Distance* dist;         // new ids; written by the owner only
   Distance* offer;        // new ids; the best offer not yet taken by the owner, infinity when none
   // Region b's ring: mailbox_ring(begin, b) entries from mailbox_at(begin, b); queued vertex + 1, 0 when free.
@@ -267,18 +268,27 @@ __device__ __forceinline__ Word take_written(Word* p, std::uint64_t limit_ns, pa
 // Dynamic shared memory of a block, in 4-byte words: the outbox (8-byte entries, 16-byte ones for
 // 64-bit distances, first for their alignment), the near and far bitmaps, the local frontier
 // (vertex ids), the region bounds, then (SharedDist) the region's distances, then (SharedArcs) its
-// row offsets, targets and weights (16, 32 or 64 bits). distance_words: 1, or 2 for 64-bit
-// distances and weights, which also take a word of padding each for their 8-byte alignment.
+// row offsets and targets, then (shared_weights) the weights of all its arcs (16, 32 or 64 bits).
+// distance_words: 1, or 2 for 64-bit distances and weights, which also take a word of padding
+// each for their 8-byte alignment.
 inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t parts, std::uint32_t vertices,
-                                          std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool narrow,
-                                          std::uint32_t distance_words = 1) {
+                                          std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool shared_weights,
+                                          bool narrow, std::uint32_t distance_words = 1) {
   const std::size_t pad = distance_words - 1;
   std::size_t w = 2 * std::size_t{words} + tuning::frontier + 2 * distance_words * tuning::outbox + parts + 1;
   if (shared_dist) w += pad + std::size_t{distance_words} * vertices;
-  if (shared_arcs)
-    w += std::size_t{vertices} + 1 + arcs +
-         (narrow ? (std::size_t{arcs} + 1) / 2 : pad + std::size_t{distance_words} * arcs);
+  if (shared_arcs) {
+    w += std::size_t{vertices} + 1 + arcs;
+    if (shared_weights) w += narrow ? (std::size_t{arcs} + 1) / 2 : pad + std::size_t{distance_words} * arcs;
+  }
   return w;
+}
+
+// How many arcs' weights fit in `room` shared words after a region's targets (the layout above).
+inline std::uint32_t weights_that_fit(std::size_t room, std::uint32_t arcs, bool narrow, std::uint32_t distance_words) {
+  const std::size_t pad = distance_words - 1;
+  const std::size_t fit = narrow ? 2 * room : room > pad ? (room - pad) / distance_words : 0;
+  return static_cast<std::uint32_t>(std::min<std::size_t>(fit, arcs));
 }
 
 // p rounded up to the alignment of T (8-byte distances and weights in the shared words).
@@ -388,7 +398,8 @@ struct owned_distances {
 };
 
 // The region's arcs: a copy in shared memory (SharedArcs: row offsets relative to the region's
-// first arc) or the reordered CSR in global memory.
+// first arc, targets, and the weights of its first `on_chip` arcs, the rest read from global
+// memory: every arc's where they all fit) or the reordered CSR in global memory.
 template <class Distance, bool SharedArcs>
 struct region_arcs {
   using weight = typename distance_ops<Distance>::weight;
@@ -402,6 +413,7 @@ struct region_arcs {
   const vertex_t* targets;
   const weight* weights;
   const std::uint16_t* narrow;     // shared 16-bit weights, or null
+  std::uint32_t on_chip;           // arcs whose weights are in shared memory (SharedArcs)
   __device__ void row(vertex_t u, arc& first, arc& last) const {
     if constexpr (SharedArcs) {
       first = offsets[u];
@@ -416,7 +428,10 @@ struct region_arcs {
     return __ldg(&s->targets[a]);
   }
   __device__ weight weight_of(arc a) const {
-    if constexpr (SharedArcs) return narrow ? static_cast<weight>(narrow[a]) : weights[a];
+    if constexpr (SharedArcs) {
+      if (a < on_chip) return narrow ? static_cast<weight>(narrow[a]) : weights[a];
+      return narrow ? static_cast<weight>(__ldg(&s->narrow_weights[base + a])) : __ldg(&s->weights[base + a]);
+    }
     return __ldg(&s->weights[a]);
   }
 };
@@ -559,8 +574,15 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   vertex_t* const region_targets = region_offsets + owned + 1;
   weight* const region_weights = aligned_for<weight>(region_targets + count);
   std::uint16_t* const region_narrow = reinterpret_cast<std::uint16_t*>(region_targets + count);
-  const region_arcs<Distance, SharedArcs> arcs{&s, lo, base, region_offsets, region_targets, region_weights,
-                                               s.narrow_weights ? region_narrow : nullptr};
+  const std::uint32_t on_chip = SharedArcs ? s.weights_on_chip[part] : 0;
+  const region_arcs<Distance, SharedArcs> arcs{&s,
+                                               lo,
+                                               base,
+                                               region_offsets,
+                                               region_targets,
+                                               region_weights,
+                                               s.narrow_weights ? region_narrow : nullptr,
+                                               on_chip};
   for (std::uint32_t i = tid; i <= s.parts; i += threads) begin[i] = s.begin[i];
   for (std::uint32_t i = tid; i < words; i += threads) near[i] = far[i] = 0;
   for (std::uint32_t i = tid; i < tuning::outbox; i += threads) outbox[i] = offer_word{};
@@ -570,9 +592,9 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     for (std::uint32_t i = tid; i <= owned; i += threads) region_offsets[i] = static_cast<std::uint32_t>(s.offsets[lo + i] - base);
     for (std::uint32_t i = tid; i < count; i += threads) region_targets[i] = s.targets[base + i];
     if (s.narrow_weights)
-      for (std::uint32_t i = tid; i < count; i += threads) region_narrow[i] = s.narrow_weights[base + i];
+      for (std::uint32_t i = tid; i < on_chip; i += threads) region_narrow[i] = s.narrow_weights[base + i];
     else
-      for (std::uint32_t i = tid; i < count; i += threads) region_weights[i] = s.weights[base + i];
+      for (std::uint32_t i = tid; i < on_chip; i += threads) region_weights[i] = s.weights[base + i];
   }
   if (tid == 0) {
     out_tail = out_sent = out_claimed = 0;
@@ -932,7 +954,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   // regions are cut (declined(): nothing allocated, nothing uploaded).
   partitioned_engine(const csr_view& g, const device_csr<Distance>& graph, const driver_context& ctx,
                      region_layout required)
-      : n_(g.num_vertices), ctx_(ctx) {
+      : n_(g.num_vertices), ctx_(ctx), arcs_(g.num_arcs()) {
     int device = 0;
     DS_CUDA(cudaGetDevice(&device));
     cudaDeviceProp prop{};
@@ -956,17 +978,32 @@ class partitioned_engine final : public partitioned_driver<Distance> {
       const span<weight> weights = weights_of<Distance>(g);
       narrow_ = std::all_of(weights.begin(), weights.end(), [](weight w) { return w <= 0xFFFFu; });
     }
-    // The most a block can keep on chip: distances and arcs, else distances, else neither.
-    const auto bytes = [&](bool dist, bool arcs) {
+    // The most a block can keep on chip: distances and arcs with all their weights; else
+    // distances, arcs and the weights of as many arcs as fit in the budget (a region's first
+    // ones; the rest read from global memory); else distances; else neither.
+    constexpr std::uint32_t distance_words = sizeof(Distance) / 4;
+    const auto words_of = [&](std::pair<std::uint32_t, edge_t> size, bool dist, bool arcs, bool weights) {
+      return partition_shared_words(words_, parts_, size.first, static_cast<std::uint32_t>(std::min<edge_t>(size.second, 0xFFFFFFFFu)),
+                                    dist, arcs, weights, narrow_, distance_words);
+    };
+    const auto bytes = [&](bool dist, bool arcs, bool weights) {
       std::size_t most = 0;
-      for (const auto& [v, a] : sizes)
-        most = std::max(most, 4 * partition_shared_words(words_, parts_, v, static_cast<std::uint32_t>(std::min<edge_t>(a, 0xFFFFFFFFu)),
-                                                         dist, arcs, narrow_, sizeof(Distance) / 4));
+      for (const auto& size : sizes) most = std::max(most, 4 * words_of(size, dist, arcs, weights));
       return most;
     };
-    shared_dist_ = bytes(true, false) <= tuning::shared_budget;
-    shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true) <= tuning::shared_budget;
-    shared_bytes_ = bytes(shared_dist_, shared_arcs_);
+    shared_dist_ = bytes(true, false, false) <= tuning::shared_budget;
+    shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true, false) <= tuning::shared_budget;
+    all_weights_ = shared_arcs_ && bytes(true, true, true) <= tuning::shared_budget;
+    shared_bytes_ = shared_arcs_ && !all_weights_ ? tuning::shared_budget : bytes(shared_dist_, shared_arcs_, true);
+    std::vector<std::uint32_t> on_chip(parts_, 0);
+    if (shared_arcs_)
+      for (std::uint32_t b = 0; b < parts_; ++b) {
+        const auto arcs = static_cast<std::uint32_t>(sizes[b].second);
+        on_chip[b] = all_weights_ ? arcs
+                                  : weights_that_fit(tuning::shared_budget / 4 - words_of(sizes[b], true, true, false),
+                                                     arcs, narrow_, distance_words);
+        weights_on_chip_total_ += on_chip[b];
+      }
     if (!keeps(required)) return;  // declined: no kernel chosen, nothing uploaded
     // The new rows' offsets, and the arcs between regions (they choose the senders), from the host graph.
     const edge_t m = g.num_arcs();
@@ -1012,6 +1049,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     weights_ = device_array<weight>(std::max<edge_t>(m, 1), "the reordered arc weights");
     if (narrow_ && m) narrow_weights_ = device_array<std::uint16_t>(m, "the 16-bit arc weights");
     begin_ = device_array<vertex_t>(parts_ + 1, "the owner regions");
+    weights_on_chip_ = device_array<std::uint32_t>(parts_, "the regions' weights on chip");
     old_of_new_ = device_array<vertex_t>(n_, "the caller ids of the regions' vertices");
     dist_ = device_array<Distance>(n_, "the regions' distances");
     offer_ = device_array<Distance>(n_, "the offers");
@@ -1021,6 +1059,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     const cudaStream_t stream = ctx.stream;
     DS_CUDA(cudaMemcpyAsync(begin_.get(), regions.begin.data(), (parts_ + 1) * sizeof(vertex_t), cudaMemcpyHostToDevice,
                             stream));
+    DS_CUDA(cudaMemcpyAsync(weights_on_chip_.get(), on_chip.data(), parts_ * sizeof(std::uint32_t),
+                            cudaMemcpyHostToDevice, stream));
     DS_CUDA(cudaMemcpyAsync(old_of_new_.get(), regions.old_of_new.data(), n_ * sizeof(vertex_t),
                             cudaMemcpyHostToDevice, stream));
     DS_CUDA(cudaMemcpyAsync(offsets_.get(), offsets.data(), offsets.size() * sizeof(edge_t), cudaMemcpyHostToDevice,
@@ -1038,6 +1078,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     s.weights = weights_.get();
     s.narrow_weights = narrow_ ? narrow_weights_.get() : nullptr;
     s.begin = begin_.get();
+    s.weights_on_chip = weights_on_chip_.get();
     s.dist = dist_.get();
     s.offer = offer_.get();
     s.mailbox = mailbox_.get();
@@ -1109,7 +1150,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   void set_watchdog(const partitioned_watchdog& w) override { watchdog_ = w; }
   bool keeps(region_layout need) const override {
     switch (need) {
-      case region_layout::on_chip: return shared_dist_ && shared_arcs_;
+      case region_layout::on_chip: return shared_dist_ && all_weights_;
       case region_layout::distances_on_chip: return shared_dist_;
       case region_layout::anywhere: break;
     }
@@ -1138,7 +1179,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     return "partitioned: " + std::to_string(parts_) + " blocks of " + std::to_string(tuning::threads) + " threads (" +
            std::to_string(sender_warps_) + " sender warps) on " + std::to_string(sms_) +
            " SMs, distances in " + (shared_dist_ ? "shared" : "global") + " memory, arcs in " +
-           (shared_arcs_ ? "shared" : "global") + " memory";
+           (shared_arcs_ ? "shared" : "global") + " memory" + weights_where();
   }
 
  private:
@@ -1157,6 +1198,13 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   }
 
   // A figure of the profile, to three significant digits.
+  // Where only some of the weights are on chip, how many.
+  std::string weights_where() const {
+    if (!shared_arcs_ || all_weights_) return "";
+    return " (the weights of " + std::to_string(weights_on_chip_total_) + " of " + std::to_string(arcs_) +
+           " arcs; the rest in global memory)";
+  }
+
   static std::string decimal(double x) {
     char text[32];
     std::snprintf(text, sizeof text, "%.3g", x);
@@ -1168,7 +1216,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   partitioned_watchdog watchdog_;
   std::uint32_t sms_ = 0, parts_ = 0, words_ = 0, sender_warps_ = tuning::sender_warps;
   int clock_khz_ = 1;
-  bool narrow_ = false, shared_dist_ = false, shared_arcs_ = false;
+  bool narrow_ = false, shared_dist_ = false, shared_arcs_ = false, all_weights_ = false;
+  edge_t arcs_ = 0, weights_on_chip_total_ = 0;  // the graph's arcs; those whose weights are on chip
   std::size_t shared_bytes_ = 0;
   void (*kernel_)(partitioned_view<Distance>, vertex_t) = nullptr;
   device_array<edge_t> offsets_;
@@ -1176,6 +1225,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   device_array<weight> weights_;
   device_array<std::uint16_t> narrow_weights_;
   device_array<vertex_t> begin_, old_of_new_;
+  device_array<std::uint32_t> weights_on_chip_;
   device_array<Distance> dist_, offer_;
   device_array<vertex_t> mailbox_;
   device_array<std::uint32_t> mailbox_tail_;
@@ -1194,7 +1244,7 @@ bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms, std::uint32_t
   if (arcs >= 0xFFFFFFFFu) return false;
   const std::size_t words = partition_shared_words(static_cast<std::uint32_t>((vertices + 31) / 32), static_cast<std::uint32_t>(parts),
                                                    static_cast<std::uint32_t>(vertices), static_cast<std::uint32_t>(arcs), true,
-                                                   need == region_layout::on_chip, true, distance_words);
+                                                   need == region_layout::on_chip, true, true, distance_words);
   return 4 * words <= tuning::shared_budget;
 }
 

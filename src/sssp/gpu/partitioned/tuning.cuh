@@ -98,8 +98,9 @@ struct partition_tuning {
   // because a block's senders carry its region's share of the cut arcs.
   static constexpr double automatic_arcs_per_sm = 10000;
   // A sparse graph whose regions keep their distances on chip but not their arcs takes this driver
-  // (arcs read from global memory) when its mean region holds at most this many vertices, else the
-  // wide driver. Against the wide driver this one won at 7.6K-15K vertices a region (road-FLA in
+  // (arcs read from global memory; or, where a region's row offsets and targets fit, those and the
+  // weights of as many of its arcs as fit on chip, the rest read from global memory) when its mean
+  // region holds at most this many vertices, else the wide driver. Against the wide driver this one won at 7.6K-15K vertices a region (road-FLA in
   // float32, grids of 1000 x 1000 and 1400 x 1400), tied at 30K (2000 x 2000) and lost at 51K
   // (2600 x 2600) (bench/results/distance_width.md: the forced drivers, and the automatic rule for
   // small regions). In 64 bits the same: with distances on chip it won at 15K (1400 x 1400), and
