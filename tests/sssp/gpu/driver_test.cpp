@@ -251,6 +251,47 @@ TEST_P(ForcedDriver, SmallUInt64PastDoublePrecision) {
   EXPECT_NE(twice.stats.note.find("solved again on the GPU in 64 bits"), std::string::npos) << twice.stats.note;
 }
 
+// The partitioned driver keeps integer weights in the narrowest of 16, 32 and 64 bits that holds
+// them all, with 64-bit distances too: the grid of SmallUInt64PastDoublePrecision in 64-bit
+// weights below 2^16 (times 1), below 2^32 (times 2^20 + 1: paths past 2^32 - 2) and past it.
+void expect_uint64_weights_in(const graph::csr& g, const char* bits, std::uint64_t farther_than) {
+  sssp::solver s(g, driven(sssp::strategy::near_far, 0, true));
+  const sssp::result r = s.run(0);
+  EXPECT_EQ(r.stats.distance_type, "uint64") << bits;
+  EXPECT_NE(r.stats.driver.find(bits), std::string::npos) << r.stats.driver;
+  EXPECT_TRUE(same_distances(sssp::dijkstra(g, 0), r)) << bits;
+  EXPECT_TRUE(tree_reaches_source(g, 0, r)) << bits;
+  std::uint64_t farthest = 0;
+  for (std::uint64_t d : r.uint64_distances)
+    if (d != sssp::uint64_infinity) farthest = std::max(farthest, d);
+  EXPECT_GT(farthest, farther_than) << bits;
+}
+
+TEST_P(ForcedDriver, SmallUInt64DistancesOfNarrowWeights) {
+  DELTASPLIT_REQUIRE_GPU();
+  if (!partitioned()) GTEST_SKIP() << "the partitioned driver's copies of the weights";
+  graph::grid_params gp;
+  gp.rows = 40, gp.cols = 45, gp.keep_fraction = 0.9;
+  const graph::csr grid = graph::generate_grid(gp);
+  expect_uint64_weights_in(deltasplit_test::with_uint64_weights(grid, 1), "(16-bit weights)", 1000);
+  expect_uint64_weights_in(deltasplit_test::with_uint64_weights(grid, (std::uint64_t{1} << 20) + 1),
+                           "(32-bit weights)", 0xFFFFFFFEu);
+  expect_uint64_weights_in(deltasplit_test::with_uint64_weights(grid, (std::uint64_t{1} << 42) + 1),
+                           "(64-bit weights)", std::uint64_t{1} << 53);
+}
+
+// A chain of 70,000 arcs of weight 65,535: 16-bit weights whose distances pass 2^32 - 2, solved in
+// 32 bits, found to overflow and solved again in 64 bits, the weights still in 16 bits.
+TEST_P(ForcedDriver, UInt64DistancesOfSixteenBitWeights) {
+  DELTASPLIT_REQUIRE_GPU();
+  if (!partitioned()) GTEST_SKIP() << "the partitioned driver's copies of the weights";
+  std::vector<arc> chain;
+  const vertex_t length = 70000;
+  for (vertex_t v = 0; v < length; ++v) chain.push_back({v, v + 1, 65535});
+  chain.push_back({3, length, 1});  // a shortcut: the far end is near
+  expect_uint64_weights_in(make_csr(length + 1, chain), "(16-bit weights)", 0xFFFFFFFEu);
+}
+
 TEST_P(ForcedDriver, SmallOverflowIsReported) {
   DELTASPLIT_REQUIRE_GPU();
   const double big = 3e9;  // two of these do not fit in 32 bits
@@ -542,7 +583,8 @@ TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
 // grid of ~5,800 vertices a region keeps distances and arcs on chip with 16-bit weights; with
 // weights of 32 bits (~243 KB a region) its distances, arcs and the weights of ~88% of its arcs,
 // reading the rest from global memory (partition_tuning::automatic_global_arcs_region_vertices);
-// in float64 and in uint64 of 64-bit weights the same, ~30% of the weights on chip.
+// in float64 and in uint64 of 64-bit weights the same, ~30% of the weights on chip; in uint64 of
+// 64-bit weights below 2^32 (times 32), kept in 32 bits, ~60%.
 TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithWeightsOffChip) {
   DELTASPLIT_REQUIRE_GPU();
   int sms = 0;
@@ -563,13 +605,15 @@ TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithWeightsOffChip) {
   expect_partitioned(graph::generate_grid(gp), o, "arcs in shared memory", "16-bit weights");
   gp.weight_min = 70000, gp.weight_max = 100000;
   const graph::csr heavy = graph::generate_grid(gp);
-  const char* some_weights = "arcs in shared memory (the weights of ";
-  expect_partitioned(heavy, o, some_weights, "32-bit weights");
+  expect_partitioned(heavy, o, "arcs in shared memory (the 32-bit weights of ", "32-bit weights");
   sssp::options in_double = o;
   in_double.real_type = sssp::distance_type::float64;
-  expect_partitioned(deltasplit_test::with_float64_weights(heavy, 0.1), in_double, some_weights, "float64 tenths");
-  expect_partitioned(deltasplit_test::with_uint64_weights(heavy, (std::uint64_t{1} << 34) + 1), o, some_weights,
+  const char* some_64 = "arcs in shared memory (the 64-bit weights of ";
+  expect_partitioned(deltasplit_test::with_float64_weights(heavy, 0.1), in_double, some_64, "float64 tenths");
+  expect_partitioned(deltasplit_test::with_uint64_weights(heavy, (std::uint64_t{1} << 34) + 1), o, some_64,
                      "64-bit weights");
+  expect_partitioned(deltasplit_test::with_uint64_weights(heavy, 32), o,
+                     "arcs in shared memory (the 32-bit weights of ", "uint64 distances of 32-bit weights");
 }
 
 // The block driver's far piles start at tuning::queue_capacity entries: 16 fill at once, the

@@ -130,7 +130,10 @@ struct partitioned_view {
   const edge_t* offsets;  // the reordered graph (new ids)
   const vertex_t* targets;
   const weight* weights;
-  const std::uint16_t* narrow_weights;  // the same weights in 16 bits, when all fit (else null)
+  // The same weights in 16 bits when all fit (integer weights), else in 32 bits when all fit
+  // (64-bit integer weights), else null.
+  const std::uint16_t* weights16;
+  const std::uint32_t* weights32;
   const vertex_t* begin;  // parts + 1: region b is [begin[b], begin[b + 1])
   const std::uint32_t* weights_on_chip;  // per region: its first arcs whose weights it keeps on chip
   Distance* dist;         // new ids; written by the owner only
@@ -268,26 +271,26 @@ __device__ __forceinline__ Word take_written(Word* p, std::uint64_t limit_ns, pa
 // Dynamic shared memory of a block, in 4-byte words: the outbox (8-byte entries, 16-byte ones for
 // 64-bit distances, first for their alignment), the near and far bitmaps, the local frontier
 // (vertex ids), the region bounds, then (SharedDist) the region's distances, then (SharedArcs) its
-// row offsets and targets, then (shared_weights) the weights of all its arcs (16, 32 or 64 bits).
-// distance_words: 1, or 2 for 64-bit distances and weights, which also take a word of padding
-// each for their 8-byte alignment.
+// row offsets and targets, then (shared_weights) the weights of all its arcs, weight_bytes each
+// (2, 4 or 8). distance_words: 1, or 2 for 64-bit distances; 8-byte distances and weights each
+// also take a word of padding for their alignment.
 inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t parts, std::uint32_t vertices,
                                           std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool shared_weights,
-                                          bool narrow, std::uint32_t distance_words = 1) {
+                                          std::uint32_t weight_bytes, std::uint32_t distance_words = 1) {
   const std::size_t pad = distance_words - 1;
   std::size_t w = 2 * std::size_t{words} + tuning::frontier + 2 * distance_words * tuning::outbox + parts + 1;
   if (shared_dist) w += pad + std::size_t{distance_words} * vertices;
   if (shared_arcs) {
     w += std::size_t{vertices} + 1 + arcs;
-    if (shared_weights) w += narrow ? (std::size_t{arcs} + 1) / 2 : pad + std::size_t{distance_words} * arcs;
+    if (shared_weights)
+      w += weight_bytes == 2 ? (std::size_t{arcs} + 1) / 2 : weight_bytes == 4 ? arcs : 1 + 2 * std::size_t{arcs};
   }
   return w;
 }
 
-// How many arcs' weights fit in `room` shared words after a region's targets (the layout above).
-inline std::uint32_t weights_that_fit(std::size_t room, std::uint32_t arcs, bool narrow, std::uint32_t distance_words) {
-  const std::size_t pad = distance_words - 1;
-  const std::size_t fit = narrow ? 2 * room : room > pad ? (room - pad) / distance_words : 0;
+// How many arcs' weights of weight_bytes fit in `room` shared words after a region's targets.
+inline std::uint32_t weights_that_fit(std::size_t room, std::uint32_t arcs, std::uint32_t weight_bytes) {
+  const std::size_t fit = weight_bytes == 2 ? 2 * room : weight_bytes == 4 ? room : room > 1 ? (room - 1) / 2 : 0;
   return static_cast<std::uint32_t>(std::min<std::size_t>(fit, arcs));
 }
 
@@ -398,8 +401,8 @@ struct owned_distances {
 };
 
 // The region's arcs: a copy in shared memory (SharedArcs: row offsets relative to the region's
-// first arc, targets, and the weights of its first `on_chip` arcs, the rest read from global
-// memory: every arc's where they all fit) or the reordered CSR in global memory.
+// first arc, targets, and the weights of its first `on_chip` arcs in their narrowest copy, the rest
+// read from global memory: every arc's where they all fit) or the reordered CSR in global memory.
 template <class Distance, bool SharedArcs>
 struct region_arcs {
   using weight = typename distance_ops<Distance>::weight;
@@ -411,8 +414,9 @@ struct region_arcs {
   edge_t base;                     // the region's first arc
   const std::uint32_t* offsets;    // shared (SharedArcs)
   const vertex_t* targets;
-  const weight* weights;
-  const std::uint16_t* narrow;     // shared 16-bit weights, or null
+  const weight* weights;           // shared, in the weights' own type (when neither below)
+  const std::uint16_t* weights16;  // shared, or null (as the view's)
+  const std::uint32_t* weights32;
   std::uint32_t on_chip;           // arcs whose weights are in shared memory (SharedArcs)
   __device__ void row(vertex_t u, arc& first, arc& last) const {
     if constexpr (SharedArcs) {
@@ -429,8 +433,16 @@ struct region_arcs {
   }
   __device__ weight weight_of(arc a) const {
     if constexpr (SharedArcs) {
-      if (a < on_chip) return narrow ? static_cast<weight>(narrow[a]) : weights[a];
-      return narrow ? static_cast<weight>(__ldg(&s->narrow_weights[base + a])) : __ldg(&s->weights[base + a]);
+      constexpr bool wide = sizeof(weight) == 8;  // only 64-bit integer weights have a 32-bit copy
+      if (a < on_chip) {
+        if (weights16) return static_cast<weight>(weights16[a]);
+        if (wide && weights32) return static_cast<weight>(weights32[a]);
+        return weights[a];
+      }
+      const edge_t g = base + a;
+      if (s->weights16) return static_cast<weight>(__ldg(&s->weights16[g]));
+      if (wide && s->weights32) return static_cast<weight>(__ldg(&s->weights32[g]));
+      return __ldg(&s->weights[g]);
     }
     return __ldg(&s->weights[a]);
   }
@@ -573,7 +585,8 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   std::uint32_t* const region_offsets = reinterpret_cast<std::uint32_t*>(region_d + (SharedDist ? owned : 0));
   vertex_t* const region_targets = region_offsets + owned + 1;
   weight* const region_weights = aligned_for<weight>(region_targets + count);
-  std::uint16_t* const region_narrow = reinterpret_cast<std::uint16_t*>(region_targets + count);
+  std::uint16_t* const region_weights16 = reinterpret_cast<std::uint16_t*>(region_targets + count);
+  std::uint32_t* const region_weights32 = region_targets + count;
   const std::uint32_t on_chip = SharedArcs ? s.weights_on_chip[part] : 0;
   const region_arcs<Distance, SharedArcs> arcs{&s,
                                                lo,
@@ -581,7 +594,8 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
                                                region_offsets,
                                                region_targets,
                                                region_weights,
-                                               s.narrow_weights ? region_narrow : nullptr,
+                                               s.weights16 ? region_weights16 : nullptr,
+                                               s.weights32 ? region_weights32 : nullptr,
                                                on_chip};
   for (std::uint32_t i = tid; i <= s.parts; i += threads) begin[i] = s.begin[i];
   for (std::uint32_t i = tid; i < words; i += threads) near[i] = far[i] = 0;
@@ -591,8 +605,10 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   if constexpr (SharedArcs) {  // the region's rows, copied once per solve
     for (std::uint32_t i = tid; i <= owned; i += threads) region_offsets[i] = static_cast<std::uint32_t>(s.offsets[lo + i] - base);
     for (std::uint32_t i = tid; i < count; i += threads) region_targets[i] = s.targets[base + i];
-    if (s.narrow_weights)
-      for (std::uint32_t i = tid; i < on_chip; i += threads) region_narrow[i] = s.narrow_weights[base + i];
+    if (s.weights16)
+      for (std::uint32_t i = tid; i < on_chip; i += threads) region_weights16[i] = s.weights16[base + i];
+    else if (s.weights32)
+      for (std::uint32_t i = tid; i < on_chip; i += threads) region_weights32[i] = s.weights32[base + i];
     else
       for (std::uint32_t i = tid; i < on_chip; i += threads) region_weights[i] = s.weights[base + i];
   }
@@ -915,11 +931,13 @@ __global__ void invert_order(const vertex_t* old_of_new, vertex_t n, vertex_t* n
 }
 
 // then each new row, a warp a row: the caller's row of the same vertex in its order (by weight),
-// its targets renamed, its weights also in 16 bits where every weight fits (narrow, else null).
+// its targets renamed, its weights also in 16 or 32 bits where every weight fits (weights16,
+// weights32, else null).
 template <class Weight>
 __global__ void reorder_rows(const edge_t* offsets, const vertex_t* targets, const Weight* weights,
                              const vertex_t* old_of_new, const vertex_t* new_of_old, const edge_t* new_offsets,
-                             vertex_t n, vertex_t* new_targets, Weight* new_weights, std::uint16_t* narrow) {
+                             vertex_t n, vertex_t* new_targets, Weight* new_weights, std::uint16_t* weights16,
+                             std::uint32_t* weights32) {
   const unsigned lane = threadIdx.x % 32;
   const std::uint64_t warps = std::uint64_t{gridDim.x} * blockDim.x / 32;
   for (std::uint64_t x = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; x < n; x += warps) {
@@ -929,7 +947,8 @@ __global__ void reorder_rows(const edge_t* offsets, const vertex_t* targets, con
       const Weight w = weights[from + i];
       new_targets[to + i] = new_of_old[targets[from + i]];
       new_weights[to + i] = w;
-      if (narrow) narrow[to + i] = static_cast<std::uint16_t>(w);
+      if (weights16) weights16[to + i] = static_cast<std::uint16_t>(w);
+      if (weights32) weights32[to + i] = static_cast<std::uint32_t>(w);
     }
   }
 }
@@ -974,9 +993,14 @@ class partitioned_engine final : public partitioned_driver<Distance> {
       most_arcs = std::max(most_arcs, arcs);
     }
     words_ = (largest + 31) / 32;
-    if constexpr (std::is_same_v<weight, std::uint32_t>) {
-      const span<weight> weights = weights_of<Distance>(g);
-      narrow_ = std::all_of(weights.begin(), weights.end(), [](weight w) { return w <= 0xFFFFu; });
+    // Integer weights are kept in the narrowest of 16, 32 and their own bits that holds them all.
+    // (The host graph's own weights: 32-bit ones, which 64-bit distances also solve, or 64-bit.)
+    weight_bytes_ = sizeof(weight);
+    if constexpr (std::is_integral_v<weight>) {
+      std::uint64_t most = 0;
+      for (std::uint32_t w : g.int_weights) most = std::max<std::uint64_t>(most, w);
+      for (std::uint64_t w : g.uint64_weights) most = std::max(most, w);
+      weight_bytes_ = most <= 0xFFFFu ? 2 : most <= 0xFFFFFFFFu || sizeof(weight) == 4 ? 4 : 8;
     }
     // The most a block can keep on chip: distances and arcs with all their weights; else
     // distances, arcs and the weights of as many arcs as fit in the budget (a region's first
@@ -984,7 +1008,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     constexpr std::uint32_t distance_words = sizeof(Distance) / 4;
     const auto words_of = [&](std::pair<std::uint32_t, edge_t> size, bool dist, bool arcs, bool weights) {
       return partition_shared_words(words_, parts_, size.first, static_cast<std::uint32_t>(std::min<edge_t>(size.second, 0xFFFFFFFFu)),
-                                    dist, arcs, weights, narrow_, distance_words);
+                                    dist, arcs, weights, weight_bytes_, distance_words);
     };
     const auto bytes = [&](bool dist, bool arcs, bool weights) {
       std::size_t most = 0;
@@ -1001,7 +1025,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
         const auto arcs = static_cast<std::uint32_t>(sizes[b].second);
         on_chip[b] = all_weights_ ? arcs
                                   : weights_that_fit(tuning::shared_budget / 4 - words_of(sizes[b], true, true, false),
-                                                     arcs, narrow_, distance_words);
+                                                     arcs, weight_bytes_);
         weights_on_chip_total_ += on_chip[b];
       }
     if (!keeps(required)) return;  // declined: no kernel chosen, nothing uploaded
@@ -1047,7 +1071,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     offsets_ = device_array<edge_t>(std::uint64_t{n_} + 1, "the reordered CSR offsets");
     targets_ = device_array<vertex_t>(std::max<edge_t>(m, 1), "the reordered CSR targets");
     weights_ = device_array<weight>(std::max<edge_t>(m, 1), "the reordered arc weights");
-    if (narrow_ && m) narrow_weights_ = device_array<std::uint16_t>(m, "the 16-bit arc weights");
+    if (weight_bytes_ == 2 && m) weights16_ = device_array<std::uint16_t>(m, "the 16-bit arc weights");
+    if (weight_bytes_ == 4 && sizeof(weight) == 8 && m) weights32_ = device_array<std::uint32_t>(m, "the 32-bit arc weights");
     begin_ = device_array<vertex_t>(parts_ + 1, "the owner regions");
     weights_on_chip_ = device_array<std::uint32_t>(parts_, "the regions' weights on chip");
     old_of_new_ = device_array<vertex_t>(n_, "the caller ids of the regions' vertices");
@@ -1076,7 +1101,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     s.offsets = offsets_.get();
     s.targets = targets_.get();
     s.weights = weights_.get();
-    s.narrow_weights = narrow_ ? narrow_weights_.get() : nullptr;
+    s.weights16 = weights16_.get();
+    s.weights32 = weights32_.get();
     s.begin = begin_.get();
     s.weights_on_chip = weights_on_chip_.get();
     s.dist = dist_.get();
@@ -1169,7 +1195,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
       const unsigned rows = std::max(1u, std::min(sms_ * 8, (n_ + 7) / 8));  // 256 threads: 8 rows a block
       reorder_rows<<<rows, 256, 0, stream>>>(graph.offsets(), graph.targets(), graph.weights(), old_of_new_.get(),
                                              new_of_old.get(), offsets_.get(), n_, targets_.get(), weights_.get(),
-                                             narrow_ ? narrow_weights_.get() : nullptr);
+                                             weights16_.get(), weights32_.get());
       DS_CUDA_LAUNCH("reorder_rows");
     }
     DS_CUDA(cudaStreamSynchronize(stream));  // new_of_old goes out of scope
@@ -1198,10 +1224,12 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   }
 
   // A figure of the profile, to three significant digits.
-  // Where only some of the weights are on chip, how many.
+  // With the arcs on chip: their weights' width there and, where only some fit, how many.
   std::string weights_where() const {
-    if (!shared_arcs_ || all_weights_) return "";
-    return " (the weights of " + std::to_string(weights_on_chip_total_) + " of " + std::to_string(arcs_) +
+    if (!shared_arcs_) return "";
+    const std::string bits = std::to_string(8 * weight_bytes_) + "-bit weights";
+    if (all_weights_) return " (" + bits + ")";
+    return " (the " + bits + " of " + std::to_string(weights_on_chip_total_) + " of " + std::to_string(arcs_) +
            " arcs; the rest in global memory)";
   }
 
@@ -1216,14 +1244,16 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   partitioned_watchdog watchdog_;
   std::uint32_t sms_ = 0, parts_ = 0, words_ = 0, sender_warps_ = tuning::sender_warps;
   int clock_khz_ = 1;
-  bool narrow_ = false, shared_dist_ = false, shared_arcs_ = false, all_weights_ = false;
+  bool shared_dist_ = false, shared_arcs_ = false, all_weights_ = false;
+  std::uint32_t weight_bytes_ = 4;  // of the weights' narrowest copy (2, 4 or 8)
   edge_t arcs_ = 0, weights_on_chip_total_ = 0;  // the graph's arcs; those whose weights are on chip
   std::size_t shared_bytes_ = 0;
   void (*kernel_)(partitioned_view<Distance>, vertex_t) = nullptr;
   device_array<edge_t> offsets_;
   device_array<vertex_t> targets_;
   device_array<weight> weights_;
-  device_array<std::uint16_t> narrow_weights_;
+  device_array<std::uint16_t> weights16_;
+  device_array<std::uint32_t> weights32_;
   device_array<vertex_t> begin_, old_of_new_;
   device_array<std::uint32_t> weights_on_chip_;
   device_array<Distance> dist_, offer_;
@@ -1244,7 +1274,7 @@ bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms, std::uint32_t
   if (arcs >= 0xFFFFFFFFu) return false;
   const std::size_t words = partition_shared_words(static_cast<std::uint32_t>((vertices + 31) / 32), static_cast<std::uint32_t>(parts),
                                                    static_cast<std::uint32_t>(vertices), static_cast<std::uint32_t>(arcs), true,
-                                                   need == region_layout::on_chip, true, true, distance_words);
+                                                   need == region_layout::on_chip, true, 2, distance_words);
   return 4 * words <= tuning::shared_budget;
 }
 
