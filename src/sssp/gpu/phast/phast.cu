@@ -164,16 +164,21 @@ __global__ void sweep_level(hierarchy_arcs<Distance> arcs, vertex_t first, verte
 
 // Many sources: a warp per (position, group of 32 lanes); lane j of group g is source 32 g + j.
 // The arc is the same address for all 32 lanes (one broadcast load), the tails' distances one line.
+// Items run group by group (all the level's positions of group 0, then of group 1, ...): the
+// warps at work at once read one group's lines, at most n lines of 32 distances (34 MB for
+// USA-road-d.NY in uint32), rather than whole rows of k distances of each tail; against position
+// by position: bench/results/phast.md, "A batch's parts on the H200".
 template <class Distance>
 __global__ void sweep_level_batch(hierarchy_arcs<Distance> arcs, vertex_t first, vertex_t end, std::uint32_t k,
                                   Distance* dist, std::uint32_t* overflowed) {
   const std::uint32_t groups = k / group_lanes, lane = threadIdx.x % group_lanes;
-  const std::uint64_t items = std::uint64_t{end - first} * groups;
+  const std::uint32_t size = end - first;
+  const std::uint64_t items = std::uint64_t{size} * groups;
   const std::uint64_t warps = std::uint64_t{gridDim.x} * (blockDim.x / group_lanes);
   for (std::uint64_t item = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / group_lanes; item < items;
        item += warps) {
-    const vertex_t p = first + static_cast<vertex_t>(item / groups);
-    const std::size_t column = (item % groups) * group_lanes + lane;
+    const vertex_t p = first + static_cast<vertex_t>(item % size);
+    const std::size_t column = (item / size) * group_lanes + lane;
     Distance* cell = dist + std::size_t{p} * k + column;
     *cell = sweep_in_arcs(arcs, dist, k, column, p, *cell, overflowed);
   }
