@@ -8,8 +8,9 @@
 // the device, results mapped back to the caller's ids) and is the only writer of its vertices' distances.
 // A block is two roles, which never wait on each other's barriers:
 //   - the workers (the block's first warps, named barrier 1) run the dependent chains inside the
-//     region on chip. Its distances and rows (targets, 16-bit weights where every weight fits) live
-//     in shared memory when the region fits (tuning::shared_budget), else in global memory. Pending
+//     region on chip. Its distances and rows (targets, and weights in 16 or 32 bits where every
+//     weight fits: of every arc, or of as many as fit, the rest read from global memory) live in
+//     shared memory when the region fits (tuning::shared_budget), else in global memory. Pending
 //     vertices are bits of two shared bitmaps, filed when their distance drops: the near set
 //     (bucket at most the current bound: delta-stepping's current bucket, Meyer and Sanders,
 //     Section 2) and the far set (above it). A local iteration takes the near set (a bitmap read,
@@ -292,6 +293,15 @@ inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t par
 inline std::uint32_t weights_that_fit(std::size_t room, std::uint32_t arcs, std::uint32_t weight_bytes) {
   const std::size_t fit = weight_bytes == 2 ? 2 * room : weight_bytes == 4 ? room : room > 1 ? (room - 1) / 2 : 0;
   return static_cast<std::uint32_t>(std::min<std::size_t>(fit, arcs));
+}
+
+// The dynamic shared memory a block may use on the current device (tuning::shared_budget).
+static std::size_t shared_budget_here() {
+  int device = 0, optin = 0;
+  DS_CUDA(cudaGetDevice(&device));
+  DS_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const auto limit = static_cast<std::size_t>(optin);
+  return std::min(tuning::shared_budget, limit > tuning::shared_reserve ? limit - tuning::shared_reserve : 0);
 }
 
 // p rounded up to the alignment of T (8-byte distances and weights in the shared words).
@@ -1015,16 +1025,17 @@ class partitioned_engine final : public partitioned_driver<Distance> {
       for (const auto& size : sizes) most = std::max(most, 4 * words_of(size, dist, arcs, weights));
       return most;
     };
-    shared_dist_ = bytes(true, false, false) <= tuning::shared_budget;
-    shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true, false) <= tuning::shared_budget;
-    all_weights_ = shared_arcs_ && bytes(true, true, true) <= tuning::shared_budget;
-    shared_bytes_ = shared_arcs_ && !all_weights_ ? tuning::shared_budget : bytes(shared_dist_, shared_arcs_, true);
+    const std::size_t budget = shared_budget_here();
+    shared_dist_ = bytes(true, false, false) <= budget;
+    shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true, false) <= budget;
+    all_weights_ = shared_arcs_ && bytes(true, true, true) <= budget;
+    shared_bytes_ = shared_arcs_ && !all_weights_ ? budget : bytes(shared_dist_, shared_arcs_, true);
     std::vector<std::uint32_t> on_chip(parts_, 0);
     if (shared_arcs_)
       for (std::uint32_t b = 0; b < parts_; ++b) {
         const auto arcs = static_cast<std::uint32_t>(sizes[b].second);
         on_chip[b] = all_weights_ ? arcs
-                                  : weights_that_fit(tuning::shared_budget / 4 - words_of(sizes[b], true, true, false),
+                                  : weights_that_fit(budget / 4 - words_of(sizes[b], true, true, false),
                                                      arcs, weight_bytes_);
         weights_on_chip_total_ += on_chip[b];
       }
@@ -1275,7 +1286,7 @@ bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms, std::uint32_t
   const std::size_t words = partition_shared_words(static_cast<std::uint32_t>((vertices + 31) / 32), static_cast<std::uint32_t>(parts),
                                                    static_cast<std::uint32_t>(vertices), static_cast<std::uint32_t>(arcs), true,
                                                    need == region_layout::on_chip, true, 2, distance_words);
-  return 4 * words <= tuning::shared_budget;
+  return 4 * words <= shared_budget_here();
 }
 
 template <class Distance>

@@ -46,9 +46,11 @@ struct partition_tuning {
   // receiver improves its mail itself (no ring back to the workers; warp-wide takes of the near
   // set): both measured faster (bench/results/loop_tuning.md#outbox).
   static constexpr std::uint32_t outbox = 256;
-  // Dynamic shared memory a block may use: 222 KB of an SM's 227 KB over its blocks (the rest is
-  // the static shared memory and the per-block reservation).
+  // Dynamic shared memory a block may use: 222 KB of an SM's 227 KB over its blocks (the rest,
+  // shared_reserve, is the static shared memory and the per-block reservation); on a GPU whose
+  // blocks may opt in to less, that limit less shared_reserve.
   static constexpr std::size_t shared_budget = 222 * 1024 / blocks_per_sm;
+  static constexpr std::size_t shared_reserve = 5 * 1024;
   // Regions are balanced by the bytes their owner keeps on chip (owner_regions.hpp): a vertex's
   // distance and row offset, 6 bytes an arc (target and a 16-bit weight).
   static constexpr std::uint64_t region_vertex_bytes = 8, region_arc_bytes = 6;
