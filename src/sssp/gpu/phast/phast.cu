@@ -167,7 +167,7 @@ __global__ void sweep_level(hierarchy_arcs<Distance> arcs, vertex_t first, verte
 // Items run group by group (all the level's positions of group 0, then of group 1, ...): the
 // warps at work at once read one group's lines, at most n lines of 32 distances (34 MB for
 // USA-road-d.NY in uint32), rather than whole rows of k distances of each tail; against position
-// by position: bench/results/phast.md, "A batch's parts on the H200".
+// by position: bench/results/phast.md, "A batch's parts: upward searches, sweep, gather".
 template <class Distance>
 __global__ void sweep_level_batch(hierarchy_arcs<Distance> arcs, vertex_t first, vertex_t end, std::uint32_t k,
                                   Distance* dist, std::uint32_t* overflowed) {
