@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -553,14 +554,15 @@ TEST(AutomaticDriver, FollowsTheGraphAndTheOptions) {
 // too), with regions between the two layouts' limits, passes it, is built, and does not fit. That
 // run reports the build ("regions built, not used") and takes the wide driver, exactly; the next
 // run builds nothing and reports nothing. Sized for one block per SM with 222 KB of shared memory
-// (partition_tuning): 17,000 vertices and 11,500 arcs a region, ~209 KB with 16-bit weights, ~231
-// KB with float's 32 bits.
+// (partition_tuning): 17,000 vertices and 16,000 arcs a region (nearly every arc into another
+// region), ~175 KB in narrow rows with 16-bit weights and without cuts, ~270 KB in narrow rows (the
+// cuts listed) and in 32-bit rows with float's 32-bit weights.
 TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
   DELTASPLIT_REQUIRE_GPU();
   int sms = 0;
   ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
   ASSERT_GT(17000.0, sssp::gpu::partition_tuning::automatic_global_arcs_region_vertices);
-  const graph::csr wide = deltasplit_test::random_graph(17000 * sms, std::size_t{11500} * sms, 5, 100.0,
+  const graph::csr wide = deltasplit_test::random_graph(17000 * sms, std::size_t{16000} * sms, 5, 100.0,
                                                          graph::weight_kind::real);
   sssp::options o;
   o.real_type = sssp::distance_type::float32;  // the GPU engine's type for real weights
@@ -580,11 +582,11 @@ TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
 }
 
 // Sparse graphs of small regions take the partitioned driver whatever their weights' width: a
-// grid of ~5,800 vertices a region keeps distances and arcs on chip with 16-bit weights; with
-// weights of 32 bits (~243 KB a region) its distances, arcs and the weights of ~88% of its arcs,
-// reading the rest from global memory (partition_tuning::automatic_global_arcs_region_vertices);
-// in float64 and in uint64 of 64-bit weights the same, ~30% of the weights on chip; in uint64 of
-// 64-bit weights below 2^32 (times 32), kept in 32 bits, ~60%.
+// grid of ~5,800 vertices a region keeps distances and arcs on chip with 16-bit weights in 32-bit
+// rows; with weights of 32 bits (~243 KB a region in 32-bit rows) in narrow rows (~196 KB), and so
+// in uint64 of 64-bit weights below 2^32 (times 32), kept in 32 bits (~206 KB); in float64 and in
+// uint64 of 64-bit weights, narrow rows and ~60% of the weights on chip, reading the rest from
+// global memory (partition_tuning::automatic_global_arcs_region_vertices).
 TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithWeightsOffChip) {
   DELTASPLIT_REQUIRE_GPU();
   int sms = 0;
@@ -602,18 +604,59 @@ TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithWeightsOffChip) {
     EXPECT_TRUE(same_distances(sssp::dijkstra(g, 0), r)) << what;
   };
   gp.weight_min = 1, gp.weight_max = 1000;
-  expect_partitioned(graph::generate_grid(gp), o, "arcs in shared memory", "16-bit weights");
+  expect_partitioned(graph::generate_grid(gp), o, "arcs in shared memory (16-bit weights)", "16-bit weights");
   gp.weight_min = 70000, gp.weight_max = 100000;
   const graph::csr heavy = graph::generate_grid(gp);
-  expect_partitioned(heavy, o, "arcs in shared memory (the 32-bit weights of ", "32-bit weights");
+  const char* narrow_32 = "arcs in shared memory (16-bit row offsets and targets; 32-bit weights)";
+  expect_partitioned(heavy, o, narrow_32, "32-bit weights");
   sssp::options in_double = o;
   in_double.real_type = sssp::distance_type::float64;
-  const char* some_64 = "arcs in shared memory (the 64-bit weights of ";
+  const char* some_64 = "arcs in shared memory (16-bit row offsets and targets; the 64-bit weights of ";
   expect_partitioned(deltasplit_test::with_float64_weights(heavy, 0.1), in_double, some_64, "float64 tenths");
   expect_partitioned(deltasplit_test::with_uint64_weights(heavy, (std::uint64_t{1} << 34) + 1), o, some_64,
                      "64-bit weights");
-  expect_partitioned(deltasplit_test::with_uint64_weights(heavy, 32), o,
-                     "arcs in shared memory (the 32-bit weights of ", "uint64 distances of 32-bit weights");
+  expect_partitioned(deltasplit_test::with_uint64_weights(heavy, 32), o, narrow_32,
+                     "uint64 distances of 32-bit weights");
+}
+
+// Narrow rows with many arcs between regions: the grid above with 32-bit weights, which 32-bit
+// rows keep only partly on chip (narrow rows all or nearly all of them), and an arc from every fourth vertex to a random vertex (nearly
+// all into other regions; a third of them to one of 100 vertices, which a region lists once) and
+// from every 64th a parallel arc of weight zero; in uint32 and float32, from three sources on one
+// engine, forced onto the partitioned driver.
+TEST(PartitionedDriver, NarrowRowsWithArcsAcrossRegions) {
+  DELTASPLIT_REQUIRE_GPU();
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  graph::grid_params gp;
+  gp.rows = gp.cols = static_cast<std::uint32_t>(std::sqrt(5800.0 * sms));
+  gp.weight_min = 70000, gp.weight_max = 100000;
+  const graph::csr grid = graph::generate_grid(gp);
+  const vertex_t n = grid.num_vertices;
+  std::vector<arc> arcs;
+  for (vertex_t u = 0; u < n; ++u)
+    for (auto a = grid.offsets[u]; a < grid.offsets[u + 1]; ++a)
+      arcs.push_back({u, grid.targets[a], static_cast<double>(grid.int_weights[a])});
+  std::mt19937_64 rng(17);
+  std::uniform_int_distribution<vertex_t> any(0, n - 1), hub(0, 99);
+  for (vertex_t u = 0; u < n; u += 4) {
+    const vertex_t t = (u / 4) % 3 == 0 ? hub(rng) * (n / 100) : any(rng);
+    arcs.push_back({u, t, static_cast<double>(70000 + u % 30000)});
+    if (u % 64 == 0) arcs.push_back({u, t, 0});
+  }
+  sssp::options o;
+  o.how = sssp::strategy::near_far;
+  o.device = sssp::device_kind::gpu;
+  o.tune.driver = sssp::gpu_driver::partitioned;
+  o.real_type = sssp::distance_type::float32;
+  for (graph::weight_kind kind : {graph::weight_kind::integer, graph::weight_kind::real}) {
+    const std::string what = kind == graph::weight_kind::integer ? "uint32" : "float32";
+    for (const sssp::statistics& st : expect_dijkstra(make_csr(n, arcs, kind), {0, n / 2, n - 1}, o, what)) {
+      EXPECT_NE(st.driver.find("arcs in shared memory (16-bit row offsets and targets; "), std::string::npos)
+          << what << ": " << st.driver;
+      EXPECT_NE(st.driver.find("32-bit weights"), std::string::npos) << what << ": " << st.driver;
+    }
+  }
 }
 
 // The block driver's far piles start at tuning::queue_capacity entries: 16 fill at once, the

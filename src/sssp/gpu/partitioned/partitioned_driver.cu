@@ -8,9 +8,10 @@
 // the device, results mapped back to the caller's ids) and is the only writer of its vertices' distances.
 // A block is two roles, which never wait on each other's barriers:
 //   - the workers (the block's first warps, named barrier 1) run the dependent chains inside the
-//     region on chip. Its distances and rows (targets, and weights in 16 or 32 bits where every
-//     weight fits: of every arc, or of as many as fit, the rest read from global memory) live in
-//     shared memory when the region fits (tuning::shared_budget), else in global memory. Pending
+//     region on chip. Its distances and rows (row offsets and targets in 32 bits, or in 16 bits
+//     where the 32-bit rows leave weights off chip; weights in 16 or 32 bits where every weight
+//     fits: of every arc, or of as many as fit, the rest read from global memory) live in shared
+//     memory when the region fits (tuning::shared_budget), else in global memory. Pending
 //     vertices are bits of two shared bitmaps, filed when their distance drops: the near set
 //     (bucket at most the current bound: delta-stepping's current bucket, Meyer and Sanders,
 //     Section 2) and the far set (above it). A local iteration takes the near set (a bitmap read,
@@ -137,6 +138,11 @@ struct partitioned_view {
   const std::uint32_t* weights32;
   const vertex_t* begin;  // parts + 1: region b is [begin[b], begin[b + 1])
   const std::uint32_t* weights_on_chip;  // per region: its first arcs whose weights it keeps on chip
+  // Narrow rows (partition_shared_words): each arc's 16-bit target, and region b's distinct targets
+  // in other regions, cut_begin[b] to cut_begin[b + 1] of cut_targets; null with 32-bit rows.
+  const std::uint16_t* targets16;
+  const vertex_t* cut_targets;
+  const std::uint32_t* cut_begin;
   Distance* dist;         // new ids; written by the owner only
   Distance* offer;        // new ids; the best offer not yet taken by the owner, infinity when none
   // Region b's ring: mailbox_ring(begin, b) entries from mailbox_at(begin, b); queued vertex + 1, 0 when free.
@@ -272,21 +278,31 @@ __device__ __forceinline__ Word take_written(Word* p, std::uint64_t limit_ns, pa
 // Dynamic shared memory of a block, in 4-byte words: the outbox (8-byte entries, 16-byte ones for
 // 64-bit distances, first for their alignment), the near and far bitmaps, the local frontier
 // (vertex ids), the region bounds, then (SharedDist) the region's distances, then (SharedArcs) its
-// row offsets and targets, then (shared_weights) the weights of all its arcs, weight_bytes each
-// (2, 4 or 8). distance_words: 1, or 2 for 64-bit distances; 8-byte distances and weights each
-// also take a word of padding for their alignment.
+// rows, then (shared_weights) the weights of all its arcs, weight_bytes each (2, 4 or 8).
+// distance_words: 1, or 2 for 64-bit distances; 8-byte distances and weights each also take a word
+// of padding for their alignment. The rows are 32-bit row offsets and targets, or (narrow) 16-bit
+// ones: the region's `cuts` distinct targets in other regions first (32-bit ids), then 16-bit row
+// offsets and 16-bit targets (below `vertices`, the region's own; from it, an entry of the cuts),
+// rounded up to a word (narrow_rows_fit says when a region can take them).
 inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t parts, std::uint32_t vertices,
                                           std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool shared_weights,
-                                          std::uint32_t weight_bytes, std::uint32_t distance_words = 1) {
+                                          std::uint32_t weight_bytes, std::uint32_t distance_words = 1,
+                                          bool narrow = false, std::uint32_t cuts = 0) {
   const std::size_t pad = distance_words - 1;
   std::size_t w = 2 * std::size_t{words} + tuning::frontier + 2 * distance_words * tuning::outbox + parts + 1;
   if (shared_dist) w += pad + std::size_t{distance_words} * vertices;
   if (shared_arcs) {
-    w += std::size_t{vertices} + 1 + arcs;
+    w += narrow ? cuts + (std::size_t{vertices} + 1 + arcs + 1) / 2 : std::size_t{vertices} + 1 + arcs;
     if (shared_weights)
       w += weight_bytes == 2 ? (std::size_t{arcs} + 1) / 2 : weight_bytes == 4 ? arcs : 1 + 2 * std::size_t{arcs};
   }
   return w;
+}
+
+// Whether a region of these vertices, arcs and distinct targets in other regions can take narrow
+// rows: its row offsets (0 to arcs) and its targets (own vertices, then the cuts' entries) in 16 bits.
+inline bool narrow_rows_fit(std::uint64_t vertices, std::uint64_t arcs, std::uint64_t cuts) {
+  return arcs <= 0xFFFFu && vertices + cuts <= 0x10000u;
 }
 
 // How many arcs' weights of weight_bytes fit in `room` shared words after a region's targets.
@@ -410,10 +426,10 @@ struct owned_distances {
   }
 };
 
-// The region's arcs: a copy in shared memory (SharedArcs: row offsets relative to the region's
-// first arc, targets, and the weights of its first `on_chip` arcs in their narrowest copy, the rest
-// read from global memory: every arc's where they all fit) or the reordered CSR in global memory.
-template <class Distance, bool SharedArcs>
+// The region's arcs: a copy in shared memory (SharedArcs: its rows, 32-bit or (Narrow) 16-bit, see
+// partition_shared_words, and the weights of its first `on_chip` arcs in their narrowest copy, the
+// rest read from global memory: every arc's where they all fit) or the reordered CSR in global memory.
+template <class Distance, bool SharedArcs, bool Narrow>
 struct region_arcs {
   using weight = typename distance_ops<Distance>::weight;
   // An arc's index: region-relative and 32-bit in shared memory (the engine keeps a region's arcs
@@ -421,15 +437,22 @@ struct region_arcs {
   using arc = std::conditional_t<SharedArcs, std::uint32_t, edge_t>;
   const partitioned_view<Distance>* s;
   vertex_t lo;
+  vertex_t owned;
   edge_t base;                     // the region's first arc
-  const std::uint32_t* offsets;    // shared (SharedArcs)
+  const std::uint32_t* offsets;    // shared (SharedArcs, 32-bit rows)
   const vertex_t* targets;
+  const std::uint16_t* offsets16;  // shared (SharedArcs, Narrow)
+  const std::uint16_t* targets16;
+  const vertex_t* cut;             // shared (Narrow): the targets from owned on
   const weight* weights;           // shared, in the weights' own type (when neither below)
   const std::uint16_t* weights16;  // shared, or null (as the view's)
   const std::uint32_t* weights32;
   std::uint32_t on_chip;           // arcs whose weights are in shared memory (SharedArcs)
   __device__ void row(vertex_t u, arc& first, arc& last) const {
-    if constexpr (SharedArcs) {
+    if constexpr (SharedArcs && Narrow) {
+      first = offsets16[u];
+      last = offsets16[u + 1];
+    } else if constexpr (SharedArcs) {
       first = offsets[u];
       last = offsets[u + 1];
     } else {
@@ -438,7 +461,12 @@ struct region_arcs {
     }
   }
   __device__ vertex_t target(arc a) const {
-    if constexpr (SharedArcs) return targets[a];
+    if constexpr (SharedArcs && Narrow) {
+      const std::uint32_t t = targets16[a];
+      return t < owned ? lo + t : cut[t - owned];
+    } else if constexpr (SharedArcs) {
+      return targets[a];
+    }
     return __ldg(&s->targets[a]);
   }
   __device__ weight weight_of(arc a) const {
@@ -554,7 +582,7 @@ __device__ inline void for_far_words(const std::uint32_t* far, std::uint32_t wor
 // template argument because the worker count is on every iteration's chain (loop strides, the
 // barrier's count, the keeper): read from the view at run time, it was measurably slower on the
 // road graphs (bench/results/sssp_roads.md, "Moved from the partitioned driver's comments").
-template <class Distance, bool SharedDist, bool SharedArcs, unsigned SenderWarps>
+template <class Distance, bool SharedDist, bool SharedArcs, bool Narrow, unsigned SenderWarps>
 __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     partitioned_solve(partitioned_view<Distance> s, vertex_t source) {
   using ops = distance_ops<Distance>;
@@ -591,30 +619,48 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   const owned_distances<Distance, SharedDist> own{region_d, s.dist, lo, owned, near, far};
   const edge_t base = s.offsets[lo];
   const std::uint32_t count = SharedArcs ? static_cast<std::uint32_t>(s.offsets[lo + owned] - base) : 0;
-  // The region's own layout after its distances (regions differ in vertices and arcs).
-  std::uint32_t* const region_offsets = reinterpret_cast<std::uint32_t*>(region_d + (SharedDist ? owned : 0));
+  // The region's own layout after its distances (regions differ in vertices and arcs): its rows
+  // (32-bit: offsets, targets; narrow: the cuts, 16-bit offsets and targets, to a word), its weights.
+  const std::uint32_t cut_at = Narrow ? s.cut_begin[part] : 0, cuts = Narrow ? s.cut_begin[part + 1] - cut_at : 0;
+  std::uint32_t* const region_rows = reinterpret_cast<std::uint32_t*>(region_d + (SharedDist ? owned : 0));
+  std::uint32_t* const region_offsets = region_rows;
   vertex_t* const region_targets = region_offsets + owned + 1;
-  weight* const region_weights = aligned_for<weight>(region_targets + count);
-  std::uint16_t* const region_weights16 = reinterpret_cast<std::uint16_t*>(region_targets + count);
-  std::uint32_t* const region_weights32 = region_targets + count;
+  vertex_t* const region_cut = region_rows;
+  std::uint16_t* const region_offsets16 = reinterpret_cast<std::uint16_t*>(region_rows + cuts);
+  std::uint16_t* const region_targets16 = region_offsets16 + owned + 1;
+  std::uint32_t* const region_weights_at = Narrow ? region_rows + cuts + (owned + 1 + count + 1) / 2 : region_targets + count;
+  weight* const region_weights = aligned_for<weight>(region_weights_at);
+  std::uint16_t* const region_weights16 = reinterpret_cast<std::uint16_t*>(region_weights_at);
+  std::uint32_t* const region_weights32 = region_weights_at;
   const std::uint32_t on_chip = SharedArcs ? s.weights_on_chip[part] : 0;
-  const region_arcs<Distance, SharedArcs> arcs{&s,
-                                               lo,
-                                               base,
-                                               region_offsets,
-                                               region_targets,
-                                               region_weights,
-                                               s.weights16 ? region_weights16 : nullptr,
-                                               s.weights32 ? region_weights32 : nullptr,
-                                               on_chip};
+  const region_arcs<Distance, SharedArcs, Narrow> arcs{&s,
+                                                       lo,
+                                                       owned,
+                                                       base,
+                                                       region_offsets,
+                                                       region_targets,
+                                                       region_offsets16,
+                                                       region_targets16,
+                                                       region_cut,
+                                                       region_weights,
+                                                       s.weights16 ? region_weights16 : nullptr,
+                                                       s.weights32 ? region_weights32 : nullptr,
+                                                       on_chip};
   for (std::uint32_t i = tid; i <= s.parts; i += threads) begin[i] = s.begin[i];
   for (std::uint32_t i = tid; i < words; i += threads) near[i] = far[i] = 0;
   for (std::uint32_t i = tid; i < tuning::outbox; i += threads) outbox[i] = offer_word{};
   if (SharedDist)
     for (std::uint32_t i = tid; i < owned; i += threads) region_d[i] = ops::infinity;
-  if constexpr (SharedArcs) {  // the region's rows, copied once per solve
+  if constexpr (SharedArcs && Narrow) {  // the region's rows, copied once per solve
+    for (std::uint32_t i = tid; i < cuts; i += threads) region_cut[i] = s.cut_targets[cut_at + i];
+    for (std::uint32_t i = tid; i <= owned; i += threads)
+      region_offsets16[i] = static_cast<std::uint16_t>(s.offsets[lo + i] - base);
+    for (std::uint32_t i = tid; i < count; i += threads) region_targets16[i] = s.targets16[base + i];
+  } else if constexpr (SharedArcs) {
     for (std::uint32_t i = tid; i <= owned; i += threads) region_offsets[i] = static_cast<std::uint32_t>(s.offsets[lo + i] - base);
     for (std::uint32_t i = tid; i < count; i += threads) region_targets[i] = s.targets[base + i];
+  }
+  if constexpr (SharedArcs) {
     if (s.weights16)
       for (std::uint32_t i = tid; i < on_chip; i += threads) region_weights16[i] = s.weights16[base + i];
     else if (s.weights32)
@@ -730,7 +776,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           const vertex_t u = frontier[i / tuning::lanes];
           const Distance du = own.load(u);  // its distance now (lowered since the take: relaxed again later)
           const std::uint32_t l = i % tuning::lanes;
-          typename region_arcs<Distance, SharedArcs>::arc first, last;
+          typename region_arcs<Distance, SharedArcs, Narrow>::arc first, last;
           arcs.row(u, first, last);
           if (l == 0) my_arcs += last - first;
           for (auto a = first + l; a < last; a += tuning::lanes) {
@@ -963,6 +1009,35 @@ __global__ void reorder_rows(const edge_t* offsets, const vertex_t* targets, con
   }
 }
 
+// and, for narrow rows, each arc's 16-bit target (partition_shared_words), a block a region: its
+// own vertices' offset from the region's first, else the region's vertex count plus the target's
+// place in the region's sorted cuts.
+__global__ void narrow_targets(const vertex_t* begin, const edge_t* offsets, const vertex_t* targets,
+                               const vertex_t* cut_targets, const std::uint32_t* cut_begin, std::uint16_t* targets16) {
+  const std::uint32_t b = blockIdx.x;
+  const vertex_t lo = begin[b], owned = begin[b + 1] - lo;
+  const vertex_t* const cut = cut_targets + cut_begin[b];
+  const std::uint32_t cuts = cut_begin[b + 1] - cut_begin[b];
+  for (edge_t a = offsets[lo] + threadIdx.x; a < offsets[lo + owned]; a += blockDim.x) {
+    const vertex_t t = targets[a];
+    std::uint32_t k = t - lo;
+    if (k >= owned) {
+      std::uint32_t first = 0, count = cuts;  // the first cut not below t (t is one of them)
+      while (count > 0) {
+        const std::uint32_t half = count / 2;
+        if (cut[first + half] < t) {
+          first += half + 1;
+          count -= half + 1;
+        } else {
+          count = half;
+        }
+      }
+      k = owned + first;
+    }
+    targets16[a] = static_cast<std::uint16_t>(k);
+  }
+}
+
 // A kernel's dynamic shared-memory allowance (cudaFuncAttributeMaxDynamicSharedMemorySize) belongs to
 // the function on the current device, not to an engine, and every engine of the process with the
 // same kernel shape shares it: a graph of smaller regions, set up after one of larger regions,
@@ -1014,31 +1089,82 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     }
     // The most a block can keep on chip: distances and arcs with all their weights; else
     // distances, arcs and the weights of as many arcs as fit in the budget (a region's first
-    // ones; the rest read from global memory); else distances; else neither.
+    // ones; the rest read from global memory); else distances; else neither. The rows are 32-bit
+    // where those keep every weight on chip, else narrow (16-bit, partition_shared_words) where
+    // every region can take them and they keep more weights on chip: narrow rows cost each arc
+    // into another region a second shared-memory read.
     constexpr std::uint32_t distance_words = sizeof(Distance) / 4;
-    const auto words_of = [&](std::pair<std::uint32_t, edge_t> size, bool dist, bool arcs, bool weights) {
-      return partition_shared_words(words_, parts_, size.first, static_cast<std::uint32_t>(std::min<edge_t>(size.second, 0xFFFFFFFFu)),
-                                    dist, arcs, weights, weight_bytes_, distance_words);
-    };
-    const auto bytes = [&](bool dist, bool arcs, bool weights) {
-      std::size_t most = 0;
-      for (const auto& size : sizes) most = std::max(most, 4 * words_of(size, dist, arcs, weights));
-      return most;
-    };
     const std::size_t budget = shared_budget_here();
-    shared_dist_ = bytes(true, false, false) <= budget;
-    shared_arcs_ = most_arcs < 0xFFFFFFFFu && bytes(true, true, false) <= budget;
-    all_weights_ = shared_arcs_ && bytes(true, true, true) <= budget;
-    shared_bytes_ = shared_arcs_ && !all_weights_ ? budget : bytes(shared_dist_, shared_arcs_, true);
-    std::vector<std::uint32_t> on_chip(parts_, 0);
-    if (shared_arcs_)
-      for (std::uint32_t b = 0; b < parts_; ++b) {
-        const auto arcs = static_cast<std::uint32_t>(sizes[b].second);
-        on_chip[b] = all_weights_ ? arcs
-                                  : weights_that_fit(budget / 4 - words_of(sizes[b], true, true, false),
-                                                     arcs, weight_bytes_);
-        weights_on_chip_total_ += on_chip[b];
+    std::vector<std::uint32_t> cuts(parts_, 0);  // each region's distinct targets in other regions
+    const auto words_of = [&](std::uint32_t b, bool dist, bool arcs, bool weights, bool narrow) {
+      return partition_shared_words(words_, parts_, sizes[b].first,
+                                    static_cast<std::uint32_t>(std::min<edge_t>(sizes[b].second, 0xFFFFFFFFu)), dist,
+                                    arcs, weights, weight_bytes_, distance_words, narrow, cuts[b]);
+    };
+    struct layout {
+      bool dist = false, arcs = false, all_weights = false;
+      std::size_t bytes = 0;
+      std::vector<std::uint32_t> on_chip;  // per region: its first arcs whose weights it keeps on chip
+      edge_t on_chip_total = 0;
+    };
+    const auto plan = [&](bool narrow) {
+      const auto bytes = [&](bool dist, bool arcs, bool weights) {
+        std::size_t most = 0;
+        for (std::uint32_t b = 0; b < parts_; ++b) most = std::max(most, 4 * words_of(b, dist, arcs, weights, narrow));
+        return most;
+      };
+      layout l;
+      l.dist = bytes(true, false, false) <= budget;
+      l.arcs = most_arcs < 0xFFFFFFFFu && bytes(true, true, false) <= budget;
+      l.all_weights = l.arcs && bytes(true, true, true) <= budget;
+      l.bytes = l.arcs && !l.all_weights ? budget : bytes(l.dist, l.arcs, true);
+      l.on_chip.assign(parts_, 0);
+      if (l.arcs)
+        for (std::uint32_t b = 0; b < parts_; ++b) {
+          const auto arcs = static_cast<std::uint32_t>(sizes[b].second);
+          l.on_chip[b] = l.all_weights ? arcs
+                                       : weights_that_fit(budget / 4 - words_of(b, true, true, false, narrow), arcs,
+                                                          weight_bytes_);
+          l.on_chip_total += l.on_chip[b];
+        }
+      return l;
+    };
+    layout chosen = plan(false);
+    // Narrow rows' cuts: each region's distinct targets in other regions, sorted (new ids; each
+    // arc's 16-bit target is found on the device, narrow_targets).
+    std::vector<vertex_t> cut_targets;
+    std::vector<std::uint32_t> cut_begin(parts_ + 1, 0);
+    if (!chosen.all_weights && most_arcs <= 0xFFFFu) {
+      bool fit = true;
+      for (std::uint32_t b = 0; b < parts_ && fit; ++b) {
+        const vertex_t lo = regions.begin[b], owned = regions.begin[b + 1] - lo;
+        const std::size_t first = cut_targets.size();
+        for (vertex_t x = lo; x < regions.begin[b + 1]; ++x) {
+          const vertex_t u = regions.old_of_new[x];
+          for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
+            const vertex_t t = regions.new_of_old[g.targets[a]];
+            if (t - lo >= owned) cut_targets.push_back(t);
+          }
+        }
+        std::sort(cut_targets.begin() + first, cut_targets.end());
+        cut_targets.erase(std::unique(cut_targets.begin() + first, cut_targets.end()), cut_targets.end());
+        cuts[b] = static_cast<std::uint32_t>(cut_targets.size() - first);
+        cut_begin[b + 1] = static_cast<std::uint32_t>(cut_targets.size());
+        fit = narrow_rows_fit(owned, sizes[b].second, cuts[b]);
       }
+      layout narrow = fit ? plan(true) : layout{};
+      if (narrow.arcs && (!chosen.arcs || narrow.on_chip_total > chosen.on_chip_total)) {
+        chosen = std::move(narrow);
+        narrow_ = true;
+      }
+    }
+    if (!narrow_) cut_targets = {};
+    shared_dist_ = chosen.dist;
+    shared_arcs_ = chosen.arcs;
+    all_weights_ = chosen.all_weights;
+    shared_bytes_ = chosen.bytes;
+    weights_on_chip_total_ = chosen.on_chip_total;
+    const std::vector<std::uint32_t>& on_chip = chosen.on_chip;
     if (!keeps(required)) return;  // declined: no kernel chosen, nothing uploaded
     // The new rows' offsets, and the arcs between regions (they choose the senders), from the host graph.
     const edge_t m = g.num_arcs();
@@ -1059,9 +1185,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
                         : tuning::sender_warps;
     const auto pick = [&](auto senders) -> void (*)(partitioned_view<Distance>, vertex_t) {
       constexpr unsigned S = decltype(senders)::value;
-      return shared_arcs_   ? partitioned_solve<Distance, true, true, S>
-             : shared_dist_ ? partitioned_solve<Distance, true, false, S>
-                            : partitioned_solve<Distance, false, false, S>;
+      return shared_arcs_ && narrow_ ? partitioned_solve<Distance, true, true, true, S>
+             : shared_arcs_          ? partitioned_solve<Distance, true, true, false, S>
+             : shared_dist_          ? partitioned_solve<Distance, true, false, false, S>
+                                     : partitioned_solve<Distance, false, false, false, S>;
     };
     kernel_ = sender_warps_ == tuning::dense_sender_warps
                   ? pick(std::integral_constant<unsigned, tuning::dense_sender_warps>{})
@@ -1086,6 +1213,11 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     if (weight_bytes_ == 4 && sizeof(weight) == 8 && m) weights32_ = device_array<std::uint32_t>(m, "the 32-bit arc weights");
     begin_ = device_array<vertex_t>(parts_ + 1, "the owner regions");
     weights_on_chip_ = device_array<std::uint32_t>(parts_, "the regions' weights on chip");
+    if (narrow_) {
+      targets16_ = device_array<std::uint16_t>(std::max<edge_t>(m, 1), "the 16-bit arc targets");
+      cut_targets_ = device_array<vertex_t>(std::max<std::size_t>(cut_targets.size(), 1), "the regions' cut targets");
+      cut_begin_ = device_array<std::uint32_t>(parts_ + 1, "the regions' cut lists");
+    }
     old_of_new_ = device_array<vertex_t>(n_, "the caller ids of the regions' vertices");
     dist_ = device_array<Distance>(n_, "the regions' distances");
     offer_ = device_array<Distance>(n_, "the offers");
@@ -1099,6 +1231,12 @@ class partitioned_engine final : public partitioned_driver<Distance> {
                             cudaMemcpyHostToDevice, stream));
     DS_CUDA(cudaMemcpyAsync(old_of_new_.get(), regions.old_of_new.data(), n_ * sizeof(vertex_t),
                             cudaMemcpyHostToDevice, stream));
+    if (narrow_) {
+      DS_CUDA(cudaMemcpyAsync(cut_targets_.get(), cut_targets.data(), cut_targets.size() * sizeof(vertex_t),
+                              cudaMemcpyHostToDevice, stream));
+      DS_CUDA(cudaMemcpyAsync(cut_begin_.get(), cut_begin.data(), cut_begin.size() * sizeof(std::uint32_t),
+                              cudaMemcpyHostToDevice, stream));
+    }
     DS_CUDA(cudaMemcpyAsync(offsets_.get(), offsets.data(), offsets.size() * sizeof(edge_t), cudaMemcpyHostToDevice,
                             stream));
     reorder_graph(graph, stream);
@@ -1116,6 +1254,9 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     s.weights32 = weights32_.get();
     s.begin = begin_.get();
     s.weights_on_chip = weights_on_chip_.get();
+    s.targets16 = targets16_.get();
+    s.cut_targets = cut_targets_.get();
+    s.cut_begin = cut_begin_.get();
     s.dist = dist_.get();
     s.offer = offer_.get();
     s.mailbox = mailbox_.get();
@@ -1208,6 +1349,11 @@ class partitioned_engine final : public partitioned_driver<Distance> {
                                              new_of_old.get(), offsets_.get(), n_, targets_.get(), weights_.get(),
                                              weights16_.get(), weights32_.get());
       DS_CUDA_LAUNCH("reorder_rows");
+      if (narrow_) {
+        narrow_targets<<<parts_, 256, 0, stream>>>(begin_.get(), offsets_.get(), targets_.get(), cut_targets_.get(),
+                                                   cut_begin_.get(), targets16_.get());
+        DS_CUDA_LAUNCH("narrow_targets");
+      }
     }
     DS_CUDA(cudaStreamSynchronize(stream));  // new_of_old goes out of scope
   }
@@ -1234,16 +1380,18 @@ class partitioned_engine final : public partitioned_driver<Distance> {
            "and the options). No distances were returned.";
   }
 
-  // A figure of the profile, to three significant digits.
-  // With the arcs on chip: their weights' width there and, where only some fit, how many.
+  // With the arcs on chip: narrow rows where they are, their weights' width there and, where only
+  // some fit, how many.
   std::string weights_where() const {
     if (!shared_arcs_) return "";
+    const std::string rows = narrow_ ? "16-bit row offsets and targets; " : "";
     const std::string bits = std::to_string(8 * weight_bytes_) + "-bit weights";
-    if (all_weights_) return " (" + bits + ")";
-    return " (the " + bits + " of " + std::to_string(weights_on_chip_total_) + " of " + std::to_string(arcs_) +
-           " arcs; the rest in global memory)";
+    if (all_weights_) return " (" + rows + bits + ")";
+    return " (" + rows + "the " + bits + " of " + std::to_string(weights_on_chip_total_) + " of " +
+           std::to_string(arcs_) + " arcs; the rest in global memory)";
   }
 
+  // A figure of the profile, to three significant digits.
   static std::string decimal(double x) {
     char text[32];
     std::snprintf(text, sizeof text, "%.3g", x);
@@ -1256,6 +1404,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   std::uint32_t sms_ = 0, parts_ = 0, words_ = 0, sender_warps_ = tuning::sender_warps;
   int clock_khz_ = 1;
   bool shared_dist_ = false, shared_arcs_ = false, all_weights_ = false;
+  bool narrow_ = false;  // the arcs on chip in narrow rows (partition_shared_words)
   std::uint32_t weight_bytes_ = 4;  // of the weights' narrowest copy (2, 4 or 8)
   edge_t arcs_ = 0, weights_on_chip_total_ = 0;  // the graph's arcs; those whose weights are on chip
   std::size_t shared_bytes_ = 0;
@@ -1267,6 +1416,9 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   device_array<std::uint32_t> weights32_;
   device_array<vertex_t> begin_, old_of_new_;
   device_array<std::uint32_t> weights_on_chip_;
+  device_array<std::uint16_t> targets16_;  // narrow rows only (the view's)
+  device_array<vertex_t> cut_targets_;
+  device_array<std::uint32_t> cut_begin_;
   device_array<Distance> dist_, offer_;
   device_array<vertex_t> mailbox_;
   device_array<std::uint32_t> mailbox_tail_;
@@ -1276,8 +1428,9 @@ class partitioned_engine final : public partitioned_driver<Distance> {
 
 bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms, std::uint32_t distance_words, region_layout need) {
   // The mean region in the layout the engine checks (partition_shared_words), with 16-bit weights
-  // (the narrowest any distance type has): the largest region is at least the mean, and its
-  // weights at least that wide, so a graph that fails this cannot keep every region on chip.
+  // (the narrowest any distance type has) and in narrow rows without cuts where it can take them
+  // (the least either layout takes): the largest region is at least the mean, and its weights
+  // and rows at least that wide, so a graph that fails this cannot keep every region on chip.
   if (need == region_layout::anywhere) return true;
   const std::uint64_t parts = tuning::regions(n, sms);
   if (sms == 0 || n == 0) return false;
@@ -1285,7 +1438,8 @@ bool partition_may_fit_on_chip(vertex_t n, edge_t m, unsigned sms, std::uint32_t
   if (arcs >= 0xFFFFFFFFu) return false;
   const std::size_t words = partition_shared_words(static_cast<std::uint32_t>((vertices + 31) / 32), static_cast<std::uint32_t>(parts),
                                                    static_cast<std::uint32_t>(vertices), static_cast<std::uint32_t>(arcs), true,
-                                                   need == region_layout::on_chip, true, 2, distance_words);
+                                                   need == region_layout::on_chip, true, 2, distance_words,
+                                                   narrow_rows_fit(vertices, arcs, 0));
   return 4 * words <= shared_budget_here();
 }
 

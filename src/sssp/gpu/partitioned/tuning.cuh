@@ -52,7 +52,8 @@ struct partition_tuning {
   static constexpr std::size_t shared_budget = 222 * 1024 / blocks_per_sm;
   static constexpr std::size_t shared_reserve = 5 * 1024;
   // Regions are balanced by the bytes their owner keeps on chip (owner_regions.hpp): a vertex's
-  // distance and row offset, 6 bytes an arc (target and a 16-bit weight).
+  // distance and row offset, 6 bytes an arc (target and a 16-bit weight), in 32-bit rows. Narrow
+  // rows (16-bit offsets and targets) keep the same balance; theirs was not measured.
   static constexpr std::uint64_t region_vertex_bytes = 8, region_arc_bytes = 6;
   // The automatic delta (bucket_width.cpp, fitted to the step loop) times this. Wider buckets mean
   // fewer rounds, and a round's end (the idle detection, the far pass and the grid barrier, the
