@@ -581,6 +581,17 @@ TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
   EXPECT_TRUE(same_distances(sssp::dijkstra(wide, 5), second));
 }
 
+// A square grid of about 5,800 vertices a region of the partitioned driver on this GPU (a region an
+// SM), its weights uniform in [weight_min, weight_max].
+graph::csr grid_of_small_regions(std::uint32_t weight_min, std::uint32_t weight_max) {
+  int sms = 0;
+  EXPECT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  graph::grid_params gp;
+  gp.rows = gp.cols = static_cast<std::uint32_t>(std::sqrt(5800.0 * sms));
+  gp.weight_min = weight_min, gp.weight_max = weight_max;
+  return graph::generate_grid(gp);
+}
+
 // Sparse graphs of small regions take the partitioned driver whatever their weights' width: a
 // grid of ~5,800 vertices a region keeps distances and arcs on chip with 16-bit weights in 32-bit
 // rows; with weights of 32 bits (~243 KB a region in 32-bit rows) in narrow rows (~196 KB), and so
@@ -589,10 +600,6 @@ TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
 // global memory (partition_tuning::automatic_global_arcs_region_vertices).
 TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithWeightsOffChip) {
   DELTASPLIT_REQUIRE_GPU();
-  int sms = 0;
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
-  graph::grid_params gp;
-  gp.rows = gp.cols = static_cast<std::uint32_t>(std::sqrt(5800.0 * sms));
   sssp::options o;
   o.how = sssp::strategy::near_far;
   o.device = sssp::device_kind::gpu;
@@ -603,10 +610,8 @@ TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithWeightsOffChip) {
     EXPECT_EQ(r.stats.setup, "regions built") << what;
     EXPECT_TRUE(same_distances(sssp::dijkstra(g, 0), r)) << what;
   };
-  gp.weight_min = 1, gp.weight_max = 1000;
-  expect_partitioned(graph::generate_grid(gp), o, "arcs in shared memory (16-bit weights)", "16-bit weights");
-  gp.weight_min = 70000, gp.weight_max = 100000;
-  const graph::csr heavy = graph::generate_grid(gp);
+  expect_partitioned(grid_of_small_regions(1, 1000), o, "arcs in shared memory (16-bit weights)", "16-bit weights");
+  const graph::csr heavy = grid_of_small_regions(70000, 100000);
   const char* narrow_32 = "arcs in shared memory (16-bit row offsets and targets; 32-bit weights)";
   expect_partitioned(heavy, o, narrow_32, "32-bit weights");
   sssp::options in_double = o;
@@ -620,18 +625,13 @@ TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithWeightsOffChip) {
 }
 
 // Narrow rows with many arcs between regions: the grid above with 32-bit weights, which 32-bit
-// rows keep only partly on chip (narrow rows all or nearly all of them), and an arc from every fourth vertex to a random vertex (nearly
-// all into other regions; a third of them to one of 100 vertices, which a region lists once) and
-// from every 64th a parallel arc of weight zero; in uint32 and float32, from three sources on one
-// engine, forced onto the partitioned driver.
+// rows keep only partly on chip (narrow rows all or nearly all of them), and an arc from every
+// fourth vertex to a random vertex (nearly all into other regions; a third of them to one of 100
+// vertices, which a region lists once) and from every 64th a parallel arc of weight zero; in
+// uint32 and float32, from three sources on one engine, forced onto the partitioned driver.
 TEST(PartitionedDriver, NarrowRowsWithArcsAcrossRegions) {
   DELTASPLIT_REQUIRE_GPU();
-  int sms = 0;
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
-  graph::grid_params gp;
-  gp.rows = gp.cols = static_cast<std::uint32_t>(std::sqrt(5800.0 * sms));
-  gp.weight_min = 70000, gp.weight_max = 100000;
-  const graph::csr grid = graph::generate_grid(gp);
+  const graph::csr grid = grid_of_small_regions(70000, 100000);
   const vertex_t n = grid.num_vertices;
   std::vector<arc> arcs;
   for (vertex_t u = 0; u < n; ++u)
