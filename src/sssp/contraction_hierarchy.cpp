@@ -259,28 +259,31 @@ class search_heap {
   struct item {
     Sum d;
     vertex_t x;
-    bool operator<(const item& o) const { return d < o.d || (d == o.d && x < o.x); }
   };
 
   bool empty() const { return items_.empty(); }
   void clear() { items_.clear(); }
 
+  // Items move field by field, never as 16-byte copies: a 16-byte load of an item whose fields
+  // were just stored one by one cannot take them from the store buffer and waits for the stores
+  // to complete (bench/results/phast.md, "The witness search's heap, field by field").
   void push(Sum d, vertex_t x) {
-    const item it{d, x};
     std::size_t i = items_.size();
-    items_.push_back(it);
+    items_.emplace_back();
     while (i > 0) {
       const std::size_t parent = (i - 1) / arity;
-      if (!(it < items_[parent])) break;
-      items_[i] = items_[parent];
+      if (!before(d, x, items_[parent])) break;
+      move(i, parent);
       i = parent;
     }
-    items_[i] = it;
+    items_[i].d = d;
+    items_[i].x = x;
   }
 
   item pop() {
-    const item top = items_.front();
-    const item last = items_.back();
+    const item top{items_.front().d, items_.front().x};
+    const Sum last_d = items_.back().d;
+    const vertex_t last_x = items_.back().x;
     items_.pop_back();
     const std::size_t n = items_.size();
     if (n == 0) return top;
@@ -290,16 +293,22 @@ class search_heap {
       if (first >= n) break;
       std::size_t best = first;
       for (std::size_t c = first + 1; c < std::min(first + arity, n); ++c)
-        if (items_[c] < items_[best]) best = c;
-      if (!(items_[best] < last)) break;
-      items_[i] = items_[best];
+        if (before(items_[c].d, items_[c].x, items_[best])) best = c;
+      if (!before(items_[best].d, items_[best].x, item{last_d, last_x})) break;
+      move(i, best);
       i = best;
     }
-    items_[i] = last;
+    items_[i].d = last_d;
+    items_[i].x = last_x;
     return top;
   }
 
  private:
+  static bool before(Sum d, vertex_t x, const item& o) { return d < o.d || (d == o.d && x < o.x); }
+  void move(std::size_t to, std::size_t from) {
+    items_[to].d = items_[from].d;
+    items_[to].x = items_[from].x;
+  }
   static constexpr std::size_t arity = 4;
   std::vector<item> items_;
 };
@@ -346,10 +355,10 @@ class witness_search {
       decide(slots_[x]);
       scanned += g.out[x].size();
       for (const arc<Weight>& a : g.out[x]) {
-        if (a.to == avoid || (blocked && (*blocked)[a.to])) continue;
         sum s = d + a.weight;
         slot& t = slots_[a.to];
         if (s > bound || !(s < t.dist)) continue;
+        if (a.to == avoid || (blocked && (*blocked)[a.to])) continue;  // read only for an arc that would lower
         if (t.dist == arithmetic<Weight>::unreached) touched_.push_back(a.to);
         t.dist = s;
         heap_.push(s, a.to);
