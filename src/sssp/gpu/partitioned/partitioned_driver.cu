@@ -1130,29 +1130,36 @@ class partitioned_engine final : public partitioned_driver<Distance> {
       return l;
     };
     layout chosen = plan(false);
-    // Narrow rows' cuts: each region's distinct targets in other regions, sorted (new ids; each
-    // arc's 16-bit target is found on the device, narrow_targets).
+    // One pass over the arcs: those between regions (they choose the senders, below) and, where
+    // narrow rows may take the place of 32-bit ones, each region's cuts: its distinct targets in
+    // other regions, sorted (new ids; each arc's 16-bit target is found on the device,
+    // narrow_targets).
+    const bool may_narrow = !chosen.all_weights && most_arcs <= 0xFFFFu;
+    edge_t cut = 0;
     std::vector<vertex_t> cut_targets;
     std::vector<std::uint32_t> cut_begin(parts_ + 1, 0);
-    if (!chosen.all_weights && most_arcs <= 0xFFFFu) {
-      bool fit = true;
-      for (std::uint32_t b = 0; b < parts_ && fit; ++b) {
-        const vertex_t lo = regions.begin[b], owned = regions.begin[b + 1] - lo;
-        const std::size_t first = cut_targets.size();
-        for (vertex_t x = lo; x < regions.begin[b + 1]; ++x) {
-          const vertex_t u = regions.old_of_new[x];
-          for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
-            const vertex_t t = regions.new_of_old[g.targets[a]];
-            if (t - lo >= owned) cut_targets.push_back(t);
-          }
+    bool fit = may_narrow;
+    for (std::uint32_t b = 0; b < parts_; ++b) {
+      const vertex_t lo = regions.begin[b], owned = regions.begin[b + 1] - lo;
+      const std::size_t first = cut_targets.size();
+      for (vertex_t x = lo; x < regions.begin[b + 1]; ++x) {
+        const vertex_t u = regions.old_of_new[x];
+        for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
+          const vertex_t t = regions.new_of_old[g.targets[a]];
+          if (t - lo < owned) continue;
+          ++cut;
+          if (may_narrow) cut_targets.push_back(t);
         }
-        std::sort(cut_targets.begin() + first, cut_targets.end());
-        cut_targets.erase(std::unique(cut_targets.begin() + first, cut_targets.end()), cut_targets.end());
-        cuts[b] = static_cast<std::uint32_t>(cut_targets.size() - first);
-        cut_begin[b + 1] = static_cast<std::uint32_t>(cut_targets.size());
-        fit = narrow_rows_fit(owned, sizes[b].second, cuts[b]);
       }
-      layout narrow = fit ? plan(true) : layout{};
+      if (!may_narrow) continue;
+      std::sort(cut_targets.begin() + first, cut_targets.end());
+      cut_targets.erase(std::unique(cut_targets.begin() + first, cut_targets.end()), cut_targets.end());
+      cuts[b] = static_cast<std::uint32_t>(cut_targets.size() - first);
+      cut_begin[b + 1] = static_cast<std::uint32_t>(cut_targets.size());
+      fit = fit && narrow_rows_fit(owned, sizes[b].second, cuts[b]);
+    }
+    if (fit) {
+      layout narrow = plan(true);
       if (narrow.arcs && (!chosen.arcs || narrow.on_chip_total > chosen.on_chip_total)) {
         chosen = std::move(narrow);
         narrow_ = true;
@@ -1166,19 +1173,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     weights_on_chip_total_ = chosen.on_chip_total;
     const std::vector<std::uint32_t>& on_chip = chosen.on_chip;
     if (!keeps(required)) return;  // declined: no kernel chosen, nothing uploaded
-    // The new rows' offsets, and the arcs between regions (they choose the senders), from the host graph.
+    // The new rows' offsets, from the host graph.
     const edge_t m = g.num_arcs();
     std::vector<edge_t> offsets(std::uint64_t{n_} + 1, 0);
-    edge_t cut = 0;
-    for (std::uint32_t b = 0; b < parts_; ++b)
-      for (vertex_t x = regions.begin[b]; x < regions.begin[b + 1]; ++x) {
-        const vertex_t u = regions.old_of_new[x];
-        offsets[x + 1] = offsets[x] + g.degree(u);
-        for (edge_t a = g.offsets[u]; a < g.offsets[u + 1]; ++a) {
-          const vertex_t t = regions.new_of_old[g.targets[a]];
-          cut += t < regions.begin[b] || t >= regions.begin[b + 1];
-        }
-      }
+    for (vertex_t x = 0; x < n_; ++x) offsets[x + 1] = offsets[x] + g.degree(regions.old_of_new[x]);
     // (A graph without arcs sends nothing: two.)
     sender_warps_ = m > 0 && static_cast<double>(cut) >= tuning::dense_cut * static_cast<double>(m)
                         ? tuning::dense_sender_warps
