@@ -61,8 +61,10 @@ struct distance_block {
   const double* float64_distances = nullptr;        // float64
   bool on_device = false;
   void* stream = nullptr;
-  // The batch's figures, on its first block (0 on the others). GPU: solve time (output excluded)
-  // and relaxation iterations; CPU: wall time, no iterations.
+  // The batch's figures, on its first block (0 on the others). GPU: solve time (output excluded;
+  // phast: the wall clock since the batch before it, whose rows' gather and the next batch's upward
+  // searches run beside its sweep) and relaxation iterations (phast: levels); CPU: wall time, no
+  // iterations.
   double milliseconds = 0;
   std::uint64_t iterations = 0;
   double delta = 0;             // GPU bucket width used (0 on the CPU)
@@ -104,9 +106,10 @@ using block_consumer = std::function<void(const distance_block&)>;
 // automatic k counts one) + k * (2 * F * 8 + 48) (two far piles of F entries and an outcome per
 // block; F = opts.tune.queue_capacity, else n / 16 + 1024; the piles double, and the batch runs again,
 // when one fills, and a distance_block's milliseconds count every run).
-// phast instead: the hierarchy (about the graph's size again) once, and per batch n * k * 4 (the
-// vertex-major distances) + k * T * 4 (the output block) + 12 bytes per vertex that the batch's
-// upward searches settle.
+// phast instead: the hierarchy (about the graph's size again) once, and per batch 2 * n * k * D (the
+// vertex-major distances of a batch and of the next, whose upward searches run beside its sweep;
+// one when the call is one batch) + k * T * D (the output block) + 12 bytes per vertex that the
+// batch's upward searches settle on the host.
 // plus two pinned host buffers of max(64 MiB, one row) for host blocks. The automatic k is the
 // largest multiple of 32, at most 4096 and at most the number of sources rounded up to 32, whose
 // batch takes at most half the free device memory (see batch_size).

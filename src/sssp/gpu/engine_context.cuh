@@ -31,6 +31,21 @@ class cuda_event {
   cudaEvent_t event_ = nullptr;
 };
 
+// An owned non-blocking CUDA stream; converts to cudaStream_t where the runtime takes one.
+class cuda_stream {
+ public:
+  cuda_stream() { DS_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~cuda_stream() {
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+  cuda_stream(const cuda_stream&) = delete;
+  cuda_stream& operator=(const cuda_stream&) = delete;
+  operator cudaStream_t() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
 class engine_context {
  protected:
   // caller_stream: options::stream, or nullptr for a stream of the engine's own. pinned_bytes:

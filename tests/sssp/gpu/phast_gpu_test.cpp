@@ -1,11 +1,11 @@
 // strategy phast on the GPU (sssp/gpu/phast/phast.cu) against Dijkstra: one source (solver) and batches
 // of sources (many_sources) on the bundled road networks, a grid with unreachable vertices, R-MAT,
 // a social graph with a large uncontracted core, zero-weight cycles, real weights, uint64 distances,
-// the cutoff, overflow (a shortest distance past the type's largest raises it),
-// predecessor trees, device output buffers and device blocks, switching strategies on one
-// solver, and hierarchies loaded from a hierarchy file (options::hierarchy_file) built on either
-// side, the pair query on the device and the batches' upward searches there (with the host taking
-// the sources whose closures pass every warp capacity). Skips without a GPU.
+// the cutoff, overflow (a shortest distance past the type's largest raises it), predecessor trees,
+// device output buffers and device blocks, batches in a pipeline into the caller's rows, switching
+// strategies on one solver, and hierarchies loaded from a hierarchy file (options::hierarchy_file)
+// built on either side, the pair query on the device and the batches' upward searches there (with
+// the host taking the sources whose closures pass every warp capacity). Skips without a GPU.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -222,6 +222,60 @@ TEST(PhastGpu, BatchCutoffAndDeviceBlocks) {
   }
   EXPECT_EQ(wrong, 0u);
   EXPECT_GT(cut, 0u);
+}
+
+// Batches run in a pipeline (a batch's sweep beside the next one's upward searches and the last
+// one's gather, two buffers): every vertex a target in the caller's device rows (run_into) is
+// gathered straight into them, batch after batch, both buffers in turn and a last short batch;
+// with a cutoff; and a batch's overflow found in the second buffer, the engine clean after it.
+TEST(PhastGpu, BatchesInAPipelineIntoTheCallersRows) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr ny = load("USA-road-d.NY.gr.gz");
+  const csr grid = small_grid(50, 4);
+  for (const double cutoff : {double(INFINITY), 60.0}) {
+    const csr& g = std::isinf(cutoff) ? ny : grid;
+    const std::string what = std::isinf(cutoff) ? "NY" : "grid, cutoff 60";
+    SCOPED_TRACE(what);
+    ds::many_source_options m = batch(32);
+    m.device_blocks = true;
+    phast_ds::options o = phast_batches();
+    o.cutoff = cutoff;
+    ds::many_sources ms(g, std::isinf(cutoff) ? with_new_york_hierarchy(o) : o, m);
+    ASSERT_TRUE(ms.on_gpu());
+    const std::vector<vertex_t> sources = first_sources(g.num_vertices, 70, 12);  // batches of 32, 32, 6
+    const std::size_t n = g.num_vertices;
+    std::uint32_t* rows = nullptr;
+    ASSERT_EQ(cudaMalloc(&rows, sources.size() * n * sizeof(std::uint32_t)), cudaSuccess);
+    std::size_t next_row = 0;
+    ms.run_into(sources, rows, [&](const ds::distance_block& b) {
+      EXPECT_TRUE(b.on_device);
+      EXPECT_EQ(b.first_row, next_row);
+      EXPECT_EQ(b.int_distances, rows + b.first_row * n);  // in place: nothing to copy
+      next_row += b.rows;
+    });
+    EXPECT_EQ(next_row, sources.size());
+    std::vector<std::uint32_t> copied(sources.size() * n);
+    ASSERT_EQ(cudaMemcpy(copied.data(), rows, copied.size() * sizeof(std::uint32_t), cudaMemcpyDeviceToHost), cudaSuccess);
+    cudaFree(rows);
+    for (std::size_t r = 0; r < sources.size(); ++r) {
+      const ds::result want = ds::dijkstra(g, sources[r]);
+      std::uint64_t wrong = 0;
+      for (std::size_t v = 0; v < n; ++v) {
+        const std::uint32_t d = want.int_distances[v];
+        wrong += copied[r * n + v] != (d > cutoff ? ds::int_infinity : d);
+      }
+      EXPECT_EQ(wrong, 0u) << "row " << r << " (source " << sources[r] << ")";
+    }
+  }
+  // Two arcs of 2^63 from vertex 0: its shortest distance to 2 passes the uint64 distances; the
+  // first batch (32 sources of 1) fits, the second (source 0) overflows.
+  const double big = 9223372036854775808.0;
+  const csr overflow = make_csr(3, {{0, 1, big}, {1, 2, big}}, weight_kind::integer, true);
+  ds::many_sources ms(overflow, phast_batches(), batch(32));
+  std::vector<vertex_t> sources(32, 1);
+  sources.push_back(0);
+  EXPECT_THROW(ms.run(sources, {}, [](const ds::distance_block&) {}), phast_ds::distance_overflow);
+  expect_rows_match_dijkstra(overflow, ms, std::vector<vertex_t>(40, 1), {}, "after the throw");
 }
 
 // The GPU sweep takes a loaded hierarchy as it takes a built one: NY built on the CPU side and

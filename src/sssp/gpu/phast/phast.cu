@@ -25,7 +25,9 @@
 // the host threads (their cells and distances copied up and scattered); on a road network the
 // host's searches had taken more of a batch than its sweep (bench/results/phast.md, "PHAST batches
 // on the GPU"). The batch's rows then leave through gather_rows (batch_rows.cuh), the targets'
-// positions taking the place of the targets.
+// positions taking the place of the targets. Batches run in a pipeline: the next batch's fill and
+// upward searches, and the last one's gather, go on a second stream into a second buffer while
+// the engine's stream sweeps (run).
 //
 // Distances (distance.cuh): uint32 (integer sums in 64 bits, a sum above 2^32 - 2 dropped and
 // flagged), uint64 (the hierarchy of 64-bit weights that integer graphs get when their paths may
@@ -76,6 +78,11 @@ constexpr unsigned block_sweep_threads = 1024;
 constexpr unsigned sweep_threads = 256;          // one source: threads per block of a level launch
 constexpr unsigned batch_warps_per_block = 8;    // many sources: warps per block of a level launch
 constexpr std::uint32_t group_lanes = 32;
+// Many sources: a warp sweeps a position for four groups of 32 sources at once, their loads
+// independent, so a warp waits on four lines at a time; four beat one (one load chain a warp) and
+// eight (fewer warps) at k = 4096 and 8192 (bench/results/phast.md, "PHAST batches in a pipeline,
+// four groups a warp").
+constexpr std::uint32_t sweep_groups = 4;
 // Pairs (pair_query.cuh): a warp's capacity in positions, tried in turn; a pair whose closures
 // pass one capacity goes to the next, past the last to the host. 2^9 holds almost every road-FLA
 // pair at 16 KB a warp; 2^10 most of USA-road-d.NY's; 2^12 takes a block's shared memory for one
@@ -162,25 +169,47 @@ __global__ void sweep_level(hierarchy_arcs<Distance> arcs, vertex_t first, verte
   if (p < end) sweep_position(arcs, dist, upward, p, overflowed);
 }
 
-// Many sources: a warp per (position, group of 32 lanes); lane j of group g is source 32 g + j.
-// The arc is the same address for all 32 lanes (one broadcast load), the tails' distances one line.
-// Items run group by group (all the level's positions of group 0, then of group 1, ...): the
-// warps at work at once read one group's lines, at most n lines of 32 distances (34 MB for
-// USA-road-d.NY in uint32), rather than whole rows of k distances of each tail; against position
-// by position: bench/results/phast.md, "A batch's parts: upward searches, sweep, gather".
-template <class Distance>
+// Many sources: a warp per (position, Groups groups of 32 lanes); lane j of group g is source
+// 32 g + j. The arc is the same address for all 32 lanes (one broadcast load, shared by the
+// warp's groups), the tails' distances one line a group, the groups' loads independent of each
+// other. Items run group by group (all the level's positions of the first groups, then of the
+// next ...): the warps at work at once read a few groups' lines, at most n lines of 32 distances a
+// group (34 MB for USA-road-d.NY in uint32), rather than whole rows of k distances of each tail;
+// against position by position: bench/results/phast.md, "A batch's parts: upward searches, sweep,
+// gather". A warp's last groups past k / 32 are idle.
+template <class Distance, std::uint32_t Groups>
 __global__ void sweep_level_batch(hierarchy_arcs<Distance> arcs, vertex_t first, vertex_t end, std::uint32_t k,
                                   Distance* dist, std::uint32_t* overflowed) {
+  using ops = distance_ops<Distance>;
   const std::uint32_t groups = k / group_lanes, lane = threadIdx.x % group_lanes;
   const std::uint32_t size = end - first;
-  const std::uint64_t items = std::uint64_t{size} * groups;
+  const std::uint64_t items = std::uint64_t{size} * ((groups + Groups - 1) / Groups);
   const std::uint64_t warps = std::uint64_t{gridDim.x} * (blockDim.x / group_lanes);
   for (std::uint64_t item = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / group_lanes; item < items;
        item += warps) {
     const vertex_t p = first + static_cast<vertex_t>(item % size);
-    const std::size_t column = (item / size) * group_lanes + lane;
-    Distance* cell = dist + std::size_t{p} * k + column;
-    *cell = sweep_in_arcs(arcs, dist, k, column, p, *cell, overflowed);
+    const std::uint32_t group = static_cast<std::uint32_t>(item / size) * Groups;
+    const std::uint32_t mine = std::min(Groups, groups - group);  // the same for the whole warp
+    Distance* const cells = dist + std::size_t{p} * k + group * group_lanes + lane;
+    Distance best[Groups];
+    for (std::uint32_t i = 0; i < Groups; ++i) best[i] = i < mine ? cells[i * group_lanes] : ops::infinity;
+    bool dropped = false;
+    for (edge_t a = arcs.offsets[p], stop = arcs.offsets[p + 1]; a < stop; ++a) {
+      const Distance* const tails = dist + std::size_t{arcs.ends[a]} * k + group * group_lanes + lane;
+      const auto w = arcs.weights[a];
+      Distance dq[Groups];
+      for (std::uint32_t i = 0; i < Groups; ++i) dq[i] = i < mine ? tails[i * group_lanes] : ops::infinity;
+      for (std::uint32_t i = 0; i < Groups; ++i) {
+        if (dq[i] == ops::infinity) continue;
+        Distance sum;
+        if (ops::extend(dq[i], w, sum))
+          best[i] = sum < best[i] ? sum : best[i];
+        else
+          dropped = true;
+      }
+    }
+    if (dropped) *overflowed = 1;
+    for (std::uint32_t i = 0; i < mine; ++i) cells[i * group_lanes] = best[i];
   }
 }
 
@@ -219,7 +248,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
 
  public:
   phast_gpu(const csr_view& g, const hierarchy& ch, const options& opts)
-      : engine_context(static_cast<cudaStream_t>(opts.stream), 2 * sizeof(std::uint32_t)),
+      : engine_context(static_cast<cudaStream_t>(opts.stream), host_word_count * sizeof(std::uint32_t)),
         g_(g),
         ch_(ch),
         n_(ch.num_vertices),
@@ -327,8 +356,9 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     return true;
   }
 
+  // Two batch buffers (the pipeline's; a call of one batch allocates one) and the output block.
   std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const override {
-    return std::size_t{n_} * k * sizeof(Distance) + std::size_t{k} * columns * sizeof(Distance);
+    return 2 * std::size_t{n_} * k * sizeof(Distance) + std::size_t{k} * columns * sizeof(Distance);
   }
 
   statistics run_into(vertex_t source, const options& opts, const output_buffers& out) override {
@@ -389,12 +419,21 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     return st;
   }
 
+  // Batches in a pipeline over two streams and two batch buffers: the engine's stream sweeps batch
+  // b while the search stream gathers batch b - 1's rows, fills the other buffer and runs batch
+  // b + 1's upward searches into it (with the host's searches and their scatter), so a batch costs
+  // about the larger of its sweep and the rest rather than their sum (bench/results/phast.md, "PHAST
+  // batches in a pipeline"). Every target in the caller's device rows (rows_given): gathered
+  // straight into them.
   void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
            const options& opts, const many_source_options& mopts, const block_consumer& consume,
-           void* /*rows: PHAST's batches are vertex-major; its blocks are its own*/ = nullptr) override {
+           void* rows_given = nullptr) override {
     if (sources.empty()) return;
     const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
     allocate_batch(k, columns);
+    const std::size_t batches = (sources.size() + k - 1) / k;
+    if (batches > 1) allocate_second_buffer();
+    Distance* const given = targets.empty() && mopts.device_blocks ? static_cast<Distance*>(rows_given) : nullptr;
     // The targets' sweep positions take the place of the targets in gather_rows. Their arrays, and
     // the upward searches' pair lists, are kept from call to call: a caller solving block after
     // block (a Dask worker) allocates nothing per block on the host.
@@ -410,64 +449,102 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     while (searches_.size() < pool_->size()) searches_.push_back(std::make_unique<detail::upward_search<weight>>(ch_));
     member_cells_.resize(pool_->size());
     member_distances_.resize(pool_->size());
-    const Distance limit = cutoff_distance<Distance>(opts.cutoff);
     const bool upward_on_device = pair_query_usable();
     if (upward_on_device && !up_offsets_.get()) upload_up_arcs();
-    for (std::size_t first = 0; first < sources.size(); first += k) {
-      const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k, sources.size() - first));
-      const auto start = std::chrono::steady_clock::now();
-      const std::size_t cells = std::size_t{n_} * k_;
-      fill_infinity<<<max_blocks_, 256, 0, stream_>>>(batch_dist_.get(), cells);
-      DS_CUDA_LAUNCH("fill_infinity");
-      // The upward searches: on the device where the pair query's tables serve (a warp a source,
-      // writing the batch's cells), the sources it hands back and all others on the host threads.
-      host_rows_.clear();
-      if (upward_on_device)
-        upward_on_device_batch(sources.data() + first, rows, host_rows_);
-      else
-        for (std::uint32_t j = 0; j < rows; ++j) host_rows_.push_back(j);
-      bool too_long = false;
-      const std::size_t count = batch_pairs(sources.data() + first, host_rows_, too_long);
-      const double search_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-      DS_CUDA(cudaEventRecord(start_, stream_));
-      if (count) {
-        DS_CUDA(cudaMemcpyAsync(batch_cells_.get(), host_cells_, count * sizeof(std::uint64_t), cudaMemcpyHostToDevice, stream_));
-        DS_CUDA(cudaMemcpyAsync(batch_up_.get(), host_up_, count * sizeof(Distance), cudaMemcpyHostToDevice, stream_));
-        scatter_batch<<<std::min<std::size_t>(max_blocks_, (count + 255) / 256), 256, 0, stream_>>>(
-            batch_cells_.get(), batch_up_.get(), count, batch_dist_.get());
-        DS_CUDA_LAUNCH("scatter_batch");
-      }
-      const hierarchy_arcs<Distance> arcs = view();
-      const unsigned threads = batch_warps_per_block * group_lanes;
-      for (std::uint32_t level = 0; level < levels_; ++level) {
-        const vertex_t lo = ch_.level_offsets[level], hi = ch_.level_offsets[level + 1];
-        const std::uint64_t warps = std::uint64_t{hi - lo} * (k_ / group_lanes);
-        const unsigned blocks = static_cast<unsigned>(
-            std::min<std::uint64_t>(max_blocks_, (warps + batch_warps_per_block - 1) / batch_warps_per_block));
-        if (blocks == 0) continue;
-        sweep_level_batch<<<blocks, threads, 0, stream_>>>(arcs, lo, hi, k_, batch_dist_.get(), overflowed_.get());
-        DS_CUDA_LAUNCH("sweep_level_batch");
-      }
-      DS_CUDA(cudaEventRecord(stop_, stream_));
-      DS_CUDA(cudaMemcpyAsync(host_words_, overflowed_.get(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
-      DS_CUDA(cudaMemsetAsync(overflowed_.get(), 0, sizeof(std::uint32_t), stream_));
-      const float sweep_ms = elapsed_ms();
-      DS_CUDA(cudaStreamSynchronize(stream_));
-      if ((too_long || host_words_[0]) && !detail::cutoff_below_overflow<Distance>(opts.cutoff))
-        check_batch_overflow(sources.data() + first, rows);
-      if (columns) {
-        gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, stream_>>>(batch_dist_.get(), k_, d_targets_.get(),
-                                                                                  columns, rows, limit, out_.get());
-        DS_CUDA_LAUNCH("gather_rows");
-      }
-      rows_out_.deliver(detail::batch_block(sources, first, rows, columns, detail::type_of<Distance>(), search_ms + sweep_ms, levels_),
-                        out_.get(), mopts.device_blocks, stream_, consume);
+    // The search stream starts after everything on the engine's stream (the uploads above, an
+    // earlier call's sweeps).
+    DS_CUDA(cudaEventRecord(begun_, stream_));
+    DS_CUDA(cudaStreamWaitEvent(search_stream_, begun_, 0));
+    batch_clock_ = std::chrono::steady_clock::now();
+    prepare_batch(sources, 0, upward_on_device);
+    for (std::size_t b = 0; b < batches; ++b) {
+      sweep_batch(b % 2);
+      if (b > 0) finish_batch(sources, (b - 1) * k_, columns, given, opts, mopts, consume);
+      if (b + 1 < batches) prepare_batch(sources, (b + 1) * k_, upward_on_device);
     }
+    finish_batch(sources, (batches - 1) * k_, columns, given, opts, mopts, consume);
+    DS_CUDA(cudaStreamSynchronize(search_stream_));
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
 
  private:
   vertex_t level_size(std::uint32_t level) const { return ch_.level_offsets[level + 1] - ch_.level_offsets[level]; }
+
+  // On the search stream, into the buffer of the batch starting at sources[first]: infinity, the
+  // batch's upward searches (on the device where the pair query's tables serve, a warp a source;
+  // the sources it hands back and all others on the host threads, their pairs copied up and
+  // scattered); then ready_ of the buffer.
+  void prepare_batch(const std::vector<vertex_t>& sources, std::size_t first, bool upward_on_device) {
+    const int buffer = static_cast<int>((first / k_) % 2);
+    Distance* const dist = batch_dist_[buffer].get();
+    const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k_, sources.size() - first));
+    fill_infinity<<<max_blocks_, 256, 0, search_stream_>>>(dist, std::size_t{n_} * k_);
+    DS_CUDA_LAUNCH("fill_infinity");
+    host_rows_.clear();
+    if (upward_on_device)
+      upward_on_device_batch(sources.data() + first, rows, dist, host_rows_);
+    else
+      for (std::uint32_t j = 0; j < rows; ++j) host_rows_.push_back(j);
+    DS_CUDA(cudaEventSynchronize(pairs_copied_));  // the last batch's pairs, pinned and on the device, scattered
+    const std::size_t count = batch_pairs(sources.data() + first, host_rows_, too_long_[buffer]);
+    if (count) {
+      DS_CUDA(cudaMemcpyAsync(batch_cells_.get(), host_cells_, count * sizeof(std::uint64_t), cudaMemcpyHostToDevice,
+                              search_stream_));
+      DS_CUDA(cudaMemcpyAsync(batch_up_.get(), host_up_, count * sizeof(Distance), cudaMemcpyHostToDevice, search_stream_));
+      scatter_batch<<<std::min<std::size_t>(max_blocks_, (count + 255) / 256), 256, 0, search_stream_>>>(
+          batch_cells_.get(), batch_up_.get(), count, dist);
+      DS_CUDA_LAUNCH("scatter_batch");
+      DS_CUDA(cudaEventRecord(pairs_copied_, search_stream_));
+    }
+    DS_CUDA(cudaEventRecord(ready_[buffer], search_stream_));
+  }
+
+  // On the engine's stream, once the buffer is ready: the levels in order, a launch each; then the
+  // overflow flag into the buffer's host word and swept_ of the buffer.
+  void sweep_batch(int buffer) {
+    DS_CUDA(cudaStreamWaitEvent(stream_, ready_[buffer], 0));
+    const hierarchy_arcs<Distance> arcs = view();
+    const unsigned threads = batch_warps_per_block * group_lanes;
+    const std::uint32_t groups = k_ / group_lanes;
+    for (std::uint32_t level = 0; level < levels_; ++level) {
+      const vertex_t lo = ch_.level_offsets[level], hi = ch_.level_offsets[level + 1];
+      const std::uint64_t warps = std::uint64_t{hi - lo} * ((groups + sweep_groups - 1) / sweep_groups);
+      const unsigned blocks = static_cast<unsigned>(
+          std::min<std::uint64_t>(max_blocks_, (warps + batch_warps_per_block - 1) / batch_warps_per_block));
+      if (blocks == 0) continue;
+      sweep_level_batch<Distance, sweep_groups>
+          <<<blocks, threads, 0, stream_>>>(arcs, lo, hi, k_, batch_dist_[buffer].get(), overflowed_.get());
+      DS_CUDA_LAUNCH("sweep_level_batch");
+    }
+    DS_CUDA(cudaMemcpyAsync(host_words_ + swept_flag_word + buffer, overflowed_.get(), sizeof(std::uint32_t),
+                            cudaMemcpyDeviceToHost, stream_));
+    DS_CUDA(cudaMemsetAsync(overflowed_.get(), 0, sizeof(std::uint32_t), stream_));
+    DS_CUDA(cudaEventRecord(swept_[buffer], stream_));
+  }
+
+  // The batch starting at sources[first], once swept: the overflow check where a sum was dropped,
+  // its rows gathered on the search stream (into the caller's rows when given) and delivered. Its
+  // milliseconds are the wall clock since the batch before it was finished (the first: since the
+  // call began), so the batches' figures add up to the call's.
+  void finish_batch(const std::vector<vertex_t>& sources, std::size_t first, std::uint32_t columns, Distance* given,
+                    const options& opts, const many_source_options& mopts, const block_consumer& consume) {
+    const int buffer = static_cast<int>((first / k_) % 2);
+    const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k_, sources.size() - first));
+    DS_CUDA(cudaEventSynchronize(swept_[buffer]));
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - batch_clock_).count();
+    batch_clock_ = now;
+    if ((too_long_[buffer] || host_words_[swept_flag_word + buffer]) && !detail::cutoff_below_overflow<Distance>(opts.cutoff))
+      check_batch_overflow(sources.data() + first, rows, batch_dist_[buffer].get());
+    Distance* const block = given ? given + first * columns : out_.get();
+    if (columns) {
+      gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, search_stream_>>>(
+          batch_dist_[buffer].get(), k_, d_targets_.get(), columns, rows, cutoff_distance<Distance>(opts.cutoff), block);
+      DS_CUDA_LAUNCH("gather_rows");
+    }
+    rows_out_.deliver(detail::batch_block(sources, first, rows, columns, detail::type_of<Distance>(), ms, levels_), block,
+                      mopts.device_blocks, search_stream_, consume);
+  }
 
   hierarchy_arcs<Distance> view() const { return {down_offsets_.get(), down_sources_.get(), down_weights_.get()}; }
 
@@ -553,14 +630,15 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   // The upward searches of a batch's rows on the device (batch_upward), into the batch's cells,
   // each capacity in turn taking the rows the one before handed back; the rows the last hands back
   // go to `left` (for the host threads).
-  void upward_on_device_batch(const vertex_t* sources, std::uint32_t rows, std::vector<std::uint32_t>& left) {
+  void upward_on_device_batch(const vertex_t* sources, std::uint32_t rows, Distance* dist,
+                              std::vector<std::uint32_t>& left) {
     if (batch_sources_.size() < k_) {
       batch_sources_ = {}, batch_jobs_[0] = {}, batch_jobs_[1] = {};
       reserve(std::size_t{k_} * 3 * 4 + 8, "a batch's sources and the rows its upward passes hand back");
       batch_sources_ = device_array<vertex_t>(k_, "a batch's sources");
       for (auto& jobs : batch_jobs_) jobs = device_array<std::uint32_t>(std::size_t{k_} + 1, "the rows a pass hands back");
     }
-    DS_CUDA(cudaMemcpyAsync(batch_sources_.get(), sources, rows * sizeof(vertex_t), cudaMemcpyHostToDevice, stream_));
+    DS_CUDA(cudaMemcpyAsync(batch_sources_.get(), sources, rows * sizeof(vertex_t), cudaMemcpyHostToDevice, search_stream_));
     const pair_hierarchy<Distance> h{{up_offsets_.get(), up_targets_.get(), up_weights_.get()}, view(),
                                      level_offsets_.get(), levels_, position_of_.get()};
     std::uint32_t jobs = rows;
@@ -570,17 +648,17 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
       const pair_launch& launch = upward_launch_for(pass);
       const unsigned blocks = static_cast<unsigned>(
           std::min<std::size_t>(std::size_t{launch.per_sm} * multiprocessors_, (jobs + launch.warps - 1) / launch.warps));
-      DS_CUDA(cudaMemsetAsync(list, 0, sizeof(std::uint32_t), stream_));
-      batch_upward<Distance><<<blocks, launch.warps * 32, launch.bytes, stream_>>>(
-          h, batch_sources_.get(), previous, jobs, pair_capacity_log2[pass], k_, batch_dist_.get(), list);
+      DS_CUDA(cudaMemsetAsync(list, 0, sizeof(std::uint32_t), search_stream_));
+      batch_upward<Distance><<<blocks, launch.warps * 32, launch.bytes, search_stream_>>>(
+          h, batch_sources_.get(), previous, jobs, pair_capacity_log2[pass], k_, dist, list);
       DS_CUDA_LAUNCH("batch_upward");
-      DS_CUDA(cudaMemcpyAsync(host_words_, list, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
-      DS_CUDA(cudaStreamSynchronize(stream_));
-      jobs = host_words_[0];
+      DS_CUDA(cudaMemcpyAsync(host_words_ + pass_count_word, list, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, search_stream_));
+      DS_CUDA(cudaStreamSynchronize(search_stream_));
+      jobs = host_words_[pass_count_word];
       if (jobs > 0 && pass + 1 == std::size(pair_capacity_log2)) {
         left.resize(jobs);
-        DS_CUDA(cudaMemcpyAsync(left.data(), list + 1, jobs * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream_));
-        DS_CUDA(cudaStreamSynchronize(stream_));
+        DS_CUDA(cudaMemcpyAsync(left.data(), list + 1, jobs * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, search_stream_));
+        DS_CUDA(cudaStreamSynchronize(search_stream_));
       }
     }
   }
@@ -639,18 +717,28 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
 
   void allocate_batch(std::uint32_t k, std::uint32_t columns) {
     if (k == k_ && columns == columns_) return;
-    batch_dist_ = {};
+    batch_dist_[0] = {};
+    batch_dist_[1] = {};
     out_ = {};
     batch_allocated_ = 0;
     k_ = columns_ = 0;
-    const std::size_t bytes = batch_bytes(k, columns);
+    const std::size_t bytes = (std::size_t{n_} + columns) * k * sizeof(Distance);
     reserve(bytes, "a PHAST batch of " + std::to_string(k) + " sources with " + std::to_string(columns) +
                        " targets (choose a smaller batch size)");
-    batch_dist_ = device_array<Distance>(std::size_t{n_} * k, "the batch's distances");
+    batch_dist_[0] = device_array<Distance>(std::size_t{n_} * k, "the batch's distances");
     out_ = device_array<Distance>(std::size_t{k} * columns, "the output block");
     batch_allocated_ = bytes;
     k_ = k;
     columns_ = columns;
+  }
+
+  // The pipeline's second batch buffer, for calls of more than one batch.
+  void allocate_second_buffer() {
+    if (batch_dist_[1].get()) return;
+    const std::size_t bytes = std::size_t{n_} * k_ * sizeof(Distance);
+    reserve(bytes, "a second PHAST batch of " + std::to_string(k_) + " sources (choose a smaller batch size)");
+    batch_dist_[1] = device_array<Distance>(std::size_t{n_} * k_, "the next batch's distances");
+    batch_allocated_ += bytes;
   }
 
   // Distances in caller ids (host ones when given, else copied from by_id on the device) against
@@ -665,9 +753,9 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     if (bad != graph::invalid_vertex) detail::throw_overflow(g_, source, bad, detail::type_of<Distance>());
   }
 
-  void check_batch_overflow(const vertex_t* sources, std::uint32_t rows) {
+  void check_batch_overflow(const vertex_t* sources, std::uint32_t rows, const Distance* dist) {
     std::vector<Distance> block(std::size_t{n_} * k_), row(n_);
-    DS_CUDA(cudaMemcpy(block.data(), batch_dist_.get(), block.size() * sizeof(Distance), cudaMemcpyDeviceToHost));
+    DS_CUDA(cudaMemcpy(block.data(), dist, block.size() * sizeof(Distance), cudaMemcpyDeviceToHost));
     for (std::uint32_t j = 0; j < rows; ++j) {
       for (vertex_t v = 0; v < n_; ++v) row[v] = block[std::size_t{ch_.position_of[v]} * k_ + j];
       const vertex_t bad = detail::overflowed_vertex(g_, row.data(), distance_ops<Distance>::infinity);
@@ -711,7 +799,10 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   detail::upward_search<weight> upward_;
   unsigned threads_;
   unsigned max_blocks_ = 0;
-  std::uint32_t* const host_words_ = pinned<std::uint32_t>();  // the overflow flag, the tree's sweep flag
+  // The pinned words: the overflow flag (one source) or a pair pass's count, the tree's sweep flag,
+  // the batches' overflow flags (one a buffer), a batch's upward pass count.
+  static constexpr std::size_t swept_flag_word = 2, pass_count_word = 4, host_word_count = 5;
+  std::uint32_t* const host_words_ = pinned<std::uint32_t>();
   device_array<vertex_t> level_offsets_, down_sources_, position_of_;
   device_array<edge_t> down_offsets_;
   device_array<weight> down_weights_;
@@ -732,7 +823,13 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   // Many sources.
   std::unique_ptr<detail::thread_pool> pool_;
   std::vector<std::unique_ptr<detail::upward_search<weight>>> searches_;
-  device_array<Distance> batch_dist_, out_, batch_up_;
+  device_array<Distance> batch_dist_[2], out_, batch_up_;  // the pipeline's two batch buffers
+  cuda_stream search_stream_;                               // fills, upward searches, gathers
+  cuda_event begun_{cudaEventDisableTiming}, pairs_copied_{cudaEventDisableTiming};
+  cuda_event ready_[2] = {cuda_event(cudaEventDisableTiming), cuda_event(cudaEventDisableTiming)};
+  cuda_event swept_[2] = {cuda_event(cudaEventDisableTiming), cuda_event(cudaEventDisableTiming)};
+  bool too_long_[2] = {false, false};  // a buffer's upward distance too large to scatter
+  std::chrono::steady_clock::time_point batch_clock_;
   device_array<vertex_t> batch_sources_;            // a batch's sources, for its upward searches on the device
   device_array<std::uint32_t> batch_jobs_[2];       // the rows an upward pass hands back (count, rows)
   std::vector<std::uint32_t> host_rows_;            // the rows whose upward searches run on the host
