@@ -17,7 +17,8 @@ sources) before it is timed.
 (d) all pairs of USA-road-d.NY (264,346 vertices), reduced on the GPU: every source's sum of
     finite distances (uint64) and count of reached vertices (one kernel pass over each block of
     rows), strategy phast, the hierarchy build included; distances per second beside PATHPACK's
-    1.14e11 on one B200.
+    1.14e11 on one B200. Its blocks take --all-pairs-share of the free device memory (default an
+    eighth), its batches --all-pairs-batch sources (default the automatic size).
 
 Each task runs within --budget seconds: sizes or runs that would pass it are cut, and the table
 says so (the whole script stays near five minutes on one H200). --small runs the same tasks on
@@ -261,7 +262,8 @@ def task_all_pairs(rep, args, graph, xp):
         rows = max(1, 2**25 // n)
     else:
         xp.get_default_memory_pool().free_all_blocks()
-        rows = max(1, xp.cuda.runtime.memGetInfo()[0] // 8 // (n * 4))
+        rows = max(1, int(xp.cuda.runtime.memGetInfo()[0] * args.all_pairs_share) // (n * 4))
+    tune = {"batch_size": args.all_pairs_batch} if args.all_pairs_batch else None
 
     def run(budget):
         g = args.ny_graph()
@@ -277,7 +279,7 @@ def task_all_pairs(rep, args, graph, xp):
         while done < n and time.perf_counter() - start < budget:
             part = np.arange(done, min(done + rows, n))
             out = block[:len(part)]
-            _, st = g.distance_matrix(part, strategy="phast", out=out, return_stats=True)
+            _, st = g.distance_matrix(part, strategy="phast", out=out, return_stats=True, tune=tune)
             if done == 0:
                 builds.append(st["setup_ms"] / 1e3)
             if fused is not None:  # one pass over the block, no temporaries
@@ -303,6 +305,9 @@ def task_all_pairs(rep, args, graph, xp):
         times = [first]
     else:
         times = [first] + [run(float("inf"))[0] for _ in range(runs_within(first, args.runs, args.budget) - 1)]
+    batch = f"{args.all_pairs_batch} sources" if args.all_pairs_batch else "the automatic size"
+    rep.note(f"all pairs: blocks of {min(rows, n):,} rows ({args.all_pairs_share:g} of the free memory on a GPU), "
+             f"batches of {batch}")
     rep.note(f"all pairs: the hierarchy builds took {', '.join(f'{b:.2f}' for b in builds)} s of the runs' "
              f"{', '.join(f'{t:.2f}' for t in times)} s")
     rate = done * n / statistics.median(times)
@@ -318,6 +323,9 @@ def main():
     p.add_argument("--budget", type=float, default=60.0, help="seconds per task")
     p.add_argument("--small", action="store_true", help="chicago-regional and a piece of USA-road-d.NY (CPU)")
     p.add_argument("--tasks", default="abcd", help="which of the tasks a, b, c, d to run")
+    p.add_argument("--all-pairs-share", type=float, default=0.125,
+                   help="task d: the share of the free device memory a block of rows takes")
+    p.add_argument("--all-pairs-batch", type=int, default=0, help="task d: sources a batch (0: automatic)")
     args = p.parse_args()
     if os.path.exists(args.output):
         print(f"{args.output} exists; pass another path", file=sys.stderr)
