@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include <cuda_runtime.h>
@@ -57,12 +58,10 @@ class engine_context {
     name_ = prop.name;
     multiprocessors_ = static_cast<unsigned>(prop.multiProcessorCount);
     pinned_.get(pinned_bytes);
-    if (!caller_stream) DS_CUDA(cudaStreamCreateWithFlags(&own_stream_, cudaStreamNonBlocking));
-    stream_ = caller_stream ? caller_stream : own_stream_;
+    if (!caller_stream) own_stream_.emplace();
+    stream_ = caller_stream ? caller_stream : static_cast<cudaStream_t>(*own_stream_);
   }
-  ~engine_context() {
-    if (own_stream_) cudaStreamDestroy(own_stream_);
-  }
+  ~engine_context() = default;
   engine_context(const engine_context&) = delete;
   engine_context& operator=(const engine_context&) = delete;
 
@@ -85,7 +84,7 @@ class engine_context {
   cuda_event start_, stop_;
 
  private:
-  cudaStream_t own_stream_ = nullptr;
+  std::optional<cuda_stream> own_stream_;  // when the caller gives none
   pinned_buffer pinned_;
 };
 

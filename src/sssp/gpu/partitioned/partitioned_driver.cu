@@ -1133,12 +1133,11 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     // One pass over the arcs: those between regions (they choose the senders, below) and, where
     // narrow rows may take the place of 32-bit ones, each region's cuts: its distinct targets in
     // other regions, sorted (new ids; each arc's 16-bit target is found on the device,
-    // narrow_targets).
-    const bool may_narrow = !chosen.all_weights && most_arcs <= 0xFFFFu;
+    // narrow_targets), until a region's narrow rows do not fit (then none are used).
     edge_t cut = 0;
     std::vector<vertex_t> cut_targets;
     std::vector<std::uint32_t> cut_begin(parts_ + 1, 0);
-    bool fit = may_narrow;
+    bool fit = !chosen.all_weights && most_arcs <= 0xFFFFu;
     for (std::uint32_t b = 0; b < parts_; ++b) {
       const vertex_t lo = regions.begin[b], owned = regions.begin[b + 1] - lo;
       const std::size_t first = cut_targets.size();
@@ -1148,10 +1147,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
           const vertex_t t = regions.new_of_old[g.targets[a]];
           if (t - lo < owned) continue;
           ++cut;
-          if (may_narrow) cut_targets.push_back(t);
+          if (fit) cut_targets.push_back(t);
         }
       }
-      if (!may_narrow) continue;
+      if (!fit) continue;
       std::sort(cut_targets.begin() + first, cut_targets.end());
       cut_targets.erase(std::unique(cut_targets.begin() + first, cut_targets.end()), cut_targets.end());
       cuts[b] = static_cast<std::uint32_t>(cut_targets.size() - first);
