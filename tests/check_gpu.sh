@@ -104,6 +104,7 @@ many_filter=${MANY_SANITIZER_FILTER:-*DuplicateSources*:*DeviceBlocks*:*RowsGive
 phast_small='PhastGpu.GridRmatSocialAndCraftedGraphs:PhastGpu.RealWeights:PhastGpu.Cutoff'
 phast_small+=':PhastGpu.OverflowOnlyForShortestDistances:PhastGpu.BatchCutoffAndDeviceBlocks:PhastGpu.PairsOnSmallGraphs'
 phast_small+=':PhastGpu.UInt64Distances:PhastGpu.BatchUpwardSearchesOnTheDeviceAndHandedBack:PhastGpu.BatchesInAPipelineIntoTheCallersRows'
+phast_small+=':PhastGpu.RowSummariesInTheEngine'
 phast_filter=${PHAST_SANITIZER_FILTER:-$phast_small}
 # The compute_80 binary's kernels are JIT-compiled by every process that loads them; a cache large
 # enough for all of them lets its later jobs reuse the first one's (the driver's default is smaller).

@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "deltasplit/many_sources.hpp"
 #include "sssp/contraction_hierarchy.hpp"
@@ -43,6 +44,10 @@ void check_cutoff(double cutoff) {
 // (about 3,000 on NY) once, so the many-source runs take the largest batch that memory allows, up
 // to 4096 (all NY sources: 65 batches). 4096 was not compared with 1024 on the same code.
 constexpr std::uint32_t max_auto_batch = 4096;
+// Row summaries on PHAST's GPU batches (no rows, so no output block): at most this many sources a
+// batch; 8192 beat 4096 on all pairs of USA-road-d.NY (bench/results/phast.md, "All pairs reduced
+// in the engine").
+constexpr std::uint32_t max_auto_summary_batch = 8192;
 // Sources per batch on the CPU: the host block and the rows of one round of the threads.
 constexpr std::uint32_t cpu_batch = 256;
 // A thread's PHAST group distances (num_vertices x phast_group) at most this many bytes: road-FLA's
@@ -99,6 +104,9 @@ struct many_sources::impl {
   std::unique_ptr<detail::phast> phast;  // opts.how == phast
   // The GPU engine that solves the batches (delta-stepping's or phast's); null on the CPU.
   detail::many_sources_engine* batches() const { return gpu ? gpu.get() : phast ? phast->batches() : nullptr; }
+
+  // many_sources::batch_size with the automatic size at most `most`.
+  std::uint32_t batch_size(const many_sources& ms, std::size_t sources, std::size_t targets, std::uint32_t most) const;
 
   // rows_given: the caller's host rows (every vertex a target), solved into in place; else null.
   void run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, const block_consumer& consume,
@@ -181,16 +189,21 @@ std::size_t many_sources::batch_bytes(std::uint32_t k, std::size_t targets) cons
 }
 
 std::uint32_t many_sources::batch_size(std::size_t sources, std::size_t targets) const {
-  const std::uint32_t wanted = impl_->mopts.batch_size;
-  if (!on_gpu()) return wanted ? wanted : cpu_batch;
+  return impl_->batch_size(*this, sources, targets, max_auto_batch);
+}
+
+std::uint32_t many_sources::impl::batch_size(const many_sources& ms, std::size_t sources, std::size_t targets,
+                                             std::uint32_t most) const {
+  const std::uint32_t wanted = mopts.batch_size;
+  if (!ms.on_gpu()) return wanted ? wanted : cpu_batch;
   if (wanted) return round_up_32(wanted);
   // Items (vertex, group of 32 sources) are numbered in 32 bits.
-  const std::uint64_t by_items = (std::uint64_t{0xFFFFFFFFu} / std::max<std::uint64_t>(impl_->g->num_vertices, 1)) * 32;
-  std::uint32_t k = std::min<std::uint32_t>({max_auto_batch, round_up_32(std::max<std::size_t>(sources, 1)),
-                                             static_cast<std::uint32_t>(std::min<std::uint64_t>(by_items, max_auto_batch))});
+  const std::uint64_t by_items = (std::uint64_t{0xFFFFFFFFu} / std::max<std::uint64_t>(g->num_vertices, 1)) * 32;
+  std::uint32_t k = std::min<std::uint32_t>({most, round_up_32(std::max<std::size_t>(sources, 1)),
+                                             static_cast<std::uint32_t>(std::min<std::uint64_t>(by_items, most))});
   k = std::max<std::uint32_t>(k / 32 * 32, 32);
-  const std::size_t budget = impl_->batches()->free_bytes() / 2;
-  while (k > 32 && batch_bytes(k, targets) > budget) k -= 32;
+  const std::size_t budget = batches()->free_bytes() / 2;
+  while (k > 32 && ms.batch_bytes(k, targets) > budget) k -= 32;
   return k;
 }
 
@@ -221,6 +234,77 @@ void many_sources::run_into(const std::vector<vertex_t>& sources, void* rows, co
     throw std::runtime_error("a batch of " + std::to_string(k) + " sources on " + std::to_string(g.num_vertices) +
                              " vertices has more than 2^32 (vertex, 32-source group) items; choose a smaller batch size");
   impl_->batches()->run(sources, {}, k, impl_->opts, impl_->mopts, consume, rows);
+}
+
+row_summaries many_sources::summarize_rows(const std::vector<vertex_t>& sources) {
+  const graph::csr& g = *impl_->g;
+  check_vertices(g, sources, "source");
+  const auto start = std::chrono::steady_clock::now();
+  row_summaries s;
+  s.type = impl_->type;
+  const std::size_t count = sources.size();
+  const bool integral = s.type == distance_type::uint32 || s.type == distance_type::uint64;
+  s.reached.assign(count, 0);
+  if (integral) {
+    s.int_sums.assign(count, 0);
+    s.int_farthest.assign(count, 0);
+  } else {
+    s.real_sums.assign(count, 0);
+    s.real_farthest.assign(count, 0);
+  }
+  if (count == 0) return s;
+  // One target column: what a batch needs besides its distances is its summaries' few entries.
+  const std::uint32_t k = on_gpu() ? impl_->batch_size(*this, count, 1, max_auto_summary_batch) : 0;
+  if (on_gpu() && impl_->batches()->summarize_rows(sources, k, impl_->opts, s)) {
+    s.batch_size = k;
+    s.batches = (count + k - 1) / k;
+  } else {
+    // Host blocks, each row reduced in vertex order.
+    s.batch_size = batch_size(count, 0);
+    const block_consumer reduce = [&](const distance_block& b) {
+      s.batches += b.first_row % s.batch_size == 0;  // a batch's first block
+      detail::with_distance_type(b.type, [&](auto d) {
+        using D = decltype(d);
+        constexpr D none = detail::distance_limits<D>::infinity;
+        const D* rows = detail::distances_in<D>(b);
+        for (std::size_t r = 0; r < b.rows; ++r) {
+          const D* row = rows + r * b.columns;
+          std::uint64_t reached = 0;
+          std::conditional_t<std::is_integral_v<D>, std::uint64_t, double> sum = 0, top = 0;
+          for (std::size_t v = 0; v < b.columns; ++v) {
+            if (row[v] == none) continue;
+            ++reached;
+            if constexpr (std::is_integral_v<D>) {
+              if (sum + row[v] < sum)
+                throw std::overflow_error("the sum of the distances from vertex " + std::to_string(b.sources[r]) +
+                                          " passes 2^64 - 1");
+            }
+            sum += row[v];
+            top = std::max<decltype(top)>(top, row[v]);
+          }
+          const std::size_t i = b.first_row + r;
+          s.reached[i] = reached;
+          if constexpr (std::is_integral_v<D>) {
+            s.int_sums[i] = sum;
+            s.int_farthest[i] = top;
+          } else {
+            s.real_sums[i] = sum;
+            s.real_farthest[i] = top;
+          }
+        }
+      });
+    };
+    const bool device_blocks = std::exchange(impl_->mopts.device_blocks, false);
+    try {
+      run(sources, {}, reduce);
+    } catch (...) {
+      impl_->mopts.device_blocks = device_blocks;
+      throw;
+    }
+    impl_->mopts.device_blocks = device_blocks;
+  }
+  s.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return s;
 }
 
 void many_sources::impl::run_cpu(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets,

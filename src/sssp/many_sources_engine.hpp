@@ -45,6 +45,15 @@ class many_sources_engine {
   virtual void run(const std::vector<vertex_t>& sources, const std::vector<vertex_t>& targets, std::uint32_t k,
                    const options& opts, const many_source_options& mopts, const block_consumer& consume,
                    void* rows = nullptr) = 0;
+  // The row summaries (many_sources::summarize_rows) of every source with every vertex a target,
+  // reduced on the device in batches of k, into out's vectors (sized and typed by the caller).
+  // False, doing nothing, when the engine does not reduce on the device (the caller reduces
+  // run()'s host blocks then).
+  virtual bool summarize_rows(const std::vector<vertex_t>& sources, std::uint32_t k, const options& opts,
+                              row_summaries& out) {
+    (void)sources, (void)k, (void)opts, (void)out;
+    return false;
+  }
   // Device bytes of one batch of k sources with `columns` targets (what the engine allocates for it).
   virtual std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const = 0;
   // Free device memory, counting what the engine's batch buffers hold as free (they are reused).

@@ -124,6 +124,58 @@ TEST(ManySourcesCpu, OdTableRowsAndColumnsFollowTheLists) {
   }
 }
 
+// Row summaries on the CPU threads (Dijkstra per source; phast: its sweeps), reduced from host
+// blocks: every distance type, a cutoff, unreachable vertices, duplicates, one vertex, no sources;
+// a sum past 2^64 - 1 is an overflow_error naming its source.
+TEST(ManySourcesCpu, RowSummariesEqualDijkstrasRowsSummed) {
+  const csr grid = small_grid(20, 6);
+  const csr real = random_graph(500, 3000, 2, 50.0, weight_kind::real);
+  const csr crafted = make_csr(5, {{0, 1, 2}, {1, 2, 0}, {2, 0, 5}, {4, 3, 7}});
+  for (ds::strategy how : {ds::strategy::dijkstra, ds::strategy::phast}) {
+    ds::options o = on_cpu();
+    o.how = how;
+    const std::string name = ds::strategy_name(how);
+    ds::many_sources a(grid, o, batch(7));
+    const std::vector<vertex_t> sources = first_sources(grid.num_vertices, 30, 4);
+    EXPECT_EQ(expect_row_summaries_match_dijkstra(grid, a, sources, name + ", grid").batches, 5u);
+    const double cutoff = cutoffs_between(grid, sources)[1];
+    a.set_cutoff(cutoff);
+    expect_row_summaries_match_dijkstra(grid, a, sources, name + ", grid with a cutoff", cutoff);
+    for (ds::distance_type t : {ds::distance_type::float64, ds::distance_type::float32}) {
+      if (how == ds::strategy::phast && t == ds::distance_type::float64) continue;  // phast: 32-bit reals
+      o.real_type = t;
+      ds::many_sources b(real, o);
+      expect_row_summaries_match_dijkstra(real, b, first_sources(real.num_vertices, 20, 5),
+                                          name + ", " + ds::distance_type_name(t));
+    }
+    o.real_type = ds::distance_type::float64;
+    ds::many_sources c(crafted, o, batch(2));
+    const ds::row_summaries s = expect_row_summaries_match_dijkstra(crafted, c, {3, 3, 0, 4, 2}, name + ", crafted");
+    EXPECT_EQ(s.reached, (std::vector<std::uint64_t>{1, 1, 3, 2, 3}));
+    EXPECT_EQ(s.int_farthest[3], 7u);
+    EXPECT_TRUE(c.summarize_rows({}).reached.empty());
+  }
+  const csr one = make_csr(1, {});
+  ds::many_sources m1(one, on_cpu());
+  const ds::row_summaries s1 = m1.summarize_rows({0, 0});
+  EXPECT_EQ(s1.reached, (std::vector<std::uint64_t>{1, 1}));
+  EXPECT_EQ(s1.int_sums, (std::vector<std::uint64_t>{0, 0}));
+  // uint64 distances, a path 0 -> 1 -> 2 -> 3 of 2^62, 2^62 and 1.5 x 2^62: vertex 0's distances
+  // sum to 6.5 x 2^62, past 2^64 - 1; vertex 1's to 3.5 x 2^62.
+  const double big = 4611686018427387904.0;  // 2^62
+  const csr wide = make_csr(4, {{0, 1, big}, {1, 2, big}, {2, 3, 1.5 * big}}, weight_kind::integer, true);
+  ds::many_sources w(wide, on_cpu());
+  ASSERT_EQ(w.type(), ds::distance_type::uint64);
+  expect_row_summaries_match_dijkstra(wide, w, {2, 3, 1}, "uint64 sums below 2^64");
+  try {
+    w.summarize_rows({2, 0});
+    ADD_FAILURE() << "no overflow_error";
+  } catch (const std::overflow_error& e) {
+    EXPECT_NE(std::string(e.what()).find("from vertex 0 "), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(w.summarize_rows({4}), std::out_of_range);
+}
+
 TEST(ManySourcesCpu, ValidateRowFindsAWrongDistance) {
   const csr g = small_grid(10, 1);
   std::vector<std::uint32_t> row = ds::dijkstra(g, 4).int_distances;

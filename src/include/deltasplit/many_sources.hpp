@@ -72,6 +72,21 @@ struct distance_block {
 
 using block_consumer = std::function<void(const distance_block&)>;
 
+// Per source, over the vertices it reaches (a finite distance, within the cutoff; the source
+// itself included): how many, the sum of their distances and the largest (closeness, eccentricity,
+// all pairs reduced). Integer distances (uint32, uint64) are summed exactly in 64 bits, a sum
+// past 2^64 - 1 an std::overflow_error naming its source; real ones in double, in an order fixed
+// by the engine (the same sums from run to run; within 1e-12 relative of another order's).
+struct row_summaries {
+  distance_type type = distance_type::uint32;
+  std::vector<std::uint64_t> reached;
+  std::vector<std::uint64_t> int_sums, int_farthest;  // integer types
+  std::vector<double> real_sums, real_farthest;       // real types
+  double milliseconds = 0;                            // wall time of the call
+  std::uint32_t batch_size = 0;                       // sources a batch
+  std::size_t batches = 0;
+};
+
 // Solves from lists of sources reusing one uploaded graph (GPU) or one thread team (CPU). Keeps a
 // reference to g. Checks as sssp::solver does: the graph and options on construction
 // (std::invalid_argument), every source and target before any work (std::out_of_range), device
@@ -131,6 +146,13 @@ class many_sources {
   // into `rows` (a consumer that would copy them has nothing to copy); the other engines hand over
   // blocks of their own, as run() does.
   void run_into(const std::vector<vertex_t>& sources, void* rows, const block_consumer& consume);
+
+  // The row summaries of the sources (duplicates allowed) with every vertex a target, no rows
+  // handed over: phast on the GPU reduces each batch where it lies, in place of its rows' gather
+  // (bench/results/phast.md, "All pairs reduced in the engine"), with batches sized for one target
+  // column (automatic: at most 8192 sources); every other engine reduces its host blocks as run()
+  // delivers them. Checks and throws as run() does.
+  row_summaries summarize_rows(const std::vector<vertex_t>& sources);
 
   // The cutoff of later runs (the rule of opts.cutoff: >= 0, +inf for none; std::invalid_argument
   // otherwise). Costs nothing: the uploaded graph and phast's hierarchy are kept.

@@ -7,11 +7,14 @@
 //   pick_rows       row-major rows of every vertex (the block driver's) -> the targets' columns, idem
 //   row_delivery    hands the row-major block to the consumer: as it is (device blocks) or in host
 //                   blocks of at most host_block_bytes through two pinned buffers
+//   summarize_chunks, summarize_columns
+//                   vertex-major -> each source's row summaries (many_sources::summarize_rows)
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -70,6 +73,76 @@ __global__ void pick_rows(const Distance* dist, std::size_t stride, const vertex
     const Distance d = dist[r * stride + (targets ? targets[t] : t)];
     out[i] = d > cutoff ? distance_ops<Distance>::infinity : d;
   }
+}
+
+// Row summaries of a vertex-major batch, in two passes without atomics (a real sum is then the
+// same from run to run):
+//   summarize_chunks   block (c, tile): the columns j of the tile over the positions
+//                      [c * span, (c + 1) * span) in order, into the partials' entry c * k + j;
+//   summarize_columns  thread j: the chunks' partials in order, into the call's entry first_row + j.
+// A distance above the cutoff (infinity always is) is not reached. Integer sums in 64 bits: a sum
+// past 2^64 - 1 lowers *overflow_row to its row in the call.
+template <class Distance>
+using summary_value = std::conditional_t<std::is_integral_v<Distance>, std::uint64_t, double>;
+
+// sum += x; false when an integer sum wrapped.
+template <class S>
+__device__ bool add_to(S& sum, S x) {
+  sum += x;
+  if constexpr (std::is_integral_v<S>) return sum >= x;
+  return true;
+}
+
+__device__ inline void flag_row(std::uint32_t* overflow_row, std::size_t row) {
+  atomicMin(overflow_row, static_cast<std::uint32_t>(std::min<std::size_t>(row, 0xFFFFFFFEu)));
+}
+
+template <class Distance>
+__global__ void summarize_chunks(const Distance* dist, std::uint32_t k, std::size_t positions, std::size_t span,
+                                 std::uint32_t rows, Distance cutoff, std::size_t first_row, std::uint64_t* reached,
+                                 summary_value<Distance>* sums, summary_value<Distance>* farthest,
+                                 std::uint32_t* overflow_row) {
+  using S = summary_value<Distance>;
+  const std::uint32_t j = blockIdx.y * blockDim.x + threadIdx.x;
+  if (j >= rows) return;
+  const std::size_t lo = std::min(positions, std::size_t{blockIdx.x} * span), hi = std::min(positions, lo + span);
+  std::uint64_t count = 0;
+  S sum = 0, top = 0;
+  bool fits = true;
+#pragma unroll 4
+  for (std::size_t p = lo; p < hi; ++p) {
+    const Distance d = dist[p * k + j];
+    if (d > cutoff) continue;
+    ++count;
+    fits &= add_to(sum, S(d));
+    top = S(d) > top ? S(d) : top;
+  }
+  if (!fits) flag_row(overflow_row, first_row + j);
+  const std::size_t at = std::size_t{blockIdx.x} * k + j;
+  reached[at] = count;
+  sums[at] = sum;
+  farthest[at] = top;
+}
+
+template <class S>
+__global__ void summarize_columns(std::uint32_t chunks, std::uint32_t k, std::uint32_t rows, const std::uint64_t* reached,
+                                  const S* sums, const S* farthest, std::size_t first_row, std::uint64_t* out_reached,
+                                  S* out_sums, S* out_farthest, std::uint32_t* overflow_row) {
+  const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= rows) return;
+  std::uint64_t count = 0;
+  S sum = 0, top = 0;
+  bool fits = true;
+  for (std::uint32_t c = 0; c < chunks; ++c) {
+    const std::size_t at = std::size_t{c} * k + j;
+    count += reached[at];
+    fits &= add_to(sum, sums[at]);
+    top = farthest[at] > top ? farthest[at] : top;
+  }
+  if (!fits) flag_row(overflow_row, first_row + j);
+  out_reached[first_row + j] = count;
+  out_sums[first_row + j] = sum;
+  out_farthest[first_row + j] = top;
 }
 
 class row_delivery {

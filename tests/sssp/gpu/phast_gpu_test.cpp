@@ -278,6 +278,59 @@ TEST(PhastGpu, BatchesInAPipelineIntoTheCallersRows) {
   expect_rows_match_dijkstra(overflow, ms, std::vector<vertex_t>(40, 1), {}, "after the throw");
 }
 
+// Row summaries reduced where the batches lie (many_sources::summarize_rows): NY in batches of 32
+// (a pipeline of three batches, the last short; duplicates), a grid with a cutoff and unreachable
+// vertices, the automatic batch, uint64 and float32 distances, a sum past 2^64 - 1 (the error names
+// its source, the engine serves the next call), and the batched delta-stepping engine's summaries
+// from its host blocks.
+TEST(PhastGpu, RowSummariesInTheEngine) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr ny = load("USA-road-d.NY.gr.gz");
+  ds::many_sources on_ny(ny, with_new_york_hierarchy(phast_batches()), batch(32));
+  ASSERT_TRUE(on_ny.on_gpu());
+  std::vector<vertex_t> sources = first_sources(ny.num_vertices, 70, 13);
+  sources[5] = sources[40];
+  const ds::row_summaries s = expect_row_summaries_match_dijkstra(ny, on_ny, sources, "NY");
+  EXPECT_EQ(s.batch_size, 32u);
+  EXPECT_EQ(s.batches, 3u);
+  const csr grid = small_grid(50, 4);
+  for (const double cutoff : {double(INFINITY), 60.0}) {
+    phast_ds::options o = phast_batches();
+    o.cutoff = cutoff;
+    ds::many_sources ms(grid, o);
+    expect_row_summaries_match_dijkstra(grid, ms, first_sources(grid.num_vertices, 300, 14), "grid", cutoff);
+  }
+  // 64-bit weights (up to 1e13): paths past 2^32, each source's sum below 2^64.
+  const csr wide = random_graph(2500, 12000, 22, 1e13, weight_kind::integer, true);
+  ds::many_sources on_wide(wide, phast_batches(), batch(64));
+  ASSERT_EQ(on_wide.type(), phast_ds::distance_type::uint64);
+  expect_row_summaries_match_dijkstra(wide, on_wide, first_sources(wide.num_vertices, 100, 15), "uint64");
+  phast_ds::options single = phast_batches();
+  single.real_type = phast_ds::distance_type::float32;
+  const csr real = random_graph(3000, 15000, 23, 50.0, weight_kind::real);
+  ds::many_sources on_real(real, single, batch(32));
+  ASSERT_EQ(on_real.type(), phast_ds::distance_type::float32);
+  expect_row_summaries_match_dijkstra(real, on_real, first_sources(real.num_vertices, 40, 16), "float32");
+  // A path 0 -> 1 -> 2 -> 3 of 2^62, 2^62 and 1.5 x 2^62: vertex 0's distances sum past 2^64 - 1.
+  const double big = 4611686018427387904.0;
+  const csr path = make_csr(4, {{0, 1, big}, {1, 2, big}, {2, 3, 1.5 * big}}, weight_kind::integer, true);
+  ds::many_sources on_path(path, phast_batches(), batch(32));
+  std::vector<vertex_t> mostly_one(40, 1);
+  mostly_one[35] = 0;
+  try {
+    on_path.summarize_rows(mostly_one);
+    ADD_FAILURE() << "no overflow_error";
+  } catch (const std::overflow_error& e) {
+    EXPECT_NE(std::string(e.what()).find("from vertex 0 "), std::string::npos) << e.what();
+  }
+  expect_row_summaries_match_dijkstra(path, on_path, {1, 2, 3, 1}, "after the throw");
+  phast_ds::options steps;
+  steps.device = gpu;
+  ds::many_sources batched(grid, steps, batch(32));
+  ASSERT_TRUE(batched.on_gpu());
+  expect_row_summaries_match_dijkstra(grid, batched, first_sources(grid.num_vertices, 40, 17), "delta-stepping batches");
+}
+
 // The GPU sweep takes a loaded hierarchy as it takes a built one: NY built on the CPU side and
 // written, then loaded by a GPU solver and GPU batches; real weights built on the GPU side (the
 // contraction runs on the host either way), then loaded on both.

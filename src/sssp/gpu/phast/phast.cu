@@ -25,9 +25,10 @@
 // the host threads (their cells and distances copied up and scattered); on a road network the
 // host's searches had taken more of a batch than its sweep (bench/results/phast.md, "PHAST batches
 // on the GPU"). The batch's rows then leave through gather_rows (batch_rows.cuh), the targets'
-// positions taking the place of the targets. Batches run in a pipeline: the next batch's fill and
-// upward searches, and the last one's gather, go on a second stream into a second buffer while
-// the engine's stream sweeps (run).
+// positions taking the place of the targets, or, for row summaries, the batch is reduced where it
+// lies (summarize_chunks, summarize_columns) and no row leaves. Batches run in a pipeline: the next batch's fill and
+// upward searches, and the last one's gather (or reduction), go on a second stream into a second
+// buffer while the engine's stream sweeps (pipeline).
 //
 // Distances (distance.cuh): uint32 (integer sums in 64 bits, a sum above 2^32 - 2 dropped and
 // flagged), uint64 (the hierarchy of 64-bit weights that integer graphs get when their paths may
@@ -83,6 +84,7 @@ constexpr std::uint32_t group_lanes = 32;
 // eight (fewer warps) at k = 4096 and 8192 (bench/results/phast.md, "PHAST batches in a pipeline,
 // four groups a warp").
 constexpr std::uint32_t sweep_groups = 4;
+constexpr unsigned summary_threads = 256;  // row summaries: a thread a source of the batch
 // Pairs (pair_query.cuh): a warp's capacity in positions, tried in turn; a pair whose closures
 // pass one capacity goes to the next, past the last to the host. 2^9 holds almost every road-FLA
 // pair at 16 KB a warp; 2^10 most of USA-road-d.NY's; 2^12 takes a block's shared memory for one
@@ -98,14 +100,14 @@ constexpr std::size_t pair_chunk = std::size_t{1} << 22;
 constexpr std::size_t pair_probe = std::size_t{1} << 15;
 constexpr std::size_t pair_probe_least = 1024;
 
-// min(best, d(q) + w over the down in-arcs q -> p), one lane of a batch at stride k (k = 1: one
-// source). Infinite tails are skipped; a sum that does not fit is dropped and raises *overflowed.
+// One source: min(best, d(q) + w over the down in-arcs q -> p). Infinite tails are skipped; a sum
+// that does not fit is dropped and raises *overflowed.
 template <class Distance>
-__device__ Distance sweep_in_arcs(const hierarchy_arcs<Distance>& arcs, const Distance* dist, std::size_t k,
-                                  std::size_t lane, vertex_t p, Distance best, std::uint32_t* overflowed) {
+__device__ Distance sweep_in_arcs(const hierarchy_arcs<Distance>& arcs, const Distance* dist, vertex_t p,
+                                  Distance best, std::uint32_t* overflowed) {
   bool dropped = false;
   for (edge_t a = arcs.offsets[p], end = arcs.offsets[p + 1]; a < end; ++a) {
-    const Distance dq = dist[std::size_t{arcs.ends[a]} * k + lane];
+    const Distance dq = dist[arcs.ends[a]];
     if (dq == distance_ops<Distance>::infinity) continue;
     Distance sum;
     if (distance_ops<Distance>::extend(dq, arcs.weights[a], sum))
@@ -124,7 +126,7 @@ __device__ void sweep_position(const hierarchy_arcs<Distance>& arcs, Distance* d
                                std::uint32_t* overflowed) {
   Distance best = upward[p];
   if (best != distance_ops<Distance>::infinity) upward[p] = distance_ops<Distance>::infinity;
-  dist[p] = sweep_in_arcs(arcs, dist, 1, 0, p, best, overflowed);
+  dist[p] = sweep_in_arcs(arcs, dist, p, best, overflowed);
 }
 
 // The upward pairs as copied up: word 0 the count c, then c positions, then c distances from the
@@ -431,8 +433,6 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     if (sources.empty()) return;
     const std::uint32_t columns = targets.empty() ? n_ : static_cast<std::uint32_t>(targets.size());
     allocate_batch(k, columns);
-    const std::size_t batches = (sources.size() + k - 1) / k;
-    if (batches > 1) allocate_second_buffer();
     Distance* const given = targets.empty() && mopts.device_blocks ? static_cast<Distance*>(rows_given) : nullptr;
     // The targets' sweep positions take the place of the targets in gather_rows. Their arrays, and
     // the upward searches' pair lists, are kept from call to call: a caller solving block after
@@ -445,6 +445,72 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     }
     if (columns) DS_CUDA(cudaMemcpyAsync(d_targets_.get(), target_positions_.data(), columns * sizeof(vertex_t),
                                          cudaMemcpyHostToDevice, stream_));
+    // Each swept batch's rows, gathered on the search stream (into the caller's rows when given)
+    // and delivered.
+    pipeline(sources, opts, [&](std::size_t first, std::uint32_t rows, int buffer, double ms) {
+      Distance* const block = given ? given + first * columns : out_.get();
+      if (columns) {
+        gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, search_stream_>>>(
+            batch_dist_[buffer].get(), k_, d_targets_.get(), columns, rows, cutoff_distance<Distance>(opts.cutoff), block);
+        DS_CUDA_LAUNCH("gather_rows");
+      }
+      rows_out_.deliver(detail::batch_block(sources, first, rows, columns, detail::type_of<Distance>(), ms, levels_),
+                        block, mopts.device_blocks, search_stream_, consume);
+    });
+  }
+
+  // The same pipeline, each swept batch reduced where it lies on the search stream in place of its
+  // gather (summarize_chunks and summarize_columns, batch_rows.cuh), the call's summaries copied
+  // to the host at its end.
+  bool summarize_rows(const std::vector<vertex_t>& sources, std::uint32_t k, const options& opts,
+                      row_summaries& out) override {
+    if (sources.empty()) return true;
+    allocate_batch(k, 0);
+    const std::uint32_t tiles = (k_ + summary_threads - 1) / summary_threads;
+    const std::uint32_t chunks = static_cast<std::uint32_t>(
+        std::clamp<std::size_t>(2 * std::size_t{max_blocks_} / tiles, 1, std::max<vertex_t>(n_, 1)));
+    const std::size_t span = (std::size_t{n_} + chunks - 1) / chunks;
+    allocate_summaries(std::size_t{chunks} * k_, sources.size());
+    DS_CUDA(cudaMemsetAsync(overflow_row_.get(), 0xFF, sizeof(std::uint32_t), stream_));
+    const Distance cutoff = cutoff_distance<Distance>(opts.cutoff);
+    pipeline(sources, opts, [&](std::size_t first, std::uint32_t rows, int buffer, double) {
+      summarize_chunks<<<dim3(chunks, tiles), summary_threads, 0, search_stream_>>>(
+          batch_dist_[buffer].get(), k_, n_, span, rows, cutoff, first, partials_.reached.get(), partials_.sums.get(),
+          partials_.farthest.get(), overflow_row_.get());
+      DS_CUDA_LAUNCH("summarize_chunks");
+      summarize_columns<<<(rows + summary_threads - 1) / summary_threads, summary_threads, 0, search_stream_>>>(
+          chunks, k_, rows, partials_.reached.get(), partials_.sums.get(), partials_.farthest.get(), first,
+          summaries_.reached.get(), summaries_.sums.get(), summaries_.farthest.get(), overflow_row_.get());
+      DS_CUDA_LAUNCH("summarize_columns");
+    });
+    std::uint32_t overflow_row = 0;
+    const std::size_t count = sources.size();
+    DS_CUDA(cudaMemcpy(&overflow_row, overflow_row_.get(), sizeof overflow_row, cudaMemcpyDeviceToHost));
+    if (overflow_row != 0xFFFFFFFFu)
+      throw std::overflow_error("the sum of the distances from vertex " + std::to_string(sources[overflow_row]) +
+                                " passes 2^64 - 1");
+    DS_CUDA(cudaMemcpy(out.reached.data(), summaries_.reached.get(), count * 8, cudaMemcpyDeviceToHost));
+    if constexpr (std::is_integral_v<Distance>) {
+      DS_CUDA(cudaMemcpy(out.int_sums.data(), summaries_.sums.get(), count * 8, cudaMemcpyDeviceToHost));
+      DS_CUDA(cudaMemcpy(out.int_farthest.data(), summaries_.farthest.get(), count * 8, cudaMemcpyDeviceToHost));
+    } else {
+      DS_CUDA(cudaMemcpy(out.real_sums.data(), summaries_.sums.get(), count * 8, cudaMemcpyDeviceToHost));
+      DS_CUDA(cudaMemcpy(out.real_farthest.data(), summaries_.farthest.get(), count * 8, cudaMemcpyDeviceToHost));
+    }
+    return true;
+  }
+
+ private:
+  vertex_t level_size(std::uint32_t level) const { return ch_.level_offsets[level + 1] - ch_.level_offsets[level]; }
+
+  // The batches of sources in the pipeline (run): finish(first, rows, buffer, milliseconds)
+  // enqueues the output of each swept batch on the search stream; its milliseconds are the wall
+  // clock since the batch before it was finished (the first: since the call began), so the
+  // batches' figures add up to the call's.
+  template <class Finish>
+  void pipeline(const std::vector<vertex_t>& sources, const options& opts, const Finish& finish) {
+    const std::size_t batches = (sources.size() + k_ - 1) / k_;
+    if (batches > 1) allocate_second_buffer();
     if (!pool_) pool_ = std::make_unique<detail::thread_pool>(threads_);
     while (searches_.size() < pool_->size()) searches_.push_back(std::make_unique<detail::upward_search<weight>>(ch_));
     member_cells_.resize(pool_->size());
@@ -459,16 +525,13 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     prepare_batch(sources, 0, upward_on_device);
     for (std::size_t b = 0; b < batches; ++b) {
       sweep_batch(b % 2);
-      if (b > 0) finish_batch(sources, (b - 1) * k_, columns, given, opts, mopts, consume);
+      if (b > 0) finish_batch(sources, (b - 1) * k_, opts, finish);
       if (b + 1 < batches) prepare_batch(sources, (b + 1) * k_, upward_on_device);
     }
-    finish_batch(sources, (batches - 1) * k_, columns, given, opts, mopts, consume);
+    finish_batch(sources, (batches - 1) * k_, opts, finish);
     DS_CUDA(cudaStreamSynchronize(search_stream_));
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
-
- private:
-  vertex_t level_size(std::uint32_t level) const { return ch_.level_offsets[level + 1] - ch_.level_offsets[level]; }
 
   // On the search stream, into the buffer of the batch starting at sources[first]: infinity, the
   // batch's upward searches (on the device where the pair query's tables serve, a warp a source;
@@ -523,11 +586,9 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   }
 
   // The batch starting at sources[first], once swept: the overflow check where a sum was dropped,
-  // its rows gathered on the search stream (into the caller's rows when given) and delivered. Its
-  // milliseconds are the wall clock since the batch before it was finished (the first: since the
-  // call began), so the batches' figures add up to the call's.
-  void finish_batch(const std::vector<vertex_t>& sources, std::size_t first, std::uint32_t columns, Distance* given,
-                    const options& opts, const many_source_options& mopts, const block_consumer& consume) {
+  // then its output (finish, as pipeline() describes).
+  template <class Finish>
+  void finish_batch(const std::vector<vertex_t>& sources, std::size_t first, const options& opts, const Finish& finish) {
     const int buffer = static_cast<int>((first / k_) % 2);
     const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k_, sources.size() - first));
     DS_CUDA(cudaEventSynchronize(swept_[buffer]));
@@ -536,14 +597,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     batch_clock_ = now;
     if ((too_long_[buffer] || host_words_[swept_flag_word + buffer]) && !detail::cutoff_below_overflow<Distance>(opts.cutoff))
       check_batch_overflow(sources.data() + first, rows, batch_dist_[buffer].get());
-    Distance* const block = given ? given + first * columns : out_.get();
-    if (columns) {
-      gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, search_stream_>>>(
-          batch_dist_[buffer].get(), k_, d_targets_.get(), columns, rows, cutoff_distance<Distance>(opts.cutoff), block);
-      DS_CUDA_LAUNCH("gather_rows");
-    }
-    rows_out_.deliver(detail::batch_block(sources, first, rows, columns, detail::type_of<Distance>(), ms, levels_), block,
-                      mopts.device_blocks, search_stream_, consume);
+    finish(first, rows, buffer, ms);
   }
 
   hierarchy_arcs<Distance> view() const { return {down_offsets_.get(), down_sources_.get(), down_weights_.get()}; }
@@ -732,6 +786,21 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     columns_ = columns;
   }
 
+  // Row summaries: the chunks' partials (entries of a batch) and the call's (one a source).
+  void allocate_summaries(std::size_t entries, std::size_t sources) {
+    const auto grow = [&](summary_arrays& a, std::size_t size, const char* what) {
+      if (a.reached.size() >= size) return;
+      a = {};
+      reserve(size * 24, std::string("the row summaries of ") + what + " (" + std::to_string(size) + " entries)");
+      a.reached = device_array<std::uint64_t>(size, "the reached counts");
+      a.sums = device_array<summary_value<Distance>>(size, "the distance sums");
+      a.farthest = device_array<summary_value<Distance>>(size, "the farthest distances");
+    };
+    grow(partials_, entries, "a batch's chunks");
+    grow(summaries_, sources, "the sources");
+    if (!overflow_row_.get()) overflow_row_ = device_array<std::uint32_t>(1, "the row whose sum overflowed");
+  }
+
   // The pipeline's second batch buffer, for calls of more than one batch.
   void allocate_second_buffer() {
     if (batch_dist_[1].get()) return;
@@ -844,6 +913,13 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   std::vector<std::vector<Distance>> member_distances_;   // pairs of its upward searches
   std::uint32_t k_ = 0, columns_ = 0;
   row_delivery rows_out_;
+  // Row summaries (summarize_rows).
+  struct summary_arrays {
+    device_array<std::uint64_t> reached;
+    device_array<summary_value<Distance>> sums, farthest;
+  };
+  summary_arrays partials_, summaries_;
+  device_array<std::uint32_t> overflow_row_;
   // The predecessor pass.
   std::shared_ptr<const device_csr<Distance>> graph_;  // the original graph, for the tree (uploaded on first use)
   device_array<vertex_t> parent_;
