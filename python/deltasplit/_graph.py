@@ -590,6 +590,76 @@ class Graph:
                                            real_type)
         return _real_answer(out, self.distance_dtype_for(dtype)) if self._real_answers else out
 
+    def row_summaries(self, sources=None, *, strategy="multisplit", device="auto", cutoff=math.inf, threads=0,
+                      return_stats=False, hierarchy=None, dtype=None, tune=None):
+        """Per source, over the vertices it reaches (within `cutoff`; the source itself included):
+        how many, the sum of their distances and the farthest one, without the rows: a dict of
+        numpy arrays of len(sources), 'reached' (int64), 'sum' and 'farthest'. sources None = every
+        vertex (all pairs reduced). What closeness (reached - 1) / sum, mean distances and
+        eccentricity (farthest) are made of.
+
+        Solved as distance_matrix(sources, strategy=..., ...) solves (the same solver, kept between
+        the calls), with every vertex a target: with strategy 'phast' on the GPU each batch is
+        reduced where it lies instead of leaving as rows; every other solve reduces its rows as
+        they come. Types: integer distances are summed exactly, 'sum' uint64 (an OverflowError
+        names the source whose sum passes 2^64 - 1) and 'farthest' of the distance type (uint32 or
+        uint64); real ones in float64, 'sum' float64 (the same from run to run; within 1e-12
+        relative of another summation order), 'farthest' of the distance type (float64, or float32
+        with dtype=numpy.float32); float weights of whole numbers (solved as integers) give float64
+        sums and farthest. return_stats: also a dict (device, on_gpu, method, batch_size, batches,
+        milliseconds, setup_ms, setup)."""
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
+        delta, driver, batch_size = _tuning(tune, {}, _MATRIX_TUNING, "row_summaries")
+        if device not in ("auto", "gpu", "cpu"):
+            raise ValueError(f"device must be 'auto', 'gpu' or 'cpu'; got {device!r}")
+        if math.isnan(cutoff) or cutoff < 0:
+            raise ValueError(f"cutoff must be >= 0; got {cutoff}")
+        n = self.num_vertices
+        src = np.arange(n, dtype=np.uint32) if sources is None else _vertex_list(sources, n, "source")
+        answer = self.distance_dtype_for(dtype)
+        if self._device:
+            reached, sums, farthest, stats = self._summaries_by_rows(src, strategy, device, cutoff, threads,
+                                                                     hierarchy, dtype, tune, answer)
+        else:
+            run_on = device if strategy in GPU_STRATEGIES else "cpu"
+            reached, sums, farthest, stats = self._core.summarize_rows(
+                src, run_on, strategy == "phast", float(delta), float(cutoff), int(threads), int(batch_size or 0),
+                _hierarchy_path(hierarchy, strategy), driver, _real_type(dtype, self._device))
+        result = {"reached": reached.astype(np.int64),
+                  "sum": sums.astype(np.float64) if answer.kind == "f" else sums,
+                  "farthest": farthest.astype(answer)}
+        return (result, stats) if return_stats else result
+
+    def _summaries_by_rows(self, src, strategy, device, cutoff, threads, hierarchy, dtype, tune, answer):
+        """row_summaries on a device graph: distance_matrix's rows (one sssp each) in blocks,
+        reduced on the device."""
+        import cupy
+        count = len(src)
+        solve = cupy.dtype(answer)
+        integral = solve.kind == "u"
+        reached = np.zeros(count, dtype=np.uint64)
+        sums = np.zeros(count, dtype=np.uint64 if integral else np.float64)
+        farthest = np.zeros(count, dtype=np.uint64 if integral else np.float64)
+        none = np.iinfo(solve).max if integral else np.inf
+        rows = max(1, (64 << 20) // max(1, self.num_vertices * solve.itemsize))
+        total = 0.0
+        for first in range(0, count, rows):
+            part = src[first:first + rows]
+            block, st = self.distance_matrix(part, strategy=strategy, device=device, cutoff=cutoff, threads=threads,
+                                             hierarchy=hierarchy, dtype=dtype, tune=tune, return_stats=True)
+            block = _as_cupy(block)
+            hit = block != none
+            wide = block.astype(cupy.uint64 if integral else cupy.float64)
+            reached[first:first + len(part)] = cupy.asnumpy(hit.sum(axis=1))
+            sums[first:first + len(part)] = cupy.asnumpy(cupy.where(hit, wide, 0).sum(axis=1))
+            farthest[first:first + len(part)] = cupy.asnumpy(cupy.where(hit, wide, 0).max(axis=1))
+            total += st["milliseconds"]
+        stats = {"device": st["device"] if count else "", "on_gpu": True, "method": "rows one by one",
+                 "batch_size": rows, "batches": (count + rows - 1) // rows, "milliseconds": total, "setup_ms": 0.0,
+                 "setup": ""}
+        return reached, sums, farthest, stats
+
     def _rows_one_by_one(self, sources, targets, out, strategy, device, delta, cutoff, threads, hierarchy, driver,
                          dtype):
         """distance_matrix on a device graph: one sssp per source, written into its row (through

@@ -166,6 +166,12 @@ class py_graph {
     many_->set_cutoff(b.cutoff);
     return *many_;
   }
+  // many_for(b) for work that hands no blocks over (row summaries): the kept solver serves whatever
+  // its device_blocks.
+  ds::sssp::many_sources& many_for_any_blocks(batch_settings b) {
+    if (many_) b.device_blocks = many_settings_.device_blocks;
+    return many_for(b);
+  }
 
  private:
   std::unique_ptr<ds::graph::csr> host_;
@@ -606,6 +612,47 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   return d;
 }
 
+// Row summaries of the sources (many_sources::summarize_rows) by the batched many-source solver of
+// these settings: (reached uint64, sums uint64 or float64, farthest uint64 or float64) numpy
+// arrays, integer columns for integer distance types, and a dict: device, on_gpu, method,
+// batch_size, batches, milliseconds, setup_ms, setup.
+nb::tuple summarize_rows(py_graph& g, const any_array& sources, const std::string& device, bool phast, double delta,
+                         double cutoff, unsigned threads, std::uint32_t batch_size, const std::string& hierarchy,
+                         const std::string& driver, const std::string& real_type) {
+  const std::vector<vertex_t> from = vertex_list(sources, "sources");
+  batch_settings b;
+  b.device = device_from_name(device);
+  b.phast = phast;
+  b.delta = delta;
+  b.cutoff = cutoff;
+  b.threads = threads;
+  b.batch_size = batch_size;
+  b.hierarchy = hierarchy;
+  b.driver = ds::sssp::driver_from_name(driver);
+  b.real_type = ds::sssp::distance_type_from_name(real_type);
+  ds::sssp::many_sources& ms = g.many_for_any_blocks(b);
+  auto* s = new ds::sssp::row_summaries();
+  nb::capsule owner(s, [](void* p) noexcept { delete static_cast<ds::sssp::row_summaries*>(p); });
+  {
+    nb::gil_scoped_release release;
+    *s = ms.summarize_rows(from);
+  }
+  const std::size_t count = from.size();
+  const auto column = [&](auto& v) { return nb::cast(nb::ndarray<nb::numpy, std::remove_reference_t<decltype(v[0])>, nb::ndim<1>>(v.data(), {count}, owner)); };
+  const bool integral = s->type == ds::sssp::distance_type::uint32 || s->type == ds::sssp::distance_type::uint64;
+  nb::dict d;
+  d["device"] = ms.device_name();
+  d["on_gpu"] = ms.on_gpu();
+  d["method"] = ms.method();
+  d["batch_size"] = s->batch_size;
+  d["batches"] = s->batches;
+  d["milliseconds"] = s->milliseconds;
+  d["setup_ms"] = ms.setup_ms();
+  d["setup"] = ms.setup();
+  return nb::make_tuple(column(s->reached), integral ? column(s->int_sums) : column(s->real_sums),
+                        integral ? column(s->int_farthest) : column(s->real_farthest), d);
+}
+
 // Negative weights (sssp/negative_weights.hpp), apart from the Graph class: the rows of dist (and
 // of pred when given), one per source, by "bellman_ford" (one label-correcting run per source) or
 // "johnson" (potentials once, then Dijkstra per source on `threads` threads) on CSR arrays: offsets
@@ -744,6 +791,9 @@ NB_MODULE(_core, m) {
            nb::arg("out").noconvert(), nb::arg("device"), nb::arg("threads"), nb::arg("hierarchy"),
            nb::arg("real_type") = "float64")
       .def("reached_within", &reached_within, nb::arg("sources"), nb::arg("cutoff"), nb::arg("threads"),
+           nb::arg("real_type") = "float64")
+      .def("summarize_rows", &summarize_rows, nb::arg("sources"), nb::arg("device"), nb::arg("phast"), nb::arg("delta"),
+           nb::arg("cutoff"), nb::arg("threads"), nb::arg("batch_size"), nb::arg("hierarchy"), nb::arg("driver"),
            nb::arg("real_type") = "float64")
       .def("distance_matrix_into", &distance_matrix_into, nb::arg("sources"), nb::arg("targets").none(),
            nb::arg("out").noconvert(), nb::arg("device"), nb::arg("phast"), nb::arg("delta"), nb::arg("cutoff"),

@@ -430,3 +430,71 @@ def test_driver_is_checked_and_reported():
             assert r.stats["driver"].startswith("block")
         elif not GPU:
             assert r.stats["driver"] == ""
+
+
+def summaries_of(d, cutoff=math.inf):
+    """Row summaries of scipy's float64 rows: reached, sum, farthest (vertices within cutoff)."""
+    hit = np.isfinite(d) & (d <= cutoff)
+    return hit.sum(axis=1), np.where(hit, d, 0).sum(axis=1), np.where(hit, d, 0).max(axis=1)
+
+
+@pytest.mark.parametrize("strategy", ["phast", "multisplit", "dijkstra"])
+def test_row_summaries_equal_scipys_rows_summed(dataset, strategy):
+    """Graph.row_summaries against scipy's rows reduced: counts and integer sums exactly, real
+    sums within 1e-12, every source of the bundled graphs' sample and each batch size."""
+    g, matrix, sources, expected, integer = dataset
+    if strategy == "phast" and not integer:
+        pytest.skip("phast computes float32 for real weights (the hierarchy's sums); its rows are tested elsewhere")
+    if strategy == "phast" and g.num_vertices > 500_000:
+        pytest.skip("a hierarchy of road-FLA takes the test machine's cores too long; USA-road-d.NY stands for it")
+    want = summaries_of(expected)
+    # A batch size is a new solver, and for phast a new hierarchy: phast takes the automatic size.
+    for tune in (None,) if strategy == "phast" else (None, {"batch_size": 2}):
+        got, st = g.row_summaries(sources, strategy=strategy, tune=tune, return_stats=True)
+        assert got["reached"].dtype == np.int64
+        np.testing.assert_array_equal(got["reached"], want[0])
+        assert got["farthest"].dtype == g.distance_dtype_for(None)
+        if integer:
+            assert got["sum"].dtype == np.uint64
+            np.testing.assert_array_equal(got["sum"], want[1].astype(np.uint64))
+            np.testing.assert_array_equal(got["farthest"], want[2].astype(got["farthest"].dtype))
+        else:
+            assert got["sum"].dtype == np.float64
+            np.testing.assert_allclose(got["sum"], want[1], rtol=1e-12)
+            np.testing.assert_allclose(got["farthest"], want[2], rtol=1e-15)
+        assert st["batches"] >= 1 and st["batch_size"] >= 1
+        assert st["on_gpu"] == (GPU and strategy != "dijkstra")
+
+
+def test_row_summaries_all_sources_cutoff_and_edge_cases():
+    """Every vertex as a source (sources=None), cutoffs (0: the source alone), unreachable
+    vertices, duplicates, one vertex and no sources; an integer sum past 2^64 - 1 is an
+    OverflowError naming its source."""
+    rng = np.random.default_rng(3)
+    n = 300
+    rows, cols = rng.integers(0, n, 1200), rng.integers(0, n, 1200)
+    weights = rng.integers(1, 20, 1200).astype(np.float64)
+    matrix = sp.csr_matrix((weights, (rows, cols)), shape=(n + 5, n + 5))  # five vertices without arcs
+    g = Graph.from_scipy(matrix)
+    d = scg.dijkstra(matrix)
+    cutoff = float(np.median(d[np.isfinite(d)]))
+    for strategy in ("phast", "multisplit", "dijkstra"):
+        for c in (math.inf, cutoff, 0.0):
+            got = g.row_summaries(strategy=strategy, cutoff=c)
+            want = summaries_of(d, c)
+            np.testing.assert_array_equal(got["reached"], want[0])
+            np.testing.assert_array_equal(got["sum"], want[1].astype(np.uint64))
+            np.testing.assert_array_equal(got["farthest"], want[2])
+        got = g.row_summaries([n + 1, n + 1, 0], strategy=strategy)
+        np.testing.assert_array_equal(got["reached"], [1, 1, np.isfinite(d[0]).sum()])
+        assert g.row_summaries([], strategy=strategy)["sum"].shape == (0,)
+    one = Graph.from_scipy(sp.csr_matrix((1, 1)))
+    assert one.row_summaries()["reached"].tolist() == [1]
+    big = 2**62
+    wide = Graph.from_edges(np.array([0, 1, 2]), np.array([1, 2, 3]), np.array([big, big, big + big // 2], np.uint64),
+                            num_vertices=4)
+    assert wide.row_summaries([1])["sum"][0] == big + big + big // 2 + big
+    with pytest.raises(OverflowError, match="vertex 0 "):
+        wide.row_summaries([1, 0])
+    with pytest.raises(IndexError):
+        g.row_summaries([n + 5])
