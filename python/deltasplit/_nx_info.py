@@ -8,6 +8,7 @@ FUNCTIONS = {
     "dijkstra_path_length": "Delta-stepping from the source.",
     "all_pairs_dijkstra_path_length": "Delta-stepping from every node, on one uploaded graph.",
     "bellman_ford_path_length": "Delta-stepping (non-negative weights only; others fall back to NetworkX).",
+    "closeness_centrality": "Every node's distance sum and reach, reduced on the device without rows (row_summaries).",
 }
 
 

@@ -43,10 +43,13 @@ class DeltasplitGraph:
         self.G = G
         self._graphs = {}
 
-    def solver_graph(self, weight):
-        if weight not in self._graphs:
-            self._graphs[weight] = Graph.from_networkx(self.G, weight)
-        return self._graphs[weight]
+    def solver_graph(self, weight, reverse=False):
+        """The Graph of weight attribute `weight` (None: every edge 1), of G's arcs reversed when
+        `reverse` (distances to each node rather than from it)."""
+        if (weight, reverse) not in self._graphs:
+            self._graphs[weight, reverse] = Graph.from_networkx(self.G.reverse(copy=False) if reverse else self.G,
+                                                                weight)
+        return self._graphs[weight, reverse]
 
     def is_directed(self):
         return self.G.is_directed()
@@ -93,6 +96,9 @@ def _weights_ok(G, weight):
     return ""
 
 
+# The argument naming the weight attribute, and its default, where it is not ("weight", "weight").
+_WEIGHT_ARGUMENT = {"closeness_centrality": ("distance", None)}
+
 _KEYWORDS = {
     "single_source_dijkstra": {"source", "target", "cutoff", "weight"},
     "single_source_dijkstra_path_length": {"source", "cutoff", "weight"},
@@ -100,6 +106,7 @@ _KEYWORDS = {
     "dijkstra_path_length": {"source", "target", "weight"},
     "all_pairs_dijkstra_path_length": {"cutoff", "weight"},
     "bellman_ford_path_length": {"source", "target", "weight"},
+    "closeness_centrality": {"u", "distance", "wf_improved"},
 }
 _POSITIONAL = {
     "single_source_dijkstra": ["source", "target", "cutoff", "weight"],
@@ -108,6 +115,7 @@ _POSITIONAL = {
     "dijkstra_path_length": ["source", "target", "weight"],
     "all_pairs_dijkstra_path_length": ["cutoff", "weight"],
     "bellman_ford_path_length": ["source", "target", "weight"],
+    "closeness_centrality": ["u", "distance", "wf_improved"],
 }
 
 
@@ -127,8 +135,13 @@ def can_run(name, args, kwargs):
     return True if args else "no graph"
 
 
+def _weight_of(name, arguments):
+    key, default = _WEIGHT_ARGUMENT.get(name, ("weight", "weight"))
+    return arguments.get(key, default)
+
+
 def should_run(name, args, kwargs):
-    why = _weights_ok(_nx_graph(args[0]), _arguments(name, args, kwargs).get("weight", "weight"))
+    why = _weights_ok(_nx_graph(args[0]), _weight_of(name, _arguments(name, args, kwargs)))
     return True if not why else why
 
 
@@ -142,7 +155,7 @@ def _or_networkx(function):
     def run(G, *args, **kwargs):
         bound = signature.bind(G, *args, **kwargs)
         bound.apply_defaults()
-        why = _weights_ok(_nx_graph(G), bound.arguments["weight"])
+        why = _weights_ok(_nx_graph(G), _weight_of(function.__name__, bound.arguments))
         if not why:
             return function(G, *args, **kwargs)
         warnings.warn(f"deltasplit backend: {function.__name__} runs NetworkX's own implementation ({why})",
@@ -185,8 +198,8 @@ def _path(parent, nodes, index, source, target):
     return path[::-1]
 
 
-def _index_of(G, weight):
-    g = G.solver_graph(weight)
+def _index_of(G, weight, reverse=False):
+    g = G.solver_graph(weight, reverse)
     if not hasattr(g, "index"):
         g.index = {v: i for i, v in enumerate(g.nodes)}
     return g.index
@@ -263,6 +276,32 @@ def bellman_ford_path_length(G, source, target, weight="weight"):
     return _path_length(G, source, target, weight)
 
 
+@_or_networkx
+def closeness_centrality(G, u=None, distance=None, wf_improved=True):
+    """NetworkX's closeness from the row summaries (Graph.row_summaries) of every node, or of u,
+    on the graph with its arcs reversed when directed (distances to a node, as NetworkX takes
+    them): (reached - 1) / sum, times (reached - 1) / (n - 1) with wf_improved, 0 where the sum is
+    0 or n < 2; computed from the counts and sums as NetworkX does (integer sums exact)."""
+    _count("closeness_centrality")
+    H = _nx_graph(G)
+    if u is not None and u not in H:
+        raise nx.NodeNotFound(f"Source {u} is not in G")
+    g = G.solver_graph(distance, reverse=H.is_directed())
+    nodes = g.nodes
+    sources = None if u is None else [_index_of(G, distance, H.is_directed())[u]]
+    s = g.row_summaries(sources, strategy="multisplit")
+    n = len(nodes)
+    closeness = {}
+    for node, reached, total in zip(nodes if u is None else [u], s["reached"].tolist(), s["sum"].tolist()):
+        c = 0.0
+        if total > 0 and n > 1:
+            c = (reached - 1.0) / total
+            if wf_improved:
+                c *= (reached - 1.0) / (n - 1)
+        closeness[node] = c
+    return closeness[u] if u is not None else closeness
+
+
 def convert_from_nx(G, edge_attrs=None, node_attrs=None, preserve_edge_attrs=False, preserve_node_attrs=False,
                     preserve_graph_attrs=False, preserve_all_attrs=False, name=None, graph_name=None):
     return G if isinstance(G, DeltasplitGraph) else DeltasplitGraph(G)
@@ -285,6 +324,8 @@ class _Interface:
     dijkstra_path_length = staticmethod(dijkstra_path_length)
     all_pairs_dijkstra_path_length = staticmethod(all_pairs_dijkstra_path_length)
     bellman_ford_path_length = staticmethod(bellman_ford_path_length)
+    closeness_centrality = staticmethod(closeness_centrality)
 
 
 backend_interface = _Interface()
+

@@ -1,6 +1,6 @@
 """The NetworkX backend: registered through the entry points, dispatched to on plain NetworkX
 graphs, equal to NetworkX's answers, declining what it cannot do, and NetworkX's own
-shortest-path test suite run with NETWORKX_TEST_BACKEND=deltasplit."""
+shortest-path and closeness test suites run with NETWORKX_TEST_BACKEND=deltasplit."""
 import os
 import subprocess
 import sys
@@ -54,8 +54,35 @@ def test_functions_dispatch_and_agree_with_networkx(weight):
         dict(nx.all_pairs_dijkstra_path_length(G, weight=weight))
     assert nx.single_source_dijkstra_path_length(G, s, cutoff=4, weight=weight, backend="deltasplit") == \
         nx.single_source_dijkstra_path_length(G, s, cutoff=4, weight=weight)
+    assert nx.closeness_centrality(G, distance=weight, backend="deltasplit") == \
+        pytest.approx(nx.closeness_centrality(G, distance=weight), rel=1e-15, abs=0)
     ran = {k: nx_backend.calls.get(k, 0) - before.get(k, 0) for k in nx_backend.calls}
     assert all(ran.get(k, 0) >= 1 for k in nx_backend._FUNCTIONS), ran
+
+
+@pytest.mark.parametrize("weight", ["weight", "cost", None])
+def test_closeness_centrality_agrees_with_networkx(weight):
+    """Closeness from the row summaries: every node and one node, wf_improved both ways, an
+    undirected grid with a lonely node and a directed graph (distances to each node) with nodes
+    that reach nothing; float weights within 1e-15 (NetworkX sums them in another order)."""
+    D = nx.DiGraph()
+    D.add_weighted_edges_from([(0, 1, 2), (1, 2, 3), (2, 0, 1), (3, 0, 4), (1, 4, 7), (5, 5, 1)])
+    nx.set_edge_attributes(D, {e: 1.5 + i for i, e in enumerate(D.edges)}, "cost")
+    before = nx_backend.calls.get("closeness_centrality", 0)
+    for G in (grid(), D):
+        for wf in (True, False):
+            want = nx.closeness_centrality(G, distance=weight, wf_improved=wf)
+            got = nx.closeness_centrality(G, distance=weight, wf_improved=wf, backend="deltasplit")
+            assert list(got) == list(want)
+            assert got == pytest.approx(want, rel=1e-15, abs=0)
+            assert all(type(v) is float for v in got.values())
+            node = next(iter(G))
+            assert nx.closeness_centrality(G, node, distance=weight, wf_improved=wf, backend="deltasplit") == \
+                pytest.approx(want[node], rel=1e-15, abs=0)
+    with pytest.raises(nx.NodeNotFound):
+        nx.closeness_centrality(D, "nowhere", backend="deltasplit")
+    assert nx.closeness_centrality(nx.Graph(), backend="deltasplit") == {}
+    assert nx_backend.calls["closeness_centrality"] >= before + 10
 
 
 def test_errors_match_networkx():
@@ -193,14 +220,16 @@ PLUGIN = textwrap.dedent("""
 """)
 
 
-def test_networkx_shortest_path_suite_runs_on_the_backend(tmp_path):
+def test_networkx_shortest_path_and_closeness_suites_run_on_the_backend(tmp_path):
     import networkx
-    tests = os.path.join(os.path.dirname(networkx.__file__), "algorithms", "shortest_paths", "tests")
+    algorithms = os.path.join(os.path.dirname(networkx.__file__), "algorithms")
+    tests = [os.path.join(algorithms, "shortest_paths", "tests"),
+             os.path.join(algorithms, "centrality", "tests", "test_closeness_centrality.py")]
     (tmp_path / "deltasplit_ran.py").write_text(PLUGIN)
     env = dict(os.environ, NETWORKX_TEST_BACKEND="deltasplit", NETWORKX_FALLBACK_TO_NX="True",
                PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "deltasplit_ran",
-                           "--rootdir", os.path.dirname(networkx.__file__), tests],
+                           "--rootdir", os.path.dirname(networkx.__file__), *tests],
                           env=env, capture_output=True, text=True, timeout=1800)
     tail = proc.stdout[-4000:] + proc.stderr[-2000:]
     assert proc.returncode == 0, tail
