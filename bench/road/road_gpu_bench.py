@@ -15,10 +15,12 @@ sources) before it is timed.
 (c) a 1,000 x 1,000 OD table on road-FLA: the hierarchy build timed apart, then the table, with
     strategy phast and with the GPU's default many-source solver (multisplit).
 (d) all pairs of USA-road-d.NY (264,346 vertices), reduced on the GPU: every source's sum of
-    finite distances (uint64) and count of reached vertices (one kernel pass over each block of
-    rows), strategy phast, the hierarchy build included; distances per second beside PATHPACK's
-    1.14e11 on one B200. Its blocks take --all-pairs-share of the free device memory (default an
-    eighth), its batches --all-pairs-batch sources (default the automatic size).
+    finite distances (uint64) and count of reached vertices, strategy phast, the hierarchy build
+    included; distances per second beside PATHPACK's 1.14e11 on one B200. --all-pairs-via
+    summaries (the default): one Graph.row_summaries call for every source, each batch reduced by
+    the engine where it lies; rows: distance_matrix's rows of blocks of sources in device memory,
+    each block reduced by one kernel pass (blocks of --all-pairs-share of the free device memory,
+    default an eighth). Batches of --all-pairs-batch sources (default the automatic size).
 
 Each task runs within --budget seconds: sizes or runs that would pass it are cut, and the table
 says so (the whole script stays near five minutes on one H200). --small runs the same tasks on
@@ -265,7 +267,16 @@ def task_all_pairs(rep, args, graph, xp):
         rows = max(1, int(xp.cuda.runtime.memGetInfo()[0] * args.all_pairs_share) // (n * 4))
     tune = {"batch_size": args.all_pairs_batch} if args.all_pairs_batch else None
 
+    def summarized(budget):
+        g = args.ny_graph()
+        start = time.perf_counter()
+        got, st = g.row_summaries(strategy="phast", tune=tune, return_stats=True)
+        builds.append(st["setup_ms"] / 1e3)
+        return time.perf_counter() - start, n, got["sum"], got["reached"]
+
     def run(budget):
+        if args.all_pairs_via == "summaries":
+            return summarized(budget)
         g = args.ny_graph()
         dtype = g.distance_matrix([], []).dtype
         none = unreachable(dtype)
@@ -306,12 +317,16 @@ def task_all_pairs(rep, args, graph, xp):
     else:
         times = [first] + [run(float("inf"))[0] for _ in range(runs_within(first, args.runs, args.budget) - 1)]
     batch = f"{args.all_pairs_batch} sources" if args.all_pairs_batch else "the automatic size"
-    rep.note(f"all pairs: blocks of {min(rows, n):,} rows ({args.all_pairs_share:g} of the free memory on a GPU), "
-             f"batches of {batch}")
+    if args.all_pairs_via == "summaries":
+        rep.note(f"all pairs: Graph.row_summaries, each batch reduced in the engine, batches of {batch}")
+    else:
+        rep.note(f"all pairs: blocks of {min(rows, n):,} rows ({args.all_pairs_share:g} of the free memory on a GPU), "
+                 f"batches of {batch}")
     rep.note(f"all pairs: the hierarchy builds took {', '.join(f'{b:.2f}' for b in builds)} s of the runs' "
              f"{', '.join(f'{t:.2f}' for t in times)} s")
     rate = done * n / statistics.median(times)
     where = "on the device" if xp is not np else "on the host"
+    where += ", in the engine" if args.all_pairs_via == "summaries" else ", from blocks of rows"
     rep.add(f"all pairs reduced {where} (phast, hierarchy build included)", f"{done:,} x {n:,}", times,
             f"{rate:.3g} distances/s ({rate / PATHPACK_RATE:.2f} x PATHPACK's 1.14e11 on a B200)")
 
@@ -326,6 +341,8 @@ def main():
     p.add_argument("--all-pairs-share", type=float, default=0.125,
                    help="task d: the share of the free device memory a block of rows takes")
     p.add_argument("--all-pairs-batch", type=int, default=0, help="task d: sources a batch (0: automatic)")
+    p.add_argument("--all-pairs-via", choices=("summaries", "rows"), default="summaries",
+                   help="task d: Graph.row_summaries (reduced in the engine) or blocks of rows reduced by a kernel")
     args = p.parse_args()
     if os.path.exists(args.output):
         print(f"{args.output} exists; pass another path", file=sys.stderr)
