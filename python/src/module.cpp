@@ -518,6 +518,23 @@ void nearest_reached(const any_array& rows, const any_array& columns, const any_
                                static_cast<std::int64_t*>(best_p.data()), best_d.shape(0), best_d.shape(1), threads);
 }
 
+// The batched solver's settings from the binding's arguments (host blocks).
+batch_settings settings_of(const std::string& device, bool phast, double delta, double cutoff, unsigned threads,
+                           std::uint32_t batch_size, const std::string& hierarchy, const std::string& driver,
+                           const std::string& real_type) {
+  batch_settings b;
+  b.device = device_from_name(device);
+  b.phast = phast;
+  b.delta = delta;
+  b.cutoff = cutoff;
+  b.threads = threads;
+  b.batch_size = batch_size;
+  b.hierarchy = hierarchy;
+  b.driver = ds::sssp::driver_from_name(driver);
+  b.real_type = ds::sssp::distance_type_from_name(real_type);
+  return b;
+}
+
 nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object targets, matrix_array out,
                               const std::string& device, bool phast, double delta, double cutoff, unsigned threads,
                               std::uint32_t batch_size, const std::string& hierarchy, const std::string& driver,
@@ -540,17 +557,8 @@ nb::dict distance_matrix_into(py_graph& g, const any_array& sources, nb::object 
   if (!widen && out.dtype() != dtype_of(type))
     throw std::invalid_argument(std::string("this solve's distances are ") + ds::sssp::distance_type_name(type) +
                                 ": the distance matrix must be of that dtype (or float64 on the host)");
-  batch_settings b;
-  b.device = device_from_name(device);
-  b.phast = phast;
-  b.delta = delta;
-  b.cutoff = cutoff;
-  b.threads = threads;
-  b.batch_size = batch_size;
+  batch_settings b = settings_of(device, phast, delta, cutoff, threads, batch_size, hierarchy, driver, real_type);
   b.device_blocks = out_on_device;
-  b.hierarchy = hierarchy;
-  b.driver = ds::sssp::driver_from_name(driver);
-  b.real_type = ds::sssp::distance_type_from_name(real_type);
   if (out_on_device && b.device == ds::sssp::device_kind::cpu)
     throw std::invalid_argument("device='cpu' writes host memory: the distance matrix is in device memory");
   ds::sssp::many_sources& ms = g.many_for(b);
@@ -620,17 +628,8 @@ nb::tuple summarize_rows(py_graph& g, const any_array& sources, const std::strin
                          double cutoff, unsigned threads, std::uint32_t batch_size, const std::string& hierarchy,
                          const std::string& driver, const std::string& real_type) {
   const std::vector<vertex_t> from = vertex_list(sources, "sources");
-  batch_settings b;
-  b.device = device_from_name(device);
-  b.phast = phast;
-  b.delta = delta;
-  b.cutoff = cutoff;
-  b.threads = threads;
-  b.batch_size = batch_size;
-  b.hierarchy = hierarchy;
-  b.driver = ds::sssp::driver_from_name(driver);
-  b.real_type = ds::sssp::distance_type_from_name(real_type);
-  ds::sssp::many_sources& ms = g.many_for_any_blocks(b);
+  ds::sssp::many_sources& ms =
+      g.many_for_any_blocks(settings_of(device, phast, delta, cutoff, threads, batch_size, hierarchy, driver, real_type));
   auto* s = new ds::sssp::row_summaries();
   nb::capsule owner(s, [](void* p) noexcept { delete static_cast<ds::sssp::row_summaries*>(p); });
   {
