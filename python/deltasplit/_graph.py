@@ -651,9 +651,10 @@ class Graph:
             block = _as_cupy(block)
             hit = block != none
             wide = block.astype(cupy.uint64 if integral else cupy.float64)
+            kept = cupy.where(hit, wide, wide.dtype.type(0))
             reached[first:first + len(part)] = cupy.asnumpy(hit.sum(axis=1))
-            sums[first:first + len(part)] = cupy.asnumpy(cupy.where(hit, wide, 0).sum(axis=1))
-            farthest[first:first + len(part)] = cupy.asnumpy(cupy.where(hit, wide, 0).max(axis=1))
+            sums[first:first + len(part)] = cupy.asnumpy(kept.sum(axis=1))
+            farthest[first:first + len(part)] = cupy.asnumpy(kept.max(axis=1))
             total += st["milliseconds"]
         stats = {"device": st["device"] if count else "", "on_gpu": True, "method": "rows one by one",
                  "batch_size": rows, "batches": (count + rows - 1) // rows, "milliseconds": total, "setup_ms": 0.0,

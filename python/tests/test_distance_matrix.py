@@ -498,3 +498,25 @@ def test_row_summaries_all_sources_cutoff_and_edge_cases():
         wide.row_summaries([1, 0])
     with pytest.raises(IndexError):
         g.row_summaries([n + 5])
+
+
+@needs_cupy
+def test_row_summaries_of_a_device_graph():
+    """A graph in device memory: its rows one sssp each, reduced on the device, equal to scipy's
+    rows summed (integer weights, a cutoff, unreachable vertices)."""
+    import cupy
+    rng = np.random.default_rng(5)
+    n = 400
+    matrix = sp.csr_matrix((rng.integers(1, 30, 1500).astype(np.float64), (rng.integers(0, n, 1500),
+                            rng.integers(0, n, 1500))), shape=(n, n))
+    dg = Graph.from_arrays(cupy.asarray(matrix.indptr), cupy.asarray(matrix.indices),
+                           cupy.asarray(matrix.data.astype(np.uint32)), num_vertices=n)
+    d = scg.dijkstra(matrix)
+    sources = np.array([0, 7, 7, n - 1])
+    for c in (math.inf, float(np.median(d[np.isfinite(d)]))):
+        got, st = dg.row_summaries(sources, cutoff=c, return_stats=True)
+        want = summaries_of(d[sources], c)
+        np.testing.assert_array_equal(got["reached"], want[0])
+        np.testing.assert_array_equal(got["sum"], want[1].astype(np.uint64))
+        np.testing.assert_array_equal(got["farthest"], want[2])
+        assert got["farthest"].dtype == np.uint32 and st["method"] == "rows one by one"
