@@ -26,9 +26,9 @@
 // host's searches had taken more of a batch than its sweep (bench/results/phast.md, "PHAST batches
 // on the GPU"). The batch's rows then leave through gather_rows (batch_rows.cuh), the targets'
 // positions taking the place of the targets, or, for row summaries, the batch is reduced where it
-// lies (summarize_chunks, summarize_columns) and no row leaves. Batches run in a pipeline: the next batch's fill and
-// upward searches, and the last one's gather (or reduction), go on a second stream into a second
-// buffer while the engine's stream sweeps (pipeline).
+// lies (summarize_chunks, summarize_columns) and no row leaves. Batches run in a pipeline: the
+// next batch's fill and upward searches, and the last one's gather (or reduction), go on a second
+// stream into a second buffer while the engine's stream sweeps (pipeline).
 //
 // Distances (distance.cuh): uint32 (integer sums in 64 bits, a sum above 2^32 - 2 dropped and
 // flagged), uint64 (the hierarchy of 64-bit weights that integer graphs get when their paths may
@@ -447,11 +447,12 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
                                          cudaMemcpyHostToDevice, stream_));
     // Each swept batch's rows, gathered on the search stream (into the caller's rows when given)
     // and delivered.
+    const Distance cutoff = cutoff_distance<Distance>(opts.cutoff);
     pipeline(sources, opts, [&](std::size_t first, std::uint32_t rows, int buffer, double ms) {
       Distance* const block = given ? given + first * columns : out_.get();
       if (columns) {
         gather_rows<<<gather_tiles(columns, rows), gather_threads(), 0, search_stream_>>>(
-            batch_dist_[buffer].get(), k_, d_targets_.get(), columns, rows, cutoff_distance<Distance>(opts.cutoff), block);
+            batch_dist_[buffer].get(), k_, d_targets_.get(), columns, rows, cutoff, block);
         DS_CUDA_LAUNCH("gather_rows");
       }
       rows_out_.deliver(detail::batch_block(sources, first, rows, columns, detail::type_of<Distance>(), ms, levels_),
