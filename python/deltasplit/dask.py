@@ -54,6 +54,14 @@ Reductions (``reduce``)
     the source, closeness = (r / T) * (r / S), and 0 when S = 0. It uses distances *from* the
     source: networkx's on an undirected graph, and on ``G.reverse()`` for a directed one.
 
+Row summaries (``row_summaries``)
+    ``Graph.row_summaries`` of every source (all vertices when ``sources`` is None) on the
+    workers, a block of sources a task: per source the vertices it reaches within ``limit``, the
+    sum of their distances and the farthest, without any row leaving the worker's solver (with
+    ``strategy='phast'`` on a GPU worker, not even its engine), so a block can hold many more
+    sources than a block of rows (``SUMMARY_BLOCK_ROWS``). Only these three numbers a source come
+    back to the client.
+
 Nothing lost, and resuming
     Blocks are submitted with Dask's ``retries``; a block lost with a worker is rerun by the
     scheduler. A block's write is idempotent (the same region, the same values) and is marked done
@@ -86,7 +94,8 @@ import numpy as np
 from . import _core
 from ._graph import STRATEGIES, Graph, _is_integer, _is_number, _real_answer, _vertex_list
 
-__all__ = ["distance_matrix", "distance_array", "reduce", "local_cluster", "graph_hash", "Run", "Reductions"]
+__all__ = ["distance_matrix", "distance_array", "reduce", "row_summaries", "local_cluster", "graph_hash", "Run",
+           "Reductions"]
 
 FORMAT_VERSION = 1
 METADATA_FILE = "_deltasplit.json"  # in a Parquet folder; readers skip names starting with "_"
@@ -99,6 +108,11 @@ RESIDENT_GRAPHS = 2
 # scheduler can balance them. docs/scaling-out.md has the rule for choosing one by hand.
 MAX_BLOCK_ROWS = 1024
 MAX_BLOCK_BYTES = 256 << 20
+# row_summaries' default block: at most this many sources (and at least two blocks a worker). Its
+# rows never leave the worker's solver, so only balance bounds it: a block of PHAST's GPU batches
+# is then eight of its automatic batches, its first batch's upward searches (which no sweep hides)
+# a small part of it. A choice, not measured on a cluster.
+SUMMARY_BLOCK_ROWS = 65536
 # reduce combines the blocks' results this many at a time, on the workers: each Dask task costs
 # milliseconds of scheduling, so fewer, wider combines leave more of the run to the solves
 # (bench/results/dask.md).
@@ -278,6 +292,18 @@ def _run_block(source, key, targets, settings, sink, index, start, sources):
     return sink.take(index, start, sources, targets, block if reduce_here else _host(block))
 
 
+def _summarize_block(source, key, targets, settings, sink, index, start, sources):
+    """One Dask task of row_summaries (_run_block's arguments; targets and sink unused): the
+    resident graph's row summaries of the block's sources, with where they go."""
+    graph, lock = _resident_graph(key, source)
+    device = settings.get("device", "auto")
+    with lock:
+        got = graph.row_summaries(sources, strategy=settings["strategy"], device=device, cutoff=settings["cutoff"],
+                                  threads=_worker_threads(device),
+                                  dtype=np.float32 if settings["solve_dtype"] == "float32" else None)
+    return start, got
+
+
 # -- sinks: what a block does with its rows ---------------------------------------------------
 
 class _Gather:
@@ -410,7 +436,8 @@ class _Plan:
     """A run's inputs, checked: the graph (loaded on the client for its size and hash), the
     sources and targets, the distance type, the limit and the blocks."""
 
-    def __init__(self, graph, sources, targets, limit, dtype, block_size, strategy, weight_seed, workers):
+    def __init__(self, graph, sources, targets, limit, dtype, block_size, strategy, weight_seed, workers,
+                 rows_kept=True):
         if isinstance(graph, (str, os.PathLike)):
             path = os.fspath(graph)
             g, self.key = _planned_graph(path, weight_seed)
@@ -429,7 +456,7 @@ class _Plan:
             self.key = graph_hash(g)
         self.graph = g
         n = g.num_vertices
-        self.sources = _vertex_list(sources, n, "source")
+        self.sources = np.arange(n, dtype=np.uint32) if sources is None else _vertex_list(sources, n, "source")
         self.targets = None if targets is None else _vertex_list(targets, n, "target")
         self.columns = n if self.targets is None else len(self.targets)
         # The type the blocks are solved in: the graph's (uint32 or uint64; float64 for real
@@ -451,9 +478,12 @@ class _Plan:
                          "cutoff": math.inf if limit is None else float(limit)}
         rows = len(self.sources)
         if block_size is None:
-            fit = MAX_BLOCK_BYTES // max(1, self.columns * self.dtype.itemsize)
             spread = -(-rows // (2 * max(1, workers)))
-            block_size = max(1, min(MAX_BLOCK_ROWS, fit, spread))
+            if rows_kept:
+                fit = MAX_BLOCK_BYTES // max(1, self.columns * self.dtype.itemsize)
+                block_size = max(1, min(MAX_BLOCK_ROWS, fit, spread))
+            else:
+                block_size = max(1, min(SUMMARY_BLOCK_ROWS, spread))
         elif not _is_integer(block_size) or block_size < 1:
             raise ValueError(f"block_size must be a positive integer or None; got {block_size!r}")
         self.block_size = int(block_size)
@@ -620,14 +650,16 @@ def _scatter(client, plan):
     return source, targets
 
 
-def _run(client, plan, sink, skip, retries, progress, on_result):
-    """Submits every block not in skip; calls on_result(future, pending) as each block, or each
-    task that on_result adds to pending, finishes. Returns the number of blocks run."""
+def _run(client, plan, sink, skip, retries, progress, on_result, task=None):
+    """Submits every block not in skip (task: _run_block, or another function of its arguments);
+    calls on_result(future, pending) as each block, or each task that on_result adds to pending,
+    finishes. Returns the number of blocks run."""
+    task = task or _run_block
     from distributed import as_completed
     source, targets = _scatter(client, plan)
     resources = _resources(client)
     plan.settings["device"] = "auto" if resources else "cpu"
-    futures = [client.submit(_run_block, source, plan.key, targets, plan.settings, sink, index, start,
+    futures = [client.submit(task, source, plan.key, targets, plan.settings, sink, index, start,
                              plan.sources[start:start + plan.block_size], retries=retries, resources=resources,
                              pure=False)
                for index, start in enumerate(plan.block_starts()) if index not in skip]
@@ -768,3 +800,34 @@ def reduce(graph: Any, sources: Any, targets: Any = None, *, limit: Optional[flo
         s_sum[start:start + len(a)], s_min[start:start + len(a)] = a, b
         s_count[start:start + len(a)], closeness[start:start + len(a)] = c, d
     return Reductions(s_sum, s_min, s_count, closeness, t_sum, t_min, t_count)
+
+
+def row_summaries(graph: Any, sources: Any = None, *, limit: Optional[float] = None, client: Any = None,
+                  block_size: Optional[int] = None, dtype: Any = None, strategy: str = "multisplit",
+                  retries: int = 3, weight_seed: int = 1, progress: bool = False) -> dict:
+    """Graph.row_summaries of `sources` (every vertex when None) on the Dask cluster of `client`
+    (default: the current one), block_size sources a task (default: at most SUMMARY_BLOCK_ROWS,
+    at least two blocks a worker): a dict of numpy arrays of len(sources) in the order of the
+    sources, 'reached' (int64), 'sum' (uint64 for integer distances, float64 for real ones) and
+    'farthest' (the distance type), as Graph.row_summaries gives them. limit: vertices farther
+    than it are not reached. dtype: None, or float32 to solve a real graph in float32.
+    strategy: as Graph.row_summaries's ('phast' builds a contraction hierarchy once per worker, and
+    on a GPU worker reduces each batch in its engine). A block lost with a worker is run again."""
+    client = _client(client)
+    if dtype is not None and np.dtype(dtype) not in (np.float32, np.float64):
+        raise ValueError(f"dtype must be None, float32 or float64 (the solve's real type); got {dtype!r}")
+    plan = _Plan(graph, sources, None, limit, dtype, block_size, strategy, weight_seed, len(_workers(client)),
+                 rows_kept=False)
+    rows = len(plan.sources)
+    answer = plan.graph.distance_dtype_for(np.float32 if plan.settings["solve_dtype"] == "float32" else None)
+    result = {"reached": np.zeros(rows, np.int64),
+              "sum": np.zeros(rows, np.uint64 if answer.kind == "u" else np.float64),
+              "farthest": np.zeros(rows, answer)}
+
+    def place(future, pending):
+        start, got = future.result()
+        for name, values in got.items():
+            result[name][start:start + len(values)] = values
+        future.release()
+    _run(client, plan, None, set(), retries, progress, place, task=_summarize_block)
+    return result

@@ -177,6 +177,33 @@ def test_reductions_of_many_blocks_combine_in_groups(client, graph):
     check_reductions(dd.reduce(graph, sources, client=client, block_size=1), graph, None, None, sources)
 
 
+@pytest.mark.parametrize("limit", [None, 25.0])
+def test_row_summaries_equal_graphs(client, graph, limit):
+    """dask's row summaries, block by block on the workers, equal Graph.row_summaries on the
+    client: sources given (a duplicate, a vertex reaching nothing) and every vertex (None), phast
+    on integer weights, float32 asked of real ones; a type that is not a real one is refused."""
+    cutoff = np.inf if limit is None else limit
+    for sources, block_size in ((SOURCES, 4), (None, None)):
+        got = dd.row_summaries(graph, sources, limit=limit, client=client, block_size=block_size)
+        want = graph.row_summaries(sources, cutoff=cutoff)
+        assert set(got) == set(want)
+        for name in want:
+            assert got[name].dtype == want[name].dtype, name
+            np.testing.assert_array_equal(got[name], want[name], err_msg=name)
+    if graph.weight_kind == "integer":
+        got = dd.row_summaries(graph, SOURCES, limit=limit, client=client, strategy="phast", block_size=5)
+        for name, values in graph.row_summaries(SOURCES, cutoff=cutoff).items():
+            np.testing.assert_array_equal(got[name], values, err_msg=name)
+    else:
+        got = dd.row_summaries(graph, SOURCES, limit=limit, client=client, dtype=np.float32, block_size=6)
+        want = graph.row_summaries(SOURCES, cutoff=cutoff, dtype=np.float32)
+        assert got["farthest"].dtype == np.float32
+        np.testing.assert_array_equal(got["reached"], want["reached"])
+        np.testing.assert_allclose(got["sum"], want["sum"], rtol=1e-12)
+    with pytest.raises(ValueError, match="dtype"):
+        dd.row_summaries(graph, SOURCES, client=client, dtype=np.uint64)
+
+
 def test_a_graph_file_changed_between_calls_is_read_again(client, tmp_path):
     """The client keeps a graph file it planned on, and reads it again once the file changes (its
     size, time or inode): the second call answers on the new weights."""
