@@ -444,4 +444,45 @@ validation validate_row(const graph::csr& g, vertex_t source, const std::vector<
   });
 }
 
+validation validate_summary(const graph::csr& g, vertex_t source, const row_summaries& s, std::size_t i,
+                            double cutoff) {
+  detail::check_graph(g);
+  if (i >= s.reached.size())
+    throw std::out_of_range("entry " + std::to_string(i) + " of " + std::to_string(s.reached.size()) + " summaries");
+  return detail::with_distance_type(s.type, [&](auto d) {
+    using D = decltype(d);
+    using S = std::conditional_t<std::is_integral_v<D>, std::uint64_t, double>;
+    const result oracle = detail::dijkstra_typed(g, source, false, s.type);
+    const std::vector<D>& row = detail::distances_in<D>(oracle);
+    std::uint64_t reached = 0;
+    S sum = 0, top = 0;
+    for (const D x : row) {
+      if (x == detail::distance_limits<D>::infinity || double(x) > cutoff) continue;
+      ++reached;
+      sum += x;
+      top = std::max<S>(top, x);
+    }
+    S got_sum, got_top;
+    if constexpr (std::is_integral_v<D>) {
+      got_sum = s.int_sums.at(i), got_top = s.int_farthest.at(i);
+    } else {
+      got_sum = s.real_sums.at(i), got_top = s.real_farthest.at(i);
+    }
+    const double tolerance = std::is_same_v<D, float> ? 1e-5 : 1e-12;
+    const auto same = [&](S a, S b) {
+      if constexpr (std::is_integral_v<S>) return a == b;
+      return std::fabs(a - b) <= tolerance * std::max(std::fabs(a), std::fabs(b));
+    };
+    validation v;
+    std::ostringstream out;
+    out << "source " << g.external_id(source) << ":";
+    if (s.reached[i] != reached) ++v.mismatches, out << " reached " << s.reached[i] << " (Dijkstra " << reached << ")";
+    if (!same(got_sum, sum)) ++v.mismatches, out << " sum " << got_sum << " (Dijkstra " << sum << ")";
+    if (!same(got_top, top)) ++v.mismatches, out << " farthest " << got_top << " (Dijkstra " << top << ")";
+    v.ok = v.mismatches == 0;
+    if (!v.ok) v.message = out.str();
+    return v;
+  });
+}
+
 }  // namespace deltasplit::sssp

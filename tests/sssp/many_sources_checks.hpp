@@ -77,8 +77,8 @@ inline std::size_t expect_rows_match_dijkstra(const csr& g, ds::many_sources& ms
 }
 
 // ms.summarize_rows(sources) against Dijkstra from each source with the vertices past the cutoff
-// unreached: the reached counts and integer sums and maxima exactly, real ones within a relative
-// 1e-12 (float32 distances: 1e-5, the rows' own tolerance). Returns the summaries.
+// unreached (validate_summary: counts and integer sums and maxima exactly, real ones within a
+// relative 1e-12, float32 distances 1e-5). Returns the summaries.
 inline ds::row_summaries expect_row_summaries_match_dijkstra(const csr& g, ds::many_sources& ms,
                                                              const std::vector<vertex_t>& sources,
                                                              const std::string& what, double cutoff = INFINITY) {
@@ -90,30 +90,9 @@ inline ds::row_summaries expect_row_summaries_match_dijkstra(const csr& g, ds::m
   EXPECT_EQ(integral ? s.int_sums.size() + s.int_farthest.size() : s.real_sums.size() + s.real_farthest.size(), 2 * count)
       << what;
   if (s.reached.size() != count) return s;
-  const double tolerance = s.type == ds::distance_type::float32 ? 1e-5 : 1e-12;
   for (std::size_t i = 0; i < count; ++i) {
-    const ds::result r =
-        ds::dijkstra(g, sources[i], false, s.type == ds::distance_type::float32 ? s.type : ds::distance_type::float64);
-    std::uint64_t reached = 0, int_sum = 0, int_top = 0;
-    double real_sum = 0, real_top = 0;
-    for (vertex_t v = 0; v < g.num_vertices; ++v) {
-      if (!r.reached(v) || r.distance(v) > cutoff) continue;
-      ++reached;
-      const std::uint64_t d = s.type == ds::distance_type::uint64 ? r.uint64_distances[v]
-                                                                  : static_cast<std::uint64_t>(r.distance(v));
-      int_sum += d;
-      int_top = std::max(int_top, d);
-      real_sum += r.distance(v);
-      real_top = std::max(real_top, r.distance(v));
-    }
-    EXPECT_EQ(s.reached[i], reached) << what << ": source " << sources[i];
-    if (integral) {
-      EXPECT_EQ(s.int_sums[i], int_sum) << what << ": source " << sources[i];
-      EXPECT_EQ(s.int_farthest[i], int_top) << what << ": source " << sources[i];
-    } else {
-      EXPECT_LE(std::fabs(s.real_sums[i] - real_sum), tolerance * real_sum) << what << ": source " << sources[i];
-      EXPECT_LE(std::fabs(s.real_farthest[i] - real_top), tolerance * real_top) << what << ": source " << sources[i];
-    }
+    const ds::validation v = ds::validate_summary(g, sources[i], s, i, cutoff);
+    EXPECT_TRUE(v.ok) << what << ": " << v.message;
   }
   return s;
 }

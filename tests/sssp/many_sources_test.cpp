@@ -153,6 +153,12 @@ TEST(ManySourcesCpu, RowSummariesEqualDijkstrasRowsSummed) {
     const ds::row_summaries s = expect_row_summaries_match_dijkstra(crafted, c, {3, 3, 0, 4, 2}, name + ", crafted");
     EXPECT_EQ(s.reached, (std::vector<std::uint64_t>{1, 1, 3, 2, 3}));
     EXPECT_EQ(s.int_farthest[3], 7u);
+    EXPECT_EQ(s.int_sums[2], 2u + 2u);  // from 0: 1 at 2, 2 at 2 (a zero arc)
+    ds::row_summaries wrong = s;
+    ++wrong.int_sums[2];
+    const ds::validation v = ds::validate_summary(crafted, 0, wrong, 2);
+    EXPECT_FALSE(v.ok);
+    EXPECT_NE(v.message.find("sum 5 (Dijkstra 4)"), std::string::npos) << v.message;
     EXPECT_TRUE(c.summarize_rows({}).reached.empty());
   }
   const csr one = make_csr(1, {});

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -208,5 +209,11 @@ distance_table od_table(const graph::csr& g, const std::vector<vertex_t>& source
 // relative 1e-5, infinities exact).
 validation validate_row(const graph::csr& g, vertex_t source, const std::vector<vertex_t>& targets,
                         const distance_block& block, std::size_t row);
+
+// Checks entry i of s, the summaries of `source`'s row, against Dijkstra from source in s.type with
+// the vertices past cutoff left out: counts and integer sums and maxima exactly, real ones within a
+// relative 1e-12 (float32 distances: 1e-5, validate_row's rule); the message names the source.
+validation validate_summary(const graph::csr& g, vertex_t source, const row_summaries& s, std::size_t i,
+                           double cutoff = std::numeric_limits<double>::infinity());
 
 }  // namespace deltasplit::sssp
