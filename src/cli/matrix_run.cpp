@@ -180,4 +180,59 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
   return failed ? exit_mismatch : exit_success;
 }
 
+int run_summaries(const matrix_request& request, const graph::csr& g, const sssp::options& opts, text_output& out,
+                  std::ostream& summary) {
+  sssp::many_source_options mo;
+  mo.batch_size = request.batch_size;
+  sssp::many_sources solver = build_solver<sssp::many_sources>(request.graph_path, g, opts, mo);
+  const std::size_t rows = request.sources.size();
+  const auto start = std::chrono::steady_clock::now();
+  const sssp::row_summaries s = solver.summarize_rows(request.sources);
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const bool integral = s.type == sssp::distance_type::uint32 || s.type == sssp::distance_type::uint64;
+  std::ostream& os = out.stream();
+  os << "source,reached,sum,farthest\n" << std::setprecision(17);
+  for (std::size_t i = 0; i < rows; ++i) {
+    os << g.external_id(request.sources[i]) << ',' << s.reached[i] << ',';
+    if (integral)
+      os << s.int_sums[i] << ',' << s.int_farthest[i] << '\n';
+    else
+      os << s.real_sums[i] << ',' << s.real_farthest[i] << '\n';
+  }
+  out.commit();
+
+  // --validate: a sample of sources against Dijkstra's rows summed.
+  std::size_t checked = 0, failed = 0;
+  std::string first_failure;
+  if (request.validate)
+    for (std::size_t k = 0, count = std::min(rows, validated_rows); k < count; ++k) {
+      const std::size_t i = k * rows / count;
+      const sssp::validation v = sssp::validate_summary(g, request.sources[i], s, i, opts.cutoff);
+      ++checked;
+      if (!v.ok && failed++ == 0) first_failure = v.message;
+    }
+
+  summary << std::fixed << std::setprecision(2);
+  summary << "solver      many sources (" << solver.method() << ") on " << solver.device_name() << ", " << s.batches
+          << " batches of up to " << s.batch_size << "\n";
+  if (!solver.setup().empty())
+    summary << "setup       " << solver.setup_ms() << " ms (" << describe_setup(solver.setup(), opts.hierarchy_file)
+            << ", before the time below)\n";
+  summary << "sources     " << rows << " x " << g.num_vertices << " targets, summaries " << request.summaries_path
+          << " (reached, sum, farthest; no rows kept)\n";
+  summary << "distances   " << sssp::distance_type_name(s.type) << "\n";
+  summary << "time        " << wall_s * 1e3 << " ms; " << std::setprecision(0)
+          << static_cast<double>(rows) / std::max(wall_s, 1e-9) << " sources/s, " << std::scientific
+          << std::setprecision(3) << double(rows) * double(g.num_vertices) / std::max(wall_s, 1e-9) << " distances/s\n"
+          << std::fixed;
+  if (!request.validate)
+    summary << "validation  not run (use --validate)\n";
+  else if (failed == 0)
+    summary << "validation  ok: " << checked << " of " << rows << " sources' summaries match Dijkstra\n";
+  else
+    summary << "validation  MISMATCH: " << failed << " of " << checked << " sources checked differ: " << first_failure
+            << "\n";
+  return failed ? exit_mismatch : exit_success;
+}
+
 }  // namespace deltasplit::cli

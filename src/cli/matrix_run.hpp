@@ -1,4 +1,4 @@
-// `deltasplit sssp --matrix OUT.npy` (and --batch-size): many sources solved in batches
+// `deltasplit sssp --matrix OUT.npy` (and --batch-size, --summaries): many sources solved in batches
 // (sssp::many_sources), the distance matrix streamed to a .npy file batch by batch with the row
 // and column ids beside it (OUT.sources.txt, OUT.targets.txt), a progress line on a terminal, and
 // --validate on a sample of rows.
@@ -20,6 +20,7 @@ namespace deltasplit::cli {
 struct matrix_request {
   std::string graph_path;
   std::string matrix_path;  // empty: solve and summarise only
+  std::string summaries_path;  // run_summaries: where its CSV goes (for the summary's line)
   bool force = false;
   bool validate = false;
   std::uint32_t batch_size = 0;  // 0 = automatic
@@ -55,5 +56,12 @@ void claim_matrix_files(const std::string& matrix_path, bool force, const std::s
 
 // Solves, writes and summarises; returns the exit code (exit_mismatch when a sampled row differs).
 int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::options& opts, std::ostream& summary);
+
+// `deltasplit sssp --summaries OUT.csv`: each source's row summaries (many_sources::summarize_rows,
+// every vertex a target) as CSV lines "source,reached,sum,farthest" (ids in the file's numbering;
+// reals in 17 significant digits) into `out`, claimed before the load; --validate checks a sample of
+// sources against Dijkstra's rows summed. Returns the exit code (exit_mismatch when one differs).
+int run_summaries(const matrix_request& request, const graph::csr& g, const sssp::options& opts, text_output& out,
+                  std::ostream& summary);
 
 }  // namespace deltasplit::cli

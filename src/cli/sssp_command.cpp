@@ -137,11 +137,11 @@ std::uint64_t solve_bytes_per_arc() {
 
 int run_sssp(const arguments& args) {
   std::string graph_path, strategy_text, device_text, output_path, predecessors_path, json_path, target_text;
-  std::string source_file, target_file, matrix_path;
+  std::string source_file, target_file, matrix_path, summaries_path;
   std::uint32_t batch_size = 0;
   std::vector<std::string> source_texts;
   std::uint64_t random_count = 0, seed = 1;
-  bool validate = false, force = false, phase_times = false;
+  bool validate = false, force = false, phase_times = false, all_sources = false;
   input_settings input;
   solver_settings solving;
 
@@ -172,6 +172,11 @@ int run_sssp(const arguments& args) {
        "in the distance type: uint32 or uint64 (all ones = unreachable), float64 or float32 with --precision single "
        "(inf); the row and column vertex ids go beside it to OUT.sources.txt and OUT.targets.txt (OUT: the path "
        "without .npy), named in the summary; none of the three is replaced without --force")
+      ("summaries", po::value(&summaries_path)->value_name("OUT.csv"),
+       "per source, every vertex a target: the vertices it reaches, the sum of their distances and the farthest, "
+       "as CSV lines 'source,reached,sum,farthest' (closeness, eccentricity); no row is kept (phast on the GPU "
+       "reduces each batch where it lies); not replaced without --force")
+      ("all-sources", po::bool_switch(&all_sources), "every vertex a source (all pairs; with --matrix or --summaries)")
       ("batch-size", po::value(&batch_size)->value_name("K"),
        "sources solved together in the batched mode (rounded up to a multiple of 32 on the GPU; default: automatic); "
        "without --matrix it solves and summarises only");
@@ -186,7 +191,8 @@ int run_sssp(const arguments& args) {
                           "sources, --output and --predecessors hold one block per source, each opened by\n"
                           "'# source V'. Without --output the command prints a summary.\n"
                           "With --matrix (or --batch-size) the sources are solved in batches, many at once on the GPU,\n"
-                          "and the distance matrix is streamed to a .npy file.\n"
+                          "and the distance matrix is streamed to a .npy file; with --summaries only each source's\n"
+                          "reached count, distance sum and farthest distance are kept, written as CSV.\n"
                           "A file with negative weights is solved on the CPU, in int64 or float64: one source by\n"
                           "Bellman-Ford, several by Johnson; a negative cycle is an error naming a vertex on it.\n\n"
                           "example: deltasplit sssp datasets/USA-road-d.NY.gr.gz --source 1 --validate",
@@ -196,15 +202,21 @@ int run_sssp(const arguments& args) {
   sssp::options o = solver_options(solving, input);
   o.phase_times = phase_times;
   const unsigned runs = solving.runs;
-  if (int(vm.count("random-sources")) + int(!source_texts.empty()) + int(vm.count("source-file")) > 1)
-    throw usage_error("--source, --source-file and --random-sources exclude each other");
-  const bool batched = vm.count("matrix") || vm.count("batch-size");
+  if (int(vm.count("random-sources")) + int(!source_texts.empty()) + int(vm.count("source-file")) + int(all_sources) > 1)
+    throw usage_error("--source, --source-file, --random-sources and --all-sources exclude each other");
+  if (vm.count("matrix") && vm.count("summaries")) throw usage_error("--matrix and --summaries exclude each other");
+  if (vm.count("summaries") && vm.count("target-file"))
+    throw usage_error("--summaries takes every vertex as a target; --target-file cannot be combined with it");
+  if (all_sources && !vm.count("matrix") && !vm.count("summaries"))
+    throw usage_error("--all-sources needs --matrix or --summaries");
+  const bool batched = vm.count("matrix") || vm.count("batch-size") || vm.count("summaries");
   if (vm.count("target-file") && !batched) throw usage_error("--target-file needs --matrix or --batch-size");
   if (vm.count("batch-size") && batch_size == 0) throw usage_error("--batch-size must be at least 1");
   if (batched)
     for (const char* flag : {"output", "predecessors", "target", "json"})
-      if (vm.count(flag)) throw usage_error(std::string("--") + flag + " cannot be combined with --matrix or --batch-size");
-  if (batched && runs != 1) throw usage_error("--runs cannot be combined with --matrix or --batch-size");
+      if (vm.count(flag))
+        throw usage_error(std::string("--") + flag + " cannot be combined with --matrix, --summaries or --batch-size");
+  if (batched && runs != 1) throw usage_error("--runs cannot be combined with --matrix, --summaries or --batch-size");
   if (vm.count("matrix")) claim_matrix_files(matrix_path, force, graph_path);
   if (vm.count("random-sources") && random_count == 0) throw usage_error("--random-sources must be at least 1");
   o.device = parse_device(device_text);
@@ -235,13 +247,14 @@ int run_sssp(const arguments& args) {
       throw usage_error(std::string("--") + flag + " " + p + ": already named by another output option");
     claimed.push_back(where);
   }
-  std::unique_ptr<text_output> output, predecessors, json;
+  std::unique_ptr<text_output> output, predecessors, json, summaries;
+  if (vm.count("summaries")) summaries = std::make_unique<text_output>(summaries_path, force, graph_path, "summaries");
   if (vm.count("output")) output = std::make_unique<text_output>(output_path, force, graph_path, "output");
   if (vm.count("predecessors"))
     predecessors = std::make_unique<text_output>(predecessors_path, force, graph_path, "predecessors");
   if (vm.count("json")) json = std::make_unique<text_output>(json_path, force, graph_path, "json");
   std::ostream& summary = (output && output->to_stdout()) || (predecessors && predecessors->to_stdout()) ||
-                                  (json && json->to_stdout())
+                                  (json && json->to_stdout()) || (summaries && summaries->to_stdout())
                               ? std::cerr
                               : std::cout;
 
@@ -265,13 +278,20 @@ int run_sssp(const arguments& args) {
     sources = random_sources(g, random_count, seed);
   else if (!source_texts.empty())
     sources = parse_vertices(source_texts, g, graph_path, "source");
-  else
+  else if (all_sources) {
+    sources.resize(g.num_vertices);
+    for (graph::vertex_t v = 0; v < g.num_vertices; ++v) sources[v] = v;
+  } else {
     sources = {0};
+  }
   std::optional<graph::vertex_t> target;
   if (vm.count("target")) target = parse_vertex(target_text, g, graph_path, "target");
   o.predecessors = predecessors || target;
 
   if (g.signed_weights) {
+    if (summaries)
+      throw std::runtime_error(graph_path + ": negative weights: --summaries is not supported for them; --matrix " +
+                               "writes their distances");
     if (batched && !vm.count("matrix"))
       throw std::runtime_error(graph_path + ": negative weights: --batch-size alone (solve and summarise) is not " +
                                "supported for them; --matrix writes their distances");
@@ -313,6 +333,10 @@ int run_sssp(const arguments& args) {
     if (!target_file.empty()) request.targets = read_vertex_file(target_file, g);
     summary << "graph       " << describe_graph(g, graph_path) << ", loaded in " << std::fixed << std::setprecision(2)
             << load_ms << " ms\n";
+    if (summaries) {
+      request.summaries_path = summaries_path;
+      return run_summaries(request, g, o, *summaries, summary);
+    }
     return run_matrix(request, g, o, summary);
   }
   if (sssp::is_gpu_strategy(o.how) && o.device == sssp::device_kind::automatic && !sssp::gpu_available(&why_not))

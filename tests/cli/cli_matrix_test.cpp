@@ -183,6 +183,58 @@ TEST_F(Cli, BatchSizeWithoutMatrixSummarisesAllSources) {
   EXPECT_TRUE(contains(o.out, "sources/s")) << o.out;
 }
 
+// --summaries: every source's reached count, distance sum and farthest distance as CSV in the
+// file's numbering, equal to Dijkstra's rows summed (--all-sources, a source list with a duplicate,
+// phast's sweeps, a cutoff-free real graph), --validate's line; the refusals.
+TEST_F(Cli, SummariesOfEverySourceAsCsv) {
+  const graph::csr g = graph::read_graph(chesapeake);
+  for (const char* how : {"", " --strategy phast", " --strategy dijkstra"}) {
+    SCOPED_TRACE(how);
+    const std::string out = path(std::string("s") + (how[0] ? how + 12 : "") + ".csv");
+    outcome o = run("sssp " + chesapeake + " --all-sources --summaries " + out + " --validate" + how);
+    ASSERT_EQ(o.status, 0) << o.err;
+    EXPECT_TRUE(contains(o.out, "validation  ok: 10 of 39 sources' summaries match Dijkstra")) << o.out;
+    EXPECT_TRUE(contains(o.out, "summaries " + out + " (reached, sum, farthest; no rows kept)")) << o.out;
+    const std::vector<std::string> lines = lines_of(slurp(out));
+    ASSERT_EQ(lines.size(), 40u);
+    EXPECT_EQ(lines[0], "source,reached,sum,farthest");
+    for (graph::vertex_t v = 0; v < g.num_vertices; ++v) {
+      const ds::result d = ds::dijkstra(g, v);
+      std::uint64_t reached = 0, sum = 0, top = 0;
+      for (graph::vertex_t t = 0; t < g.num_vertices; ++t)
+        if (d.reached(t)) ++reached, sum += d.int_distances[t], top = std::max<std::uint64_t>(top, d.int_distances[t]);
+      EXPECT_EQ(lines[v + 1], std::to_string(v + 1) + "," + std::to_string(reached) + "," + std::to_string(sum) + "," +
+                                  std::to_string(top));
+    }
+  }
+  outcome listed = run("sssp " + chesapeake + " --source 3,5,3 --summaries -");
+  ASSERT_EQ(listed.status, 0) << listed.err;
+  const std::vector<std::string> rows = lines_of(listed.out);
+  ASSERT_EQ(rows.size(), 4u) << listed.out;
+  EXPECT_EQ(rows[1].substr(0, 2), "3,");
+  EXPECT_EQ(rows[1], rows[3]);
+  EXPECT_TRUE(contains(listed.err, "sources     3 x 39 targets")) << listed.err;  // the summary leaves stdout
+  const std::string real = write("real.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 0.1\n2 3 0.2\n");
+  outcome reals = run("sssp " + real + " --all-sources --summaries -");
+  ASSERT_EQ(reals.status, 0) << reals.err;
+  EXPECT_EQ(lines_of(reals.out), (std::vector<std::string>{"source,reached,sum,farthest", "1,3,0.40000000000000002,0.30000000000000004",
+                                                          "2,2,0.20000000000000001,0.20000000000000001", "3,1,0,0"}));
+  // Refusals: an existing file without --force, --target-file, --matrix beside it, --all-sources
+  // alone, negative weights.
+  outcome again = run("sssp " + chesapeake + " --all-sources --summaries " + path("s.csv"));
+  EXPECT_EQ(again.status, 2);
+  EXPECT_TRUE(contains(again.err, "file exists (use --force to replace it)")) << again.err;
+  EXPECT_EQ(run("sssp " + chesapeake + " --summaries " + path("t.csv") + " --target-file " + write("t.txt", "1\n")).status, 2);
+  EXPECT_EQ(run("sssp " + chesapeake + " --summaries " + path("t.csv") + " --matrix " + path("t.npy")).status, 2);
+  EXPECT_EQ(run("sssp " + chesapeake + " --all-sources").status, 2);
+  EXPECT_EQ(run("sssp " + chesapeake + " --all-sources --source 1 --summaries " + path("t.csv")).status, 2);
+  const std::string neg = write("neg.mtx", "%%MatrixMarket matrix coordinate integer general\n2 2 1\n1 2 -3\n");
+  outcome negative = run("sssp " + neg + " --all-sources --summaries " + path("n.csv"));
+  EXPECT_EQ(negative.status, 1);
+  EXPECT_TRUE(contains(negative.err, "--summaries is not supported")) << negative.err;
+  EXPECT_FALSE(fs::exists(path("n.csv")));
+}
+
 // Negative weights (read again with read_options::negative_weights after the first read meets
 // one): one source by Bellman-Ford, several by Johnson, in the weights' own type; a negative cycle
 // is exit 1 naming a vertex on it.
