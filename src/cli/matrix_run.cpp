@@ -58,6 +58,19 @@ class progress_line {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+// The summary's validation line: `checked` of `total` items compared with Dijkstra, `failed` of
+// them differing (the first's message); `items` names them when all match, `checked_items` when not.
+void validation_line(std::ostream& summary, bool asked, std::size_t checked, std::size_t failed, std::size_t total,
+                     const char* items, const char* checked_items, const std::string& first_failure) {
+  if (!asked)
+    summary << "validation  not run (use --validate)\n";
+  else if (failed == 0)
+    summary << "validation  ok: " << checked << " of " << total << " " << items << " match Dijkstra\n";
+  else
+    summary << "validation  MISMATCH: " << failed << " of " << checked << " " << checked_items
+            << " checked differ: " << first_failure << "\n";
+}
+
 // One vertex id a line in the file's numbering: `ids`, or every vertex when empty.
 void write_ids(text_output& out, const graph::csr& g, const std::vector<graph::vertex_t>& ids) {
   std::ostream& os = out.stream();
@@ -171,12 +184,7 @@ int run_matrix(const matrix_request& request, const graph::csr& g, const sssp::o
           << static_cast<double>(rows) / std::max(wall_s, 1e-9) << " sources/s, " << std::scientific << std::setprecision(3)
           << double(rows) * double(columns) / std::max(wall_s, 1e-9) << " distances/s\n"
           << std::fixed;
-  if (!request.validate)
-    summary << "validation  not run (use --validate)\n";
-  else if (failed == 0)
-    summary << "validation  ok: " << checked << " of " << rows << " rows match Dijkstra\n";
-  else
-    summary << "validation  MISMATCH: " << failed << " of " << checked << " rows checked differ: " << first_failure << "\n";
+  validation_line(summary, request.validate, checked, failed, rows, "rows", "rows", first_failure);
   return failed ? exit_mismatch : exit_success;
 }
 
@@ -225,13 +233,7 @@ int run_summaries(const matrix_request& request, const graph::csr& g, const sssp
           << static_cast<double>(rows) / std::max(wall_s, 1e-9) << " sources/s, " << std::scientific
           << std::setprecision(3) << double(rows) * double(g.num_vertices) / std::max(wall_s, 1e-9) << " distances/s\n"
           << std::fixed;
-  if (!request.validate)
-    summary << "validation  not run (use --validate)\n";
-  else if (failed == 0)
-    summary << "validation  ok: " << checked << " of " << rows << " sources' summaries match Dijkstra\n";
-  else
-    summary << "validation  MISMATCH: " << failed << " of " << checked << " sources checked differ: " << first_failure
-            << "\n";
+  validation_line(summary, request.validate, checked, failed, rows, "sources' summaries", "sources", first_failure);
   return failed ? exit_mismatch : exit_success;
 }
 
