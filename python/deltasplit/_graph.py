@@ -28,6 +28,8 @@ DRIVERS = tuple(_core.DRIVERS)  # the C++ library's names (sssp::driver_names)
 TUNING = {"delta": 0, "buckets": 10, "driver": "auto", "batch_size": None}
 _SSSP_TUNING = ("delta", "buckets", "driver")
 _MATRIX_TUNING = ("delta", "driver", "batch_size")
+# row_summaries of a device graph: its rows are solved and reduced this many bytes at a time.
+_SUMMARY_BLOCK_BYTES = 64 << 20
 
 SSSPResult = namedtuple("SSSPResult", ["distances", "predecessors", "stats"])
 SSSPResult.__doc__ = """One source's answer.
@@ -493,10 +495,7 @@ class Graph:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
         delta, driver, batch_size = _tuning(tune, legacy, _MATRIX_TUNING, "distance_matrix")
         hierarchy_file = _hierarchy_path(hierarchy, strategy)
-        if device not in ("auto", "gpu", "cpu"):
-            raise ValueError(f"device must be 'auto', 'gpu' or 'cpu'; got {device!r}")
-        if math.isnan(cutoff) or cutoff < 0:
-            raise ValueError(f"cutoff must be >= 0; got {cutoff}")
+        _check_device_and_cutoff(device, cutoff)
         n = self.num_vertices
         src = _vertex_list(sources, n, "source")
         tgt = None if targets is None else _vertex_list(targets, n, "target")
@@ -611,10 +610,7 @@ class Graph:
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {strategy!r}; expected one of {', '.join(STRATEGIES)}")
         delta, driver, batch_size = _tuning(tune, {}, _MATRIX_TUNING, "row_summaries")
-        if device not in ("auto", "gpu", "cpu"):
-            raise ValueError(f"device must be 'auto', 'gpu' or 'cpu'; got {device!r}")
-        if math.isnan(cutoff) or cutoff < 0:
-            raise ValueError(f"cutoff must be >= 0; got {cutoff}")
+        _check_device_and_cutoff(device, cutoff)
         n = self.num_vertices
         src = np.arange(n, dtype=np.uint32) if sources is None else _vertex_list(sources, n, "source")
         answer = self.distance_dtype_for(dtype)
@@ -642,7 +638,7 @@ class Graph:
         sums = np.zeros(count, dtype=np.uint64 if integral else np.float64)
         farthest = np.zeros(count, dtype=np.uint64 if integral else np.float64)
         none = np.iinfo(solve).max if integral else np.inf
-        rows = max(1, (64 << 20) // max(1, self.num_vertices * solve.itemsize))
+        rows = max(1, _SUMMARY_BLOCK_BYTES // max(1, self.num_vertices * solve.itemsize))
         total = 0.0
         for first in range(0, count, rows):
             part = src[first:first + rows]
@@ -722,6 +718,14 @@ def device_rows(offsets):
     offsets = offsets.astype(cupy.int64)
     arcs = cupy.arange(int(offsets[-1]), dtype=cupy.int64)
     return cupy.searchsorted(offsets[1:], arcs, side="right").astype(cupy.int64)
+
+
+def _check_device_and_cutoff(device, cutoff):
+    """The many-source calls' device= and cutoff= checked (ValueError)."""
+    if device not in ("auto", "gpu", "cpu"):
+        raise ValueError(f"device must be 'auto', 'gpu' or 'cpu'; got {device!r}")
+    if math.isnan(cutoff) or cutoff < 0:
+        raise ValueError(f"cutoff must be >= 0; got {cutoff}")
 
 
 def _tuning(tune, legacy, keys, where):

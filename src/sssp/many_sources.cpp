@@ -55,6 +55,32 @@ constexpr std::uint32_t cpu_batch = 256;
 // (about 13 bytes a vertex a thread) is kept instead.
 constexpr std::uint64_t phast_group_bytes = std::uint64_t{256} << 20;
 
+// One row's summary (row_summaries): its entries that are finite and at most the cutoff, in order;
+// integer sums in 64 bits (wrapped: one passed 2^64 - 1), real ones in double.
+template <class D>
+struct row_summary {
+  using value = std::conditional_t<std::is_integral_v<D>, std::uint64_t, double>;
+  std::uint64_t reached = 0;
+  value sum = 0, farthest = 0;
+  bool wrapped = false;
+};
+
+template <class D>
+row_summary<D> summarize_row(const D* row, std::size_t n, double cutoff) {
+  const D bound = detail::cutoff_distance<D>(cutoff);  // infinity lies above it
+  row_summary<D> r;
+  for (std::size_t v = 0; v < n; ++v) {
+    const D x = row[v];
+    if (x > bound) continue;
+    ++r.reached;
+    const typename row_summary<D>::value next = r.sum + x;
+    if constexpr (std::is_integral_v<D>) r.wrapped |= next < r.sum;
+    r.sum = next;
+    r.farthest = std::max<typename row_summary<D>::value>(r.farthest, x);
+  }
+  return r;
+}
+
 std::uint32_t round_up_32(std::uint64_t x) { return static_cast<std::uint32_t>(std::min<std::uint64_t>((x + 31) / 32 * 32, 0xFFFFFFE0u)); }
 
 void check_vertices(const graph::csr& g, const std::vector<vertex_t>& ids, const char* what) {
@@ -265,31 +291,20 @@ row_summaries many_sources::summarize_rows(const std::vector<vertex_t>& sources)
       s.batches += b.first_row % s.batch_size == 0;  // a batch's first block
       detail::with_distance_type(b.type, [&](auto d) {
         using D = decltype(d);
-        constexpr D none = detail::distance_limits<D>::infinity;
         const D* rows = detail::distances_in<D>(b);
         for (std::size_t r = 0; r < b.rows; ++r) {
-          const D* row = rows + r * b.columns;
-          std::uint64_t reached = 0;
-          std::conditional_t<std::is_integral_v<D>, std::uint64_t, double> sum = 0, top = 0;
-          for (std::size_t v = 0; v < b.columns; ++v) {
-            if (row[v] == none) continue;
-            ++reached;
-            if constexpr (std::is_integral_v<D>) {
-              if (sum + row[v] < sum)
-                throw std::overflow_error("the sum of the distances from vertex " + std::to_string(b.sources[r]) +
-                                          " passes 2^64 - 1");
-            }
-            sum += row[v];
-            top = std::max<decltype(top)>(top, row[v]);
-          }
+          const row_summary<D> one = summarize_row(rows + r * b.columns, b.columns, impl_->opts.cutoff);
+          if (one.wrapped)
+            throw std::overflow_error("the sum of the distances from vertex " + std::to_string(b.sources[r]) +
+                                      " passes 2^64 - 1");
           const std::size_t i = b.first_row + r;
-          s.reached[i] = reached;
+          s.reached[i] = one.reached;
           if constexpr (std::is_integral_v<D>) {
-            s.int_sums[i] = sum;
-            s.int_farthest[i] = top;
+            s.int_sums[i] = one.sum;
+            s.int_farthest[i] = one.farthest;
           } else {
-            s.real_sums[i] = sum;
-            s.real_farthest[i] = top;
+            s.real_sums[i] = one.sum;
+            s.real_farthest[i] = one.farthest;
           }
         }
       });
@@ -451,17 +466,12 @@ validation validate_summary(const graph::csr& g, vertex_t source, const row_summ
     throw std::out_of_range("entry " + std::to_string(i) + " of " + std::to_string(s.reached.size()) + " summaries");
   return detail::with_distance_type(s.type, [&](auto d) {
     using D = decltype(d);
-    using S = std::conditional_t<std::is_integral_v<D>, std::uint64_t, double>;
+    using S = typename row_summary<D>::value;
     const result oracle = detail::dijkstra_typed(g, source, false, s.type);
     const std::vector<D>& row = detail::distances_in<D>(oracle);
-    std::uint64_t reached = 0;
-    S sum = 0, top = 0;
-    for (const D x : row) {
-      if (x == detail::distance_limits<D>::infinity || double(x) > cutoff) continue;
-      ++reached;
-      sum += x;
-      top = std::max<S>(top, x);
-    }
+    const row_summary<D> want = summarize_row(row.data(), row.size(), cutoff);
+    const std::uint64_t reached = want.reached;
+    const S sum = want.sum, top = want.farthest;
     S got_sum, got_top;
     if constexpr (std::is_integral_v<D>) {
       got_sum = s.int_sums.at(i), got_top = s.int_farthest.at(i);
