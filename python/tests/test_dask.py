@@ -216,7 +216,8 @@ def test_a_graph_file_changed_between_calls_is_read_again(client, tmp_path):
 
 def test_gpu_worker_reduces_in_device_memory(graph):
     """A worker with a GPU resource solves on its GPU and reduces each block in device memory
-    (cupy; 32-bit distances): the same reductions as the CPU workers' numpy ones."""
+    (cupy; 32-bit distances): the same reductions as the CPU workers' numpy ones, and the same
+    row summaries as the client's CPU solve."""
     import deltasplit
     if not deltasplit.gpu_available():
         pytest.skip("no usable GPU: " + deltasplit.gpu_reason())
@@ -226,6 +227,17 @@ def test_gpu_worker_reduces_in_device_memory(graph):
         for targets, limit in ((None, None), (TARGETS, None), (None, 40.0)):
             check_reductions(dd.reduce(graph, SOURCES, targets, limit=limit, client=gpu, block_size=4), graph,
                              targets, limit)
+        # Row summaries on the GPU worker: its engine's reduction (phast's in the sweep's buffer)
+        # equals the client's CPU answer.
+        for strategy in ("multisplit", "phast") if graph.weight_kind == "integer" else ("multisplit",):
+            for limit in (None, 40.0):
+                got = dd.row_summaries(graph, SOURCES, limit=limit, client=gpu, strategy=strategy, block_size=5)
+                want = graph.row_summaries(SOURCES, cutoff=np.inf if limit is None else limit, device="cpu")
+                for name, values in want.items():
+                    if name == "sum" and graph.weight_kind == "real":  # float64 sums: one rounding order
+                        np.testing.assert_allclose(got[name], values, rtol=1e-12, err_msg=f"{strategy} {limit}")
+                    else:
+                        np.testing.assert_array_equal(got[name], values, err_msg=f"{strategy} {limit} {name}")
 
 
 def test_closeness_matches_networkx(client):
