@@ -97,6 +97,16 @@ TEST(PhastGpu, OverflowOnlyForShortestDistances) {
   phast_ds::solver r(real, single);
   EXPECT_THROW(r.run(0), phast_ds::distance_overflow);
   EXPECT_EQ(r.run(1).real_distances[2], 3e38f);  // the engine is clean after the throw
+  // Row summaries: a shortest distance that does not fit is the same error, and a sum dropped on
+  // the way to a vertex whose shortest distance fits changes nothing.
+  EXPECT_THROW(ms.summarize_rows({1, 0}), phast_ds::distance_overflow);
+  expect_row_summaries_match_dijkstra(overflow, ms, {1, 2, 1}, "after the throw");
+  // 0 -> 2 directly in 5: the sum through 1 (2^64) does not fit and is no shortest distance.
+  const csr detour = make_csr(3, {{0, 1, big}, {1, 2, big}, {0, 2, 5}}, weight_kind::integer, true);
+  ds::many_sources on_detour(detour, phast_batches(), batch(32));
+  const ds::row_summaries d = expect_row_summaries_match_dijkstra(detour, on_detour, {0, 1, 2}, "detour");
+  ASSERT_EQ(d.int_sums.size(), 3u);
+  EXPECT_EQ(d.int_sums[0], (std::uint64_t{1} << 63) + 5);
 }
 
 TEST(PhastGpu, DeviceOutputBuffersAndSwitchingStrategies) {
@@ -329,6 +339,34 @@ TEST(PhastGpu, RowSummariesInTheEngine) {
   ds::many_sources batched(grid, steps, batch(32));
   ASSERT_TRUE(batched.on_gpu());
   expect_row_summaries_match_dijkstra(grid, batched, first_sources(grid.num_vertices, 40, 17), "delta-stepping batches");
+}
+
+// Row summaries of large batches on NY (the seed bits of 32 to 64 groups a position, the partials
+// of many tiles): two batches, the second of 70 rows, a source twice; a sample of the sources,
+// with the edges of groups of 32 and of the batches, checked against Dijkstra.
+TEST(PhastGpu, RowSummariesOfLargeBatches) {
+  DELTASPLIT_REQUIRE_GPU();
+  const csr ny = load("USA-road-d.NY.gr.gz");
+  std::vector<vertex_t> sources = first_sources(ny.num_vertices, 2048 + 70, 31);
+  sources[2100] = sources[3];
+  std::vector<std::size_t> sample = {0, 1, 3, 31, 32, 33, 1023, 1024, 2047, 2048, 2079, 2100, 2117};
+  for (std::size_t i = 97; i < sources.size(); i += 211) sample.push_back(i);
+  for (const std::uint32_t k : {2048u, 1024u})
+    for (const double cutoff : {double(INFINITY), 400000.0}) {
+      SCOPED_TRACE("k " + std::to_string(k) + ", cutoff " + std::to_string(cutoff));
+      phast_ds::options o = with_new_york_hierarchy(phast_batches());
+      o.cutoff = cutoff;
+      ds::many_sources ms(ny, o, batch(k));
+      ASSERT_TRUE(ms.on_gpu());
+      const ds::row_summaries s = ms.summarize_rows(sources);
+      ASSERT_EQ(s.reached.size(), sources.size());
+      EXPECT_EQ(s.batch_size, k);
+      for (const std::size_t i : sample) {
+        const ds::validation v = ds::validate_summary(ny, sources[i], s, i, cutoff);
+        EXPECT_TRUE(v.ok) << "source index " << i << ": " << v.message;
+      }
+      EXPECT_EQ(s.int_sums[2100], s.int_sums[3]);
+    }
 }
 
 // The GPU sweep takes a loaded hierarchy as it takes a built one: NY built on the CPU side and

@@ -343,13 +343,15 @@ __global__ void __launch_bounds__(pair_warps_per_block * 32)
 // (rows of the batch; all of them when jobs is null), source sources[row]. Steps 1-3 of the pair
 // query over the up arcs alone give the upward distances of the source's closure, the minima the
 // host's upward search settles; they are written into the batch's vertex-major cells
-// dist[position * k + row] (filled with infinity before). A source whose closure passes the
+// dist[position * k + row], each with its seed bit (phast.cu: bit row % 32 of word
+// (position * k + row) / 32 of seeds, cleared before). A source whose closure passes the
 // capacity, or with a dropped sum, writes nothing and is appended to redo (redo[0] the count):
 // the host searches it.
 template <class Distance>
 __global__ void __launch_bounds__(pair_warps_per_block * 32)
     batch_upward(pair_hierarchy<Distance> h, const vertex_t* sources, const std::uint32_t* jobs, std::uint32_t count,
-                 std::uint32_t capacity_log2, std::uint32_t k, Distance* dist, std::uint32_t* redo) {
+                 std::uint32_t capacity_log2, std::uint32_t k, Distance* dist, std::uint32_t* seeds,
+                 std::uint32_t* redo) {
   constexpr Distance inf = distance_ops<Distance>::infinity;
   const std::uint32_t lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const std::uint32_t capacity = 1u << capacity_log2, slots = 2 * capacity, mask = slots - 1;
@@ -381,7 +383,9 @@ __global__ void __launch_bounds__(pair_warps_per_block * 32)
       if (!dropped)
         for (std::uint32_t i = lane; i < n_items; i += 32) {
           const std::uint32_t x = items[i] & mask;
-          dist[std::size_t{keys[x]} * k + row] = df[x];
+          const std::size_t cell = std::size_t{keys[x]} * k + row;
+          dist[cell] = df[x];
+          atomicOr(seeds + cell / 32, 1u << (row % 32));
         }
     }
     if (!ok || dropped) {

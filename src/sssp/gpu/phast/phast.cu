@@ -24,11 +24,15 @@
 // straight into the batch's cells), else, and for the sources a closure too large hands back, on
 // the host threads (their cells and distances copied up and scattered); on a road network the
 // host's searches had taken more of a batch than its sweep (bench/results/phast.md, "PHAST batches
-// on the GPU"). The batch's rows then leave through gather_rows (batch_rows.cuh), the targets'
-// positions taking the place of the targets, or, for row summaries, the batch is reduced where it
-// lies (summarize_chunks, summarize_columns) and no row leaves. Batches run in a pipeline: the
-// next batch's fill and upward searches, and the last one's gather (or reduction), go on a second
-// stream into a second buffer while the engine's stream sweeps (pipeline).
+// on the GPU"). A cell the upward searches wrote has its seed bit set (a bit a cell, one word for
+// each position's group of 32 sources), and the sweep reads a cell's upward distance only where
+// its bit is set, so the batch's k x n cells are never filled with infinity: clearing the bits, a
+// 32nd of the bytes, takes the fill's place. The batch's rows then leave through gather_rows
+// (batch_rows.cuh), the targets' positions taking the place of the targets, or, for row
+// summaries, the batch is reduced where it lies (summarize_chunks, summarize_columns) and no row
+// leaves. Batches run in a pipeline: the next batch's seed bits and upward searches, and the last
+// one's gather (or reduction), go on a second stream into a second buffer while the engine's
+// stream sweeps (pipeline).
 //
 // Distances (distance.cuh): uint32 (integer sums in 64 bits, a sum above 2^32 - 2 dropped and
 // flagged), uint64 (the hierarchy of 64-bit weights that integer graphs get when their paths may
@@ -172,29 +176,42 @@ __global__ void sweep_level(hierarchy_arcs<Distance> arcs, vertex_t first, verte
 }
 
 // Many sources: a warp per (position, Groups groups of 32 lanes); lane j of group g is source
-// 32 g + j. The arc is the same address for all 32 lanes (one broadcast load, shared by the
-// warp's groups), the tails' distances one line a group, the groups' loads independent of each
-// other. Items run group by group (all the level's positions of the first groups, then of the
-// next ...): the warps at work at once read a few groups' lines, at most n lines of 32 distances a
-// group (34 MB for USA-road-d.NY in uint32), rather than whole rows of k distances of each tail;
-// against position by position: bench/results/phast.md, "A batch's parts: upward searches, sweep,
-// gather". A warp's last groups past k / 32 are idle.
+// 32 g + j. A cell starts from the source's upward distance where its seed bit says the batch's
+// upward search wrote one, else from infinity; the seed bits of a position's groups are one word a
+// group (bit j % 32 of word (p * k + j) / 32), read by the whole warp at once. The arc is the same
+// address for all 32 lanes (one broadcast load, shared by the warp's groups), the tails' distances
+// one line a group, the groups' loads independent of each other. Items run group by group (all the
+// level's positions of the first groups, then of the next ...): the warps at work at once read a
+// few groups' lines, at most n lines of 32 distances a group (34 MB for USA-road-d.NY in uint32),
+// rather than whole rows of k distances of each tail; against position by position:
+// bench/results/phast.md, "A batch's parts: upward searches, sweep, gather". A warp's last groups
+// past k / 32 are idle. Eight blocks an SM for 4-byte distances (32 registers, a few bytes
+// spilled), so that every warp slot holds one of the warps waiting on their loads: faster than
+// the 38 registers and six blocks the compiler chose (bench/results/phast.md, "PHAST's batch sweep
+// at full occupancy"); 8-byte distances keep their 46 registers (five blocks).
 template <class Distance, std::uint32_t Groups>
-__global__ void sweep_level_batch(hierarchy_arcs<Distance> arcs, vertex_t first, vertex_t end, std::uint32_t k,
-                                  Distance* dist, std::uint32_t* overflowed) {
+__global__ void __launch_bounds__(batch_warps_per_block * group_lanes, sizeof(Distance) == 4 ? 8 : 5)
+    sweep_level_batch(hierarchy_arcs<Distance> arcs, vertex_t first, vertex_t end, std::uint32_t k, Distance* dist,
+                      const std::uint32_t* seeds, std::uint32_t* overflowed) {
   using ops = distance_ops<Distance>;
   const std::uint32_t groups = k / group_lanes, lane = threadIdx.x % group_lanes;
-  const std::uint32_t size = end - first;
-  const std::uint64_t items = std::uint64_t{size} * ((groups + Groups - 1) / Groups);
-  const std::uint64_t warps = std::uint64_t{gridDim.x} * (blockDim.x / group_lanes);
-  for (std::uint64_t item = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / group_lanes; item < items;
-       item += warps) {
-    const vertex_t p = first + static_cast<vertex_t>(item % size);
-    const std::uint32_t group = static_cast<std::uint32_t>(item / size) * Groups;
+  const std::uint32_t size = end - first, quads = (groups + Groups - 1) / Groups;
+  // Item i is (position i % size, quad i / size); a warp takes items warp, warp + warps, ...: its
+  // first by one division, each next one by adding warps as (quads, positions), so that no 64-bit
+  // division runs per item.
+  const std::uint32_t warps = gridDim.x * (blockDim.x / group_lanes);
+  const std::uint32_t warp = (blockIdx.x * blockDim.x + threadIdx.x) / group_lanes;
+  const std::uint32_t step_quads = warps / size, step_at = warps % size;
+  for (std::uint32_t quad = warp / size, at = warp % size; quad < quads;) {
+    const vertex_t p = first + at;
+    const std::uint32_t group = quad * Groups;
     const std::uint32_t mine = std::min(Groups, groups - group);  // the same for the whole warp
-    Distance* const cells = dist + std::size_t{p} * k + group * group_lanes + lane;
+    const std::size_t cell = std::size_t{p} * k + group * group_lanes + lane;
+    Distance* const cells = dist + cell;
+    const std::uint32_t* const bits = seeds + cell / group_lanes;
     Distance best[Groups];
-    for (std::uint32_t i = 0; i < Groups; ++i) best[i] = i < mine ? cells[i * group_lanes] : ops::infinity;
+    for (std::uint32_t i = 0; i < Groups; ++i)
+      best[i] = i < mine && (bits[i] >> lane & 1u) ? cells[i * group_lanes] : ops::infinity;
     bool dropped = false;
     for (edge_t a = arcs.offsets[p], stop = arcs.offsets[p + 1]; a < stop; ++a) {
       const Distance* const tails = dist + std::size_t{arcs.ends[a]} * k + group * group_lanes + lane;
@@ -212,15 +229,26 @@ __global__ void sweep_level_batch(hierarchy_arcs<Distance> arcs, vertex_t first,
     }
     if (dropped) *overflowed = 1;
     for (std::uint32_t i = 0; i < mine; ++i) cells[i * group_lanes] = best[i];
+    quad += step_quads;
+    if (at >= size - step_at) {
+      at -= size - step_at;
+      ++quad;
+    } else {
+      at += step_at;
+    }
   }
 }
 
-// The batch's upward distances: cell p * k + j gets the distance of source j at position p.
+// The batch's upward distances: cell p * k + j gets the distance of source j at position p, and
+// its seed bit (sweep_level_batch).
 template <class Distance>
-__global__ void scatter_batch(const std::uint64_t* cells, const Distance* distances, std::size_t count, Distance* dist) {
+__global__ void scatter_batch(const std::uint64_t* cells, const Distance* distances, std::size_t count, Distance* dist,
+                              std::uint32_t* seeds) {
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
-       i += std::size_t{gridDim.x} * blockDim.x)
+       i += std::size_t{gridDim.x} * blockDim.x) {
     dist[cells[i]] = distances[i];
+    atomicOr(seeds + cells[i] / group_lanes, 1u << (cells[i] % group_lanes));
+  }
 }
 
 template <class T>
@@ -358,9 +386,10 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     return true;
   }
 
-  // Two batch buffers (the pipeline's; a call of one batch allocates one) and the output block.
+  // Two batch buffers with their seed bits (the pipeline's; a call of one batch allocates one) and
+  // the output block.
   std::size_t batch_bytes(std::uint32_t k, std::size_t columns) const override {
-    return 2 * std::size_t{n_} * k * sizeof(Distance) + std::size_t{k} * columns * sizeof(Distance);
+    return 2 * buffer_bytes(k) + std::size_t{k} * columns * sizeof(Distance);
   }
 
   statistics run_into(vertex_t source, const options& opts, const output_buffers& out) override {
@@ -534,19 +563,19 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     DS_CUDA(cudaStreamSynchronize(stream_));
   }
 
-  // On the search stream, into the buffer of the batch starting at sources[first]: infinity, the
-  // batch's upward searches (on the device where the pair query's tables serve, a warp a source;
-  // the sources it hands back and all others on the host threads, their pairs copied up and
-  // scattered); then ready_ of the buffer.
+  // On the search stream, into the buffer of the batch starting at sources[first]: its seed bits
+  // cleared, the batch's upward searches (on the device where the pair query's tables serve, a
+  // warp a source; the sources it hands back and all others on the host threads, their pairs
+  // copied up and scattered); then ready_ of the buffer.
   void prepare_batch(const std::vector<vertex_t>& sources, std::size_t first, bool upward_on_device) {
     const int buffer = static_cast<int>((first / k_) % 2);
     Distance* const dist = batch_dist_[buffer].get();
     const std::uint32_t rows = static_cast<std::uint32_t>(std::min<std::size_t>(k_, sources.size() - first));
-    fill_infinity<<<max_blocks_, 256, 0, search_stream_>>>(dist, std::size_t{n_} * k_);
-    DS_CUDA_LAUNCH("fill_infinity");
+    std::uint32_t* const seeds = seeds_[buffer].get();
+    DS_CUDA(cudaMemsetAsync(seeds, 0, seed_words(k_) * sizeof(std::uint32_t), search_stream_));
     host_rows_.clear();
     if (upward_on_device)
-      upward_on_device_batch(sources.data() + first, rows, dist, host_rows_);
+      upward_on_device_batch(sources.data() + first, rows, dist, seeds, host_rows_);
     else
       for (std::uint32_t j = 0; j < rows; ++j) host_rows_.push_back(j);
     DS_CUDA(cudaEventSynchronize(pairs_copied_));  // the last batch's pairs, pinned and on the device, scattered
@@ -556,7 +585,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
                               search_stream_));
       DS_CUDA(cudaMemcpyAsync(batch_up_.get(), host_up_, count * sizeof(Distance), cudaMemcpyHostToDevice, search_stream_));
       scatter_batch<<<std::min<std::size_t>(max_blocks_, (count + 255) / 256), 256, 0, search_stream_>>>(
-          batch_cells_.get(), batch_up_.get(), count, dist);
+          batch_cells_.get(), batch_up_.get(), count, dist, seeds);
       DS_CUDA_LAUNCH("scatter_batch");
       DS_CUDA(cudaEventRecord(pairs_copied_, search_stream_));
     }
@@ -577,7 +606,8 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
           std::min<std::uint64_t>(max_blocks_, (warps + batch_warps_per_block - 1) / batch_warps_per_block));
       if (blocks == 0) continue;
       sweep_level_batch<Distance, sweep_groups>
-          <<<blocks, threads, 0, stream_>>>(arcs, lo, hi, k_, batch_dist_[buffer].get(), overflowed_.get());
+          <<<blocks, threads, 0, stream_>>>(arcs, lo, hi, k_, batch_dist_[buffer].get(), seeds_[buffer].get(),
+                                            overflowed_.get());
       DS_CUDA_LAUNCH("sweep_level_batch");
     }
     DS_CUDA(cudaMemcpyAsync(host_words_ + swept_flag_word + buffer, overflowed_.get(), sizeof(std::uint32_t),
@@ -685,7 +715,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   // The upward searches of a batch's rows on the device (batch_upward), into the batch's cells,
   // each capacity in turn taking the rows the one before handed back; the rows the last hands back
   // go to `left` (for the host threads).
-  void upward_on_device_batch(const vertex_t* sources, std::uint32_t rows, Distance* dist,
+  void upward_on_device_batch(const vertex_t* sources, std::uint32_t rows, Distance* dist, std::uint32_t* seeds,
                               std::vector<std::uint32_t>& left) {
     if (batch_sources_.size() < k_) {
       batch_sources_ = {}, batch_jobs_[0] = {}, batch_jobs_[1] = {};
@@ -705,7 +735,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
           std::min<std::size_t>(std::size_t{launch.per_sm} * multiprocessors_, (jobs + launch.warps - 1) / launch.warps));
       DS_CUDA(cudaMemsetAsync(list, 0, sizeof(std::uint32_t), search_stream_));
       batch_upward<Distance><<<blocks, launch.warps * 32, launch.bytes, search_stream_>>>(
-          h, batch_sources_.get(), previous, jobs, pair_capacity_log2[pass], k_, dist, list);
+          h, batch_sources_.get(), previous, jobs, pair_capacity_log2[pass], k_, dist, seeds, list);
       DS_CUDA_LAUNCH("batch_upward");
       DS_CUDA(cudaMemcpyAsync(host_words_ + pass_count_word, list, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, search_stream_));
       DS_CUDA(cudaStreamSynchronize(search_stream_));
@@ -774,13 +804,16 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
     if (k == k_ && columns == columns_) return;
     batch_dist_[0] = {};
     batch_dist_[1] = {};
+    seeds_[0] = {};
+    seeds_[1] = {};
     out_ = {};
     batch_allocated_ = 0;
     k_ = columns_ = 0;
-    const std::size_t bytes = (std::size_t{n_} + columns) * k * sizeof(Distance);
+    const std::size_t bytes = buffer_bytes(k) + std::size_t{columns} * k * sizeof(Distance);
     reserve(bytes, "a PHAST batch of " + std::to_string(k) + " sources with " + std::to_string(columns) +
                        " targets (choose a smaller batch size)");
     batch_dist_[0] = device_array<Distance>(std::size_t{n_} * k, "the batch's distances");
+    seeds_[0] = device_array<std::uint32_t>(seed_words(k), "the batch's seed bits");
     out_ = device_array<Distance>(std::size_t{k} * columns, "the output block");
     batch_allocated_ = bytes;
     k_ = k;
@@ -805,10 +838,17 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   // The pipeline's second batch buffer, for calls of more than one batch.
   void allocate_second_buffer() {
     if (batch_dist_[1].get()) return;
-    const std::size_t bytes = std::size_t{n_} * k_ * sizeof(Distance);
+    const std::size_t bytes = buffer_bytes(k_);
     reserve(bytes, "a second PHAST batch of " + std::to_string(k_) + " sources (choose a smaller batch size)");
     batch_dist_[1] = device_array<Distance>(std::size_t{n_} * k_, "the next batch's distances");
+    seeds_[1] = device_array<std::uint32_t>(seed_words(k_), "the next batch's seed bits");
     batch_allocated_ += bytes;
+  }
+
+  // A batch buffer's seed words (a bit a cell, sweep_level_batch) and its bytes with them.
+  std::size_t seed_words(std::uint32_t k) const { return std::size_t{n_} * (k / group_lanes); }
+  std::size_t buffer_bytes(std::uint32_t k) const {
+    return std::size_t{n_} * k * sizeof(Distance) + seed_words(k) * sizeof(std::uint32_t);
   }
 
   // Distances in caller ids (host ones when given, else copied from by_id on the device) against
@@ -894,6 +934,7 @@ class phast_gpu final : public detail::phast_engine, private engine_context {
   std::unique_ptr<detail::thread_pool> pool_;
   std::vector<std::unique_ptr<detail::upward_search<weight>>> searches_;
   device_array<Distance> batch_dist_[2], out_, batch_up_;  // the pipeline's two batch buffers
+  device_array<std::uint32_t> seeds_[2];                    // and their seed bits (sweep_level_batch)
   cuda_stream search_stream_;                               // fills, upward searches, gathers
   cuda_event begun_{cudaEventDisableTiming}, pairs_copied_{cudaEventDisableTiming};
   cuda_event ready_[2] = {cuda_event(cudaEventDisableTiming), cuda_event(cudaEventDisableTiming)};
