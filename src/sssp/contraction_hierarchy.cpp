@@ -50,15 +50,8 @@ namespace {
 // slashdot passes degree 24 with far more arcs than the floor and stops there, and Enron goes on
 // only until the floor.
 //
-// A witness search stops after scanning this many arcs (then the shortcut is added). Priority
-// simulations use the smaller limit: a wrong estimate only changes the order, never the result.
+// A witness search stops after scanning this many arcs (then the shortcut is added).
 constexpr std::size_t contract_scan_limit = 2000;
-constexpr std::size_t simulate_scan_limit = 60;
-// A vertex with more in x out neighbour pairs than this is not simulated: its priority counts every
-// pair as a shortcut. Hubs of social and citation graphs would otherwise cost hundreds of searches
-// per evaluation (cit-HepPh: 7.0 million searches at a limit of 1000, 1.8 million at 100), and
-// they end up in the core anyway.
-constexpr std::uint64_t simulate_pair_limit = 100;
 // Contraction stops, leaving the rest as the core, when the remaining graph's mean out-degree
 // passes core_mean_degree while it still has more than core_arc_floor arcs: past that degree each
 // contraction adds more arcs than it removes and the searches grow, which only a small remaining
@@ -67,6 +60,11 @@ constexpr double core_mean_degree = 24;
 constexpr std::uint64_t core_arc_floor = 262144;
 // Priority = edge_difference_weight * (shortcuts - arcs removed) + contracted neighbours + level
 // (Geisberger et al. Section 3: edge difference, uniformity; the level spreads contraction evenly).
+// The shortcuts are counted as every in x out pair of the vertex's neighbours, the most its
+// contraction can add, not by a simulated contraction: the simulations' witness searches (one
+// from each in-neighbour, again whenever a neighbour is contracted) were most of the build's
+// searches, and without them road networks build in 40-50% of the time with 1-4% more down arcs
+// (bench/results/phast.md, "Priorities without simulated contractions").
 constexpr std::int64_t edge_difference_weight = 2;
 // Vertices a thread takes at a time from a round's list (witness searches or priority evaluations).
 constexpr std::size_t parallel_chunk = 16;
@@ -341,14 +339,13 @@ class witness_search {
     return d != arithmetic<Weight>::unreached && d <= via;
   }
 
-  // Avoids `avoid`, and every vertex x with (*blocked)[x] set when blocked is given.
-  void run(const remaining_graph<Weight>& g, vertex_t from, vertex_t avoid, const std::vector<char>* blocked, sum bound,
-           std::size_t scan_limit) {
+  // Avoids `avoid`, and every vertex x with blocked[x] set.
+  void run(const remaining_graph<Weight>& g, vertex_t from, vertex_t avoid, const std::vector<char>& blocked, sum bound) {
     slots_[from].dist = 0;
     touched_.push_back(from);
     heap_.push(0, from);
     std::size_t scanned = 0;
-    while (!heap_.empty() && pending_ > 0 && scanned < scan_limit) {
+    while (!heap_.empty() && pending_ > 0 && scanned < contract_scan_limit) {
       const auto [d, x] = heap_.pop();
       if (d > slots_[x].dist) continue;  // a stale entry
       if (d > bound) break;
@@ -358,7 +355,7 @@ class witness_search {
         sum s = d + a.weight;
         slot& t = slots_[a.to];
         if (s > bound || !(s < t.dist)) continue;
-        if (a.to == avoid || (blocked && (*blocked)[a.to])) continue;  // read only for an arc that would lower
+        if (a.to == avoid || blocked[a.to]) continue;  // read only for an arc that would lower
         if (t.dist == arithmetic<Weight>::unreached) touched_.push_back(a.to);
         t.dist = s;
         heap_.push(s, a.to);
@@ -468,7 +465,7 @@ class contractor {
   // each avoiding every vertex of the set (so a witness stays in the graph once the set is gone,
   // and no two contractions rely on each other's via-paths: exact even with zero-weight cycles);
   // then the contractions are applied in id order and the priorities of the set's neighbours are
-  // re-evaluated in parallel. Every step is a function of the graph alone, never of the thread
+  // evaluated again in parallel. Every step is a function of the graph alone, never of the thread
   // that ran it: the hierarchy is the same for any thread count.
   void contract(contraction_hierarchy<Weight>& ch, const graph::progress_fn& progress) {
     priority_.assign(n_, 0);
@@ -496,36 +493,21 @@ class contractor {
       if (found.size() < set.size()) found.resize(set.size());
       for_each_parallel(set.size(), [&](std::size_t i, search_state& s) {
         found[i].clear();
-        shortcuts_of(set[i], s, contract_scan_limit, &in_round_, &found[i]);
-      });
-      // Lazy update (Geisberger et al. 2008, Section 3.1): the contraction's own searches give v's
-      // priority again; a vertex it no longer leaves a local minimum waits for a later round. The
-      // decision reads v and its neighbours only, which no other member's contraction changes.
-      contracts_.assign(set.size(), 0);
-      for_each_parallel(set.size(), [&](std::size_t i, search_state&) {
-        const vertex_t v = set[i];
-        const std::int64_t now = priority_of(v, found[i].size());
-        bool contract = true;
-        if (now > priority_[v]) {
-          priority_[v] = now;
-          contract = local_minimum(v);
-        }
-        contracts_[i] = contract;
+        shortcuts_of(set[i], s, in_round_, found[i]);
       });
       // The members contracted and their neighbours marked, a member a thread (a neighbour is
       // never a member: the set is independent); then the rest of the round's bookkeeping in id
-      // order.
+      // order. (No lazy update is needed: a priority counts every pair as a shortcut, so the
+      // contraction's own searches can only find it lower.)
       for_each_parallel(set.size(), [&](std::size_t i, search_state&) {
         const vertex_t v = set[i];
         in_round_[v] = 0;
-        if (!contracts_[i]) return;
         g_.contracted[v] = 1;
         member_of_[v] = static_cast<std::uint32_t>(i);
         for (const auto* list : {&g_.out[v], &g_.in[v]})
           for (const auto& a : *list) neighbour_mark[a.to].store(1, std::memory_order_relaxed);
       });
       for (std::size_t i = 0; i < set.size(); ++i) {
-        if (!contracts_[i]) continue;
         const vertex_t v = set[i];
         order_.push_back(v);
         arcs_ -= g_.out[v].size() + g_.in[v].size();
@@ -571,12 +553,10 @@ class contractor {
     std::vector<vertex_t> members;  // apply_round's scratch
   };
 
-  // The shortcuts contracting v needs: for each in-neighbour u, one witness search bounded by the
-  // longest via-path from u, then u -> w for every out-neighbour w it did not reach within w(u, v)
-  // + w(v, w). With `found` empty it only counts them.
-  std::uint64_t shortcuts_of(vertex_t v, search_state& s, std::size_t scan_limit, const std::vector<char>* blocked,
-                             std::vector<shortcut<Weight>>* found) {
-    std::uint64_t count = 0;
+  // The shortcuts contracting v needs, into found: for each in-neighbour u, one witness search
+  // bounded by the longest via-path from u that avoids v and the round's other members (blocked),
+  // then u -> w for every out-neighbour w it did not reach within w(u, v) + w(v, w).
+  void shortcuts_of(vertex_t v, search_state& s, const std::vector<char>& blocked, std::vector<shortcut<Weight>>& found) {
     for (const auto& in : g_.in[v]) {
       const vertex_t u = in.to;
       sum bound = 0;
@@ -586,18 +566,15 @@ class contractor {
         bound = std::max<sum>(bound, via);
         s.mark_target(out.to, via);
       }
-      s.run(g_, u, v, blocked, bound, scan_limit);
+      s.run(g_, u, v, blocked, bound);
       ++s.count;
       for (const auto& out : g_.out[v]) {
         if (out.to == u) continue;
         const Weight via = arithmetic<Weight>::shortcut(in.weight, out.weight);
-        if (s.witnessed(out.to, via)) continue;
-        ++count;
-        if (found) found->push_back({u, out.to, via});
+        if (!s.witnessed(out.to, via)) found.push_back({u, out.to, via});
       }
       s.clear();
     }
-    return count;
   }
 
   std::int64_t priority_of(vertex_t v, std::uint64_t added) const {
@@ -605,10 +582,8 @@ class contractor {
     return edge_difference_weight * (std::int64_t(added) - removed) + contracted_neighbours_[v] + level_[v];
   }
 
-  std::int64_t evaluate(vertex_t v, search_state& s) {
-    const std::uint64_t pairs = std::uint64_t(g_.in[v].size()) * g_.out[v].size();
-    return priority_of(v,
-                       pairs > simulate_pair_limit ? pairs : shortcuts_of(v, s, simulate_scan_limit, nullptr, nullptr));
+  std::int64_t evaluate(vertex_t v) const {
+    return priority_of(v, std::uint64_t(g_.in[v].size()) * g_.out[v].size());
   }
 
   // (priority, id) of v below that of every remaining neighbour.
@@ -651,8 +626,7 @@ class contractor {
   }
 
   void evaluate_all(const std::vector<vertex_t>& vertices) {
-    for_each_parallel(vertices.size(),
-                      [&](std::size_t i, search_state& s) { priority_[vertices[i]] = evaluate(vertices[i], s); });
+    for_each_parallel(vertices.size(), [&](std::size_t i, search_state&) { priority_[vertices[i]] = evaluate(vertices[i]); });
   }
 
   // Applies a round's contractions to the lists of the members' neighbours, one thread a
@@ -811,7 +785,6 @@ class contractor {
   std::vector<char> in_round_;  // the current round's independent set
   // A round's contractions (apply_round): which members are contracted, a member's index in the
   // round's set (its shortcuts: found), each neighbour's new out-arcs.
-  std::vector<char> contracts_;
   std::vector<std::uint32_t> member_of_;
   std::vector<std::uint32_t> added_;
 };

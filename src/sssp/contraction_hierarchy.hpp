@@ -1,12 +1,12 @@
 // Contraction hierarchies and PHAST: the road-network solver for many queries on one graph.
 //
 // Contraction (Geisberger, Sanders, Schultes and Delling, "Contraction Hierarchies", WEA 2008,
-// Sections 2-3): vertices are removed in an order chosen by a priority (edge difference and the
-// contracted neighbours, kept up to date lazily), in rounds of independent sets contracted in
-// parallel (Geisberger et al., Transportation Science 2012, Section 4.1); removing v adds a shortcut
-// u -> w of weight w(u, v) + w(v, w) for every pair of its remaining neighbours whose shortest
-// u-w path runs through v, which a bounded witness search (a Dijkstra from u that avoids v) fails
-// to disprove. A vertex's rank is its place in that order. Every arc of the original graph and
+// Sections 2-3): vertices are removed in an order chosen by a priority (edge difference, counting
+// every neighbour pair as a shortcut, and the contracted neighbours, updated after every round),
+// in rounds of independent sets contracted in parallel (Geisberger et al., Transportation Science
+// 2012, Section 4.1); removing v adds a shortcut u -> w of weight w(u, v) + w(v, w) for every pair
+// of its remaining neighbours whose shortest u-w path runs through v, which a bounded witness
+// search (a Dijkstra from u that avoids v) fails to disprove. A vertex's rank is its place in that order. Every arc of the original graph and
 // every shortcut goes up (to a higher rank) or down.
 //
 // PHAST (Delling, Goldberg, Nowatzyk and Werneck, "PHAST: Hardware-accelerated shortest path
