@@ -63,8 +63,8 @@ constexpr std::uint64_t core_arc_floor = 262144;
 // The shortcuts are counted as every in x out pair of the vertex's neighbours, the most its
 // contraction can add, not by a simulated contraction: the simulations' witness searches (one
 // from each in-neighbour, again whenever a neighbour is contracted) were most of the build's
-// searches, and without them road networks build in 40-50% of the time with 1-4% more down arcs
-// (bench/results/phast.md, "Priorities without simulated contractions").
+// searches, and without them road networks build in about half the time with a few more down
+// arcs (bench/results/phast.md, "Priorities without simulated contractions").
 constexpr std::int64_t edge_difference_weight = 2;
 // Vertices a thread takes at a time from a round's list (witness searches or priority evaluations).
 constexpr std::size_t parallel_chunk = 16;
