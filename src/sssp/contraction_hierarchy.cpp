@@ -339,8 +339,9 @@ class witness_search {
     return d != arithmetic<Weight>::unreached && d <= via;
   }
 
-  // Avoids `avoid`, and every vertex x with blocked[x] set.
-  void run(const remaining_graph<Weight>& g, vertex_t from, vertex_t avoid, const std::vector<char>& blocked, sum bound) {
+  // Avoids `avoid`, and every vertex x with blocked[x] set. True when the scan limit stopped it
+  // with targets undecided.
+  bool run(const remaining_graph<Weight>& g, vertex_t from, vertex_t avoid, const std::vector<char>& blocked, sum bound) {
     slots_[from].dist = 0;
     touched_.push_back(from);
     heap_.push(0, from);
@@ -362,6 +363,7 @@ class witness_search {
         if (t.target == stamp_ && s <= t.via) decide(t);
       }
     }
+    return pending_ > 0 && scanned >= contract_scan_limit;
   }
 
   // Forgets the last search and its targets. The stamp that tells this search's targets from
@@ -452,6 +454,23 @@ class contractor {
       }
       searches_[t].allocate(n_);
     });
+    // Symmetric: every vertex's in-arcs are its out-arcs turned around, weights and all.
+    std::atomic<bool> asymmetric{false};
+    pool_.run([&](unsigned t) {
+      const auto by_end = [](const arc<Weight>& a, const arc<Weight>& b) {
+        return a.to < b.to || (a.to == b.to && a.weight < b.weight);
+      };
+      std::vector<arc<Weight>> out, in;
+      for (vertex_t u = first(t); u < first(t + 1) && !asymmetric.load(std::memory_order_relaxed); ++u) {
+        out.assign(g_.out[u].begin(), g_.out[u].end());
+        in.assign(g_.in[u].begin(), g_.in[u].end());
+        std::sort(out.begin(), out.end(), by_end);
+        std::sort(in.begin(), in.end(), by_end);
+        const auto same = [](const arc<Weight>& a, const arc<Weight>& b) { return a.to == b.to && a.weight == b.weight; };
+        if (!std::equal(out.begin(), out.end(), in.begin(), in.end(), same)) asymmetric = true;
+      }
+    });
+    symmetric_ = !asymmetric;
     for (vertex_t u = 0; u < n_; ++u) arcs_ += g_.out[u].size();
     in_round_.assign(n_, 0);
     member_of_.assign(n_, 0);
@@ -551,27 +570,66 @@ class contractor {
     std::uint64_t count = 0;
     block_arena arena;  // the blocks of the lists this thread grows
     std::vector<vertex_t> members;  // apply_round's scratch
+    std::vector<shortcut<Weight>> reverse;  // shortcuts_of's scratch
   };
 
   // The shortcuts contracting v needs, into found: for each in-neighbour u, one witness search
   // bounded by the longest via-path from u that avoids v and the round's other members (blocked),
-  // then u -> w for every out-neighbour w it did not reach within w(u, v) + w(v, w).
+  // then u -> w for every out-neighbour w it did not reach within w(u, v) + w(v, w). On a
+  // symmetric graph a pair of neighbours is searched once, from the lower id: a witness u ~> w
+  // turned around is one w ~> u of the same length, and the via-paths' lengths are equal, so
+  // either both shortcuts are added or neither, and the remaining graph stays symmetric (road
+  // networks: about half the searches). A pair that a search cut by its scan limit left
+  // unwitnessed is searched again from its other end (a hub's search from one side can fail where
+  // the other side's succeeds), and a witness found there serves both directions as well.
   void shortcuts_of(vertex_t v, search_state& s, const std::vector<char>& blocked, std::vector<shortcut<Weight>>& found) {
+    const auto decided_here = [&](vertex_t u, vertex_t w) { return w != u && (!symmetric_ || u < w); };
+    s.reverse.clear();
     for (const auto& in : g_.in[v]) {
       const vertex_t u = in.to;
       sum bound = 0;
+      bool any = false;
       for (const auto& out : g_.out[v]) {
-        if (out.to == u) continue;
+        if (!decided_here(u, out.to)) continue;
         const Weight via = arithmetic<Weight>::shortcut(in.weight, out.weight);
         bound = std::max<sum>(bound, via);
         s.mark_target(out.to, via);
+        any = true;
       }
-      s.run(g_, u, v, blocked, bound);
+      if (!any) continue;
+      const bool cut = s.run(g_, u, v, blocked, bound);
       ++s.count;
       for (const auto& out : g_.out[v]) {
-        if (out.to == u) continue;
+        if (!decided_here(u, out.to)) continue;
         const Weight via = arithmetic<Weight>::shortcut(in.weight, out.weight);
-        if (!s.witnessed(out.to, via)) found.push_back({u, out.to, via});
+        if (s.witnessed(out.to, via)) continue;
+        if (symmetric_ && cut) {
+          s.reverse.push_back({out.to, u, via});
+          continue;
+        }
+        found.push_back({u, out.to, via});
+        if (symmetric_) found.push_back({out.to, u, via});
+      }
+      s.clear();
+    }
+    // The cut searches' unwitnessed pairs turned around, one search from each of their other ends.
+    std::sort(s.reverse.begin(), s.reverse.end(), [](const shortcut<Weight>& a, const shortcut<Weight>& b) {
+      return a.from < b.from || (a.from == b.from && a.to < b.to);
+    });
+    for (std::size_t i = 0; i < s.reverse.size();) {
+      std::size_t end = i;
+      sum bound = 0;
+      for (; end < s.reverse.size() && s.reverse[end].from == s.reverse[i].from; ++end) {
+        bound = std::max<sum>(bound, s.reverse[end].weight);
+        s.mark_target(s.reverse[end].to, s.reverse[end].weight);
+      }
+      s.run(g_, s.reverse[i].from, v, blocked, bound);
+      ++s.count;
+      for (; i < end; ++i) {
+        const shortcut<Weight>& c = s.reverse[i];
+        if (s.witnessed(c.to, c.weight)) continue;
+        found.push_back({c.to, c.from, c.weight});
+        found.push_back(c);
       }
       s.clear();
     }
@@ -779,6 +837,7 @@ class contractor {
   std::uint64_t arcs_ = 0;
   std::uint64_t shortcuts_ = 0;
   std::uint64_t witness_searches_ = 0;
+  bool symmetric_ = false;  // every arc's reverse is an arc of the same weight (the constructor)
   thread_pool pool_;
   std::vector<search_state> searches_;
   std::vector<std::int64_t> priority_;

@@ -343,6 +343,37 @@ void expect_same_build(const graph::csr& g, const std::vector<vertex_t>& sources
   }
 }
 
+// Symmetric graphs (every arc's reverse of the same weight: road networks) search each pair of a
+// vertex's neighbours once; the same graphs with one reverse arc one heavier take the directed
+// path. Both exact from every source; the symmetric build searches less. Zero weights and ties
+// included, integer and real.
+TEST(ContractionHierarchy, SymmetricGraphsSearchEachPairOnce) {
+  std::mt19937 rng(7);
+  for (vertex_t n : {2u, 12u, 300u})
+    for (double max_weight : {0.0, 4.0, 1000.0})
+      for (const auto kind : {graph::weight_kind::integer, graph::weight_kind::real}) {
+        std::vector<arc> both;
+        for (vertex_t i = 0; i < 3 * n; ++i) {
+          const vertex_t u = static_cast<vertex_t>(rng() % n), v = static_cast<vertex_t>(rng() % n);
+          double w = max_weight == 0 ? 0 : double(rng() % static_cast<std::uint32_t>(max_weight + 1));
+          if (kind == graph::weight_kind::real) w += 0.25;
+          both.push_back({u, v, w});
+          both.push_back({v, u, w});
+        }
+        std::vector<vertex_t> all(n);
+        for (vertex_t v = 0; v < n; ++v) all[v] = v;
+        const graph::csr symmetric = make_csr(n, both, kind);
+        expect_exact(symmetric, all, 2);
+        std::vector<arc> one_way = both;
+        one_way[1].weight += 1;
+        const graph::csr directed = make_csr(n, one_way, kind);
+        expect_exact(directed, all, 2);
+        if (n == 300 && max_weight > 0 && kind == graph::weight_kind::integer) {
+          EXPECT_LT(build<std::uint32_t>(symmetric).witness_searches, build<std::uint32_t>(directed).witness_searches);
+        }
+      }
+}
+
 TEST(ContractionHierarchy, BuildIsTheSameOnSeveralThreads) {
   expect_same_build<std::uint32_t>(deltasplit_test::random_graph(3000, 9000, 42, 100), {0, 1500});
   // Equal weights everywhere: equal priorities, rounds decided by the ids.
