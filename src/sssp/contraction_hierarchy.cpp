@@ -483,8 +483,8 @@ class contractor {
   // 2012, Section 4.1). Their witness searches run in parallel on the graph as the round found it,
   // each avoiding every vertex of the set (so a witness stays in the graph once the set is gone,
   // and no two contractions rely on each other's via-paths: exact even with zero-weight cycles);
-  // then the contractions are applied in id order and the priorities of the set's neighbours are
-  // evaluated again in parallel. Every step is a function of the graph alone, never of the thread
+  // then the contractions are applied in id order, each of the set's neighbours in parallel with
+  // its priority evaluated again. Every step is a function of the graph alone, never of the thread
   // that ran it: the hierarchy is the same for any thread count.
   void contract(contraction_hierarchy<Weight>& ch, const graph::progress_fn& progress) {
     priority_.assign(n_, 0);
@@ -556,7 +556,6 @@ class contractor {
         copy_part(t, marked, neighbours);
       });
       apply_round(neighbours, found);
-      evaluate_all(neighbours);
     }
     layout(ch);
     if (progress) progress("contracting", n_, n_);
@@ -692,9 +691,10 @@ class contractor {
   // member's (PHAST Section 4.1: every neighbour is now above it), and the shortcuts from x and to
   // x are added to its out- and in-list (a new arc appended, an existing one lowered), taken from
   // its members' shortcut lists in id order (found[member_of_[v]], each in its own order: a
-  // shortcut u -> w via v has u and w among v's neighbours). Shortcuts join members' neighbours,
-  // never members, so this gives the lists that contracting the members one after the other would
-  // give, for any thread count.
+  // shortcut u -> w via v has u and w among v's neighbours); then x's priority is evaluated
+  // again (it reads only x's lists, level and contracted neighbours). Shortcuts join members'
+  // neighbours, never members, so this gives the lists that contracting the members one after the
+  // other would give, for any thread count.
   void apply_round(const std::vector<vertex_t>& neighbours, const std::vector<std::vector<shortcut<Weight>>>& found) {
     const std::size_t k = neighbours.size();
     added_.assign(k, 0);
@@ -720,6 +720,7 @@ class contractor {
       for (const vertex_t v : members)
         for (const shortcut<Weight>& sc : found[member_of_[v]])
           if (sc.to == x) lower_or_append(g_.in[x], sc.from, sc.weight, s.arena);
+      priority_[x] = evaluate(x);
     });
     for (std::uint32_t a : added_) arcs_ += a;
   }
