@@ -60,12 +60,18 @@ constexpr double core_mean_degree = 24;
 constexpr std::uint64_t core_arc_floor = 262144;
 // Priority = edge_difference_weight * (shortcuts - arcs removed) + contracted neighbours + level
 // (Geisberger et al. Section 3: edge difference, uniformity; the level spreads contraction evenly).
-// The shortcuts are counted as every in x out pair of the vertex's neighbours, the most its
-// contraction can add, not by a simulated contraction: the simulations' witness searches (one
-// from each in-neighbour, again whenever a neighbour is contracted) were most of the build's
-// searches, and without them road networks build in about half the time with a few more down
-// arcs (bench/results/phast.md, "Priorities without simulated contractions").
+// The shortcuts are estimated, not counted by a simulated contraction: the simulations' witness
+// searches (one from each in-neighbour, again whenever a neighbour is contracted) were most of the
+// build's searches (bench/results/phast.md, "Priorities without simulated contractions"). On a
+// symmetric graph the estimate is the pairs of neighbours without a witness of at most two arcs,
+// found without a heap: road networks get about half the levels and upward searches a quarter
+// smaller than with every pair counted, for the same build time. A directed graph counts every in
+// x out pair: there the two-arc count lengthened a citation graph's build 2.5x and its upward
+// searches (bench/results/phast.md, "The two-arc count").
 constexpr std::int64_t edge_difference_weight = 2;
+// The two-arc count of one vertex reads at most this many arcs; past that its estimate is every
+// pair (a dense core's vertices, a social graph's hubs).
+constexpr std::size_t two_arc_scan_limit = 16000;
 // Vertices a thread takes at a time from a round's list (witness searches or priority evaluations).
 constexpr std::size_t parallel_chunk = 16;
 
@@ -366,6 +372,31 @@ class witness_search {
     return pending_ > 0 && scanned >= contract_scan_limit;
   }
 
+  // The two-arc test (contractor::evaluate): the vertices one arc from `from` at their distances
+  // (and `from` at 0), avoiding `avoid`; adds the arcs read to scanned.
+  void one_arc(const remaining_graph<Weight>& g, vertex_t from, vertex_t avoid, std::size_t& scanned) {
+    slots_[from].dist = 0;
+    touched_.push_back(from);
+    scanned += g.out[from].size();
+    for (const arc<Weight>& a : g.out[from]) {
+      slot& t = slots_[a.to];
+      if (a.to == avoid || !(sum{a.weight} < t.dist)) continue;
+      if (t.dist == arithmetic<Weight>::unreached) touched_.push_back(a.to);
+      t.dist = a.weight;
+    }
+  }
+  // After one_arc(from): a path from `from` to w of one or two arcs within via that avoids `avoid`
+  // (the second arc's tail read from w's in-list).
+  bool two_arc_witness(const remaining_graph<Weight>& g, vertex_t w, vertex_t avoid, Weight via,
+                       std::size_t& scanned) const {
+    scanned += g.in[w].size();
+    for (const arc<Weight>& a : g.in[w]) {
+      const sum d = slots_[a.to].dist;
+      if (a.to != avoid && d != arithmetic<Weight>::unreached && d + a.weight <= via) return true;
+    }
+    return false;
+  }
+
   // Forgets the last search and its targets. The stamp that tells this search's targets from
   // earlier ones starts over, every target cleared, before it would wrap to 0 (never a stamp).
   void clear() {
@@ -483,8 +514,8 @@ class contractor {
   // 2012, Section 4.1). Their witness searches run in parallel on the graph as the round found it,
   // each avoiding every vertex of the set (so a witness stays in the graph once the set is gone,
   // and no two contractions rely on each other's via-paths: exact even with zero-weight cycles);
-  // then the contractions are applied in id order, each of the set's neighbours in parallel with
-  // its priority evaluated again. Every step is a function of the graph alone, never of the thread
+  // then the contractions are applied, a neighbour of the set a thread, and once every list is
+  // final the neighbours' priorities are evaluated again in parallel. Every step is a function of the graph alone, never of the thread
   // that ran it: the hierarchy is the same for any thread count.
   void contract(contraction_hierarchy<Weight>& ch, const graph::progress_fn& progress) {
     priority_.assign(n_, 0);
@@ -516,8 +547,7 @@ class contractor {
       });
       // The members contracted and their neighbours marked, a member a thread (a neighbour is
       // never a member: the set is independent); then the rest of the round's bookkeeping in id
-      // order. (No lazy update is needed: a priority counts every pair as a shortcut, so the
-      // contraction's own searches can only find it lower.)
+      // order. (No lazy update: a priority is an estimate, never the contraction's own count.)
       for_each_parallel(set.size(), [&](std::size_t i, search_state&) {
         const vertex_t v = set[i];
         in_round_[v] = 0;
@@ -556,6 +586,7 @@ class contractor {
         copy_part(t, marked, neighbours);
       });
       apply_round(neighbours, found);
+      evaluate_all(neighbours);
     }
     layout(ch);
     if (progress) progress("contracting", n_, n_);
@@ -639,8 +670,31 @@ class contractor {
     return edge_difference_weight * (std::int64_t(added) - removed) + contracted_neighbours_[v] + level_[v];
   }
 
-  std::int64_t evaluate(vertex_t v) const {
-    return priority_of(v, std::uint64_t(g_.in[v].size()) * g_.out[v].size());
+  // The shortcuts' count in v's priority. On a symmetric graph: the pairs of v's neighbours
+  // without a witness of at most two arcs that avoids v, each pair tested from its lower end and
+  // counted for both directions (no heap; the arcs it reads bounded by two_arc_scan_limit, past
+  // which it is the pair count). Otherwise every pair.
+  std::int64_t evaluate(vertex_t v, search_state& s) {
+    const std::uint64_t pairs = std::uint64_t(g_.in[v].size()) * g_.out[v].size();
+    if (!symmetric_) return priority_of(v, pairs);
+    std::uint64_t unwitnessed = 0;
+    std::size_t scanned = 0;
+    for (const auto& in : g_.in[v]) {
+      const vertex_t u = in.to;
+      if (scanned + g_.out[u].size() > two_arc_scan_limit) return priority_of(v, pairs);
+      s.one_arc(g_, u, v, scanned);
+      for (const auto& out : g_.out[v]) {
+        if (out.to <= u) continue;
+        if (scanned + g_.in[out.to].size() > two_arc_scan_limit) {
+          s.clear();
+          return priority_of(v, pairs);
+        }
+        if (!s.two_arc_witness(g_, out.to, v, arithmetic<Weight>::shortcut(in.weight, out.weight), scanned))
+          unwitnessed += 2;
+      }
+      s.clear();
+    }
+    return priority_of(v, unwitnessed);
   }
 
   // (priority, id) of v below that of every remaining neighbour.
@@ -683,7 +737,7 @@ class contractor {
   }
 
   void evaluate_all(const std::vector<vertex_t>& vertices) {
-    for_each_parallel(vertices.size(), [&](std::size_t i, search_state&) { priority_[vertices[i]] = evaluate(vertices[i]); });
+    for_each_parallel(vertices.size(), [&](std::size_t i, search_state& s) { priority_[vertices[i]] = evaluate(vertices[i], s); });
   }
 
   // Applies a round's contractions to the lists of the members' neighbours, one thread a
@@ -691,8 +745,7 @@ class contractor {
   // member's (PHAST Section 4.1: every neighbour is now above it), and the shortcuts from x and to
   // x are added to its out- and in-list (a new arc appended, an existing one lowered), taken from
   // its members' shortcut lists in id order (found[member_of_[v]], each in its own order: a
-  // shortcut u -> w via v has u and w among v's neighbours); then x's priority is evaluated
-  // again (it reads only x's lists, level and contracted neighbours). Shortcuts join members'
+  // shortcut u -> w via v has u and w among v's neighbours). Shortcuts join members'
   // neighbours, never members, so this gives the lists that contracting the members one after the
   // other would give, for any thread count.
   void apply_round(const std::vector<vertex_t>& neighbours, const std::vector<std::vector<shortcut<Weight>>>& found) {
@@ -720,7 +773,6 @@ class contractor {
       for (const vertex_t v : members)
         for (const shortcut<Weight>& sc : found[member_of_[v]])
           if (sc.to == x) lower_or_append(g_.in[x], sc.from, sc.weight, s.arena);
-      priority_[x] = evaluate(x);
     });
     for (std::uint32_t a : added_) arcs_ += a;
   }
