@@ -64,13 +64,15 @@ constexpr std::uint64_t core_arc_floor = 262144;
 // searches (one from each in-neighbour, again whenever a neighbour is contracted) were most of the
 // build's searches (bench/results/phast.md, "Priorities without simulated contractions"). On a
 // symmetric graph the estimate is the pairs of neighbours without a witness of at most two arcs,
-// found without a heap: road networks get about half the levels and upward searches a quarter
-// smaller than with every pair counted, for the same build time. A directed graph counts every in
-// x out pair: there the two-arc count lengthened a citation graph's build 2.5x and its upward
-// searches (bench/results/phast.md, "The two-arc count").
+// found without a heap: road networks get less than half the levels and upward searches a
+// quarter smaller than with every pair counted, and on many threads build faster (fewer rounds).
+// A directed graph counts every in x out pair: there the two-arc count lengthened a citation
+// graph's build and its upward searches (bench/results/phast.md, "The two-arc count against the
+// other priorities").
 constexpr std::int64_t edge_difference_weight = 2;
 // The two-arc count of one vertex reads at most this many arcs; past that its estimate is every
-// pair (a dense core's vertices, a social graph's hubs).
+// pair (a dense core's vertices, a social graph's hubs). Measured against other limits in the
+// same section.
 constexpr std::size_t two_arc_scan_limit = 16000;
 // Vertices a thread takes at a time from a round's list (witness searches or priority evaluations).
 constexpr std::size_t parallel_chunk = 16;
@@ -153,7 +155,7 @@ class block_arena {
 // A vertex's arcs in one direction: up to Inline of them in place, more in a block of an arena
 // that doubles. A road network's vertices keep a handful of arcs through most of the contraction,
 // so their lists take no block and a list's arcs share the cache line of its size; the witness
-// searches and priority simulations, which read lists of vertices all over the graph, then follow
+// searches and priority counts, which read lists of vertices all over the graph, then follow
 // no pointer, and no list is allocated or freed on its own (bench/results/phast.md, "In-place arc
 // lists").
 template <class T, std::uint32_t Inline>

@@ -1,8 +1,9 @@
 // Contraction hierarchies and PHAST: the road-network solver for many queries on one graph.
 //
 // Contraction (Geisberger, Sanders, Schultes and Delling, "Contraction Hierarchies", WEA 2008,
-// Sections 2-3): vertices are removed in an order chosen by a priority (edge difference, counting
-// every neighbour pair as a shortcut, and the contracted neighbours, updated after every round),
+// Sections 2-3): vertices are removed in an order chosen by a priority (edge difference, with the
+// shortcuts estimated as the neighbour pairs without a witness of at most two arcs on symmetric
+// graphs and every pair on directed ones, and the contracted neighbours, updated after every round),
 // in rounds of independent sets contracted in parallel (Geisberger et al., Transportation Science
 // 2012, Section 4.1); removing v adds a shortcut u -> w of weight w(u, v) + w(v, w) for every pair
 // of its remaining neighbours whose shortest u-w path runs through v, which a bounded witness
