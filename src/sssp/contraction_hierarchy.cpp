@@ -63,13 +63,14 @@ constexpr std::uint64_t core_arc_floor = 262144;
 // The shortcuts are estimated, not counted by a simulated contraction: the simulations' witness
 // searches (one from each in-neighbour, again whenever a neighbour is contracted) were most of the
 // build's searches (bench/results/phast.md, "Priorities without simulated contractions"). On a
-// symmetric graph the estimate is the pairs of neighbours without a witness of at most two arcs,
-// found without a heap: road networks get less than half the levels and upward searches a
-// quarter smaller than with every pair counted, and on many threads build faster (fewer rounds).
-// A directed graph counts every in x out pair: there the two-arc count lengthened a citation
-// graph's build and its upward searches (bench/results/phast.md, "The two-arc count against the
-// other priorities").
+// graph of at most two_arc_mean_degree arcs a vertex the estimate is the pairs of neighbours
+// without a witness of at most two arcs, found without a heap: road networks, one-way streets or
+// not, get less than half the levels and smaller upward searches than with every pair counted,
+// and on many threads build faster (fewer rounds). Denser graphs count every in x out pair: on
+// social and citation graphs the two-arc count lengthened the builds 1.7-3x for hierarchies no
+// better or worse (bench/results/phast.md, "The two-arc count against the other priorities").
 constexpr std::int64_t edge_difference_weight = 2;
+constexpr double two_arc_mean_degree = 6;
 // The two-arc count of one vertex reads at most this many arcs; past that its estimate is every
 // pair (a dense core's vertices, a social graph's hubs). Measured against other limits in the
 // same section.
@@ -505,6 +506,7 @@ class contractor {
     });
     symmetric_ = !asymmetric;
     for (vertex_t u = 0; u < n_; ++u) arcs_ += g_.out[u].size();
+    count_two_arcs_ = double(arcs_) <= two_arc_mean_degree * double(n_);
     in_round_.assign(n_, 0);
     member_of_.assign(n_, 0);
   }
@@ -672,13 +674,13 @@ class contractor {
     return edge_difference_weight * (std::int64_t(added) - removed) + contracted_neighbours_[v] + level_[v];
   }
 
-  // The shortcuts' count in v's priority. On a symmetric graph: the pairs of v's neighbours
-  // without a witness of at most two arcs that avoids v, each pair tested from its lower end and
-  // counted for both directions (no heap; the arcs it reads bounded by two_arc_scan_limit, past
-  // which it is the pair count). Otherwise every pair.
+  // The shortcuts' count in v's priority. On a sparse graph: the pairs of v's neighbours without a
+  // witness of at most two arcs that avoids v (no heap; the arcs it reads bounded by
+  // two_arc_scan_limit, past which it is every pair), on a symmetric one each pair tested from its
+  // lower end and counted for both directions. Otherwise every pair.
   std::int64_t evaluate(vertex_t v, search_state& s) {
     const std::uint64_t pairs = std::uint64_t(g_.in[v].size()) * g_.out[v].size();
-    if (!symmetric_) return priority_of(v, pairs);
+    if (!count_two_arcs_) return priority_of(v, pairs);
     std::uint64_t unwitnessed = 0;
     std::size_t scanned = 0;
     for (const auto& in : g_.in[v]) {
@@ -686,13 +688,13 @@ class contractor {
       if (scanned + g_.out[u].size() > two_arc_scan_limit) return priority_of(v, pairs);
       s.one_arc(g_, u, v, scanned);
       for (const auto& out : g_.out[v]) {
-        if (out.to <= u) continue;
+        if (out.to == u || (symmetric_ && out.to < u)) continue;
         if (scanned + g_.in[out.to].size() > two_arc_scan_limit) {
           s.clear();
           return priority_of(v, pairs);
         }
         if (!s.two_arc_witness(g_, out.to, v, arithmetic<Weight>::shortcut(in.weight, out.weight), scanned))
-          unwitnessed += 2;
+          unwitnessed += symmetric_ ? 2 : 1;
       }
       s.clear();
     }
@@ -893,6 +895,7 @@ class contractor {
   std::uint64_t shortcuts_ = 0;
   std::uint64_t witness_searches_ = 0;
   bool symmetric_ = false;  // every arc's reverse is an arc of the same weight (the constructor)
+  bool count_two_arcs_ = false;  // priorities by the two-arc count (sparse graphs: the constructor)
   thread_pool pool_;
   std::vector<search_state> searches_;
   std::vector<std::int64_t> priority_;

@@ -2,8 +2,8 @@
 //
 // Contraction (Geisberger, Sanders, Schultes and Delling, "Contraction Hierarchies", WEA 2008,
 // Sections 2-3): vertices are removed in an order chosen by a priority (edge difference, with the
-// shortcuts estimated as the neighbour pairs without a witness of at most two arcs on symmetric
-// graphs and every pair on directed ones, and the contracted neighbours, updated after every round),
+// shortcuts estimated as the neighbour pairs without a witness of at most two arcs on sparse
+// graphs and every pair on denser ones, and the contracted neighbours, updated after every round),
 // in rounds of independent sets contracted in parallel (Geisberger et al., Transportation Science
 // 2012, Section 4.1); removing v adds a shortcut u -> w of weight w(u, v) + w(v, w) for every pair
 // of its remaining neighbours whose shortest u-w path runs through v, which a bounded witness
