@@ -70,6 +70,8 @@ constexpr std::uint64_t core_arc_floor = 262144;
 // social and citation graphs the two-arc count lengthened the builds 1.7-3x for hierarchies no
 // better or worse (bench/results/phast.md, "The two-arc count against the other priorities").
 constexpr std::int64_t edge_difference_weight = 2;
+// Arcs a vertex (after merging parallel arcs) up to which a graph's priorities take the two-arc
+// count: roads have 2-3, the social and citation graphs measured 10-12.
 constexpr double two_arc_mean_degree = 6;
 // The two-arc count of one vertex reads at most this many arcs; past that its estimate is every
 // pair (a dense core's vertices, a social graph's hubs). Measured against other limits in the
@@ -519,8 +521,9 @@ class contractor {
   // each avoiding every vertex of the set (so a witness stays in the graph once the set is gone,
   // and no two contractions rely on each other's via-paths: exact even with zero-weight cycles);
   // then the contractions are applied, a neighbour of the set a thread, and once every list is
-  // final the neighbours' priorities are evaluated again in parallel. Every step is a function of the graph alone, never of the thread
-  // that ran it: the hierarchy is the same for any thread count.
+  // final the neighbours' priorities are evaluated again in parallel. Every step is a function of
+  // the graph alone, never of the thread that ran it: the hierarchy is the same for any thread
+  // count.
   void contract(contraction_hierarchy<Weight>& ch, const graph::progress_fn& progress) {
     priority_.assign(n_, 0);
     std::vector<vertex_t> remaining(n_), set, neighbours;
@@ -741,7 +744,8 @@ class contractor {
   }
 
   void evaluate_all(const std::vector<vertex_t>& vertices) {
-    for_each_parallel(vertices.size(), [&](std::size_t i, search_state& s) { priority_[vertices[i]] = evaluate(vertices[i], s); });
+    for_each_parallel(vertices.size(),
+                      [&](std::size_t i, search_state& s) { priority_[vertices[i]] = evaluate(vertices[i], s); });
   }
 
   // Applies a round's contractions to the lists of the members' neighbours, one thread a
