@@ -620,14 +620,13 @@ class contractor {
   // unwitnessed is searched again from its other end (a hub's search from one side can fail where
   // the other side's succeeds), and a witness found there serves both directions as well.
   void shortcuts_of(vertex_t v, search_state& s, const std::vector<char>& blocked, std::vector<shortcut<Weight>>& found) {
-    const auto decided_here = [&](vertex_t u, vertex_t w) { return w != u && (!symmetric_ || u < w); };
     s.reverse.clear();
     for (const auto& in : g_.in[v]) {
       const vertex_t u = in.to;
       sum bound = 0;
       bool any = false;
       for (const auto& out : g_.out[v]) {
-        if (!decided_here(u, out.to)) continue;
+        if (!decided_from(u, out.to)) continue;
         const Weight via = arithmetic<Weight>::shortcut(in.weight, out.weight);
         bound = std::max<sum>(bound, via);
         s.mark_target(out.to, via);
@@ -637,7 +636,7 @@ class contractor {
       const bool cut = s.run(g_, u, v, blocked, bound);
       ++s.count;
       for (const auto& out : g_.out[v]) {
-        if (!decided_here(u, out.to)) continue;
+        if (!decided_from(u, out.to)) continue;
         const Weight via = arithmetic<Weight>::shortcut(in.weight, out.weight);
         if (s.witnessed(out.to, via)) continue;
         if (symmetric_ && cut) {
@@ -677,6 +676,10 @@ class contractor {
     return edge_difference_weight * (std::int64_t(added) - removed) + contracted_neighbours_[v] + level_[v];
   }
 
+  // Whether the pair u -> w of a vertex's neighbours is tested from u: every pair of two vertices,
+  // on a symmetric graph from its lower end only (the answer holds for both directions).
+  bool decided_from(vertex_t u, vertex_t w) const { return w != u && (!symmetric_ || u < w); }
+
   // The shortcuts' count in v's priority. On a sparse graph: the pairs of v's neighbours without a
   // witness of at most two arcs that avoids v (no heap; the arcs it reads bounded by
   // two_arc_scan_limit, past which it is every pair), on a symmetric one each pair tested from its
@@ -691,7 +694,7 @@ class contractor {
       if (scanned + g_.out[u].size() > two_arc_scan_limit) return priority_of(v, pairs);
       s.one_arc(g_, u, v, scanned);
       for (const auto& out : g_.out[v]) {
-        if (out.to == u || (symmetric_ && out.to < u)) continue;
+        if (!decided_from(u, out.to)) continue;
         if (scanned + g_.in[out.to].size() > two_arc_scan_limit) {
           s.clear();
           return priority_of(v, pairs);
