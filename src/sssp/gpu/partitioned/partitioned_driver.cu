@@ -320,14 +320,20 @@ static std::size_t shared_budget_here() {
   return std::min(tuning::shared_budget, limit > tuning::shared_reserve ? limit - tuning::shared_reserve : 0);
 }
 
-// p rounded up to the alignment of T (8-byte distances and weights in the shared words).
+// p rounded up to the alignment of T (8-byte distances and weights in the shared words), by
+// stepping over whole words from p: the result stays derived from the shared array, so the
+// compiler keeps shared-memory instructions for it (LDS, ATOMS). Rounding the address as an integer
+// makes a generic pointer, and every access through it a generic one: a 64-bit atomicMin then
+// tries the generic atomic, asks the address's space and only then runs the shared-memory loop.
 template <class T>
-__device__ __forceinline__ T* aligned_for(void* p) {
-  if constexpr (alignof(T) <= 4) {
+__device__ __forceinline__ T* aligned_for(std::uint32_t* p) {
+  static_assert(alignof(T) % alignof(std::uint32_t) == 0 || alignof(T) < alignof(std::uint32_t));
+  if constexpr (alignof(T) <= alignof(std::uint32_t)) {
     return reinterpret_cast<T*>(p);  // the shared words' own alignment
   } else {
-    const auto at = reinterpret_cast<std::uintptr_t>(p);
-    return reinterpret_cast<T*>((at + alignof(T) - 1) & ~(std::uintptr_t{alignof(T)} - 1));
+    constexpr std::uintptr_t words = alignof(T) / sizeof(std::uint32_t);
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p) / sizeof(std::uint32_t);
+    return reinterpret_cast<T*>(p + (words - at % words) % words);
   }
 }
 
