@@ -19,6 +19,7 @@
 
 #include "common/datasets.hpp"
 #include "common/gpu.hpp"
+#include "common/test_size.hpp"
 #include "deltasplit/graph/generators.hpp"
 #include "deltasplit/graph/io.hpp"
 #include "deltasplit/sssp.hpp"
@@ -581,13 +582,13 @@ TEST(AutomaticDriver, ReportsRegionsBuiltAndNotUsed) {
   EXPECT_TRUE(same_distances(sssp::dijkstra(wide, 5), second));
 }
 
-// A square grid of about 5,800 vertices a region of the partitioned driver on this GPU (a region an
-// SM), its weights uniform in [weight_min, weight_max].
-graph::csr grid_of_small_regions(std::uint32_t weight_min, std::uint32_t weight_max) {
+// A square grid of about `region` vertices a region of the partitioned driver on this GPU (a region
+// an SM), its weights uniform in [weight_min, weight_max].
+graph::csr grid_of_small_regions(std::uint32_t weight_min, std::uint32_t weight_max, double region = 5800) {
   int sms = 0;
   EXPECT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
   graph::grid_params gp;
-  gp.rows = gp.cols = static_cast<std::uint32_t>(std::sqrt(5800.0 * sms));
+  gp.rows = gp.cols = static_cast<std::uint32_t>(std::sqrt(region * sms));
   gp.weight_min = weight_min, gp.weight_max = weight_max;
   return graph::generate_grid(gp);
 }
@@ -596,8 +597,9 @@ graph::csr grid_of_small_regions(std::uint32_t weight_min, std::uint32_t weight_
 // grid of ~5,800 vertices a region keeps distances and arcs on chip with 16-bit weights in 32-bit
 // rows; with weights of 32 bits (~243 KB a region in 32-bit rows) in narrow rows (~196 KB), and so
 // in uint64 of 64-bit weights below 2^32 (times 32), kept in 32 bits (~206 KB); in float64 and in
-// uint64 of 64-bit weights, narrow rows and ~60% of the weights on chip, reading the rest from
-// global memory (partition_tuning::automatic_global_arcs_region_vertices).
+// uint64 of 64-bit weights (more values than a weight table holds), narrow rows and ~60% of the
+// weights on chip, reading the rest from global memory
+// (partition_tuning::automatic_global_arcs_region_vertices).
 TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithWeightsOffChip) {
   DELTASPLIT_REQUIRE_GPU();
   sssp::options o;
@@ -622,6 +624,44 @@ TEST(AutomaticDriver, SmallRegionsTakeThePartitionedDriverWithWeightsOffChip) {
                      "64-bit weights");
   expect_partitioned(deltasplit_test::with_uint64_weights(heavy, 32), o, narrow_32,
                      "uint64 distances of 32-bit weights");
+}
+
+// 64-bit weights of few values (partition_tuning::weight_table_entries) are kept on chip as 16-bit
+// places in a table of their values where their own width leaves some off chip. The grid of ~5,800
+// vertices a region with weights 1 to 1,000, in float64 tenths and in uint64 times 2^34 + 1: in
+// their own width ~60% of the weights fit (the test above); the table (8 KB) and 2 bytes an arc
+// keep them all (~170 KB a region in narrow rows, ~220 KB in 32-bit ones). At ~10,000 vertices a
+// region (~190 KB without weights) the table and the places of ~35% of the arcs (8-byte weights:
+// ~12%), the rest read from global memory. Exact against Dijkstra from two sources each (at the
+// small size, the tenths from one source: the sanitizers' run).
+TEST(AutomaticDriver, SmallRegionsKeepWideWeightsOfFewValuesInATable) {
+  DELTASPLIT_REQUIRE_GPU();
+  ASSERT_GE(sssp::gpu::partition_tuning::weight_table_entries, 1000u);
+  sssp::options o;
+  o.how = sssp::strategy::near_far;
+  o.device = sssp::device_kind::gpu;
+  o.real_type = sssp::distance_type::float64;
+  const auto expect_table = [&](const graph::csr& g, const std::string& arcs, const char* what) {
+    for (const sssp::statistics& st : expect_dijkstra(g, {0, g.num_vertices / 2}, o, what)) {
+      EXPECT_EQ(st.driver.rfind("partitioned", 0), 0u) << what << ": " << st.driver;
+      EXPECT_NE(st.driver.find(arcs), std::string::npos) << what << ": " << st.driver;
+    }
+  };
+  const graph::csr grid = grid_of_small_regions(1, 1000);
+  const std::string all = "64-bit weights, as 16-bit places in a table of their 1000 values)";  // either rows
+  if (deltasplit_test::small_run()) {  // under the sanitizers: one solve of the table's kernel
+    const graph::csr tenths = deltasplit_test::with_float64_weights(grid, 0.1);
+    const sssp::result r = sssp::solver(tenths, o).run(0);
+    EXPECT_NE(r.stats.driver.find(all), std::string::npos) << r.stats.driver;
+    EXPECT_TRUE(same_distances(sssp::dijkstra(tenths, 0), r));
+    return;
+  }
+  expect_table(deltasplit_test::with_float64_weights(grid, 0.1), all, "float64 tenths");
+  expect_table(deltasplit_test::with_uint64_weights(grid, (std::uint64_t{1} << 34) + 1), all, "64-bit weights");
+  const graph::csr larger = grid_of_small_regions(1, 1000, 10000);
+  expect_table(deltasplit_test::with_float64_weights(larger, 0.1),
+               " arcs, as 16-bit places in a table of their 1000 values; the rest in global memory)",
+               "float64 tenths, some in global memory");
 }
 
 // Narrow rows with many arcs between regions: the grid above with 32-bit weights, which 32-bit

@@ -73,10 +73,12 @@
 #include "sssp/gpu/partitioned/partitioned_driver.cuh"
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <cooperative_groups.h>
 
@@ -136,6 +138,12 @@ struct partitioned_view {
   // (64-bit integer weights), else null.
   const std::uint16_t* weights16;
   const std::uint32_t* weights32;
+  // 64-bit weights of few distinct values (partition_tuning::weight_table_entries), where their
+  // own width leaves some off chip: those values, sorted by bit pattern (table_size of them), and
+  // each arc's 16-bit index into them; the regions keep the table and the indices on chip. Else null.
+  const weight* weight_table;
+  const std::uint16_t* weight_index;
+  std::uint32_t table_size;
   const vertex_t* begin;  // parts + 1: region b is [begin[b], begin[b + 1])
   const std::uint32_t* weights_on_chip;  // per region: its first arcs whose weights it keeps on chip
   // Narrow rows (partition_shared_words): each arc's 16-bit target, and region b's distinct targets
@@ -283,18 +291,22 @@ __device__ __forceinline__ Word take_written(Word* p, std::uint64_t limit_ns, pa
 // of padding for their alignment. The rows are 32-bit row offsets and targets, or (narrow) 16-bit
 // ones: the region's `cuts` distinct targets in other regions first (32-bit ids), then 16-bit row
 // offsets and 16-bit targets (below `vertices`, the region's own; from it, an entry of the cuts),
-// rounded up to a word (narrow_rows_fit says when a region can take them).
+// rounded up to a word (narrow_rows_fit says when a region can take them). With a weight table
+// (table_words: its 8-byte entries and a word of padding), the table comes before the weights,
+// which are then its 16-bit indices (weight_bytes 2).
 inline std::size_t partition_shared_words(std::uint32_t words, std::uint32_t parts, std::uint32_t vertices,
                                           std::uint32_t arcs, bool shared_dist, bool shared_arcs, bool shared_weights,
                                           std::uint32_t weight_bytes, std::uint32_t distance_words = 1,
-                                          bool narrow = false, std::uint32_t cuts = 0) {
+                                          bool narrow = false, std::uint32_t cuts = 0, std::uint32_t table_words = 0) {
   const std::size_t pad = distance_words - 1;
   std::size_t w = 2 * std::size_t{words} + tuning::frontier + 2 * distance_words * tuning::outbox + parts + 1;
   if (shared_dist) w += pad + std::size_t{distance_words} * vertices;
   if (shared_arcs) {
     w += narrow ? cuts + (std::size_t{vertices} + 1 + arcs + 1) / 2 : std::size_t{vertices} + 1 + arcs;
     if (shared_weights)
-      w += weight_bytes == 2 ? (std::size_t{arcs} + 1) / 2 : weight_bytes == 4 ? arcs : 1 + 2 * std::size_t{arcs};
+      w += table_words + (weight_bytes == 2   ? (std::size_t{arcs} + 1) / 2
+                          : weight_bytes == 4 ? arcs
+                                              : 1 + 2 * std::size_t{arcs});
   }
   return w;
 }
@@ -434,8 +446,9 @@ struct owned_distances {
 
 // The region's arcs: a copy in shared memory (SharedArcs: its rows, 32-bit or (Narrow) 16-bit, see
 // partition_shared_words, and the weights of its first `on_chip` arcs in their narrowest copy, the
-// rest read from global memory: every arc's where they all fit) or the reordered CSR in global memory.
-template <class Distance, bool SharedArcs, bool Narrow>
+// rest read from global memory: every arc's where they all fit; with a weight table (Table), the
+// table and the arcs' places in it) or the reordered CSR in global memory.
+template <class Distance, bool SharedArcs, bool Narrow, bool Table>
 struct region_arcs {
   using weight = typename distance_ops<Distance>::weight;
   // An arc's index: region-relative and 32-bit in shared memory (the engine keeps a region's arcs
@@ -451,8 +464,9 @@ struct region_arcs {
   const std::uint16_t* targets16;
   const vertex_t* cut;             // shared (Narrow): the targets from owned on
   const weight* weights;           // shared, in the weights' own type (when neither below)
-  const std::uint16_t* weights16;  // shared, or null (as the view's)
+  const std::uint16_t* weights16;  // shared, or null (as the view's; with a table, the indices)
   const std::uint32_t* weights32;
+  const weight* table;             // shared: the view's weight_table (Table)
   std::uint32_t on_chip;           // arcs whose weights are in shared memory (SharedArcs)
   __device__ void row(vertex_t u, arc& first, arc& last) const {
     if constexpr (SharedArcs && Narrow) {
@@ -477,8 +491,9 @@ struct region_arcs {
   }
   __device__ weight weight_of(arc a) const {
     if constexpr (SharedArcs) {
-      constexpr bool wide = sizeof(weight) == 8;  // only 64-bit integer weights have a 32-bit copy
+      constexpr bool wide = sizeof(weight) == 8;  // only 64-bit weights have a 32-bit copy or a table
       if (a < on_chip) {
+        if constexpr (Table) return table[weights16[a]];
         if (weights16) return static_cast<weight>(weights16[a]);
         if (wide && weights32) return static_cast<weight>(weights32[a]);
         return weights[a];
@@ -588,7 +603,7 @@ __device__ inline void for_far_words(const std::uint32_t* far, std::uint32_t wor
 // template argument because the worker count is on every iteration's chain (loop strides, the
 // barrier's count, the keeper): read from the view at run time, it was measurably slower on the
 // road graphs (bench/results/sssp_roads.md, "Moved from the partitioned driver's comments").
-template <class Distance, bool SharedDist, bool SharedArcs, bool Narrow, unsigned SenderWarps>
+template <class Distance, bool SharedDist, bool SharedArcs, bool Narrow, unsigned SenderWarps, bool Table>
 __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     partitioned_solve(partitioned_view<Distance> s, vertex_t source) {
   using ops = distance_ops<Distance>;
@@ -636,10 +651,13 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
   std::uint16_t* const region_targets16 = region_offsets16 + owned + 1;
   std::uint32_t* const region_weights_at = Narrow ? region_rows + cuts + (owned + 1 + count + 1) / 2 : region_targets + count;
   weight* const region_weights = aligned_for<weight>(region_weights_at);
-  std::uint16_t* const region_weights16 = reinterpret_cast<std::uint16_t*>(region_weights_at);
+  // With a weight table: the table (8-byte entries, aligned), then the arcs' 16-bit indices.
+  weight* const region_table = Table ? region_weights : nullptr;
+  std::uint16_t* const region_weights16 = reinterpret_cast<std::uint16_t*>(
+      Table ? static_cast<void*>(region_weights + s.table_size) : static_cast<void*>(region_weights_at));
   std::uint32_t* const region_weights32 = region_weights_at;
   const std::uint32_t on_chip = SharedArcs ? s.weights_on_chip[part] : 0;
-  const region_arcs<Distance, SharedArcs, Narrow> arcs{&s,
+  const region_arcs<Distance, SharedArcs, Narrow, Table> arcs{&s,
                                                        lo,
                                                        owned,
                                                        base,
@@ -649,8 +667,9 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
                                                        region_targets16,
                                                        region_cut,
                                                        region_weights,
-                                                       s.weights16 ? region_weights16 : nullptr,
+                                                       s.weights16 || Table ? region_weights16 : nullptr,
                                                        s.weights32 ? region_weights32 : nullptr,
+                                                       region_table,
                                                        on_chip};
   for (std::uint32_t i = tid; i <= s.parts; i += threads) begin[i] = s.begin[i];
   for (std::uint32_t i = tid; i < words; i += threads) near[i] = far[i] = 0;
@@ -667,7 +686,10 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
     for (std::uint32_t i = tid; i < count; i += threads) region_targets[i] = s.targets[base + i];
   }
   if constexpr (SharedArcs) {
-    if (s.weights16)
+    if (Table) {
+      for (std::uint32_t i = tid; i < s.table_size; i += threads) region_table[i] = s.weight_table[i];
+      for (std::uint32_t i = tid; i < on_chip; i += threads) region_weights16[i] = s.weight_index[base + i];
+    } else if (s.weights16)
       for (std::uint32_t i = tid; i < on_chip; i += threads) region_weights16[i] = s.weights16[base + i];
     else if (s.weights32)
       for (std::uint32_t i = tid; i < on_chip; i += threads) region_weights32[i] = s.weights32[base + i];
@@ -782,7 +804,7 @@ __global__ void __launch_bounds__(tuning::threads, tuning::blocks_per_sm)
           const vertex_t u = frontier[i / tuning::lanes];
           const Distance du = own.load(u);  // its distance now (lowered since the take: relaxed again later)
           const std::uint32_t l = i % tuning::lanes;
-          typename region_arcs<Distance, SharedArcs, Narrow>::arc first, last;
+          typename region_arcs<Distance, SharedArcs, Narrow, Table>::arc first, last;
           arcs.row(u, first, last);
           if (l == 0) my_arcs += last - first;
           for (auto a = first + l; a < last; a += tuning::lanes) {
@@ -984,6 +1006,23 @@ __global__ void to_caller_ids(const Distance* dist, const vertex_t* old_of_new, 
   for (vertex_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) out[old_of_new[v]] = dist[v];
 }
 
+// The first k of 0..count - 1 for which below(k) is false, where below is true then false along
+// them (a binary search of a sorted list).
+template <class Below>
+__device__ std::uint32_t first_not_below(std::uint32_t count, Below below) {
+  std::uint32_t first = 0;
+  while (count > 0) {
+    const std::uint32_t half = count / 2;
+    if (below(first + half)) {
+      first += half + 1;
+      count -= half + 1;
+    } else {
+      count = half;
+    }
+  }
+  return first;
+}
+
 // The regions' copy of the graph is derived on the device from the engine's (device_csr: one upload
 // per graph; the host sends the regions' order and their row offsets, never arcs), in two passes.
 // The new id of each caller's id (a scatter of old_of_new),
@@ -994,12 +1033,14 @@ __global__ void invert_order(const vertex_t* old_of_new, vertex_t n, vertex_t* n
 
 // then each new row, a warp a row: the caller's row of the same vertex in its order (by weight),
 // its targets renamed, its weights also in 16 or 32 bits where every weight fits (weights16,
-// weights32, else null).
+// weights32, else null) or as their places in a weight table (index: table's entries sorted by bit
+// pattern, every weight among them; else null).
 template <class Weight>
 __global__ void reorder_rows(const edge_t* offsets, const vertex_t* targets, const Weight* weights,
                              const vertex_t* old_of_new, const vertex_t* new_of_old, const edge_t* new_offsets,
                              vertex_t n, vertex_t* new_targets, Weight* new_weights, std::uint16_t* weights16,
-                             std::uint32_t* weights32) {
+                             std::uint32_t* weights32, const Weight* table, std::uint32_t table_size,
+                             std::uint16_t* index) {
   const unsigned lane = threadIdx.x % 32;
   const std::uint64_t warps = std::uint64_t{gridDim.x} * blockDim.x / 32;
   for (std::uint64_t x = (std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32; x < n; x += warps) {
@@ -1011,6 +1052,9 @@ __global__ void reorder_rows(const edge_t* offsets, const vertex_t* targets, con
       new_weights[to + i] = w;
       if (weights16) weights16[to + i] = static_cast<std::uint16_t>(w);
       if (weights32) weights32[to + i] = static_cast<std::uint32_t>(w);
+      if (index)  // w's own entry
+        index[to + i] = static_cast<std::uint16_t>(
+            first_not_below(table_size, [&](std::uint32_t k) { return distance_bits(table[k]) < distance_bits(w); }));
     }
   }
 }
@@ -1027,19 +1071,8 @@ __global__ void narrow_targets(const vertex_t* begin, const edge_t* offsets, con
   for (edge_t a = offsets[lo] + threadIdx.x; a < offsets[lo + owned]; a += blockDim.x) {
     const vertex_t t = targets[a];
     std::uint32_t k = t - lo;
-    if (k >= owned) {
-      std::uint32_t first = 0, count = cuts;  // the first cut not below t (t is one of them)
-      while (count > 0) {
-        const std::uint32_t half = count / 2;
-        if (cut[first + half] < t) {
-          first += half + 1;
-          count -= half + 1;
-        } else {
-          count = half;
-        }
-      }
-      k = owned + first;
-    }
+    if (k >= owned)  // t is one of the cuts
+      k = owned + first_not_below(cuts, [&](std::uint32_t c) { return cut[c] < t; });
     targets16[a] = static_cast<std::uint16_t>(k);
   }
 }
@@ -1053,6 +1086,43 @@ __global__ void narrow_targets(const vertex_t* begin, const edge_t* offsets, con
 std::mutex& allowance_lock() {
   static std::mutex lock;
   return lock;
+}
+
+// The distinct values of a graph's 64-bit weights (Weight: uint64, or double of real weights,
+// widened where they are float), sorted by bit pattern, when there are at most `most` of them;
+// else none. One pass over the arcs with a set of bit patterns, left at the first value past `most`.
+template <class Weight>
+std::vector<Weight> few_distinct_weights(const csr_view& g, std::uint32_t most) {
+  static_assert(sizeof(Weight) == sizeof(std::uint64_t));
+  int shift = 64;  // the set's slots: the smallest power of two of at least 4 * most
+  while ((std::uint64_t{1} << (64 - shift)) < 4 * std::uint64_t{most}) --shift;
+  const std::uint64_t mask = (std::uint64_t{1} << (64 - shift)) - 1;
+  std::vector<std::uint64_t> slot(mask + 1);
+  std::vector<std::uint8_t> used(mask + 1, 0);
+  std::vector<std::uint64_t> found;
+  const auto add = [&](Weight w) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &w, sizeof bits);
+    std::uint64_t i = (bits * 0x9E3779B97F4A7C15ull) >> shift;  // Fibonacci hashing
+    while (used[i] && slot[i] != bits) i = (i + 1) & mask;
+    if (used[i]) return true;
+    if (found.size() == most) return false;
+    used[i] = 1, slot[i] = bits;
+    found.push_back(bits);
+    return true;
+  };
+  bool few = true;
+  if constexpr (std::is_integral_v<Weight>) {
+    for (std::size_t a = 0; few && a < g.uint64_weights.size(); ++a) few = add(g.uint64_weights[a]);
+  } else {
+    for (std::size_t a = 0; few && a < g.float64_weights.size(); ++a) few = add(g.float64_weights[a]);
+    for (std::size_t a = 0; few && a < g.real_weights.size(); ++a) few = add(static_cast<Weight>(g.real_weights[a]));
+  }
+  if (!few) return {};
+  std::sort(found.begin(), found.end());
+  std::vector<Weight> table(found.size());
+  std::memcpy(table.data(), found.data(), found.size() * sizeof(Weight));
+  return table;
 }
 
 template <class Distance>
@@ -1102,10 +1172,12 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     constexpr std::uint32_t distance_words = sizeof(Distance) / 4;
     const std::size_t budget = shared_budget_here();
     std::vector<std::uint32_t> cuts(parts_, 0);  // each region's distinct targets in other regions
-    const auto words_of = [&](std::uint32_t b, bool dist, bool arcs, bool weights, bool narrow) {
+    // With a weight table of `table` entries, the weights on chip are its 16-bit indices.
+    const auto words_of = [&](std::uint32_t b, bool dist, bool arcs, bool weights, bool narrow, std::uint32_t table) {
       return partition_shared_words(words_, parts_, sizes[b].first,
                                     static_cast<std::uint32_t>(std::min<edge_t>(sizes[b].second, 0xFFFFFFFFu)), dist,
-                                    arcs, weights, weight_bytes_, distance_words, narrow, cuts[b]);
+                                    arcs, weights, table ? 2 : weight_bytes_, distance_words, narrow, cuts[b],
+                                    table ? 1 + 2 * table : 0);
     };
     struct layout {
       bool dist = false, arcs = false, all_weights = false;
@@ -1113,10 +1185,11 @@ class partitioned_engine final : public partitioned_driver<Distance> {
       std::vector<std::uint32_t> on_chip;  // per region: its first arcs whose weights it keeps on chip
       edge_t on_chip_total = 0;
     };
-    const auto plan = [&](bool narrow) {
+    const auto plan = [&](bool narrow, std::uint32_t table) {
       const auto bytes = [&](bool dist, bool arcs, bool weights) {
         std::size_t most = 0;
-        for (std::uint32_t b = 0; b < parts_; ++b) most = std::max(most, 4 * words_of(b, dist, arcs, weights, narrow));
+        for (std::uint32_t b = 0; b < parts_; ++b)
+          most = std::max(most, 4 * words_of(b, dist, arcs, weights, narrow, table));
         return most;
       };
       layout l;
@@ -1128,14 +1201,16 @@ class partitioned_engine final : public partitioned_driver<Distance> {
       if (l.arcs)
         for (std::uint32_t b = 0; b < parts_; ++b) {
           const auto arcs = static_cast<std::uint32_t>(sizes[b].second);
-          l.on_chip[b] = l.all_weights ? arcs
-                                       : weights_that_fit(budget / 4 - words_of(b, true, true, false, narrow), arcs,
-                                                          weight_bytes_);
+          const std::size_t room = budget / 4 - words_of(b, true, true, false, narrow, table);
+          const std::size_t table_words = table ? 1 + 2 * std::size_t{table} : 0;
+          l.on_chip[b] = l.all_weights     ? arcs
+                         : room > table_words ? weights_that_fit(room - table_words, arcs, table ? 2 : weight_bytes_)
+                                              : 0;
           l.on_chip_total += l.on_chip[b];
         }
       return l;
     };
-    layout chosen = plan(false);
+    layout chosen = plan(false, 0);
     // One pass over the arcs: those between regions (they choose the senders, below) and, where
     // narrow rows may take the place of 32-bit ones, each region's cuts: its distinct targets in
     // other regions, sorted (new ids; each arc's 16-bit target is found on the device,
@@ -1164,10 +1239,32 @@ class partitioned_engine final : public partitioned_driver<Distance> {
       fit = fit && narrow_rows_fit(owned, sizes[b].second, cuts[b]);
     }
     if (fit) {
-      layout narrow = plan(true);
+      layout narrow = plan(true, 0);
       if (narrow.arcs && (!chosen.arcs || narrow.on_chip_total > chosen.on_chip_total)) {
         chosen = std::move(narrow);
         narrow_ = true;
+      }
+    }
+    // 64-bit weights that do not all fit in their own width, of at most weight_table_entries
+    // distinct values: the table with the rows that keep the most weights on chip (32-bit rows
+    // where those keep them all).
+    std::vector<weight> table;
+    if constexpr (sizeof(weight) == 8) {
+      if (weight_bytes_ == 8 && chosen.arcs && !chosen.all_weights)
+        table = few_distinct_weights<weight>(g, tuning::weight_table_entries);
+      if (!table.empty()) {
+        const auto entries = static_cast<std::uint32_t>(table.size());
+        layout wide_rows = plan(false, entries);
+        layout best = plan(fit, entries);
+        bool narrow = fit;
+        if (wide_rows.all_weights || !best.arcs) best = std::move(wide_rows), narrow = false;
+        if (best.arcs && best.on_chip_total > chosen.on_chip_total) {
+          chosen = std::move(best);
+          narrow_ = narrow;
+          table_size_ = entries;
+        } else {
+          table = {};
+        }
       }
     }
     if (!narrow_) cut_targets = {};
@@ -1188,10 +1285,15 @@ class partitioned_engine final : public partitioned_driver<Distance> {
                         : tuning::sender_warps;
     const auto pick = [&](auto senders) -> void (*)(partitioned_view<Distance>, vertex_t) {
       constexpr unsigned S = decltype(senders)::value;
-      return shared_arcs_ && narrow_ ? partitioned_solve<Distance, true, true, true, S>
-             : shared_arcs_          ? partitioned_solve<Distance, true, true, false, S>
-             : shared_dist_          ? partitioned_solve<Distance, true, false, false, S>
-                                     : partitioned_solve<Distance, false, false, false, S>;
+      if constexpr (sizeof(weight) == 8) {  // a table only with the arcs on chip
+        if (table_size_)
+          return narrow_ ? partitioned_solve<Distance, true, true, true, S, true>
+                         : partitioned_solve<Distance, true, true, false, S, true>;
+      }
+      return shared_arcs_ && narrow_ ? partitioned_solve<Distance, true, true, true, S, false>
+             : shared_arcs_          ? partitioned_solve<Distance, true, true, false, S, false>
+             : shared_dist_          ? partitioned_solve<Distance, true, false, false, S, false>
+                                     : partitioned_solve<Distance, false, false, false, S, false>;
     };
     kernel_ = sender_warps_ == tuning::dense_sender_warps
                   ? pick(std::integral_constant<unsigned, tuning::dense_sender_warps>{})
@@ -1214,6 +1316,10 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     weights_ = device_array<weight>(std::max<edge_t>(m, 1), "the reordered arc weights");
     if (weight_bytes_ == 2 && m) weights16_ = device_array<std::uint16_t>(m, "the 16-bit arc weights");
     if (weight_bytes_ == 4 && sizeof(weight) == 8 && m) weights32_ = device_array<std::uint32_t>(m, "the 32-bit arc weights");
+    if (table_size_) {
+      weight_table_ = device_array<weight>(table_size_, "the weight table");
+      weight_index_ = device_array<std::uint16_t>(m, "the arcs' places in the weight table");
+    }
     begin_ = device_array<vertex_t>(parts_ + 1, "the owner regions");
     weights_on_chip_ = device_array<std::uint32_t>(parts_, "the regions' weights on chip");
     if (narrow_) {
@@ -1234,6 +1340,9 @@ class partitioned_engine final : public partitioned_driver<Distance> {
                             cudaMemcpyHostToDevice, stream));
     DS_CUDA(cudaMemcpyAsync(old_of_new_.get(), regions.old_of_new.data(), n_ * sizeof(vertex_t),
                             cudaMemcpyHostToDevice, stream));
+    if (table_size_)
+      DS_CUDA(cudaMemcpyAsync(weight_table_.get(), table.data(), table_size_ * sizeof(weight), cudaMemcpyHostToDevice,
+                              stream));
     if (narrow_) {
       DS_CUDA(cudaMemcpyAsync(cut_targets_.get(), cut_targets.data(), cut_targets.size() * sizeof(vertex_t),
                               cudaMemcpyHostToDevice, stream));
@@ -1255,6 +1364,9 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     s.weights = weights_.get();
     s.weights16 = weights16_.get();
     s.weights32 = weights32_.get();
+    s.weight_table = weight_table_.get();
+    s.weight_index = weight_index_.get();
+    s.table_size = table_size_;
     s.begin = begin_.get();
     s.weights_on_chip = weights_on_chip_.get();
     s.targets16 = targets16_.get();
@@ -1350,7 +1462,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
       const unsigned rows = std::max(1u, std::min(sms_ * 8, (n_ + 7) / 8));  // 256 threads: 8 rows a block
       reorder_rows<<<rows, 256, 0, stream>>>(graph.offsets(), graph.targets(), graph.weights(), old_of_new_.get(),
                                              new_of_old.get(), offsets_.get(), n_, targets_.get(), weights_.get(),
-                                             weights16_.get(), weights32_.get());
+                                             weights16_.get(), weights32_.get(), weight_table_.get(), table_size_,
+                                             weight_index_.get());
       DS_CUDA_LAUNCH("reorder_rows");
       if (narrow_) {
         narrow_targets<<<parts_, 256, 0, stream>>>(begin_.get(), offsets_.get(), targets_.get(), cut_targets_.get(),
@@ -1383,15 +1496,17 @@ class partitioned_engine final : public partitioned_driver<Distance> {
            "and the options). No distances were returned.";
   }
 
-  // With the arcs on chip: narrow rows where they are, their weights' width there and, where only
-  // some fit, how many.
+  // With the arcs on chip: narrow rows where they are, their weights' width there (or their
+  // table's) and, where only some fit, how many.
   std::string weights_where() const {
     if (!shared_arcs_) return "";
     const std::string rows = narrow_ ? "16-bit row offsets and targets; " : "";
     const std::string bits = std::to_string(8 * weight_bytes_) + "-bit weights";
-    if (all_weights_) return " (" + rows + bits + ")";
+    const std::string table =
+        table_size_ ? ", as 16-bit places in a table of their " + std::to_string(table_size_) + " values" : "";
+    if (all_weights_) return " (" + rows + bits + table + ")";
     return " (" + rows + "the " + bits + " of " + std::to_string(weights_on_chip_total_) + " of " +
-           std::to_string(arcs_) + " arcs; the rest in global memory)";
+           std::to_string(arcs_) + " arcs" + table + "; the rest in global memory)";
   }
 
   // A figure of the profile, to three significant digits.
@@ -1409,6 +1524,7 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   bool shared_dist_ = false, shared_arcs_ = false, all_weights_ = false;
   bool narrow_ = false;  // the arcs on chip in narrow rows (partition_shared_words)
   std::uint32_t weight_bytes_ = 4;  // of the weights' narrowest copy (2, 4 or 8)
+  std::uint32_t table_size_ = 0;    // entries of the weight table, or 0 (partitioned_view::weight_table)
   edge_t arcs_ = 0, weights_on_chip_total_ = 0;  // the graph's arcs; those whose weights are on chip
   std::size_t shared_bytes_ = 0;
   void (*kernel_)(partitioned_view<Distance>, vertex_t) = nullptr;
@@ -1417,6 +1533,8 @@ class partitioned_engine final : public partitioned_driver<Distance> {
   device_array<weight> weights_;
   device_array<std::uint16_t> weights16_;
   device_array<std::uint32_t> weights32_;
+  device_array<weight> weight_table_;
+  device_array<std::uint16_t> weight_index_;
   device_array<vertex_t> begin_, old_of_new_;
   device_array<std::uint32_t> weights_on_chip_;
   device_array<std::uint16_t> targets16_;  // narrow rows only (the view's)

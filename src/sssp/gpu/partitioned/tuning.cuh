@@ -55,6 +55,14 @@ struct partition_tuning {
   // distance and row offset, 6 bytes an arc (target and a 16-bit weight), in 32-bit rows. Narrow
   // rows (16-bit offsets and targets) keep the same balance; theirs was not measured.
   static constexpr std::uint64_t region_vertex_bytes = 8, region_arc_bytes = 6;
+  // 64-bit weights (uint64 past 32 bits, float64) that leave some of a region's weights in global
+  // memory, in their own width, are kept on chip as 16-bit places in a table of their distinct
+  // values (8 bytes each, in every block's shared memory) when they take at most this many values
+  // and the table keeps more weights on chip. 2048 values are 16 KB of a block's 222 KB; road-FLA's
+  // weights take 1,001 (integers 0 to 1,000) and then all fit beside 64-bit distances
+  // (bench/results/distance_width.md#a-table-of-the-weights-values). Larger tables were not
+  // measured.
+  static constexpr std::uint32_t weight_table_entries = 2048;
   // The automatic delta (bucket_width.cpp, fitted to the step loop) times this. Wider buckets mean
   // fewer rounds, and a round's end (the idle detection, the far pass and the grid barrier, the
   // next bound's read) costs more than the re-relaxations wider buckets add on road graphs; three
