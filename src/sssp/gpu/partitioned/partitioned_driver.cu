@@ -317,6 +317,10 @@ inline bool narrow_rows_fit(std::uint64_t vertices, std::uint64_t arcs, std::uin
   return arcs <= 0xFFFFu && vertices + cuts <= 0x10000u;
 }
 
+// The shared words of a weight table of `entries` 8-byte values, with a word of padding for their
+// alignment (partition_shared_words); none without a table.
+inline std::uint32_t weight_table_words(std::uint32_t entries) { return entries ? 1 + 2 * entries : 0; }
+
 // How many arcs' weights of weight_bytes fit in `room` shared words after a region's targets.
 inline std::uint32_t weights_that_fit(std::size_t room, std::uint32_t arcs, std::uint32_t weight_bytes) {
   const std::size_t fit = weight_bytes == 2 ? 2 * room : weight_bytes == 4 ? room : room > 1 ? (room - 1) / 2 : 0;
@@ -1172,12 +1176,13 @@ class partitioned_engine final : public partitioned_driver<Distance> {
     constexpr std::uint32_t distance_words = sizeof(Distance) / 4;
     const std::size_t budget = shared_budget_here();
     std::vector<std::uint32_t> cuts(parts_, 0);  // each region's distinct targets in other regions
-    // With a weight table of `table` entries, the weights on chip are its 16-bit indices.
+    // A weight's bytes on chip: with a weight table of `table` entries its 16-bit place, else itself.
+    const auto bytes_on_chip = [&](std::uint32_t table) { return table ? 2u : weight_bytes_; };
     const auto words_of = [&](std::uint32_t b, bool dist, bool arcs, bool weights, bool narrow, std::uint32_t table) {
       return partition_shared_words(words_, parts_, sizes[b].first,
                                     static_cast<std::uint32_t>(std::min<edge_t>(sizes[b].second, 0xFFFFFFFFu)), dist,
-                                    arcs, weights, table ? 2 : weight_bytes_, distance_words, narrow, cuts[b],
-                                    table ? 1 + 2 * table : 0);
+                                    arcs, weights, bytes_on_chip(table), distance_words, narrow, cuts[b],
+                                    weight_table_words(table));
     };
     struct layout {
       bool dist = false, arcs = false, all_weights = false;
@@ -1202,9 +1207,9 @@ class partitioned_engine final : public partitioned_driver<Distance> {
         for (std::uint32_t b = 0; b < parts_; ++b) {
           const auto arcs = static_cast<std::uint32_t>(sizes[b].second);
           const std::size_t room = budget / 4 - words_of(b, true, true, false, narrow, table);
-          const std::size_t table_words = table ? 1 + 2 * std::size_t{table} : 0;
-          l.on_chip[b] = l.all_weights     ? arcs
-                         : room > table_words ? weights_that_fit(room - table_words, arcs, table ? 2 : weight_bytes_)
+          const std::size_t table_words = weight_table_words(table);
+          l.on_chip[b] = l.all_weights        ? arcs
+                         : room > table_words ? weights_that_fit(room - table_words, arcs, bytes_on_chip(table))
                                               : 0;
           l.on_chip_total += l.on_chip[b];
         }

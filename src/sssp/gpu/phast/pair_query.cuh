@@ -339,6 +339,12 @@ __global__ void __launch_bounds__(pair_warps_per_block * 32)
   }
 }
 
+// A batch cell's seed bit (phast.cu, sweep_level_batch): bit cell % 32 of word cell / 32, one word
+// for each position's group of 32 sources.
+__device__ inline void mark_seed(std::uint32_t* seeds, std::size_t cell) {
+  atomicOr(seeds + cell / 32, 1u << (cell % 32));
+}
+
 // The upward searches of a batch of PHAST sweeps (phast.cu), a warp a source: jobs[0 .. count)
 // (rows of the batch; all of them when jobs is null), source sources[row]. Steps 1-3 of the pair
 // query over the up arcs alone give the upward distances of the source's closure, the minima the
@@ -385,7 +391,7 @@ __global__ void __launch_bounds__(pair_warps_per_block * 32)
           const std::uint32_t x = items[i] & mask;
           const std::size_t cell = std::size_t{keys[x]} * k + row;
           dist[cell] = df[x];
-          atomicOr(seeds + cell / 32, 1u << (row % 32));
+          mark_seed(seeds, cell);
         }
     }
     if (!ok || dropped) {

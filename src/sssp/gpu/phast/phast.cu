@@ -83,6 +83,7 @@ constexpr unsigned block_sweep_threads = 1024;
 constexpr unsigned sweep_threads = 256;          // one source: threads per block of a level launch
 constexpr unsigned batch_warps_per_block = 8;    // many sources: warps per block of a level launch
 constexpr std::uint32_t group_lanes = 32;
+static_assert(group_lanes == 32, "a group's seed bits are one word (mark_seed)");
 // Many sources: a warp sweeps a position for four groups of 32 sources at once, their loads
 // independent, so a warp waits on four lines at a time; four beat one (one load chain a warp) and
 // eight (fewer warps) at k = 4096 and 8192 (bench/results/phast.md, "PHAST batches in a pipeline,
@@ -247,7 +248,7 @@ __global__ void scatter_batch(const std::uint64_t* cells, const Distance* distan
   for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count;
        i += std::size_t{gridDim.x} * blockDim.x) {
     dist[cells[i]] = distances[i];
-    atomicOr(seeds + cells[i] / group_lanes, 1u << (cells[i] % group_lanes));
+    mark_seed(seeds, cells[i]);
   }
 }
 
